@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Install the Debian packages smcosim needs, only those that are missing.
+# Called by `make deps` (and so by `make demo` / `make test`). Idempotent and
+# quiet when everything is already there.
+set -euo pipefail
+
+packages=(
+  build-essential        # gcc, g++ (the Verilator shim), make
+  verilator              # RTL -> C++ (5.006 on Debian 12); ships GTKWave's fstapi
+  yosys                  # synthesis for `make area`
+  nextpnr-ice40          # place-and-route timing for `make area`
+  fpga-icestorm          # iCE40 chip database used by nextpnr-ice40
+  libcmocka-dev          # unit tests
+  zlib1g-dev             # fstapi compression
+  gtkwave                # fst2vcd (reading waveforms back in tests), GTKWave itself
+  pocl-opencl-icd        # CPU OpenCL device for the offload path
+  ocl-icd-opencl-dev     # OpenCL ICD loader + headers
+  opencl-headers
+  gnuplot-nox            # plots
+  python3                # small report scripts
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "install-deps: installing missing Debian packages: ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  SUDO=sudo
+else
+  SUDO=
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
