@@ -50,7 +50,15 @@ SAN_DEPS      :=
 BENCH_TARGETS :=   # phony targets, each prints a table
 LINT_TARGETS  :=   # phony lint targets
 
-include $(sort $(wildcard */module.mk))
+# Library paths every fragment may link against (defined here so that the
+# order in which fragments are included does not matter).
+EMU_LIB    := $(B)/lib/libsmc_emu.a      # csrc/: PTX loader, emulator, device API
+CUDART_SO  := $(B)/lib/libcudart.so.13   # csrc/runtime/: drop-in CUDA runtime
+SCHED_LIB  := $(B)/lib/libsmc_sched.a    # cosim/: C reference model of the scheduler core
+VSCHED_LIB := $(B)/lib/libsmc_vsched.a   # cosim/: Verilated RTL + shim (C++ inside)
+MEM_LIB    := $(B)/lib/libsmc_mem.a      # mem-model/
+
+include $(sort $(wildcard */module.mk */*/module.mk))
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
