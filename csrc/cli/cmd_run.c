@@ -300,9 +300,9 @@ int cmd_run(int argc, char **argv)
     memset(&st, 0, sizeof st);
     if (read_stats(stats_path, &st) != 0 || !st.any) {
         if (code != 127)   /* 127: exec failed, already reported */
-            fprintf(stderr, "smcosim run: no launch statistics: %s did not load "
-                "the smcosim libcudart.so.13 (built with --cudart shared?) or "
-                    "did not exit normally\n", prog[0]);
+            fprintf(stderr, "smcosim run: no launch statistics: %s did not "
+                    "load the smcosim libcudart.so.13 (built with --cudart "
+                    "shared?) or did not exit normally\n", prog[0]);
     } else {
         print_table(stderr, &st);
         if (opt.report && write_report(opt.report, &st) != 0 && code == 0)
