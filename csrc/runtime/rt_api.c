@@ -779,3 +779,32 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
     return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
         numBlocks, func, blockSize, dynamicSMemSize, cudaOccupancyDefault);
 }
+
+/* The dynamic shared memory a launch may ask for is checked against the
+ * device limit at launch anyway; raising the per-kernel cap is accepted up
+ * to that limit, and the carveout preference has no effect (the split comes
+ * from the configuration). */
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
+                                 int value)
+{
+    RT_ENTER();
+    rt_kernel *k = rt_kernel_by_host(func);
+    if (!k)
+        return rt_ret(cudaErrorInvalidDeviceFunction);
+    smc_device_props p;
+    smc_device_get_props(rt_dev(), &p);
+    switch (attr) {
+    case cudaFuncAttributeMaxDynamicSharedMemorySize:
+        if (value < 0 || (uint32_t)value > p.smem_per_block)
+            return rt_ret(cudaErrorInvalidValue);
+        return cudaSuccess;
+    case cudaFuncAttributePreferredSharedMemoryCarveout:
+        if (value < -1 || value > 100)
+            return rt_ret(cudaErrorInvalidValue);
+        return cudaSuccess;
+    default:
+        fprintf(stderr, "smcosim runtime: cudaFuncSetAttribute: attribute %d "
+                "is not modelled\n", (int)attr);
+        return rt_ret(cudaErrorNotSupported);
+    }
+}

@@ -378,6 +378,13 @@ static void test_func_attributes_and_occupancy()
     CHECK(fa.numRegs > 0);
     CHECK_CUDA(cudaFuncSetCacheConfig((const void *)static_smem,
                                       cudaFuncCachePreferShared));
+    CHECK_CUDA(cudaFuncSetAttribute((const void *)reverse_block,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    4096));
+    CHECK_ERR(cudaFuncSetAttribute((const void *)reverse_block,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   1 << 30), cudaErrorInvalidValue);
+    cudaGetLastError();
 
     cudaDeviceProp p;
     CHECK_CUDA(cudaGetDeviceProperties(&p, 0));
