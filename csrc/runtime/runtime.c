@@ -500,12 +500,17 @@ static void record_new_launches(const dim3 *grid, const dim3 *block)
     }
 }
 
-static void report_fault(void)
+static void report_fault(smc_status launch_status)
 {
     smc_fault f;
     smc_device_fault(rt.dev, &f);
-    if (f.status == SMC_OK)
+    if (f.status == SMC_OK) {
+        /* The device gave no fault record: report what the launch said. */
+        snprintf(rt.fault_line, sizeof rt.fault_line, "%s: %s",
+                 smc_status_name(launch_status), smc_last_message(rt.dev));
+        fprintf(stderr, "smcosim: device fault: %s\n", rt.fault_line);
         return;
+    }
     snprintf(rt.fault_line, sizeof rt.fault_line,
              "%s in kernel %s, CTA (%u,%u,%u), warp %u, lane %u, PC %u, "
              "PTX line %u, address 0x%llx: %s", smc_status_name(f.status),
@@ -569,7 +574,7 @@ cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args,
         /* Like a real GPU the launch itself succeeds; the fault surfaces at
          * the next call and stays until cudaDeviceReset. */
         rt.sticky = rt_from_smc(s);
-        report_fault();
+        report_fault(s);
         return cudaSuccess;
     }
     rt_report(k->name, s);
