@@ -81,6 +81,9 @@ TEST_DEPS += $(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS))
 endif
 TEST_DEPS   += $(CUDART_SO)
 TEST_SUITES += "tests/runtime/run_cuda_tests.sh $(B)"
+# The ASan/UBSan pass runs the same programs on an instrumented library.
+SAN_DEPS    += $(CUDART_SO) $(if $(RT_NVCC),$(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)))
+SAN_SUITES  += "tests/runtime/run_cuda_tests.sh $(B) --asan"
 
 else   # no CUDA headers or no emulator: say so when the library is asked for
 

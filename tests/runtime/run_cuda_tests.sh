@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_cuda_tests.sh BUILD_DIR — run the CUDA test programs of tests/runtime/
+# run_cuda_tests.sh BUILD_DIR [--asan] — run the CUDA test programs of tests/runtime/
 # (built by csrc/runtime/module.mk) on the simulator through the project's
 # libcudart.so.13, and `smcosim run` on them when the CLI is built.
 #
@@ -7,8 +7,14 @@
 # script checks exit codes, that the launches really went through the
 # simulator (statistics file), and the messages on stderr. It prints
 # "SKIP: ..." and succeeds when nvcc or the runtime library is absent.
+# With --asan (the ASan/UBSan pass, BUILD_DIR = build/asan) the sanitizer
+# runtimes are preloaded, since the nvcc-built programs are not instrumented.
 set -u
 B=${1:-build}
+PRELOAD=
+if [ "${2:-}" = "--asan" ]; then
+    PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)"
+fi
 LIB=$B/lib/libcudart.so.13
 CU=$B/tests/runtime/cu
 CLI=$B/bin/smcosim
@@ -35,7 +41,7 @@ run() {
     local name=$1 want=$2; shift 2
     rm -f "$tmp/stats"
     LD_LIBRARY_PATH="$(cd "$B/lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-    SMCOSIM_STATS_FILE="$tmp/stats" "$@" >"$tmp/out" 2>"$tmp/err"
+    LD_PRELOAD="$PRELOAD" SMCOSIM_STATS_FILE="$tmp/stats" "$@" >"$tmp/out" 2>"$tmp/err"
     local st=$?
     if [ "$st" -ne "$want" ]; then
         bad "$name: exit status $st, expected $want"
@@ -78,6 +84,7 @@ if run "rt_sass" 0 "$CU/rt_sass" --expect-no-image; then
 fi
 
 if [ -x "$CLI" ]; then
+    export LD_PRELOAD="$PRELOAD"
     if "$CLI" run --report "$tmp/report" -- "$CU/rt_api_zstd" >"$tmp/out" 2>"$tmp/err"; then
         expect_out "smcosim run: program output passes through" "rt_api: all checks passed"
         expect_err "smcosim run: per-kernel table" "_Z5saxpyfPKfPfi"
