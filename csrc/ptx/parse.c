@@ -486,7 +486,7 @@ static void parse_reg_decl(parser *P) {
     next(P);
     for (;;) {
         token t = P->tok;
-        if (t.kind != TK_WORD || t.p[0] != '%') PERR_TOK(P, &t, "expected a %register name, found");
+        if (t.kind != TK_WORD || t.p[0] == '.') PERR_TOK(P, &t, "expected a register name, found");
         next(P);
         if (P->ndecls >= P->decls_cap)
             P->decls = grow(P, P->decls, P->ndecls, &P->decls_cap, sizeof *P->decls);
@@ -617,7 +617,7 @@ static int sreg_of(const char *s, uint32_t n) { return lookup(sreg_name, SR_COUN
 
 static void parse_reg_operand(parser *P, ptx_operand *o) {
     token t = P->tok;
-    if (t.kind != TK_WORD || t.p[0] != '%') PERR_TOK(P, &t, "expected a register, found");
+    if (t.kind != TK_WORD || t.p[0] == '.') PERR_TOK(P, &t, "expected a register, found");
     next(P);
     int32_t r = find_reg(P, t.p, t.n);
     if (r >= 0) { o->kind = OK_REG; o->reg = r; return; }
@@ -637,6 +637,8 @@ static void parse_operand(parser *P, ptx_operand *o) {
             int32_t r = find_reg(P, rt.p, rt.n);
             if (r < 0) PERR_TOK(P, &rt, "undeclared register");
             o->reg = r; next(P);
+        } else if (P->tok.kind == TK_WORD && find_reg(P, P->tok.p, P->tok.n) >= 0) {
+            o->reg = find_reg(P, P->tok.p, P->tok.n); next(P);
         } else if (P->tok.kind == TK_WORD) {
             o->sym = word_dup(P, &P->tok); next(P);
         } else if (P->tok.kind == TK_NUM) {
@@ -697,6 +699,11 @@ static void parse_operand(parser *P, ptx_operand *o) {
             if (q.kind != OK_REG) PERR_TOK(P, &t, "expected a predicate after '|' in");
             o->reg2 = q.reg;
         }
+        return;
+    }
+    if (P->tok.kind == TK_WORD && P->tok.p[0] != '.' && find_reg(P, P->tok.p, P->tok.n) >= 0) {
+        o->kind = OK_REG; o->reg = find_reg(P, P->tok.p, P->tok.n);
+        next(P);
         return;
     }
     if (P->tok.kind == TK_WORD && P->tok.p[0] != '.') {
