@@ -361,6 +361,12 @@ static void test_streams_events()
     // simulated time: positive, finite, and the same for the same work
     CHECK(t1 > 0.0f && std::isfinite(t1));
     CHECK(t1 == t2);
+    // run_cuda_tests.sh checks this against the documented derivation
+    // (docs/runtime.md) from the launch's warp-instruction count.
+    int sms = 0, khz = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    CHECK_CUDA(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+    std::printf("rt_api: event_ms %.9g sms %d clock_khz %d\n", t1, sms, khz);
     // an event that was never recorded has no time
     cudaEvent_t e1, e2;
     CHECK_CUDA(cudaEventCreate(&e1));

@@ -57,6 +57,17 @@ for variant in zstd plain lz4; do
     if run "rt_api ($variant)" 0 "$CU/rt_api_$variant"; then
         expect_out "rt_api ($variant): all checks" "rt_api: all checks passed"
         expect_stats "rt_api ($variant): ran on the simulator" _Z5saxpyfPKfPfi
+        # Event time = ceil(warp-insts / SMs) cycles / clock (docs/runtime.md),
+        # for the one saxpy launch of 32 blocks of 128 threads between events.
+        read -r ms sms khz < <(sed -n 's/^rt_api: event_ms \([^ ]*\) sms \([0-9]*\) clock_khz \([0-9]*\)$/\1 \2 \3/p' "$tmp/out")
+        warp=$(awk -F'\t' '$1=="launch" && $2=="_Z5saxpyfPKfPfi" && $3=="32,1,1" {print $5; exit}' "$tmp/stats")
+        if [ -n "${ms:-}" ] && [ -n "$warp" ] && awk -v ms="$ms" -v w="$warp" -v s="$sms" -v k="$khz" \
+            'BEGIN { c = int((w + s - 1) / s); want = c / k; d = ms - want; if (d < 0) d = -d;
+                     exit !(want > 0 && d <= 1e-6 * want) }'; then
+            ok "rt_api ($variant): event time = ceil($warp warp-insts / $sms SMs) cycles at $khz kHz"
+        else
+            bad "rt_api ($variant): event time ${ms:-?} ms does not match $warp warp-insts / ${sms:-?} SMs at ${khz:-?} kHz"
+        fi
     fi
 done
 
