@@ -18,3 +18,13 @@ TEST_SUITES += $(EMU_TEST_BINS) "$(B)/tests/emu/test_kernels tests/emu/ptx/feat_
 TEST_DEPS   += $(EMU_TEST_BINS)
 SAN_SUITES  += $(EMU_TEST_BINS) "$(B)/tests/emu/test_kernels tests/emu/ptx/feat_debug.ptx"
 SAN_DEPS    += $(EMU_TEST_BINS)
+
+# `make bench-emu`: emulator speed table (part of `make bench`)
+EMU_BENCH := $(B)/tests/emu/bench_emu
+$(EMU_BENCH): $(B)/tests/emu/bench_emu.o $(EMU_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(EMU_LIB) $(LDLIBS)
+.PHONY: bench-emu
+bench-emu: $(EMU_BENCH)
+	@$(EMU_BENCH) tests/emu/ptx/bench.ptx
+BENCH_TARGETS += bench-emu
