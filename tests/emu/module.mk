@@ -28,3 +28,24 @@ $(EMU_BENCH): $(B)/tests/emu/bench_emu.o $(EMU_LIB)
 bench-emu: $(EMU_BENCH)
 	@$(EMU_BENCH) tests/emu/ptx/bench.ptx
 BENCH_TARGETS += bench-emu
+
+# `make fuzz-ptx`: ~60 s of fuzzing the PTX loader, linker and emulator over
+# the PTX files in the repository (libFuzzer with clang if it works, else a
+# seeded mutation loop built with gcc and the sanitizers).
+EMU_FUZZ_SRCS := tests/emu/fuzz_ptx.c $(EMU_SRCS)
+EMU_FUZZ_TIME ?= 60
+.PHONY: fuzz-ptx
+fuzz-ptx:
+	@mkdir -p build/fuzz/corpus
+	@if clang -fsanitize=fuzzer,address,undefined -g -O1 $(CSTD) -frounding-math -Icsrc/include \
+	      $(EMU_FUZZ_SRCS) -lm -o build/fuzz/fuzz_ptx 2>build/fuzz/clang.log; then \
+	  echo "fuzz-ptx: libFuzzer, $(EMU_FUZZ_TIME) s"; \
+	  build/fuzz/fuzz_ptx -max_total_time=$(EMU_FUZZ_TIME) -max_len=65536 -print_final_stats=1 \
+	      build/fuzz/corpus $(sort $(wildcard */*/ptx */ptx tests/*/ptx bench/*/ptx)) 2>&1 | tail -15; \
+	  exit $${PIPESTATUS[0]}; \
+	else \
+	  echo "fuzz-ptx: clang/libFuzzer unavailable (build/fuzz/clang.log); seeded mutation loop, $(EMU_FUZZ_TIME) s"; \
+	  $(CC) -DFUZZ_STANDALONE $(CSTD) -fsanitize=address,undefined -g -O1 -frounding-math -Icsrc/include \
+	      $(EMU_FUZZ_SRCS) -lm -o build/fuzz/fuzz_ptx_standalone && \
+	  build/fuzz/fuzz_ptx_standalone -max_total_time=$(EMU_FUZZ_TIME) $(shell find . -name '*.ptx' -not -path './build/*'); \
+	fi
