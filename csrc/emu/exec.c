@@ -957,7 +957,7 @@ static int exec_cvt(ctx *X, uint32_t act) {
                     else if (db < 64 && (uint64_t)sv > zmask(db)) r = zmask(db);
                 }
             }
-            if (dc == TC_SINT) r = (uint64_t)sext(r, db);
+            r = dc == TC_SINT ? (uint64_t)sext(r, db) : r & zmask(db);
             wr(X, o[0].reg, (int)lane, r);
             continue;
         }
