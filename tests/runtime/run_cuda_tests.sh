@@ -78,10 +78,14 @@ if run "rt_fault" 0 "$CU/rt_fault"; then
     for field in "warp " "lane " "PC " "PTX line "; do
         expect_err "rt_fault: report has '$field'" "$field"
     done
-    n=$(grep -c "smcosim: device fault" "$tmp/err")
+    n=$(grep -c "smcosim: device fault: SMC_ERR_ILLEGAL_ADDRESS" "$tmp/err")
     [ "$n" -eq 1 ] && ok "rt_fault: report printed once" || bad "rt_fault: report printed $n times"
     grep -q "^fault	SMC_ERR_ILLEGAL_ADDRESS" "$tmp/stats" && ok "rt_fault: fault in statistics" \
         || bad "rt_fault: no fault line in the statistics file"
+    expect_out "rt_fault: device printf reaches stdout" "rt_fault: device says 0"
+    expect_err "rt_fault: device assert reported" "smcosim: device fault: SMC_ERR_ASSERT in kernel _Z18check_non_negativePKii, CTA (2,0,0)"
+    grep -q "^fault	SMC_ERR_ASSERT" "$tmp/stats" && ok "rt_fault: both faults in statistics" \
+        || bad "rt_fault: no assert fault line in the statistics file"
 fi
 
 if run "rt_multiarch" 0 "$CU/rt_multiarch"; then
