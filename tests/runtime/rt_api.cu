@@ -3,6 +3,7 @@
 // times (default zstd-compressed fatbinary, -Xfatbin -compress=false and
 // -Xfatbin -compress-mode=speed) by csrc/runtime/module.mk.
 #include "rt_check.h"
+#include <cuda_profiler_api.h>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -439,6 +440,59 @@ static void test_func_attributes_and_occupancy()
     CHECK_CUDA(cudaFree(d));
 }
 
+static void test_misc()
+{
+    // stream-ordered allocation (synchronous here) used by a kernel
+    const int n = 256;
+    cudaStream_t s;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    unsigned flags = 99;
+    CHECK_CUDA(cudaStreamGetFlags(s, &flags));
+    CHECK(flags == cudaStreamNonBlocking);
+    int *d;
+    CHECK_CUDA(cudaMallocAsync((void **)&d, n * sizeof(int), s));
+    std::vector<int> h(n), back(n);
+    for (int i = 0; i < n; i++)
+        h[i] = 5 - i;
+    CHECK_CUDA(cudaMemcpyAsync(d, h.data(), n * sizeof(int), cudaMemcpyHostToDevice, s));
+    double_it<<<2, 128, 0, s>>>(d, n);
+    CHECK_CUDA(cudaMemcpyAsync(back.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost, s));
+    CHECK_CUDA(cudaStreamSynchronize(s));
+    for (int i = 0; i < n; i++)
+        CHECK(back[i] == 2 * (5 - i));
+    CHECK_CUDA(cudaFreeAsync(d, s));
+    CHECK_CUDA(cudaStreamDestroy(s));
+
+    size_t v = 0;
+    CHECK_CUDA(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 4u << 20));
+    CHECK_CUDA(cudaDeviceGetLimit(&v, cudaLimitPrintfFifoSize));
+    CHECK(v == (4u << 20));
+    CHECK_CUDA(cudaDeviceGetLimit(&v, cudaLimitStackSize));
+    CHECK(v > 0);
+    CHECK_ERR(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 64),
+              cudaErrorUnsupportedLimit);
+    cudaGetLastError();
+
+    cudaDeviceProp want;
+    std::memset(&want, 0, sizeof want);
+    int dev = -1;
+    CHECK_CUDA(cudaChooseDevice(&dev, &want));
+    CHECK(dev == 0);
+    CHECK_CUDA(cudaInitDevice(0, 0, 0));
+    int lo = 1, hi = 1;
+    CHECK_CUDA(cudaDeviceGetStreamPriorityRange(&lo, &hi));
+    CHECK(lo >= hi);
+    const char *name = nullptr;
+    CHECK_CUDA(cudaFuncGetName(&name, (const void *)saxpy));
+    CHECK(std::strcmp(name, "_Z5saxpyfPKfPfi") == 0);
+    cudaEvent_t e;
+    CHECK_CUDA(cudaEventCreate(&e));
+    CHECK_CUDA(cudaEventRecordWithFlags(e, 0, 0));
+    CHECK_CUDA(cudaEventDestroy(e));
+    CHECK_CUDA(cudaProfilerStart());
+    CHECK_CUDA(cudaProfilerStop());
+}
+
 int main()
 {
     test_versions_and_devices();
@@ -450,6 +504,7 @@ int main()
     test_managed_and_host();
     test_streams_events();
     test_func_attributes_and_occupancy();
+    test_misc();
     CHECK_CUDA(cudaDeviceReset());
     int *d;
     CHECK_CUDA(cudaMalloc((void **)&d, 64));
