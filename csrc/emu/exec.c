@@ -1154,7 +1154,7 @@ static int exec_shfl(ctx *X, uint32_t act) {
     for (int i = 0; i < 32; i++) src[i] = val(X, &o[1], i);   /* inactive lanes: their register value */
     uint64_t res[32]; uint8_t pv[32];
     LANES(act) {
-        int32_t b = (int32_t)val(X, &o[2], (int)lane);
+        int32_t b = (int32_t)(val(X, &o[2], (int)lane) & 31);   /* b[4:0] */
         uint32_t c = (uint32_t)val(X, &o[3], (int)lane);
         int32_t cval = (int32_t)(c & 0x1f), seg = (int32_t)((c >> 8) & 0x1f);
         int32_t l = (int32_t)lane;
