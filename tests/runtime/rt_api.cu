@@ -101,6 +101,19 @@ static void test_properties()
     CHECK(p.totalGlobalMem > 0);
     CHECK(p.managedMemory == 1);
     CHECK(p.reserved[0] == 0 && p.reserved[55] == 0);
+    // The default preset is the thesis' K20X-like baseline (seed 000,
+    // Table 4.1; 732 MHz clock from section 4.4).
+    const char *cfg = std::getenv("SMCOSIM_CONFIG");
+    if (!cfg || !*cfg) {
+        CHECK(p.multiProcessorCount == 14);
+        CHECK(p.regsPerMultiprocessor == 65536);
+        CHECK(p.maxThreadsPerMultiProcessor == 2048);   // 64 warps of 32
+        CHECK(p.maxBlocksPerMultiProcessor == 16);
+        CHECK(p.l2CacheSize == 1536 * 1024);
+        int khz = 0;
+        CHECK_CUDA(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+        CHECK(khz == 732000);
+    }
     // The attribute path must agree with the struct path.
     int a;
     CHECK_CUDA(cudaDeviceGetAttribute(&a, cudaDevAttrMultiProcessorCount, 0));
