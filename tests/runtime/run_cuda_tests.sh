@@ -98,6 +98,11 @@ if run "rt_sass" 0 "$CU/rt_sass" --expect-no-image; then
     expect_err "rt_sass: message says how to rebuild" "rebuild with -gencode arch=compute_75,code=compute_75"
 fi
 
+if run "rt_rdc" 0 "$CU/rt_rdc" --expect-no-image; then
+    expect_out "rt_rdc: launch fails with cudaErrorNoKernelImageForDevice" "no usable image, as expected"
+    expect_err "rt_rdc: message says -rdc is not supported" "relocatable device code (-rdc) and separately linked device code are not supported"
+fi
+
 if [ -x "$CLI" ]; then
     export LD_PRELOAD="$PRELOAD"
     if "$CLI" run --report "$tmp/report" -- "$CU/rt_api_zstd" >"$tmp/out" 2>"$tmp/err"; then
