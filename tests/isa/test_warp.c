@@ -141,7 +141,7 @@ static void check_vote(isa_ctx *c, const uint32_t *in, unsigned nthreads)
         unsigned n = nthreads - w * 32 < 32 ? nthreads - w * 32 : 32;
         uint32_t active = n == 32 ? 0xffffffffu : (1u << n) - 1, ballot = 0;
         for (unsigned l = 0; l < n; l++)
-            ballot |= (in[w * 32 + l] != 0) << l;
+            ballot |= (uint32_t)(in[w * 32 + l] != 0) << l;
         int all = ballot == active, any = ballot != 0, uni = all || !any,
             none = ballot == 0;
         uint32_t flags = (uint32_t)(all | any << 1 | uni << 2 | none << 3);
