@@ -1,7 +1,8 @@
 /*
  * test_ctrl.c — control flow: divergent nested if/else, loops with break and
  * continue, early return, calls to .func with .param arguments and return
- * values (nvcc output, tests/isa/ptx/ctrl.ptx, from ctrl.cu), and a
+ * values (nvcc output: tests/isa/ptx/ctrl.ptx and calls.ptx, from the .cu
+ * files beside them), and a
  * hand-written recursive .func with register parameters.
  *
  * The expected values come from the same algorithms written here in C.
@@ -19,22 +20,24 @@
 
 #include "isa_util.h"
 
-#define CTRL_PTX "tests/isa/ptx/ctrl.ptx"
+#define CTRL_PTX  "tests/isa/ptx/ctrl.ptx"
+#define CALLS_PTX "tests/isa/ptx/calls.ptx"
 #define CTAS 3
 #define TPB  96
 #define NT   (CTAS * TPB)
 
-static void load_ctrl(isa_ctx *c)
+static void load_file(isa_ctx *c, const char *path)
 {
     smc_module *m = NULL;
-    smc_status st = smc_module_load_ptx_file(c->dev, CTRL_PTX, &m);
+    smc_status st = smc_module_load_ptx_file(c->dev, path, &m);
     if (st != SMC_OK) {
         isa_skip_if_unsupported(c, st);
-        fail_msg("loading %s: %s: %s", CTRL_PTX, smc_status_name(st),
+        fail_msg("loading %s: %s: %s", path, smc_status_name(st),
                  smc_last_message(c->dev));
     }
     c->mod = m;
 }
+#define load_ctrl(c) load_file((c), CTRL_PTX)
 
 static void make_input(int32_t *in, unsigned salt)
 {
@@ -158,7 +161,7 @@ static void test_early_return(void **state)
 static void test_calls(void **state)
 {
     isa_ctx *c = *state;
-    load_ctrl(c);
+    load_file(c, CALLS_PTX);
     int32_t in[NT];
     int64_t out[6 * NT];
     make_input(in, 4);
@@ -220,5 +223,5 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_calls, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_recursion_reg_params, isa_setup, isa_teardown),
     };
-    return cmocka_run_group_tests_name("isa_ctrl", tests, NULL, NULL);
+    return isa_run_group("isa_ctrl", tests, sizeof tests / sizeof tests[0]);
 }

@@ -610,6 +610,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_null_pointer, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_fault_variants, isa_setup, isa_teardown),
     };
-    rc |= cmocka_run_group_tests_name("isa_mem", tests, NULL, NULL);
+    rc |= isa_run_group("isa_mem", tests, sizeof tests / sizeof tests[0]);
     return rc;
 }

@@ -112,8 +112,8 @@ static const char vote_ptx[] = ISA_PTX_HEADER
     "\tselp.u32 %r5, 1, 0, %p2;\n\tselp.u32 %r6, 2, 0, %p3;\n"
     "\tselp.u32 %r7, 4, 0, %p4;\n\tselp.u32 %r8, 8, 0, %p5;\n"
     "\tor.b32 %r5, %r5, %r6;\n\tor.b32 %r5, %r5, %r7;\n\tor.b32 %r5, %r5, %r8;\n"
-    "\tmatch.any.sync.b32 %r9, %r2, %r3;\n"
-    "\tmatch.all.sync.b32 %r10|%p6, %r2, %r3;\n\tselp.u32 %r11, 1, 0, %p6;\n"
+    "\tmov.u32 %r9, 0;\n\tmov.u32 %r10, 0;\n\tmov.u32 %r11, 0;\n"
+    "MATCH\n"
     "\tld.param.u64 %rd4, [pout];\n\tcvta.to.global.u64 %rd4, %rd4;\n"
     "\tmul.wide.u32 %rd5, %r1, 24;\n\tadd.u64 %rd6, %rd4, %rd5;\n"
     "\tst.global.u32 [%rd6], %r3;\n\tst.global.u32 [%rd6+4], %r4;\n"
@@ -131,7 +131,23 @@ static const char vote_ptx[] = ISA_PTX_HEADER
     "\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.u64 %rd3, %rd1, %rd2;\n"
     "\tst.global.u32 [%rd3], %r2;\n\tret;\n}\n";
 
-static void check_vote(isa_ctx *c, const uint32_t *in, unsigned nthreads)
+/* vote_ptx with the MATCH placeholder replaced: by match.any/.all, or by
+ * nothing (the outputs then stay 0 and are not checked). */
+static void load_vote(isa_ctx *c, int with_match)
+{
+    static const char match[] =
+        "\tmatch.any.sync.b32 %r9, %r2, %r3;\n"
+        "\tmatch.all.sync.b32 %r10|%p6, %r2, %r3;\n\tselp.u32 %r11, 1, 0, %p6;\n";
+    char buf[sizeof vote_ptx + sizeof match];
+    const char *at = strstr(vote_ptx, "MATCH\n");
+    assert_non_null(at);
+    int n = (int)(at - vote_ptx);
+    snprintf(buf, sizeof buf, "%.*s%s%s", n, vote_ptx, with_match ? match : "",
+             at + strlen("MATCH\n"));
+    isa_load(c, buf);
+}
+
+static void check_vote(isa_ctx *c, const uint32_t *in, unsigned nthreads, int with_match)
 {
     uint64_t din = isa_alloc_copy(c, in, 64 * 4), dout = isa_alloc(c, 64 * 24);
     isa_launch_ok(c, "vote", D1(1), D1(nthreads), 0, ARGS(dout, din));
@@ -153,6 +169,10 @@ static void check_vote(isa_ctx *c, const uint32_t *in, unsigned nthreads)
             uint32_t same = 0;
             for (unsigned k = 0; k < n; k++)
                 same |= (uint32_t)(in[w * 32 + k] == in[w * 32 + l]) << k;
+            if (!with_match) {
+                same = 0;
+                match_all = 0;
+            }
             if (o[0] != active || o[1] != ballot || o[2] != flags || o[3] != same ||
                 o[4] != (match_all ? active : 0) || o[5] != (uint32_t)match_all)
                 fail_msg("vote/match warp %u lane %u: got active=0x%x ballot=0x%x flags=%u"
@@ -163,27 +183,39 @@ static void check_vote(isa_ctx *c, const uint32_t *in, unsigned nthreads)
     }
 }
 
-static void test_vote_match(void **state)
+static void vote_inputs(isa_ctx *c, int with_match)
 {
-    isa_ctx *c = *state;
-    isa_load(c, vote_ptx);
     uint32_t in[64];
     for (int i = 0; i < 64; i++) in[i] = 1;                 /* all true, all equal */
-    check_vote(c, in, 64);
+    check_vote(c, in, 64, with_match);
     for (int i = 0; i < 64; i++) in[i] = 0;                 /* none */
-    check_vote(c, in, 64);
+    check_vote(c, in, 64, with_match);
     for (int i = 0; i < 64; i++) in[i] = (uint32_t)(i % 3); /* mixed, 3 classes */
-    check_vote(c, in, 64);
+    check_vote(c, in, 64, with_match);
     for (int i = 0; i < 64; i++) in[i] = i == 37;           /* a single lane */
-    check_vote(c, in, 64);
+    check_vote(c, in, 64, with_match);
     for (int i = 0; i < 64; i++) in[i] = (uint32_t)(i / 8 + 1);
-    check_vote(c, in, 52);                                  /* partial second warp */
+    check_vote(c, in, 52, with_match);                      /* partial second warp */
+}
+
+static void test_vote(void **state)
+{
+    isa_ctx *c = *state;
+    load_vote(c, 0);
+    vote_inputs(c, 0);
+}
+
+static void test_match(void **state)
+{
+    isa_ctx *c = *state;
+    load_vote(c, 1);
+    vote_inputs(c, 1);
 }
 
 static void test_activemask_divergent(void **state)
 {
     isa_ctx *c = *state;
-    isa_load(c, vote_ptx);
+    load_vote(c, 0);
     uint64_t dout = isa_alloc(c, 64 * 4);
     isa_launch_ok(c, "divmask", D1(1), D1(48), 0, ARGS(dout));
     uint32_t out[48];
@@ -347,11 +379,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_shfl, isa_setup, isa_teardown),
-        cmocka_unit_test_setup_teardown(test_vote_match, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_vote, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_match, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_activemask_divergent, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_bar_red, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_bar_arrive, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_sregs, isa_setup, isa_teardown),
     };
-    return cmocka_run_group_tests_name("isa_warp", tests, NULL, NULL);
+    return isa_run_group("isa_warp", tests, sizeof tests / sizeof tests[0]);
 }
