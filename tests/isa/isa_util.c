@@ -65,9 +65,20 @@ int isa_teardown(void **state)
     isa_ctx *c = *state;
     if (c != NULL) {
         smc_device_destroy(c->dev);
+        for (unsigned i = 0; i < c->nowned; i++)
+            free(c->owned[i]);
         free(c);
     }
     return 0;
+}
+
+void *isa_calloc(isa_ctx *c, size_t n, size_t size)
+{
+    assert_true(c->nowned < sizeof c->owned / sizeof c->owned[0]);
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    assert_non_null(p);
+    c->owned[c->nowned++] = p;
+    return p;
 }
 
 static void dump_ptx(isa_ctx *c, const char *ptx)
@@ -112,19 +123,13 @@ smc_module *isa_load(isa_ctx *c, const char *ptx)
 
 smc_module *isa_loadf(isa_ctx *c, const char *fmt, ...)
 {
-    char *buf = malloc(ISA_PTX_MAX);
-    assert_non_null(buf);
+    char *buf = isa_calloc(c, ISA_PTX_MAX, 1);
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(buf, ISA_PTX_MAX, fmt, ap);
     va_end(ap);
     assert_true(n > 0 && n < ISA_PTX_MAX);
-    smc_module *m = NULL;
-    /* isa_load may longjmp (fail/skip); cmocka frees nothing for us, so the
-     * buffer leaks in that case only; tests are short-lived processes. */
-    m = isa_load(c, buf);
-    free(buf);
-    return m;
+    return isa_load(c, buf);
 }
 
 smc_status isa_launch(isa_ctx *c, const char *name, smc_dim3 grid,
@@ -236,8 +241,7 @@ void isa_elem_run(isa_ctx *c, const isa_elem_op *op, unsigned n,
     const char *types[3] = { op->atype, op->btype, op->ctype };
     const void *host[3] = { a, b, cc };
     static const char *names[3] = { "xa", "xb", "xc" };
-    char *ptx = malloc(ISA_PTX_MAX);
-    assert_non_null(ptx);
+    char *ptx = isa_calloc(c, ISA_PTX_MAX, 1);
     size_t len = 0;
 #define EMIT(...) do { \
         len += (size_t)snprintf(ptx + len, ISA_PTX_MAX - len, __VA_ARGS__); \
@@ -275,7 +279,6 @@ void isa_elem_run(isa_ctx *c, const isa_elem_op *op, unsigned n,
          isa_type_size(op->dtype), op->dtype);
 #undef EMIT
     isa_load(c, ptx);
-    free(ptx);
 
     uint64_t dev[3] = { 0, 0, 0 };
     for (int i = 0; i < 3; i++)

@@ -34,6 +34,9 @@ typedef struct isa_ctx {
     smc_module *mod;        /* last module loaded by isa_load() */
     unsigned    dumped;     /* counter for ISA_DUMP_PTX file names */
     const void *tcase;      /* table-driven tests: the case being run */
+    void       *owned[32];  /* freed by isa_teardown (a failed or skipped
+                               test leaves by longjmp and cannot free) */
+    unsigned    nowned;
 } isa_ctx;
 
 /* cmocka setup/teardown: *state becomes an isa_ctx with a fresh device. A
@@ -58,6 +61,9 @@ smc_status isa_launch(isa_ctx *c, const char *name, smc_dim3 grid,
 void isa_launch_ok(isa_ctx *c, const char *name, smc_dim3 grid,
                    smc_dim3 block, uint32_t dyn_smem, unsigned nargs,
                    const uint64_t *args);
+
+/* Zeroed host memory owned by the test context (freed in teardown). */
+void *isa_calloc(isa_ctx *c, size_t n, size_t size);
 
 /* Device memory helpers that fail the test on error. */
 uint64_t isa_alloc(isa_ctx *c, size_t bytes);

@@ -205,13 +205,12 @@ static int cmp_pair(const void *a, const void *b)
 }
 
 /* One group of n threads (g0..g0+n-1) that all hit one location. */
-static void check_group(const atom_case *tc, unsigned g0, unsigned n,
+static void check_group(isa_ctx *c, const atom_case *tc, unsigned g0, unsigned n,
                         const uint64_t *olds, uint64_t final)
 {
     uint64_t m = mask_of(tc), init = tc->init & m;
-    uint64_t *s = calloc(n + 1, sizeof *s);
-    pair *pr = calloc(n, sizeof *pr);
-    assert_true(s && pr);
+    uint64_t *s = isa_calloc(c, n + 1, sizeof *s);
+    pair *pr = isa_calloc(c, n, sizeof *pr);
     uint64_t acc = init;
     switch (tc->chk) {
     case C_ADD:
@@ -309,29 +308,26 @@ static void check_group(const atom_case *tc, unsigned g0, unsigned n,
         assert_int_equal(final, acc);
         if (tc->is_red)
             break;
-        uint64_t *o = calloc(n, sizeof *o);
+        uint64_t *o = isa_calloc(c, n, sizeof *o);
         memcpy(o, olds, n * sizeof *o);
         qsort(o, n, sizeof *o, cmp_u64);
         qsort(s, n, sizeof *s, cmp_u64);
         for (unsigned i = 0; i < n; i++)
             if (o[i] != s[i]) {
-                free(o);
                 fail_msg("%s: multiset of returned values differs at %u", tc->name, i);
             }
-        free(o);
         break;
     }
     case C_EXCH: {
         /* olds plus final = init plus all operands, as multisets */
         for (unsigned i = 0; i < n; i++) s[i] = operand(tc, g0 + i) & m;
         s[n] = init;
-        uint64_t *o = calloc(n + 1, sizeof *o);
+        uint64_t *o = isa_calloc(c, n + 1, sizeof *o);
         memcpy(o, olds, n * sizeof *o);
         o[n] = final;
         qsort(o, n + 1, sizeof *o, cmp_u64);
         qsort(s, n + 1, sizeof *s, cmp_u64);
         int same = memcmp(o, s, (n + 1) * sizeof *o) == 0;
-        free(o);
         if (!same)
             fail_msg("%s: returned values + final are not a permutation of init + operands",
                      tc->name);
@@ -352,20 +348,16 @@ static void check_group(const atom_case *tc, unsigned g0, unsigned n,
     }
     case C_CAS_LOOP: {
         assert_int_equal(final, (init + n) & m);
-        uint64_t *o = calloc(n, sizeof *o);
+        uint64_t *o = isa_calloc(c, n, sizeof *o);
         memcpy(o, olds, n * sizeof *o);
         qsort(o, n, sizeof *o, cmp_u64);
         for (unsigned i = 0; i < n; i++)
             if (o[i] != ((init + i) & m)) {
-                free(o);
                 fail_msg("%s: CAS counter tickets are not init..init+n-1", tc->name);
             }
-        free(o);
         break;
     }
     }
-    free(s);
-    free(pr);
 }
 
 static void run_atom(void **state)
@@ -394,12 +386,12 @@ static void run_atom(void **state)
         for (unsigned b = 0; b < CTAS; b++) {
             uint64_t f = 0;
             memcpy(&f, fin + b * w, w);
-            check_group(tc, b * TPB, TPB, olds + b * TPB, f);
+            check_group(c, tc, b * TPB, TPB, olds + b * TPB, f);
         }
     } else {
         uint64_t f = 0;
         memcpy(&f, fin, w);
-        check_group(tc, 0, NT, olds, f);
+        check_group(c, tc, 0, NT, olds, f);
     }
 }
 

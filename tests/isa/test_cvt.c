@@ -316,8 +316,7 @@ static void run_cvt_case(void **state)
     const cvt_case *tc = c->tcase;
     size_t n = tc->vals.n, sa = isa_type_size(tc->atype),
            sd = isa_type_size(tc->dtype);
-    unsigned char *a = calloc(n, sa), *d = calloc(n, sd);
-    assert_true(a && d);
+    unsigned char *a = isa_calloc(c, n, sa), *d = isa_calloc(c, n, sd);
     for (size_t i = 0; i < n; i++)
         memcpy(a + i * sa, &tc->vals.v[i], sa);
     isa_elem_op op = { tc->dtype, tc->atype, NULL, NULL, NULL, tc->body };
@@ -338,7 +337,6 @@ static void run_cvt_case(void **state)
                         (unsigned long long)in, (unsigned long long)got,
                         (unsigned long long)want);
     }
-    free(a); free(d);
     if (bad)
         fail_msg("%s: %u of %zu lanes wrong", tc->name, bad, n);
 }

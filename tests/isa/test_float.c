@@ -408,9 +408,8 @@ static void run_float_case(void **state)
            nc = tc->ctype ? tc->vc.n : 1, n = na * nb * nc;
     const char *ta = tc->atype, *tb = tc->btype ? tc->btype : "f64",
                *tcc = tc->ctype ? tc->ctype : "f64";
-    void *a = calloc(n, 8), *b = calloc(n, 8), *cc = calloc(n, 8),
-         *d = calloc(n, 8);
-    assert_true(a && b && cc && d);
+    void *a = isa_calloc(c, n, 8), *b = isa_calloc(c, n, 8),
+         *cc = isa_calloc(c, n, 8), *d = isa_calloc(c, n, 8);
     size_t i = 0;
     for (size_t x = 0; x < na; x++)
         for (size_t y = 0; y < nb; y++)
@@ -444,7 +443,6 @@ static void run_float_case(void **state)
             print_error("%s: a=%a b=%a c=%a: got %a, want %a\n", tc->name,
                         va, vb, vc, got, want);
     }
-    free(a); free(b); free(cc); free(d);
     if (bad)
         fail_msg("%s: %u of %zu lanes wrong", tc->name, bad, n);
 }

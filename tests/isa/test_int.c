@@ -523,9 +523,8 @@ static void run_int_case(void **state)
     size_t sb = tc->btype ? isa_type_size(tc->btype) : 1;
     size_t sc = tc->ctype ? isa_type_size(tc->ctype) : 1;
     size_t sd = isa_type_size(tc->dtype);
-    void *a = calloc(n, sa), *b = calloc(n, sb), *cc = calloc(n, sc),
-         *d = calloc(n, sd);
-    assert_true(a && b && cc && d);
+    void *a = isa_calloc(c, n, sa), *b = isa_calloc(c, n, sb),
+         *cc = isa_calloc(c, n, sc), *d = isa_calloc(c, n, sd);
     size_t i = 0;
     for (size_t x = 0; x < na; x++)
         for (size_t y = 0; y < nb; y++)
@@ -552,7 +551,6 @@ static void run_int_case(void **state)
                         (unsigned long long)vc, (unsigned long long)got,
                         (unsigned long long)want);
     }
-    free(a); free(b); free(cc); free(d);
     if (bad)
         fail_msg("%s: %u of %zu lanes wrong", tc->name, bad, n);
 }

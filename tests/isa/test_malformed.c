@@ -151,15 +151,13 @@ static void test_random_bytes(void **state)
 {
     isa_ctx *c = *state;
     uint32_t s = 0x2545f491u;
-    char *buf = malloc(4096);
-    assert_non_null(buf);
+    char *buf = isa_calloc(c, 4096, 1);
     for (int i = 0; i < 200; i++) {
         size_t n = 1 + rng(&s) % 4096;
         for (size_t k = 0; k < n; k++)
             buf[k] = (char)(rng(&s) >> 11);
         expect_error(c, "random.ptx", buf, n, 1, 100000);
     }
-    free(buf);
 }
 
 static void test_every_truncation(void **state)
@@ -186,8 +184,7 @@ static void test_mutations(void **state)
 {
     isa_ctx *c = *state;
     size_t len = strlen(valid_ptx);
-    char *buf = malloc(len + 1);
-    assert_non_null(buf);
+    char *buf = isa_calloc(c, len + 1, 1);
     uint32_t s = 0x1234567u;
     static const char alphabet[] = "{}()[];,.%<>:\"/*\\@!0123456789xZ \t\n\x01\xff";
     unsigned errors = 0;
@@ -207,7 +204,6 @@ static void test_mutations(void **state)
                      i, msg, buf);
     }
     assert_true(errors > 100);   /* the mutations do break most modules */
-    free(buf);
 }
 
 static void test_deep_nesting(void **state)
@@ -215,14 +211,12 @@ static void test_deep_nesting(void **state)
     isa_ctx *c = *state;
     enum { DEPTH = 100000 };
     size_t cap = strlen(ISA_PTX_HEADER) + 64 + 2 * DEPTH;
-    char *buf = malloc(cap);
-    assert_non_null(buf);
+    char *buf = isa_calloc(c, cap, 1);
     size_t n = (size_t)snprintf(buf, cap, "%s.visible .entry k()\n{\n", ISA_PTX_HEADER);
     for (int i = 0; i < DEPTH; i++)
         buf[n++] = '{';
     buf[n] = '\0';
     expect_error(c, "deep.ptx", buf, n, 1, 100);
-    free(buf);
 }
 
 static void test_huge_identifier(void **state)
@@ -230,28 +224,24 @@ static void test_huge_identifier(void **state)
     isa_ctx *c = *state;
     enum { IDLEN = 1 << 20 };
     size_t cap = strlen(ISA_PTX_HEADER) + 128 + IDLEN;
-    char *buf = malloc(cap);
-    assert_non_null(buf);
+    char *buf = isa_calloc(c, cap, 1);
     size_t n = (size_t)snprintf(buf, cap, "%s.visible .entry k()\n{\n\tbra ", ISA_PTX_HEADER);
     memset(buf + n, 'L', IDLEN);
     n += IDLEN;
     n += (size_t)snprintf(buf + n, cap - n, ";\n\tret;\n}\n");
     expect_error(c, "longid.ptx", buf, n, 7, 7);   /* unknown label, line 7 */
-    free(buf);
 }
 
 static void test_embedded_nul(void **state)
 {
     isa_ctx *c = *state;
     size_t len = strlen(valid_ptx);
-    char *buf = malloc(len);
-    assert_non_null(buf);
+    char *buf = isa_calloc(c, len, 1);
     memcpy(buf, valid_ptx, len);
     char *at = strstr(buf, "mul.lo.u32");        /* on line 18 */
     assert_non_null(at);
     *at = '\0';
     expect_error(c, "nul.ptx", buf, len, 18, 18);
-    free(buf);
 }
 
 int main(void)

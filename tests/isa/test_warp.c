@@ -344,8 +344,7 @@ static void test_sregs(void **state)
     enum { PER = 64, N = 12 * PER };
     uint64_t dout = isa_alloc(c, N * 80);
     isa_launch_ok(c, "k", grid, block, 0, ARGS(dout));
-    uint32_t *out = calloc(N, 80);
-    assert_non_null(out);
+    uint32_t *out = isa_calloc(c, N, 80);
     isa_read(c, out, dout, N * 80);
     smc_device_props props;
     smc_device_get_props(c->dev, &props);
@@ -372,7 +371,6 @@ static void test_sregs(void **state)
                             assert_int_equal(o[18], 1);
                             assert_true(o[19] > 0 && o[19] < 0x80000000u); /* %clock too */
                         }
-    free(out);
 }
 
 int main(void)
