@@ -114,7 +114,8 @@ void isa_skip_if_unsupported(isa_ctx *c, smc_status st);
 
 /* ---- running ----------------------------------------------------------------
  * Known emulator bugs: tests/isa/known-failures.txt lists, one per line,
- * "group | test name | reason". Such a test still runs, in a child process;
+ * "group | test name | reason" ("san:group" for a bug that only the
+ * ASan/UBSan build shows). Such a test still runs, in a child process;
  * in its place the group shows "KNOWN BUG: <name>", which passes while the
  * real test fails and fails as soon as it passes (so the list must be kept
  * exact). ISA_NO_KNOWN=1 ignores the list (the real failures then show);

@@ -214,9 +214,18 @@ static void test_recursion_reg_params(void **state)
         assert_int_equal(out[t], fib(t % 13));
 }
 
+static void test_empty_kernel(void **state)
+{
+    isa_ctx *c = *state;
+    /* no registers, no parameters: loads and runs */
+    isa_load(c, ISA_PTX_HEADER ".visible .entry k()\n{\n\tret;\n}\n");
+    isa_launch_ok(c, "k", (smc_dim3){ 2, 1, 1 }, (smc_dim3){ 33, 1, 1 }, 0, 0, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_empty_kernel, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_nested_if, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_loops, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_early_return, isa_setup, isa_teardown),
