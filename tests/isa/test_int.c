@@ -358,12 +358,85 @@ REF(r_sub64)      { UNUSED3; *d = a - b; return 1; }
 REF(r_borrow64)   { UNUSED3; *d = a < b ? 0xffffffffu : 0; return 1; }
 REF(r_madcc)      { *d = U32(a) * U32(b) + c; return 1; }
 
+/* ---- comparisons and selection ------------------------------------------ */
+#define CMP(name, expr) REF(name) { (void)c; *d = (expr) ? 1 : 0; return 1; }
+CMP(c_eq, a == b)
+CMP(c_ne, a != b)
+CMP(c_lt_s32, S32(a) < S32(b))
+CMP(c_le_s32, S32(a) <= S32(b))
+CMP(c_gt_s32, S32(a) > S32(b))
+CMP(c_ge_s32, S32(a) >= S32(b))
+CMP(c_lo, a < b)
+CMP(c_ls, a <= b)
+CMP(c_hi, a > b)
+CMP(c_hs, a >= b)
+CMP(c_lt_s64, S64(a) < S64(b))
+CMP(c_ge_s64, S64(a) >= S64(b))
+CMP(c_lt_s16, S16(a) < S16(b))
+CMP(c_le_s16_and, S16(a) <= S16(b) && (c & 1))
+CMP(c_hi_or_not, a > b || !(c & 1))
+CMP(c_eq_xor, (a == b) ^ (int)(c & 1))
+REF(r_selp)      { *d = (c & 1) ? a : b; return 1; }
+REF(r_slct_s32)  { *d = S32(c) >= 0 ? a : b; return 1; }
+REF(r_set_lt_s32) { (void)c; *d = S32(a) < S32(b) ? 0xffffffffu : 0; return 1; }
+REF(r_set_hs_u32) { (void)c; *d = U32(a) >= U32(b) ? 0xffffffffu : 0; return 1; }
+
+/* ---- mul24/mad24, bfind, dp4a/dp2a, 16-bit wide ---------------------------- */
+static int64_t s24(uint64_t v) { return (int64_t)sext(v & 0xffffff, 24); }
+REF(r_mul24lo_u) { (void)c; *d = (a & 0xffffff) * (b & 0xffffff); return 1; }
+REF(r_mul24hi_u) { (void)c; *d = ((a & 0xffffff) * (b & 0xffffff)) >> 16; return 1; }
+REF(r_mul24lo_s) { (void)c; *d = (uint64_t)(s24(a) * s24(b)); return 1; }
+REF(r_mul24hi_s) { (void)c; *d = (uint64_t)((s24(a) * s24(b)) >> 16); return 1; }
+REF(r_mad24lo_u) { *d = (a & 0xffffff) * (b & 0xffffff) + c; return 1; }
+/* bfind: bit position of the most significant non-sign bit, 0xffffffff if none */
+static uint64_t bfind(uint64_t a, int bits, int sgn, int shiftamt)
+{
+    if (sgn && ((a >> (bits - 1)) & 1))
+        a = ~a & (bits == 64 ? ~0ull : (1ull << bits) - 1);
+    for (int i = bits - 1; i >= 0; i--)
+        if ((a >> i) & 1)
+            return shiftamt ? (uint64_t)(bits - 1 - i) : (uint64_t)i;
+    return 0xffffffffu;
+}
+REF(r_bfind_u32) { UNUSED3; *d = bfind(U32(a), 32, 0, 0); return 1; }
+REF(r_bfind_s32) { UNUSED3; *d = bfind(U32(a), 32, 1, 0); return 1; }
+REF(r_bfind_u64) { UNUSED3; *d = bfind(a, 64, 0, 0); return 1; }
+REF(r_bfind_shift_u32) { UNUSED3; *d = bfind(U32(a), 32, 0, 1); return 1; }
+REF(r_dp4a_u) {
+    uint64_t acc = c;
+    for (int i = 0; i < 4; i++)
+        acc += ((a >> (8 * i)) & 0xff) * ((b >> (8 * i)) & 0xff);
+    *d = acc;
+    return 1;
+}
+REF(r_dp4a_s) {
+    int64_t acc = S32(c);
+    for (int i = 0; i < 4; i++)
+        acc += (int64_t)sext(a >> (8 * i), 8) * (int64_t)sext(b >> (8 * i), 8);
+    *d = (uint64_t)acc;
+    return 1;
+}
+/* dp2a.lo: two 16-bit halves of a times the low two bytes of b */
+REF(r_dp2a_lo_u) {
+    uint64_t acc = c;
+    for (int i = 0; i < 2; i++)
+        acc += ((a >> (16 * i)) & 0xffff) * ((b >> (8 * i)) & 0xff);
+    *d = acc;
+    return 1;
+}
+REF(r_mulwide_u16) { UNUSED3; *d = U16(a) * U16(b); return 1; }
+REF(r_madwide_s16) { *d = (uint64_t)(S16(a) * S16(b) + S32(c)); return 1; }
+
 /* ---- the table ---------------------------------------------------------- */
 
 #define B2(op) "\t" op " %xd, %xa, %xb;"
 #define B1(op) "\t" op " %xd, %xa;"
 #define B3(op) "\t" op " %xd, %xa, %xb, %xc;"
 #define NONE VS(vlane)
+#define SETP(cmp, t) "\tsetp." cmp "." t " %p1, %xa, %xb;\n\tselp.u32 %xd, 1, 0, %p1;"
+#define SETPC(cmp, t, comb, neg) "\tand.b32 %t32_0, %xc, 1;\n\tsetp.ne.u32 %p2, %t32_0, 0;\n" \
+    "\tsetp." cmp "." comb "." t " %p1, %xa, %xb, " neg "%p2;\n\tselp.u32 %xd, 1, 0, %p1;"
+static const uint64_t vbool[] = { 0, 1, 2, 3 };
 
 static const int_case cases[] = {
     /* 16-bit arithmetic */
@@ -475,6 +548,50 @@ static const int_case cases[] = {
     { "shf.r.wrap.b32", "b32", "b32", "b32", "u32", B3("shf.r.wrap.b32"), r_shf_r_wrap, VS(v32s), VS(v32s), VS(vshift) },
     { "shf.l.clamp.b32", "b32", "b32", "b32", "u32", B3("shf.l.clamp.b32"), r_shf_l_clamp, VS(v32s), VS(v32s), VS(vshift) },
     { "shf.r.clamp.b32", "b32", "b32", "b32", "u32", B3("shf.r.clamp.b32"), r_shf_r_clamp, VS(v32s), VS(v32s), VS(vshift) },
+    /* integer setp (all comparison operators), predicate combining, selp/slct/set */
+    { "setp.eq.u32", "u32", "u32", "u32", NULL, SETP("eq", "u32"), c_eq, VS(v32), VS(v32), NONE },
+    { "setp.ne.b32", "u32", "b32", "b32", NULL, SETP("ne", "b32"), c_ne, VS(v32), VS(v32), NONE },
+    { "setp.lt.s32", "u32", "s32", "s32", NULL, SETP("lt", "s32"), c_lt_s32, VS(v32), VS(v32), NONE },
+    { "setp.le.s32", "u32", "s32", "s32", NULL, SETP("le", "s32"), c_le_s32, VS(v32), VS(v32), NONE },
+    { "setp.gt.s32", "u32", "s32", "s32", NULL, SETP("gt", "s32"), c_gt_s32, VS(v32), VS(v32), NONE },
+    { "setp.ge.s32", "u32", "s32", "s32", NULL, SETP("ge", "s32"), c_ge_s32, VS(v32), VS(v32), NONE },
+    { "setp.lt.u32", "u32", "u32", "u32", NULL, SETP("lt", "u32"), c_lo, VS(v32), VS(v32), NONE },
+    { "setp.lo.u32", "u32", "u32", "u32", NULL, SETP("lo", "u32"), c_lo, VS(v32), VS(v32), NONE },
+    { "setp.ls.u32", "u32", "u32", "u32", NULL, SETP("ls", "u32"), c_ls, VS(v32), VS(v32), NONE },
+    { "setp.hi.u32", "u32", "u32", "u32", NULL, SETP("hi", "u32"), c_hi, VS(v32), VS(v32), NONE },
+    { "setp.hs.u32", "u32", "u32", "u32", NULL, SETP("hs", "u32"), c_hs, VS(v32), VS(v32), NONE },
+    { "setp.ge.u32", "u32", "u32", "u32", NULL, SETP("ge", "u32"), c_hs, VS(v32), VS(v32), NONE },
+    { "setp.lt.s64", "u32", "s64", "s64", NULL, SETP("lt", "s64"), c_lt_s64, VS(v64), VS(v64), NONE },
+    { "setp.ge.s64", "u32", "s64", "s64", NULL, SETP("ge", "s64"), c_ge_s64, VS(v64), VS(v64), NONE },
+    { "setp.hi.u64", "u32", "u64", "u64", NULL, SETP("hi", "u64"), c_hi, VS(v64), VS(v64), NONE },
+    { "setp.lt.s16", "u32", "s16", "s16", NULL, SETP("lt", "s16"), c_lt_s16, VS(v16), VS(v16), NONE },
+    { "setp.le.and.s16", "u32", "s16", "s16", "u32", SETPC("le", "s16", "and", ""), c_le_s16_and, VS(v16), VS(v16), VS(vbool) },
+    { "setp.hi.or.u32 !p", "u32", "u32", "u32", "u32", SETPC("hi", "u32", "or", "!"), c_hi_or_not, VS(v32), VS(v32), VS(vbool) },
+    { "setp.eq.xor.b64", "u32", "b64", "b64", "u32", SETPC("eq", "b64", "xor", ""), c_eq_xor, VS(v64s), VS(v64s), VS(vbool) },
+    { "selp.b32", "b32", "b32", "b32", "u32",
+      "\tand.b32 %t32_0, %xc, 1;\n\tsetp.ne.u32 %p2, %t32_0, 0;\n\tselp.b32 %xd, %xa, %xb, %p2;",
+      r_selp, VS(v32s), VS(v32s), VS(vbool) },
+    { "selp.b64", "b64", "b64", "b64", "u32",
+      "\tand.b32 %t32_0, %xc, 1;\n\tsetp.ne.u32 %p2, %t32_0, 0;\n\tselp.b64 %xd, %xa, %xb, %p2;",
+      r_selp, VS(v64s), VS(v64s), VS(vbool) },
+    { "slct.b32.s32", "b32", "b32", "b32", "s32", B3("slct.b32.s32"), r_slct_s32, VS(v32s), VS(v32s), VS(v32) },
+    { "set.lt.u32.s32", "u32", "s32", "s32", NULL, B2("set.lt.u32.s32"), r_set_lt_s32, VS(v32), VS(v32), NONE },
+    { "set.hs.u32.u32", "u32", "u32", "u32", NULL, B2("set.hs.u32.u32"), r_set_hs_u32, VS(v32), VS(v32), NONE },
+    /* mul24/mad24, bfind, dp4a/dp2a, 16-bit wide */
+    { "mul24.lo.u32", "u32", "u32", "u32", NULL, B2("mul24.lo.u32"), r_mul24lo_u, VS(v32), VS(v32), NONE },
+    { "mul24.hi.u32", "u32", "u32", "u32", NULL, B2("mul24.hi.u32"), r_mul24hi_u, VS(v32), VS(v32), NONE },
+    { "mul24.lo.s32", "s32", "s32", "s32", NULL, B2("mul24.lo.s32"), r_mul24lo_s, VS(v32), VS(v32), NONE },
+    { "mul24.hi.s32", "s32", "s32", "s32", NULL, B2("mul24.hi.s32"), r_mul24hi_s, VS(v32), VS(v32), NONE },
+    { "mad24.lo.u32", "u32", "u32", "u32", "u32", B3("mad24.lo.u32"), r_mad24lo_u, VS(v32), VS(v32), VS(v32s) },
+    { "bfind.u32", "u32", "u32", NULL, NULL, B1("bfind.u32"), r_bfind_u32, VS(v32), NONE, NONE },
+    { "bfind.s32", "u32", "s32", NULL, NULL, B1("bfind.s32"), r_bfind_s32, VS(v32), NONE, NONE },
+    { "bfind.u64", "u32", "u64", NULL, NULL, B1("bfind.u64"), r_bfind_u64, VS(v64), NONE, NONE },
+    { "bfind.shiftamt.u32", "u32", "u32", NULL, NULL, B1("bfind.shiftamt.u32"), r_bfind_shift_u32, VS(v32), NONE, NONE },
+    { "dp4a.u32.u32", "u32", "u32", "u32", "u32", B3("dp4a.u32.u32"), r_dp4a_u, VS(v32s), VS(v32), VS(v32s) },
+    { "dp4a.s32.s32", "s32", "s32", "s32", "s32", B3("dp4a.s32.s32"), r_dp4a_s, VS(v32s), VS(v32), VS(v32s) },
+    { "dp2a.lo.u32.u32", "u32", "u32", "u32", "u32", B3("dp2a.lo.u32.u32"), r_dp2a_lo_u, VS(v32s), VS(v32), VS(v32s) },
+    { "mul.wide.u16", "u32", "u16", "u16", NULL, B2("mul.wide.u16"), r_mulwide_u16, VS(v16), VS(v16), NONE },
+    { "mad.wide.s16", "s32", "s16", "s16", "s32", B3("mad.wide.s16"), r_madwide_s16, VS(v16), VS(v16), VS(v32s) },
     /* carry chains: a 64-bit add/sub built from 32-bit halves, carry out */
     { "add.cc+addc (64-bit sum)", "u64", "u64", "u64", NULL,
       "\tmov.b64 {%t32_0, %t32_1}, %xa;\n\tmov.b64 {%t32_2, %t32_3}, %xb;\n"
