@@ -476,6 +476,88 @@ static void test_generic(void **state)
     }
 }
 
+/* ---- cache and ordering qualifiers, fences ------------------------------ */
+
+static void test_qualifiers(void **state)
+{
+    isa_ctx *c = *state;
+    /* Functionally every qualifier is a plain load/store; nvcc emits many of
+     * them (ld.global.nc for const __restrict__, volatile, relaxed/acquire). */
+    isa_load(c, ISA_PTX_HEADER
+        ".visible .entry k(.param .u64 pout, .param .u64 pin)\n{\n"
+        "\t.reg .b32 %r<24>;\n\t.reg .b64 %rd<16>;\n"
+        GTID
+        "\tld.param.u64 %rd2, [pin];\n\tld.param.u64 %rd3, [pout];\n"
+        "\tcvta.to.global.u64 %rd2, %rd2;\n\tcvta.to.global.u64 %rd3, %rd3;\n"
+        "\tmad.lo.u64 %rd4, %rd1, 64, %rd2;\n\tmad.lo.u64 %rd5, %rd1, 64, %rd3;\n"
+        "\tld.global.nc.u32 %r5, [%rd4];\n"
+        "\tld.global.ca.u32 %r6, [%rd4+4];\n"
+        "\tld.global.cg.u32 %r7, [%rd4+8];\n"
+        "\tld.global.cs.u32 %r8, [%rd4+12];\n"
+        "\tld.global.lu.u32 %r9, [%rd4+16];\n"
+        "\tld.global.cv.u32 %r10, [%rd4+20];\n"
+        "\tld.volatile.global.u32 %r11, [%rd4+24];\n"
+        "\tld.relaxed.gpu.global.u32 %r12, [%rd4+28];\n"
+        "\tld.acquire.gpu.global.u32 %r13, [%rd4+32];\n"
+        "\tld.global.nc.v4.u32 {%r14, %r15, %r16, %r17}, [%rd4+48];\n"
+        "\tld.global.L1::no_allocate.u32 %r18, [%rd4+36];\n"
+        "\tst.global.wb.u32 [%rd5], %r5;\n"
+        "\tst.global.cg.u32 [%rd5+4], %r6;\n"
+        "\tst.global.cs.u32 [%rd5+8], %r7;\n"
+        "\tst.global.wt.u32 [%rd5+12], %r8;\n"
+        "\tst.volatile.global.u32 [%rd5+16], %r9;\n"
+        "\tst.relaxed.gpu.global.u32 [%rd5+20], %r10;\n"
+        "\tst.release.gpu.global.u32 [%rd5+24], %r11;\n"
+        "\tst.global.u32 [%rd5+28], %r12;\n"
+        "\tst.global.u32 [%rd5+32], %r13;\n"
+        "\tst.global.u32 [%rd5+36], %r18;\n"
+        "\tst.global.v4.u32 [%rd5+48], {%r14, %r15, %r16, %r17};\n"
+        "\tret;\n}\n");
+    enum { T = 50 };
+    uint32_t in[T * 16], out[T * 16];
+    fill_bytes((unsigned char *)in, sizeof in, 11);
+    uint64_t din = isa_alloc_copy(c, in, sizeof in), dout = isa_alloc(c, sizeof out);
+    isa_launch_ok(c, "k", D1(2), D1(25), 0, ARGS(dout, din));
+    isa_read(c, out, dout, sizeof out);
+    for (unsigned i = 0; i < T * 16; i++) {
+        uint32_t want = (i % 16 == 10 || i % 16 == 11) ? 0 : in[i];   /* 40..47 unused */
+        if (out[i] != want)
+            fail_msg("qualified ld/st: word %u (thread %u, word %u): got 0x%x want 0x%x",
+                     i, i / 16, i % 16, out[i], want);
+    }
+}
+
+/* Fences and prefetches: no functional effect, but they must be accepted
+ * (nvcc emits membar.gl for __threadfence()). One case per instruction. */
+typedef struct fence_case { const char *name; } fence_case;
+static const fence_case fences[] = {
+    { "membar.cta" }, { "membar.gl" }, { "membar.sys" }, { "fence.sc.cta" },
+    { "fence.sc.gpu" }, { "fence.acq_rel.gpu" }, { "fence.acq_rel.sys" },
+    { "prefetch.global.L1 [%rd2]" }, { "prefetch.global.L2 [%rd2]" },
+    { "prefetchu.L1 [%rd2]" },
+};
+
+static void run_fence(void **state)
+{
+    isa_ctx *c = *state;
+    const fence_case *tc = c->tcase;
+    isa_loadf(c, ISA_PTX_HEADER
+        ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %%r<4>;\n\t.reg .b64 %%rd<4>;\n"
+        "\tld.param.u64 %%rd1, [p];\n\tcvta.to.global.u64 %%rd2, %%rd1;\n"
+        "\tmov.u32 %%r1, %%tid.x;\n\tmul.wide.u32 %%rd3, %%r1, 4;\n\tadd.u64 %%rd2, %%rd2, %%rd3;\n"
+        "\tld.global.u32 %%r2, [%%rd2];\n\tadd.u32 %%r2, %%r2, 1;\n"
+        "\tst.global.u32 [%%rd2], %%r2;\n\t%s;\n\tld.global.u32 %%r3, [%%rd2];\n"
+        "\tadd.u32 %%r3, %%r3, %%r1;\n\tst.global.u32 [%%rd2], %%r3;\n\tret;\n}\n",
+        tc->name);
+    uint32_t v[40];
+    for (uint32_t i = 0; i < 40; i++) v[i] = 1000 * i;
+    uint64_t p = isa_alloc_copy(c, v, sizeof v);
+    isa_launch_ok(c, "k", D1(1), D1(40), 0, ARGS(p));
+    isa_read(c, v, p, sizeof v);
+    for (uint32_t i = 0; i < 40; i++)
+        assert_int_equal(v[i], 1000 * i + 1 + i);
+}
+
 /* ---- faults --------------------------------------------------------------- */
 
 /* The faulting instruction is on line FAULT_LINE of this text (1-based). */
@@ -597,6 +679,8 @@ int main(void)
 {
     int rc = isa_run_table("isa_mem_scalars", run_scalar, scalars,
                            sizeof scalars[0], sizeof scalars / sizeof scalars[0]);
+    rc |= isa_run_table("isa_mem_fences", run_fence, fences, sizeof fences[0],
+                        sizeof fences / sizeof fences[0]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_vectors, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_shared_static, isa_setup, isa_teardown),
@@ -605,6 +689,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_const_and_globals, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_params, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_generic, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_qualifiers, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_misaligned, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_out_of_bounds, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_null_pointer, isa_setup, isa_teardown),
