@@ -1,7 +1,7 @@
 /*
  * test_atom.c — atomics and reductions on global and shared memory under
- * contention: every thread of several CTAs hits one address (global) or one
- * address per CTA (shared). The final value must equal the fold of all
+ * contention: every thread of several CTAs hits one address (global, also
+ * through its generic address) or one address per CTA (shared). The final value must equal the fold of all
  * operands, and the returned old values must be consistent with some
  * serialization: for add a chain old_k + v_k = old_{k+1}; for inc/dec/exch
  * and a CAS-loop counter the exact multiset; for a single-shot CAS exactly
@@ -104,33 +104,38 @@ static void atom_text(const atom_case *tc, char *buf, size_t cap)
     const char *dot = strchr(tc->insn, '.');
     char head[16];
     snprintf(head, sizeof head, "%.*s", (int)(dot - tc->insn), tc->insn);
-    const char *addr = strcmp(tc->space, "global") == 0 ? "[%rd2]" : "[sv]";
+    /* global: the global window; generic: the same buffer through its
+     * generic address (no space in the opcode); shared: the CTA's variable */
+    int generic = strcmp(tc->space, "generic") == 0;
+    const char *addr = strcmp(tc->space, "shared") == 0 ? "[sv]"
+                     : generic ? "[%rd7]" : "[%rd2]";
+    char sp[16];   /* ".global", ".shared" or "" */
+    snprintf(sp, sizeof sp, "%s%s", generic ? "" : ".", generic ? "" : tc->space);
     const char *bits = isa_type_size(tc->type) == 8 ? "64" : "32";
     switch (tc->chk) {
     case C_INC: case C_DEC:
-        snprintf(buf, cap, "\t%s.%s%s %%o, %s, %llu;\n", head, tc->space, dot,
+        snprintf(buf, cap, "\t%s%s%s %%o, %s, %llu;\n", head, sp, dot,
                  addr, (unsigned long long)tc->bound);
         break;
     case C_CAS_ONE:
-        snprintf(buf, cap, "\t%s.%s%s %%o, %s, %llu, %%v;\n", head, tc->space, dot,
+        snprintf(buf, cap, "\t%s%s%s %%o, %s, %llu, %%v;\n", head, sp, dot,
                  addr, (unsigned long long)tc->init);
         break;
     case C_CAS_LOOP:
         /* retry until our CAS wins; %o = the value we replaced */
         snprintf(buf, cap,
-                 "\tld.volatile.%s.b%s %%o, %s;\n"
+                 "\tld.volatile%s.b%s %%o, %s;\n"
                  "RETRY:\n\tadd.u%s %%v, %%o, 1;\n"
-                 "\t%s.%s%s %%w, %s, %%o, %%v;\n"
+                 "\t%s%s%s %%w, %s, %%o, %%v;\n"
                  "\tsetp.ne.b%s %%p3, %%w, %%o;\n\tmov.b%s %%o, %%w;\n\t@%%p3 bra RETRY;\n",
-                 tc->space, bits, addr, bits, head, tc->space, dot, addr, bits, bits);
+                 sp, bits, addr, bits, head, sp, dot, addr, bits, bits);
         break;
     default:
         if (tc->is_red)   /* no old value: store zeros */
-            snprintf(buf, cap, "\t%s.%s%s %s, %%v;\n\tmov.b%s %%o, 0;\n", head,
-                     tc->space, dot, addr, bits);
+            snprintf(buf, cap, "\t%s%s%s %s, %%v;\n\tmov.b%s %%o, 0;\n", head,
+                     sp, dot, addr, bits);
         else
-            snprintf(buf, cap, "\t%s.%s%s %%o, %s, %%v;\n", head, tc->space, dot,
-                     addr);
+            snprintf(buf, cap, "\t%s%s%s %%o, %s, %%v;\n", head, sp, dot, addr);
         break;
     }
 }
@@ -163,7 +168,7 @@ static void build(isa_ctx *c, const atom_case *tc)
         "%s"
         "\tmov.u32 %%r1, %%tid.x;\n\tmov.u32 %%r2, %%ctaid.x;\n\tmov.u32 %%r3, %%ntid.x;\n"
         "\tmad.lo.u32 %%r4, %%r2, %%r3, %%r1;\n\tcvt.u64.u32 %%rd1, %%r4;\n"
-        "\tld.param.u64 %%rd2, [paddr];\n\tcvta.to.global.u64 %%rd2, %%rd2;\n"
+        "\tld.param.u64 %%rd7, [paddr];\n\tcvta.to.global.u64 %%rd2, %%rd7;\n"
         "\tld.param.u64 %%rd3, [polds];\n\tcvta.to.global.u64 %%rd3, %%rd3;\n"
         "%s%s%s%s"
         "\tmad.lo.u64 %%rd5, %%rd1, %zu, %%rd3;\n\tst.global.%s [%%rd5], %%o;\n"
@@ -429,6 +434,10 @@ static const atom_case cases[] = {
     { "red.global.or.b64", G, "b64", "red.or.b64", 1, C_OR, 0, 0 },
     { "red.global.xor.b32", G, "b32", "red.xor.b32", 1, C_XOR, 0, 0 },
     { "red.global.add.u64", G, "u64", "red.add.u64", 1, C_ADD, 3, 0 },
+    { "atom.add.u32 (generic address of global)", "generic", "u32", "atom.add.u32", 0, C_ADD, 5, 0 },
+    { "atom.cas.b32 (generic, counter loop)", "generic", "b32", "atom.cas.b32", 0, C_CAS_LOOP, 7, 0 },
+    { "atom.exch.b64 (generic)", "generic", "b64", "atom.exch.b64", 0, C_EXCH, 3, 0 },
+    { "red.add.u32 (generic)", "generic", "u32", "red.add.u32", 1, C_ADD, 2, 0 },
     { "atom.shared.add.u32", S, "u32", "atom.add.u32", 0, C_ADD, 9, 0 },
     { "atom.shared.add.u64", S, "u64", "atom.add.u64", 0, C_ADD, 0xffffffffull, 0 },
     { "atom.shared.add.f32", S, "f32", "atom.add.f32", 0, C_FADD, 0x40400000 /* 3.0 */, 0 },
