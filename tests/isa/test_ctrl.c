@@ -3,7 +3,9 @@
  * continue, early return, calls to .func with .param arguments and return
  * values (nvcc output: tests/isa/ptx/ctrl.ptx and calls.ptx, from the .cu
  * files beside them), and a
- * hand-written recursive .func with register parameters.
+ * hand-written recursive .func with register parameters; a shared-memory
+ * tree reduction with barriers in a loop; a local array (nvcc's
+ * __local_depot); predication; exit; brx.idx; trap.
  *
  * The expected values come from the same algorithms written here in C.
  * The suite runs from the repository root (as `make check` does).
@@ -183,6 +185,143 @@ static void test_calls(void **state)
     }
 }
 
+static void test_reduce(void **state)
+{
+    isa_ctx *c = *state;
+    load_ctrl(c);
+    int32_t in[NT], out[CTAS];
+    make_input(in, 5);
+    run_kernel(c, "reduce", in, sizeof out, out);
+    for (int b = 0; b < CTAS; b++) {
+        int32_t sum = 0;
+        for (int t = 0; t < TPB; t++)
+            sum += in[b * TPB + t];
+        assert_int_equal(out[b], sum);
+    }
+}
+
+static void test_local_array(void **state)
+{
+    isa_ctx *c = *state;
+    load_ctrl(c);
+    int32_t in[NT], out[NT];
+    make_input(in, 6);
+    run_kernel(c, "localarr", in, sizeof out, out);
+    for (int t = 0; t < NT; t++) {
+        int v = in[t], a[32], sum = 0;
+        for (int i = 0; i < 32; i++) a[i] = (v * i) ^ t;
+        for (int i = 0; i < 32; i++) sum += a[(i * 7 + v) % 32] * (i + 1);
+        if (out[t] != sum)
+            fail_msg("localarr: thread %d = %d, want %d", t, out[t], sum);
+    }
+}
+
+static void test_predication(void **state)
+{
+    isa_ctx *c = *state;
+    /* guarded arithmetic, guarded stores, negated guards, predicate logic */
+    isa_load(c, ISA_PTX_HEADER
+        ".visible .entry k(.param .u64 pout)\n{\n"
+        "\t.reg .pred %p<8>;\n\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<4>;\n"
+        "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, 100;\n\tmov.u32 %r3, 0;\n"
+        "\tand.b32 %r4, %r1, 1;\n\tsetp.eq.u32 %p1, %r4, 1;\n"        /* odd */
+        "\tsetp.lt.u32 %p2, %r1, 20;\n"                                /* < 20 */
+        "\t@%p1 add.u32 %r2, %r2, 1;\n"
+        "\t@!%p1 add.u32 %r2, %r2, 2;\n"
+        "\tand.pred %p3, %p1, %p2;\n\tor.pred %p4, %p1, %p2;\n"
+        "\txor.pred %p5, %p1, %p2;\n\tnot.pred %p6, %p2;\n"
+        "\t@%p3 or.b32 %r3, %r3, 1;\n\t@%p4 or.b32 %r3, %r3, 2;\n"
+        "\t@%p5 or.b32 %r3, %r3, 4;\n\t@%p6 or.b32 %r3, %r3, 8;\n"
+        "\tld.param.u64 %rd1, [pout];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+        "\tmul.wide.u32 %rd2, %r1, 8;\n\tadd.u64 %rd3, %rd1, %rd2;\n"
+        "\tst.global.u32 [%rd3], %r2;\n"
+        "\t@%p2 st.global.u32 [%rd3+4], %r3;\n"
+        "\t@!%p2 st.global.u32 [%rd3+4], %r1;\n"
+        "\tret;\n}\n");
+    uint64_t dout = isa_alloc(c, 40 * 8);
+    isa_launch_ok(c, "k", (smc_dim3){ 1, 1, 1 }, (smc_dim3){ 40, 1, 1 }, 0, 1,
+                  (uint64_t[]){ dout });
+    uint32_t out[80];
+    isa_read(c, out, dout, sizeof out);
+    for (uint32_t t = 0; t < 40; t++) {
+        int odd = t & 1, lt = t < 20;
+        uint32_t bits = (uint32_t)((odd && lt) | (odd || lt) << 1 | (odd ^ lt) << 2 | (!lt) << 3);
+        assert_int_equal(out[2 * t], odd ? 101 : 102);
+        assert_int_equal(out[2 * t + 1], lt ? bits : t);
+    }
+}
+
+static void test_exit(void **state)
+{
+    isa_ctx *c = *state;
+    /* exit in some threads of a warp, the others go on and reconverge */
+    isa_load(c, ISA_PTX_HEADER
+        ".visible .entry k(.param .u64 pout)\n{\n"
+        "\t.reg .pred %p<4>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+        "\tmov.u32 %r1, %tid.x;\n"
+        "\tld.param.u64 %rd1, [pout];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+        "\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.u64 %rd3, %rd1, %rd2;\n"
+        "\tst.global.u32 [%rd3], 1;\n"
+        "\trem.u32 %r2, %r1, 3;\n\tsetp.eq.u32 %p1, %r2, 0;\n"
+        "\t@%p1 exit;\n"
+        "\tst.global.u32 [%rd3], 2;\n"
+        "\tret;\n}\n");
+    uint64_t dout = isa_alloc(c, 50 * 4);
+    isa_launch_ok(c, "k", (smc_dim3){ 1, 1, 1 }, (smc_dim3){ 50, 1, 1 }, 0, 1,
+                  (uint64_t[]){ dout });
+    uint32_t out[50];
+    isa_read(c, out, dout, sizeof out);
+    for (uint32_t t = 0; t < 50; t++)
+        assert_int_equal(out[t], t % 3 == 0 ? 1 : 2);
+}
+
+static void test_brx_idx(void **state)
+{
+    isa_ctx *c = *state;
+    /* an indirect branch through a jump table, divergent across lanes */
+    isa_load(c, ISA_PTX_HEADER
+        ".visible .entry k(.param .u64 pout)\n{\n"
+        "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+        "\tmov.u32 %r1, %tid.x;\n\trem.u32 %r2, %r1, 3;\n"
+        "\tts: .branchtargets L0, L1, L2;\n"
+        "\tbrx.idx %r2, ts;\n"
+        "L0:\n\tmov.u32 %r3, 10;\n\tbra.uni DONE;\n"
+        "L1:\n\tmov.u32 %r3, 20;\n\tbra.uni DONE;\n"
+        "L2:\n\tmov.u32 %r3, 30;\n"
+        "DONE:\n\tadd.u32 %r3, %r3, %r1;\n"
+        "\tld.param.u64 %rd1, [pout];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+        "\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.u64 %rd3, %rd1, %rd2;\n"
+        "\tst.global.u32 [%rd3], %r3;\n\tret;\n}\n");
+    uint64_t dout = isa_alloc(c, 40 * 4);
+    isa_launch_ok(c, "k", (smc_dim3){ 1, 1, 1 }, (smc_dim3){ 40, 1, 1 }, 0, 1,
+                  (uint64_t[]){ dout });
+    uint32_t out[40];
+    isa_read(c, out, dout, sizeof out);
+    for (uint32_t t = 0; t < 40; t++)
+        assert_int_equal(out[t], 10 * (t % 3 + 1) + t);
+}
+
+static void test_trap(void **state)
+{
+    isa_ctx *c = *state;
+    isa_load(c, ISA_PTX_HEADER
+        ".visible .entry boom(.param .u32 pwho)\n{\n"
+        "\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n"
+        "\tld.param.u32 %r1, [pwho];\n\tmov.u32 %r2, %tid.x;\n"
+        "\tsetp.eq.u32 %p1, %r1, %r2;\n\t@%p1 trap;\n\tret;\n}\n");
+    smc_status st = isa_launch(c, "boom", (smc_dim3){ 2, 1, 1 }, (smc_dim3){ 64, 1, 1 },
+                               0, 1, (uint64_t[]){ 45 });
+    isa_skip_if_unsupported(c, st);
+    assert_int_equal(st, SMC_ERR_ASSERT);
+    smc_fault f;
+    smc_device_fault(c->dev, &f);
+    assert_int_equal(f.status, SMC_ERR_ASSERT);
+    assert_string_equal(f.kernel, "boom");
+    assert_int_equal(f.warp, 1);
+    assert_int_equal(f.lane, 13);
+    assert_int_equal(f.ptx_line, 12);   /* the @%p1 trap line */
+}
+
 static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 
 static void test_recursion_reg_params(void **state)
@@ -229,6 +368,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_nested_if, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_loops, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_early_return, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_reduce, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_local_array, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_predication, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_exit, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_brx_idx, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_trap, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_calls, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_recursion_reg_params, isa_setup, isa_teardown),
     };

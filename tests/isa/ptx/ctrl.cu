@@ -58,3 +58,31 @@ extern "C" __global__ void early(int *out, const int *in)
         out[t] += i;
     }
 }
+
+// Shared-memory tree reduction with a barrier inside the loop; works for any
+// block size up to 128.
+extern "C" __global__ void reduce(int *out, const int *in)
+{
+    __shared__ int sh[128];
+    int t = threadIdx.x;
+    sh[t] = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    for (int s = 64; s > 0; s >>= 1) {
+        if (t < s && t + s < blockDim.x) sh[t] += sh[t + s];
+        __syncthreads();
+    }
+    if (t == 0) out[blockIdx.x] = sh[0];
+}
+
+// A per-thread array indexed at run time: nvcc puts it in local memory
+// (__local_depot, %SP/%SPL).
+extern "C" __global__ void localarr(int *out, const int *in)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = in[t];
+    int a[32];
+    for (int i = 0; i < 32; i++) a[i] = (v * i) ^ t;
+    int sum = 0;
+    for (int i = 0; i < 32; i++) sum += a[(i * 7 + v) % 32] * (i + 1);
+    out[t] = sum;
+}
