@@ -2,7 +2,8 @@
  * test_cvt.c — cvt: integer <-> integer (sign/zero extension, truncation,
  * .sat), float -> integer with .rni .rzi .rmi .rpi (always saturating in PTX;
  * NaN -> 0), integer -> float in every rounding mode, f32 <-> f64, and
- * float -> integral float (cvt.rni.f32.f32 ...).
+ * float -> integral float (cvt.rni.f32.f32 ...), binary16 <-> f32/f64 in
+ * every rounding mode (ties, overflow, subnormals) and add/mul/fma.rn.f16.
  *
  * The reference is an independent C model over bit patterns; the host's
  * rounding mode is set with fesetround() around it (-frounding-math).
@@ -22,7 +23,7 @@
 
 #include "isa_util.h"
 
-enum cvt_kind { I2I, F2I, I2F, F2F, FRND };
+enum cvt_kind { I2I, F2I, I2F, F2F, FRND, F2H, H2F, HARITH };
 enum rmode { R_NONE, R_N, R_Z, R_M, R_P };
 
 typedef struct bset { const uint64_t *v; size_t n; } bset;
@@ -82,6 +83,23 @@ static const uint64_t f64v[] = {
     0x36a0000000000000ull /* 2^-149 */, 0x380fffffe0000000ull, 0x0000000000000001ull,
     0x7fefffffffffffffull, 0x7ff0000000000000ull, 0xfff0000000000000ull,
     0x7ff8000000000000ull, 0x405edd2f1a9fbe77ull /* 123.456 */,
+};
+
+/* binary16 bit patterns: zeros, 1, -2, max, min normal, subnormals, inf, NaN */
+static const uint64_t h16v[] = {
+    0x0000, 0x8000, 0x3c00, 0xc000, 0x3555 /* ~1/3 */, 0x7bff, 0xfbff, 0x0400,
+    0x0001, 0x83ff, 0x0200, 0x7c00, 0xfc00, 0x7e00, 0x3c01, 0x5640 /* 100 */,
+    0x2e66 /* ~0.1 */, 0x1c00,
+};
+/* f32 values on and around binary16 rounding boundaries */
+static const uint64_t h32v[] = {
+    0x3f801000 /* 1 + 2^-11: tie, to even (1) */, 0x3f803000 /* 1 + 3*2^-11: tie, up */,
+    0x3f801001, 0x3f800fff, 0xbf801000, 0x477fe000 /* 65504 */,
+    0x477fefff /* just below the overflow tie */, 0x477ff000 /* 65520: tie -> inf */,
+    0x33800000 /* 2^-24 */, 0x33000000 /* 2^-25: tie -> 0 */, 0x33000001,
+    0x33c00000 /* 1.5 * 2^-24: tie -> 2^-23 */, 0x38800000 /* 2^-14 */,
+    0x387fc000 /* largest subnormal */, 0x387fe000 /* tie between subnormal and 2^-14 */,
+    0xb3000001,
 };
 
 /* ---- decoding ---------------------------------------------------------- */
@@ -149,6 +167,57 @@ static double ftz32(double v)
     float f = (float)v;
     return (f != 0 && fabsf(f) < FLT_MIN) ? copysign(0.0, v) : v;
 }
+
+/* ---- binary16 ------------------------------------------------------------ */
+
+/* Round a double to binary16 in the given mode and return the bits. The
+ * value is scaled so that the half quantum at its exponent becomes 1, then
+ * rounded to an integer with the host's rounding (exact in double). */
+static uint64_t to_half(double v, enum rmode r)
+{
+    if (isnan(v))
+        return 0x7e00;
+    uint64_t sign = signbit(v) ? 0x8000 : 0;
+    double a = fabs(v);
+    if (isinf(a))
+        return sign | 0x7c00;
+    int e;
+    frexp(a, &e);                    /* a = m * 2^e, m in [0.5, 1) */
+    int qexp = (e - 1 < -14 ? -14 : e - 1) - 10;   /* quantum 2^qexp */
+    double scaled = ldexp(v, -qexp); /* keep the sign: directed modes need it */
+    int saved = fegetround();
+    fesetround(fe_of(r));
+    volatile double x = scaled;
+    double q = nearbyint(x);
+    fesetround(saved);
+    double mag = fabs(ldexp(q, qexp));
+    if (mag > 65504.0) {
+        /* overflow: to inf, except toward zero or away from the sign */
+        int to_inf = r == R_N || r == R_NONE || (r == R_P && !sign) || (r == R_M && sign);
+        return sign | (to_inf ? 0x7c00 : 0x7bff);
+    }
+    if (mag == 0)
+        return sign;
+    if (mag < 0x1p-14)               /* subnormal: multiple of 2^-24 */
+        return sign | (uint64_t)ldexp(mag, 24);
+    frexp(mag, &e);
+    uint64_t mant = (uint64_t)ldexp(mag, 11 - e) - 1024;  /* 11-bit significand */
+    return sign | (uint64_t)(e - 1 + 15) << 10 | mant;
+}
+
+static double from_half(uint64_t h)
+{
+    double sign = (h & 0x8000) ? -1.0 : 1.0;
+    int e = (int)((h >> 10) & 0x1f);
+    unsigned m = (unsigned)(h & 0x3ff);
+    if (e == 0x1f)
+        return m ? NAN : sign * INFINITY;
+    if (e == 0)
+        return sign * ldexp(m, -24);
+    return sign * ldexp(1024 + m, e - 25);
+}
+
+static int half_is_nan(uint64_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
 
 /* Returns 1 and the destination bits, or 0 when PTX leaves it unspecified. */
 static int cvt_ref(const cvt_case *tc, uint64_t a, uint64_t *d)
@@ -222,6 +291,32 @@ static int cvt_ref(const cvt_case *tc, uint64_t a, uint64_t *d)
         } else {
             *d = isa_bits64(v);
         }
+        return 1;
+    }
+    case F2H: {
+        double v = as_float(at, a);
+        if (tc->ftz && tbits(at) == 32)
+            v = ftz32(v);
+        *d = to_half(v, tc->rnd);
+        return 1;
+    }
+    case H2F: {
+        double v = from_half(a);
+        *d = dn == 32 ? isa_bits32((float)v) : isa_bits64(v);
+        return 1;
+    }
+    case HARITH: {
+        /* the body uses the half in the low 16 bits of the register as both
+         * operands: add -> 2a, mul -> a*a, fma -> a*a + a (all exact in
+         * double), rounded once */
+        double v = from_half(a & 0xffff), x;
+        if (strstr(tc->body, "add"))
+            x = v + v;
+        else if (strstr(tc->body, "fma"))
+            x = v * v + v;
+        else
+            x = v * v;
+        *d = to_half(x, tc->rnd);
         return 1;
     }
     case FRND: {
@@ -308,6 +403,19 @@ static const cvt_case cases[] = {
     { "cvt.rpi.f32.f32", "f32", "f32", CVT("cvt.rpi.f32.f32"), FRND, R_P, 0, 0, BS(f32v), NULL },
     { "cvt.rni.f64.f64", "f64", "f64", CVT("cvt.rni.f64.f64"), FRND, R_N, 0, 0, BS(f64v), NULL },
     { "cvt.rmi.f64.f64", "f64", "f64", CVT("cvt.rmi.f64.f64"), FRND, R_M, 0, 0, BS(f64v), NULL },
+    /* binary16 */
+    { "cvt.rn.f16.f32", "b16", "f32", CVT("cvt.rn.f16.f32"), F2H, R_N, 0, 0, BS(f32v), NULL },
+    { "cvt.rz.f16.f32", "b16", "f32", CVT("cvt.rz.f16.f32"), F2H, R_Z, 0, 0, BS(f32v), NULL },
+    { "cvt.rm.f16.f32", "b16", "f32", CVT("cvt.rm.f16.f32"), F2H, R_M, 0, 0, BS(f32v), NULL },
+    { "cvt.rp.f16.f32", "b16", "f32", CVT("cvt.rp.f16.f32"), F2H, R_P, 0, 0, BS(f32v), NULL },
+    { "cvt.rn.f16.f32 (halfway cases)", "b16", "f32", CVT("cvt.rn.f16.f32"), F2H, R_N, 0, 0, BS(h32v), NULL },
+    { "cvt.rz.f16.f32 (halfway cases)", "b16", "f32", CVT("cvt.rz.f16.f32"), F2H, R_Z, 0, 0, BS(h32v), NULL },
+    { "cvt.rn.f16.f64", "b16", "f64", CVT("cvt.rn.f16.f64"), F2H, R_N, 0, 0, BS(f64v), NULL },
+    { "cvt.f32.f16", "f32", "b16", CVT("cvt.f32.f16"), H2F, R_NONE, 0, 0, BS(h16v), NULL },
+    { "cvt.f64.f16", "f64", "b16", CVT("cvt.f64.f16"), H2F, R_NONE, 0, 0, BS(h16v), NULL },
+    { "add.rn.f16", "b16", "b16", "\tadd.rn.f16 %xd, %xa, %xa;", HARITH, R_N, 0, 0, BS(h16v), NULL },
+    { "mul.rn.f16", "b16", "b16", "\tmul.rn.f16 %xd, %xa, %xa;", HARITH, R_N, 0, 0, BS(h16v), NULL },
+    { "fma.rn.f16", "b16", "b16", "\tfma.rn.f16 %xd, %xa, %xa, %xa;", HARITH, R_N, 0, 0, BS(h16v), NULL },
 };
 
 static void run_cvt_case(void **state)
@@ -329,6 +437,8 @@ static void run_cvt_case(void **state)
         if (!cvt_ref(tc, in, &want))
             continue;
         int ok = got == want;
+        if (!ok && strcmp(tc->dtype, "b16") == 0)   /* any half NaN matches */
+            ok = half_is_nan(got) && half_is_nan(want);
         if (!ok && tfloat(tc->dtype))   /* any NaN matches any NaN */
             ok = sd == 4 ? isa_same_f32(isa_f32((uint32_t)got), isa_f32((uint32_t)want))
                          : isa_same_f64(isa_f64(got), isa_f64(want));
