@@ -9,6 +9,8 @@
 ISA_FAMILIES := int float cvt mem atom warp ctrl malformed
 ISA_BINS     := $(patsubst %,$(B)/tests/isa/test_%,$(ISA_FAMILIES))
 ISA_UTIL_OBJ := $(B)/tests/isa/isa_util.o
+# Keep the objects (make would delete them as intermediates of the chain).
+.SECONDARY: $(patsubst %,$(B)/tests/isa/test_%.o,$(ISA_FAMILIES)) $(ISA_UTIL_OBJ)
 
 INCLUDES += -Icsrc/include
 
