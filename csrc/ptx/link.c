@@ -175,14 +175,14 @@ static void inline_func(linker *L, linkstate *S, const ptx_func *f, binding *for
         L->reg_cap = (L->nregs + f->nregs) * 2;
         L->rtype = xrealloc(L, L->rtype, L->reg_cap);
     }
-    memcpy(L->rtype + L->nregs, f->reg_type, f->nregs);
+    if (f->nregs) memcpy(L->rtype + L->nregs, f->reg_type, f->nregs);
     L->nregs += f->nregs;
 
     /* bindings: formals first, then body variables */
     frame F = { .f = f, .is_entry = is_entry };
     F.nb = nformals + f->nvars;
     F.b = tmp_calloc(L, F.nb, sizeof *F.b);
-    memcpy(F.b, formals, nformals * sizeof *formals);
+    if (nformals) memcpy(F.b, formals, nformals * sizeof *formals);
     for (uint32_t i = 0; i < f->nvars; i++) {
         const ptx_var *v = &f->vars[i];
         binding *b = &F.b[nformals + i];
@@ -602,7 +602,7 @@ ptx_kernel *ptx_link(const ptx_module *m, const ptx_func *entry, ptx_var_addr_fn
     memcpy(k->code, L->code, (size_t)L->ncode * sizeof *k->code);
     k->nregs = L->nregs;
     k->reg_type = ptx_arena_alloc(a, L->nregs + 1);
-    memcpy(k->reg_type, L->rtype, L->nregs);
+    if (L->nregs) memcpy(k->reg_type, L->rtype, L->nregs);
     k->phys = ptx_arena_alloc(a, (L->nregs + 1) * sizeof *k->phys);
     k->reconv = ptx_arena_alloc(a, (L->ncode + 1) * sizeof *k->reconv);
     if (!k->code || !k->reg_type || !k->phys || !k->reconv) lerr(L, 0, 0, "out of memory");

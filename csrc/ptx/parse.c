@@ -116,6 +116,9 @@ typedef struct parser {
     struct regdecl { const char *prefix; uint32_t plen; uint32_t count; int32_t base; bool range; } *decls;
     uint32_t ndecls, decls_cap;
     uint32_t scope_depth;
+    /* body variables visible in the current scope: name -> index in fn->vars */
+    struct scoped_var { const char *name; uint32_t idx; } *svars;
+    uint32_t nsvars, svars_cap;
 } parser;
 
 static void perr_at(parser *P, uint32_t line, uint32_t col, const char *fmt, ...)
@@ -486,7 +489,7 @@ static void parse_reg_decl(parser *P) {
     next(P);
     for (;;) {
         token t = P->tok;
-        if (t.kind != TK_WORD || t.p[0] != '%') PERR_TOK(P, &t, "expected a %register name, found");
+        if (t.kind != TK_WORD || t.p[0] == '.') PERR_TOK(P, &t, "expected a register name, found");
         next(P);
         if (P->ndecls >= P->decls_cap)
             P->decls = grow(P, P->decls, P->ndecls, &P->decls_cap, sizeof *P->decls);
@@ -613,11 +616,21 @@ static void parse_var_rest(parser *P, ptx_var *v) {
 }
 
 /* ---- operands --------------------------------------------------------------- */
+/* A body variable name as the linker knows it: block-scoped declarations
+ * that reuse a name (nvcc's `param0` in every call block) are renamed
+ * "name#index" when declared, and uses resolve to the innermost one. */
+static const char *scoped_name(parser *P, const token *t) {
+    for (uint32_t i = P->nsvars; i-- > 0;)
+        if (strlen(P->svars[i].name) == t->n && !memcmp(P->svars[i].name, t->p, t->n))
+            return P->fn->vars[P->svars[i].idx].name;
+    return word_dup(P, t);
+}
+
 static int sreg_of(const char *s, uint32_t n) { return lookup(sreg_name, SR_COUNT, s, n); }
 
 static void parse_reg_operand(parser *P, ptx_operand *o) {
     token t = P->tok;
-    if (t.kind != TK_WORD || t.p[0] != '%') PERR_TOK(P, &t, "expected a register, found");
+    if (t.kind != TK_WORD || t.p[0] == '.') PERR_TOK(P, &t, "expected a register, found");
     next(P);
     int32_t r = find_reg(P, t.p, t.n);
     if (r >= 0) { o->kind = OK_REG; o->reg = r; return; }
@@ -637,8 +650,10 @@ static void parse_operand(parser *P, ptx_operand *o) {
             int32_t r = find_reg(P, rt.p, rt.n);
             if (r < 0) PERR_TOK(P, &rt, "undeclared register");
             o->reg = r; next(P);
+        } else if (P->tok.kind == TK_WORD && find_reg(P, P->tok.p, P->tok.n) >= 0) {
+            o->reg = find_reg(P, P->tok.p, P->tok.n); next(P);
         } else if (P->tok.kind == TK_WORD) {
-            o->sym = word_dup(P, &P->tok); next(P);
+            o->sym = scoped_name(P, &P->tok); next(P);
         } else if (P->tok.kind == TK_NUM) {
             uint64_t v;
             if (parse_number(P, false, &v) != 0) PERR_TOK(P, &t, "bad address");
@@ -699,9 +714,14 @@ static void parse_operand(parser *P, ptx_operand *o) {
         }
         return;
     }
+    if (P->tok.kind == TK_WORD && P->tok.p[0] != '.' && find_reg(P, P->tok.p, P->tok.n) >= 0) {
+        o->kind = OK_REG; o->reg = find_reg(P, P->tok.p, P->tok.n);
+        next(P);
+        return;
+    }
     if (P->tok.kind == TK_WORD && P->tok.p[0] != '.') {
         o->kind = OK_SYM;
-        o->sym = word_dup(P, &P->tok);
+        o->sym = scoped_name(P, &P->tok);
         next(P);
         if (is_punct(P, '+')) {
             next(P);
@@ -721,7 +741,7 @@ static uint32_t parse_name_list(parser *P, const char ***out) {
     while (!is_punct(P, ')')) {
         if (P->tok.kind != TK_WORD) PERR_TOK(P, &P->tok, "expected a parameter name in call, found");
         v = grow(P, v, n, &cap, sizeof *v);
-        v[n++] = word_dup(P, &P->tok);
+        v[n++] = scoped_name(P, &P->tok);
         next(P);
         if (is_punct(P, ',')) next(P);
         else if (!is_punct(P, ')')) PERR_TOK(P, &P->tok, "expected ',' or ')' in call, found");
@@ -766,8 +786,10 @@ static void check_nops(parser *P, const ptx_insn *in, const token *opt) {
     }
     if (in->nops < lo || in->nops > hi) {
         char tb[64];
-        perr_at(P, opt->line, opt->col, "'%s' takes %d%s%d operands, found %u",
-                tokstr(P, opt, tb, sizeof tb), lo, lo == hi ? "" : "..", lo == hi ? lo : hi, in->nops);
+        if (lo == hi)
+            perr_at(P, opt->line, opt->col, "'%s' takes %d operands, found %u", tokstr(P, opt, tb, sizeof tb), lo, in->nops);
+        perr_at(P, opt->line, opt->col, "'%s' takes %d to %d operands, found %u",
+                tokstr(P, opt, tb, sizeof tb), lo, hi, in->nops);
     }
 }
 
@@ -846,6 +868,12 @@ static void skip_to_semicolon(parser *P) {
     expect_punct2(P, ';');
 }
 
+/* Debug directives (.loc, .file) end at the end of their line. */
+static void skip_line(parser *P) {
+    uint32_t line = P->tok.line;
+    while (P->tok.kind != TK_EOF && P->tok.line == line) next(P);
+}
+
 /* Body-scope variable declaration (.local/.shared/.param). */
 static void parse_body_var(parser *P, uint8_t space) {
     ptx_func *f = P->fn;
@@ -855,6 +883,18 @@ static void parse_body_var(parser *P, uint8_t space) {
     v->space = space;
     next(P);
     parse_var_rest(P, v);
+    const char *plain = v->name;
+    for (uint32_t i = 0; i < f->nvars; i++)
+        if (!strcmp(f->vars[i].name, plain)) {
+            char *nn = P_alloc(P, strlen(plain) + 16);
+            sprintf(nn, "%s#%u", plain, f->nvars);
+            v->name = nn;
+            break;
+        }
+    P->svars = grow(P, P->svars, P->nsvars, &P->svars_cap, sizeof *P->svars);
+    P->svars[P->nsvars].name = plain;
+    P->svars[P->nsvars].idx = f->nvars;
+    P->nsvars++;
     f->nvars++;
     expect_punct2(P, ';');
 }
@@ -864,20 +904,23 @@ static void parse_body(parser *P) {
     ptx_func *f = P->fn;
     label *labels = NULL; uint32_t nlabels = 0, lcap = 0;
     uint32_t depth = 0;
-    struct { uint32_t ndecls; } scopes[64];
+    struct { uint32_t ndecls, nsvars; } scopes[64];
     for (;;) {
         token t = P->tok;
         if (t.kind == TK_EOF) perr_at(P, t.line, t.col, "unexpected end of file inside the body of '%s'", f->name);
         if (is_punct(P, '{')) {
             if (depth >= 64) PERR_TOK(P, &t, "blocks nested too deeply at");
-            scopes[depth++].ndecls = P->ndecls;
+            scopes[depth].ndecls = P->ndecls;
+            scopes[depth++].nsvars = P->nsvars;
             next(P);
             continue;
         }
         if (is_punct(P, '}')) {
             next(P);
             if (depth == 0) PERR_TOK(P, &t, "unbalanced");
-            P->ndecls = scopes[--depth].ndecls;
+            depth--;
+            P->ndecls = scopes[depth].ndecls;
+            P->nsvars = scopes[depth].nsvars;
             if (depth == 0) break;
             continue;
         }
@@ -886,8 +929,8 @@ static void parse_body(parser *P) {
             if (is_word(P, ".local")) { parse_body_var(P, SP_LOCAL); continue; }
             if (is_word(P, ".shared")) { parse_body_var(P, SP_SHARED); continue; }
             if (is_word(P, ".param")) { parse_body_var(P, SP_PARAM); continue; }
-            if (is_word(P, ".pragma") || is_word(P, ".loc") || is_word(P, ".file") ||
-                is_word(P, ".section")) { skip_to_semicolon(P); continue; }
+            if (is_word(P, ".pragma")) { skip_to_semicolon(P); continue; }
+            if (is_word(P, ".loc") || is_word(P, ".file")) { skip_line(P); continue; }
             PERR_TOK(P, &t, "unsupported directive in a function body (supported: .reg .local .shared .param .pragma .loc):");
         }
         if (t.kind == TK_WORD && t.p[0] != '%') {
@@ -988,6 +1031,7 @@ static void parse_function(parser *P, bool is_entry) {
     P->fn = f;
     P->code_cap = P->regs_cap = P->fvars_cap = 0;
     P->ndecls = 0;
+    P->nsvars = 0;
     f->has_body = true;
     parse_body(P);
     P->fn = NULL;
@@ -1037,11 +1081,7 @@ static void parse_module(parser *P) {
             m->address_size = 64;
             continue;
         }
-        if (is_word(P, ".file")) {
-            next(P);
-            while (P->tok.kind != TK_EOF && (P->tok.kind == TK_NUM || P->tok.kind == TK_STR || is_punct(P, ','))) next(P);
-            continue;
-        }
+        if (is_word(P, ".file") || is_word(P, ".loc")) { skip_line(P); continue; }
         if (is_word(P, ".section")) {
             /* debug sections: skip the braced block */
             next(P);

@@ -1,3 +1,4 @@
+// Kernels for tests/emu/test_api.c (compiled with: nvcc -arch=compute_75 -ptx basics.cu)
 __global__ void vadd(const float *a, const float *b, float *c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) c[i] = a[i] + b[i];
