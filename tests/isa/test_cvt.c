@@ -396,6 +396,10 @@ static const cvt_case cases[] = {
     { "cvt.rm.f32.f64", "f32", "f64", CVT("cvt.rm.f32.f64"), F2F, R_M, 0, 0, BS(f64v), NULL },
     { "cvt.rp.f32.f64", "f32", "f64", CVT("cvt.rp.f32.f64"), F2F, R_P, 0, 0, BS(f64v), NULL },
     { "cvt.rn.ftz.f32.f64", "f32", "f64", CVT("cvt.rn.ftz.f32.f64"), F2F, R_N, 0, 1, BS(f64v), NULL },
+    { "cvt.ftz.f64.f32", "f64", "f32", CVT("cvt.ftz.f64.f32"), F2F, R_NONE, 0, 1, BS(f32v), NULL },
+    { "cvt.rzi.ftz.s32.f32", "s32", "f32", CVT("cvt.rzi.ftz.s32.f32"), F2I, R_Z, 0, 1, BS(f32v), NULL },
+    { "cvt.rpi.ftz.s32.f32", "s32", "f32", CVT("cvt.rpi.ftz.s32.f32"), F2I, R_P, 0, 1, BS(f32v), NULL },
+    { "cvt.rni.ftz.f32.f32", "f32", "f32", CVT("cvt.rni.ftz.f32.f32"), FRND, R_N, 0, 1, BS(f32v), NULL },
     /* float -> integral float */
     { "cvt.rni.f32.f32", "f32", "f32", CVT("cvt.rni.f32.f32"), FRND, R_N, 0, 0, BS(f32v), NULL },
     { "cvt.rzi.f32.f32", "f32", "f32", CVT("cvt.rzi.f32.f32"), FRND, R_Z, 0, 0, BS(f32v), NULL },

@@ -136,6 +136,8 @@ FR(t_number)   { UNUSED3; *d = !isnan(a); return 1; }
 FR(t_nan)      { UNUSED3; *d = isnan(a) != 0; return 1; }
 FR(t_normal)   { UNUSED3; *d = isnormal((float)a); return 1; }
 FR(t_subnorm)  { UNUSED3; *d = fpclassify((float)a) == FP_SUBNORMAL; return 1; }
+FR(t_subnorm64) { UNUSED3; *d = fpclassify(a) == FP_SUBNORMAL; return 1; }
+FR(t_normal64) { UNUSED3; *d = isnormal(a) != 0; return 1; }
 
 /* setp comparisons (as 0/1); `u` = unordered */
 #define UN (isnan(a) || isnan(b))
@@ -311,6 +313,12 @@ static const float_case cases[] = {
       "\tsetp.le.f32 %p1|%p2, %xa, %xb;\n\tselp.u32 %t32_0, 1, 0, %p1;\n"
       "\tselp.u32 %t32_1, 2, 0, %p2;\n\tadd.u32 %xd, %t32_0, %t32_1;",
       c_le_pair, RN, F_INT_OUT, EX, V32, V32, NONE },
+    { "setp.eq.ftz.f32", "u32", "f32", "f32", NULL, SETP("eq.ftz", "f32"), c_eq, RN, F_INT_OUT | F_FTZ, EX, V32, V32, NONE },
+    { "setp.lt.ftz.f32", "u32", "f32", "f32", NULL, SETP("lt.ftz", "f32"), c_lt, RN, F_INT_OUT | F_FTZ, EX, V32, V32, NONE },
+    { "testp.subnormal.f64", "u32", "f64", NULL, NULL, "\ttestp.subnormal.f64 %p1, %xa;\n\tselp.u32 %xd, 1, 0, %p1;", t_subnorm64, RN, F_INT_OUT, EX, V64, NONE, NONE },
+    { "testp.normal.f64", "u32", "f64", NULL, NULL, "\ttestp.normal.f64 %p1, %xa;\n\tselp.u32 %xd, 1, 0, %p1;", t_normal64, RN, F_INT_OUT, EX, V64, NONE, NONE },
+    { "sqrt.approx.ftz.f32", F32_1, B1("sqrt.approx.ftz.f32"), x_sqrt, RN, F_FTZ, T_REL, 0x1p-22, FS(apv), NONE, NONE },
+    { "rcp.approx.ftz.f32", F32_1, B1("rcp.approx.ftz.f32"), x_rcp, RN, F_FTZ, T_ULP, 1, FS(apsigned), NONE, NONE },
     /* selp, slct, set */
     { "selp.f32", F32_3,
       "\tsetp.ne.f32 %p2, %xc, 0f00000000;\n\tselp.f32 %xd, %xa, %xb, %p2;",

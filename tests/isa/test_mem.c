@@ -527,14 +527,16 @@ static void test_qualifiers(void **state)
     }
 }
 
-/* Fences and prefetches: no functional effect, but they must be accepted
- * (nvcc emits membar.gl for __threadfence()). One case per instruction. */
+/* Fences, prefetches, __syncwarp, nanosleep: no functional effect here, but
+ * they must be accepted (nvcc emits membar.gl for __threadfence() and
+ * bar.warp.sync for __syncwarp()). One case per instruction. */
 typedef struct fence_case { const char *name; } fence_case;
 static const fence_case fences[] = {
     { "membar.cta" }, { "membar.gl" }, { "membar.sys" }, { "fence.sc.cta" },
     { "fence.sc.gpu" }, { "fence.acq_rel.gpu" }, { "fence.acq_rel.sys" },
     { "prefetch.global.L1 [%rd2]" }, { "prefetch.global.L2 [%rd2]" },
-    { "prefetchu.L1 [%rd2]" },
+    { "prefetchu.L1 [%rd2]" }, { "bar.warp.sync -1" /* __syncwarp() */ },
+    { "nanosleep.u32 100" },
 };
 
 static void run_fence(void **state)
@@ -602,7 +604,7 @@ static void expect_fault(isa_ctx *c, uint64_t off, smc_status want, uint64_t bas
     assert_int_equal(f.warp, 1);
     assert_int_equal(f.lane, 5);
     assert_int_equal(f.ptx_line, FAULT_LINE);
-    assert_true(f.pc > 0);      /* ten instructions precede it */
+    assert_int_equal(f.pc, 10); /* instruction index: ten precede it */
     assert_int_equal(f.address, base + off);
     assert_true(f.message[0] != '\0');
     print_message("fault message: %s\n", f.message);

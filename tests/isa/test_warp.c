@@ -4,8 +4,8 @@
  * out-of-range lanes keeping their own value), vote.sync (all/any/uni/
  * ballot), activemask (full, partial warp, divergent), match.any/all,
  * bar.sync/bar.arrive producer-consumer, bar.red.popc/and/or, and
- * %tid/%ntid/%ctaid/%nctaid in 3D, %laneid, %warpid/%nwarpid, %smid/%nsmid,
- * %clock/%clock64.
+ * %tid/%ntid/%ctaid/%nctaid in 3D, %laneid, %lanemask_*, %warpid/%nwarpid,
+ * %smid/%nsmid, %clock/%clock64.
  *
  * The shfl reference is the PTX ISA pseudocode re-written in C.
  */
@@ -319,6 +319,9 @@ static void test_sregs(void **state)
         "\tmov.u32 %r10, %nctaid.x;\n\tmov.u32 %r11, %nctaid.y;\n\tmov.u32 %r12, %nctaid.z;\n"
         "\tmov.u32 %r13, %laneid;\n\tmov.u32 %r14, %warpid;\n\tmov.u32 %r15, %nwarpid;\n"
         "\tmov.u32 %r16, %smid;\n\tmov.u32 %r17, %nsmid;\n"
+        "\tmov.u32 %r28, %lanemask_eq;\n\tmov.u32 %r29, %lanemask_lt;\n"
+        "\tmov.u32 %r30, %lanemask_le;\n\tmov.u32 %r31, %lanemask_gt;\n"
+        "\tmov.u32 %r32, %lanemask_ge;\n"
         "\tmov.u64 %rd1, %clock64;\n\tmov.u32 %r18, %clock;\n"
         /* some work between the clock reads */
         "\tmov.u32 %r19, 0;\n"
@@ -333,19 +336,21 @@ static void test_sregs(void **state)
         "\tmad.lo.u32 %r26, %r3, %r5, %r2;\n\tmad.lo.u32 %r26, %r26, %r4, %r1;\n"
         "\tmad.lo.u32 %r27, %r24, %r25, %r26;\n"
         "\tld.param.u64 %rd4, [pout];\n\tcvta.to.global.u64 %rd4, %rd4;\n"
-        "\tmul.wide.u32 %rd5, %r27, 80;\n\tadd.u64 %rd6, %rd4, %rd5;\n"
+        "\tmul.wide.u32 %rd5, %r27, 112;\n\tadd.u64 %rd6, %rd4, %rd5;\n"
         "\tst.global.v4.u32 [%rd6], {%r1, %r2, %r3, %r4};\n"
         "\tst.global.v4.u32 [%rd6+16], {%r5, %r6, %r7, %r8};\n"
         "\tst.global.v4.u32 [%rd6+32], {%r9, %r10, %r11, %r12};\n"
         "\tst.global.v4.u32 [%rd6+48], {%r13, %r14, %r15, %r16};\n"
         "\tst.global.v4.u32 [%rd6+64], {%r17, %r21, %r22, %r23};\n"
+        "\tst.global.v4.u32 [%rd6+80], {%r28, %r29, %r30, %r31};\n"
+        "\tst.global.u32 [%rd6+96], %r32;\n"
         "\tret;\n}\n");
     const smc_dim3 grid = { 3, 2, 2 }, block = { 8, 4, 2 };
     enum { PER = 64, N = 12 * PER };
-    uint64_t dout = isa_alloc(c, N * 80);
+    uint64_t dout = isa_alloc(c, N * 112);
     isa_launch_ok(c, "k", grid, block, 0, ARGS(dout));
-    uint32_t *out = isa_calloc(c, N, 80);
-    isa_read(c, out, dout, N * 80);
+    uint32_t *out = isa_calloc(c, N, 112);
+    isa_read(c, out, dout, N * 112);
     smc_device_props props;
     smc_device_get_props(c->dev, &props);
     unsigned idx = 0;
@@ -355,7 +360,7 @@ static void test_sregs(void **state)
                 for (uint32_t tz = 0; tz < 2; tz++)
                     for (uint32_t ty = 0; ty < 4; ty++)
                         for (uint32_t tx = 0; tx < 8; tx++, idx++) {
-                            const uint32_t *o = out + 20 * idx;
+                            const uint32_t *o = out + 28 * idx;
                             uint32_t lin = tx + 8 * (ty + 4 * tz);
                             uint32_t want[13] = { tx, ty, tz, 8, 4, 2, cx, cy, cz, 3, 2, 2,
                                                   lin % 32 };
@@ -370,6 +375,12 @@ static void test_sregs(void **state)
                             assert_true(o[17] > 0);              /* clock64 advanced */
                             assert_int_equal(o[18], 1);
                             assert_true(o[19] > 0 && o[19] < 0x80000000u); /* %clock too */
+                            uint32_t l = lin % 32, eq = 1u << l;
+                            uint32_t lanes[5] = { eq, eq - 1, eq | (eq - 1), ~(eq | (eq - 1)), ~(eq - 1) };
+                            for (int k = 0; k < 5; k++)
+                                if (o[20 + k] != lanes[k])
+                                    fail_msg("thread %u: %%lanemask #%d = 0x%x, want 0x%x", idx, k,
+                                             o[20 + k], lanes[k]);
                         }
 }
 
