@@ -322,6 +322,35 @@ static void test_trap(void **state)
     assert_int_equal(f.ptx_line, 12);   /* the @%p1 trap line */
 }
 
+static void test_watchdog(void **state)
+{
+    isa_ctx *c = *state;
+    /* a kernel that never ends becomes SMC_ERR_LAUNCH_TIMEOUT, not a hang */
+    smc_device_destroy(c->dev);
+    smc_device_opts o;
+    memset(&o, 0, sizeof o);
+    o.watchdog = 200000;
+    assert_int_equal(smc_device_create(&o, &c->dev), SMC_OK);
+    isa_load(c, ISA_PTX_HEADER
+        ".visible .entry spin(.param .u32 pn)\n{\n"
+        "\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n"
+        "\tld.param.u32 %r1, [pn];\n\tmov.u32 %r2, 0;\n"
+        "LOOP:\n\tadd.u32 %r2, %r2, 1;\n\tsetp.ne.u32 %p1, %r1, 0;\n"
+        "\t@%p1 bra LOOP;\n\tret;\n}\n");
+    smc_status st = isa_launch(c, "spin", (smc_dim3){ 1, 1, 1 }, (smc_dim3){ 64, 1, 1 },
+                               0, 1, (uint64_t[]){ 1 });
+    assert_int_equal(st, SMC_ERR_LAUNCH_TIMEOUT);
+    smc_fault f;
+    smc_device_fault(c->dev, &f);
+    assert_int_equal(f.status, SMC_ERR_LAUNCH_TIMEOUT);
+    assert_string_equal(f.kernel, "spin");
+    smc_device_reset(c->dev);
+    /* the same kernel told to stop at once runs fine after the reset */
+    st = isa_launch(c, "spin", (smc_dim3){ 1, 1, 1 }, (smc_dim3){ 64, 1, 1 }, 0, 1,
+                    (uint64_t[]){ 0 });
+    assert_int_equal(st, SMC_OK);
+}
+
 static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 
 static void test_recursion_reg_params(void **state)
@@ -374,6 +403,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_exit, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_brx_idx, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_trap, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_watchdog, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_calls, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_recursion_reg_params, isa_setup, isa_teardown),
     };

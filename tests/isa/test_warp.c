@@ -126,6 +126,9 @@ static const char vote_ptx[] = ISA_PTX_HEADER
     "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, 0;\n"
     "\tand.b32 %r3, %r1, 1;\n\tsetp.eq.u32 %p1, %r3, 0;\n\t@%p1 bra SKIP;\n"
     "\tactivemask.b32 %r2;\n"
+    "\tand.b32 %r4, %r1, 3;\n\tsetp.eq.u32 %p1, %r4, 1;\n"   /* lanes 1, 5, 9, ... */
+    "\tvote.sync.ballot.b32 %r5, %p1, %r2;\n"
+    "\tshl.b32 %r5, %r5, 1;\n\txor.b32 %r2, %r2, %r5;\n"    /* mask ^ (ballot << 1) */
     "SKIP:\n"
     "\tld.param.u64 %rd1, [pout];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
     "\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.u64 %rd3, %rd1, %rd2;\n"
@@ -222,8 +225,11 @@ static void test_activemask_divergent(void **state)
     isa_read(c, out, dout, sizeof out);
     for (unsigned t = 0; t < 48; t++) {
         uint32_t want = 0;
-        if (t & 1)
-            want = t < 32 ? 0xaaaaaaaau : 0x0000aaaau;   /* second warp: 16 lanes */
+        if (t & 1) {   /* activemask ^ (ballot of lanes 1 mod 4, shifted by one) */
+            uint32_t mask = t < 32 ? 0xaaaaaaaau : 0x0000aaaau;   /* warp 1: 16 lanes */
+            uint32_t ballot = mask & 0x22222222u;
+            want = mask ^ (ballot << 1);
+        }
         assert_int_equal(out[t], want);
     }
 }
