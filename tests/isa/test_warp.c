@@ -47,51 +47,63 @@ static void shfl_ref(enum shfl_mode m, int lane, uint32_t b, uint32_t c,
     *pred = p;
 }
 
-static void test_shfl(void **state)
+/* One case per mode and lane-operand range, so that a problem in one does
+ * not hide the others. */
+typedef struct shfl_case {
+    const char *name;        /* isa_case_head */
+    enum shfl_mode mode;
+    int high_b;              /* lane operands >= 32: only b[4:0] counts */
+} shfl_case;
+
+static const shfl_case shfl_cases[] = {
+    { "shfl.sync.up", UP, 0 }, { "shfl.sync.down", DOWN, 0 },
+    { "shfl.sync.bfly", BFLY, 0 }, { "shfl.sync.idx", IDX, 0 },
+    { "shfl.sync.up b>=32", UP, 1 }, { "shfl.sync.down b>=32", DOWN, 1 },
+    { "shfl.sync.bfly b>=32", BFLY, 1 }, { "shfl.sync.idx b>=32", IDX, 1 },
+};
+
+static void run_shfl(void **state)
 {
     isa_ctx *c = *state;
-    char ptx[8192];
-    size_t len = (size_t)snprintf(ptx, sizeof ptx, "%s", ISA_PTX_HEADER);
-    for (int m = 0; m < 4; m++)
-        len += (size_t)snprintf(ptx + len, sizeof ptx - len,
-            ".visible .entry shfl_%s(.param .u64 pout, .param .u32 pb, .param .u32 pc)\n{\n"
-            "\t.reg .pred %%p<2>;\n\t.reg .b32 %%r<12>;\n\t.reg .b64 %%rd<4>;\n"
-            "\tmov.u32 %%r1, %%tid.x;\n\tmad.lo.u32 %%r2, %%r1, 3, 100;\n"
-            "\tld.param.u32 %%r3, [pb];\n\tld.param.u32 %%r4, [pc];\n"
-            "\tshfl.sync.%s.b32 %%r5|%%p1, %%r2, %%r3, %%r4, 0xffffffff;\n"
-            "\tselp.u32 %%r6, 1, 0, %%p1;\n"
-            "\tld.param.u64 %%rd1, [pout];\n\tcvta.to.global.u64 %%rd1, %%rd1;\n"
-            "\tmul.wide.u32 %%rd2, %%r1, 8;\n\tadd.u64 %%rd3, %%rd1, %%rd2;\n"
-            "\tst.global.v2.u32 [%%rd3], {%%r5, %%r6};\n\tret;\n}\n",
-            mode_name[m], mode_name[m]);
-    assert_true(len < sizeof ptx);
-    isa_load(c, ptx);
-    static const uint32_t bs[] = { 0, 1, 3, 5, 16, 31, 33 };
+    const shfl_case *tc = c->tcase;
+    const char *m = mode_name[tc->mode];
+    isa_loadf(c, ISA_PTX_HEADER
+        ".visible .entry k(.param .u64 pout, .param .u32 pb, .param .u32 pc)\n{\n"
+        "\t.reg .pred %%p<2>;\n\t.reg .b32 %%r<12>;\n\t.reg .b64 %%rd<4>;\n"
+        "\tmov.u32 %%r1, %%tid.x;\n\tmad.lo.u32 %%r2, %%r1, 3, 100;\n"
+        "\tld.param.u32 %%r3, [pb];\n\tld.param.u32 %%r4, [pc];\n"
+        "\tshfl.sync.%s.b32 %%r5|%%p1, %%r2, %%r3, %%r4, 0xffffffff;\n"
+        "\tselp.u32 %%r6, 1, 0, %%p1;\n"
+        "\tld.param.u64 %%rd1, [pout];\n\tcvta.to.global.u64 %%rd1, %%rd1;\n"
+        "\tmul.wide.u32 %%rd2, %%r1, 8;\n\tadd.u64 %%rd3, %%rd1, %%rd2;\n"
+        "\tst.global.v2.u32 [%%rd3], {%%r5, %%r6};\n\tret;\n}\n", m);
+    static const uint32_t low_bs[] = { 0, 1, 3, 5, 16, 31 };
+    static const uint32_t high_bs[] = { 32, 33, 63, 0xffffffe1u };
+    const uint32_t *bs = tc->high_b ? high_bs : low_bs;
+    size_t nb = tc->high_b ? sizeof high_bs / sizeof high_bs[0]
+                           : sizeof low_bs / sizeof low_bs[0];
+    /* c: clamp value in bits 4:0, segment mask in bits 12:8 */
     static const uint32_t cs[] = { 0x1f, 0x00, 0x181f, 0x1800, 0x1c1f, 0x0f, 0x1007, 0x1e03 };
     uint64_t dout = isa_alloc(c, 32 * 8);
     unsigned bad = 0;
-    for (int m = 0; m < 4; m++) {
-        char kname[16];
-        snprintf(kname, sizeof kname, "shfl_%s", mode_name[m]);
-        for (size_t bi = 0; bi < sizeof bs / sizeof bs[0]; bi++)
-            for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ci++) {
-                isa_launch_ok(c, kname, D1(1), D1(32), 0, ARGS(dout, bs[bi], cs[ci]));
-                uint32_t out[64];
-                isa_read(c, out, dout, sizeof out);
-                for (int lane = 0; lane < 32; lane++) {
-                    int src, pred;
-                    shfl_ref((enum shfl_mode)m, lane, bs[bi], cs[ci], &src, &pred);
-                    uint32_t want = (uint32_t)src * 3 + 100;
-                    if ((out[2 * lane] != want || out[2 * lane + 1] != (uint32_t)pred) &&
-                        bad++ < 10)
-                        print_error("shfl.%s b=%u c=0x%x lane %d: got (%u,%u) want (%u,%d)\n",
-                                    mode_name[m], bs[bi], cs[ci], lane, out[2 * lane],
-                                    out[2 * lane + 1], want, pred);
-                }
+    for (size_t bi = 0; bi < nb; bi++)
+        for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ci++) {
+            isa_launch_ok(c, "k", D1(1), D1(32), 0, ARGS(dout, bs[bi], cs[ci]));
+            uint32_t out[64];
+            isa_read(c, out, dout, sizeof out);
+            for (int lane = 0; lane < 32; lane++) {
+                int src, pred;
+                shfl_ref(tc->mode, lane, bs[bi], cs[ci], &src, &pred);
+                uint32_t want = (uint32_t)src * 3 + 100;
+                if ((out[2 * lane] != want || out[2 * lane + 1] != (uint32_t)pred) &&
+                    bad++ < 10)
+                    print_error("shfl.%s b=%u c=0x%x lane %d: got (%u,%u) want (%u,%d)\n",
+                                m, bs[bi], cs[ci], lane, out[2 * lane],
+                                out[2 * lane + 1], want, pred);
             }
-    }
+        }
     if (bad)
-        fail_msg("shfl.sync: %u lanes wrong", bad);
+        fail_msg("%s: %u lanes wrong", tc->name, bad);
 }
 
 /* ---- vote, activemask, match --------------------------------------------- */
@@ -186,33 +198,39 @@ static void check_vote(isa_ctx *c, const uint32_t *in, unsigned nthreads, int wi
     }
 }
 
-static void vote_inputs(isa_ctx *c, int with_match)
+typedef struct vote_case {
+    const char *name;        /* isa_case_head */
+    int pattern;             /* see vote_input() */
+    unsigned nthreads;
+    int with_match;
+} vote_case;
+
+static void vote_input(int pattern, uint32_t *in)
 {
+    for (int i = 0; i < 64; i++)
+        in[i] = pattern == 0 ? 1                        /* all true, all equal */
+              : pattern == 1 ? 0                        /* all false */
+              : pattern == 2 ? (uint32_t)(i % 3)        /* mixed, 3 classes */
+              : pattern == 3 ? (uint32_t)(i == 37)      /* a single lane */
+              : (uint32_t)(i / 8 + 1);                  /* groups of 8 */
+}
+
+static const vote_case vote_cases[] = {
+    { "vote all true", 0, 64, 0 }, { "vote all false", 1, 64, 0 },
+    { "vote mixed", 2, 64, 0 }, { "vote single lane", 3, 64, 0 },
+    { "vote partial warp", 4, 52, 0 },
+    { "match all equal", 0, 64, 1 }, { "match mixed", 2, 64, 1 },
+    { "match partial warp", 4, 52, 1 },
+};
+
+static void run_vote(void **state)
+{
+    isa_ctx *c = *state;
+    const vote_case *tc = c->tcase;
+    load_vote(c, tc->with_match);
     uint32_t in[64];
-    for (int i = 0; i < 64; i++) in[i] = 1;                 /* all true, all equal */
-    check_vote(c, in, 64, with_match);
-    for (int i = 0; i < 64; i++) in[i] = 0;                 /* none */
-    check_vote(c, in, 64, with_match);
-    for (int i = 0; i < 64; i++) in[i] = (uint32_t)(i % 3); /* mixed, 3 classes */
-    check_vote(c, in, 64, with_match);
-    for (int i = 0; i < 64; i++) in[i] = i == 37;           /* a single lane */
-    check_vote(c, in, 64, with_match);
-    for (int i = 0; i < 64; i++) in[i] = (uint32_t)(i / 8 + 1);
-    check_vote(c, in, 52, with_match);                      /* partial second warp */
-}
-
-static void test_vote(void **state)
-{
-    isa_ctx *c = *state;
-    load_vote(c, 0);
-    vote_inputs(c, 0);
-}
-
-static void test_match(void **state)
-{
-    isa_ctx *c = *state;
-    load_vote(c, 1);
-    vote_inputs(c, 1);
+    vote_input(tc->pattern, in);
+    check_vote(c, in, tc->nthreads, tc->with_match);
 }
 
 static void test_activemask_divergent(void **state)
@@ -393,13 +411,15 @@ static void test_sregs(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_shfl, isa_setup, isa_teardown),
-        cmocka_unit_test_setup_teardown(test_vote, isa_setup, isa_teardown),
-        cmocka_unit_test_setup_teardown(test_match, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_activemask_divergent, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_bar_red, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_bar_arrive, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_sregs, isa_setup, isa_teardown),
     };
-    return isa_run_group("isa_warp", tests, sizeof tests / sizeof tests[0]);
+    int rc = isa_run_table("isa_shfl", run_shfl, shfl_cases, sizeof shfl_cases[0],
+                           sizeof shfl_cases / sizeof shfl_cases[0]);
+    rc |= isa_run_table("isa_vote", run_vote, vote_cases, sizeof vote_cases[0],
+                        sizeof vote_cases / sizeof vote_cases[0]);
+    rc |= isa_run_group("isa_warp", tests, sizeof tests / sizeof tests[0]);
+    return rc;
 }
