@@ -642,7 +642,9 @@ static void test_null_pointer(void **state)
 static void test_fault_variants(void **state)
 {
     isa_ctx *c = *state;
-    /* misaligned 64-bit store, misaligned v4 load, shared out of range */
+    /* misaligned 64-bit store, misaligned v4 load, shared out of range, one
+     * byte past a block, misaligned shared and local, atomics out of range
+     * and misaligned */
     isa_load(c, ISA_PTX_HEADER
         ".visible .entry st64(.param .u64 p)\n{\n\t.reg .b64 %rd<4>;\n"
         "\tld.param.u64 %rd1, [p];\n\tst.global.u64 [%rd1+4], %rd1;\n\tret;\n}\n"
@@ -655,13 +657,32 @@ static void test_fault_variants(void **state)
         "\tld.shared.u32 %r2, [%r1+1048576];\n\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n"
         ".visible .entry stoob(.param .u64 p)\n{\n\t.reg .b16 %h<2>;\n\t.reg .b64 %rd<4>;\n"
         "\tld.param.u64 %rd1, [p];\n\tmov.u16 %h1, 1;\n"
-        "\tst.global.u8 [%rd1+256], %h1;\n\tret;\n}\n");
+        "\tst.global.u8 [%rd1+256], %h1;\n\tret;\n}\n"
+        ".visible .entry shmis(.param .u64 p)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+        "\t.shared .align 4 .u32 sh[16];\n"
+        "\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, sh;\n"
+        "\tld.shared.u32 %r2, [%r1+2];\n\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n"
+        ".visible .entry lomis(.param .u64 p)\n{\n\t.reg .b64 %rd<4>;\n"
+        "\t.local .align 8 .b8 lb[16];\n"
+        "\tld.param.u64 %rd1, [p];\n\tmov.u64 %rd2, lb;\n"
+        "\tst.local.u64 [%rd2+4], %rd1;\n\tld.local.u64 %rd3, [%rd2+4];\n"
+        "\tst.global.u64 [%rd1], %rd3;\n\tret;\n}\n"
+        ".visible .entry atomoob(.param .u64 p)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+        "\tld.param.u64 %rd1, [p];\n\tadd.u64 %rd2, %rd1, 4096;\n"
+        "\tatom.global.add.u32 %r1, [%rd2], 1;\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n"
+        ".visible .entry atommis(.param .u64 p)\n{\n\t.reg .b64 %rd<4>;\n"
+        "\tld.param.u64 %rd1, [p];\n"
+        "\tatom.global.exch.b64 %rd2, [%rd1+12], %rd1;\n\tst.global.u64 [%rd1], %rd2;\n\tret;\n}\n");
     uint64_t base = isa_alloc(c, 256);
     static const struct { const char *k; smc_status want; } v[] = {
         { "st64", SMC_ERR_MISALIGNED_ADDRESS },
         { "v4", SMC_ERR_MISALIGNED_ADDRESS },
         { "shoob", SMC_ERR_ILLEGAL_ADDRESS },
         { "stoob", SMC_ERR_ILLEGAL_ADDRESS },   /* one byte past a 256-byte block */
+        { "shmis", SMC_ERR_MISALIGNED_ADDRESS },
+        { "lomis", SMC_ERR_MISALIGNED_ADDRESS },
+        { "atomoob", SMC_ERR_ILLEGAL_ADDRESS },
+        { "atommis", SMC_ERR_MISALIGNED_ADDRESS },
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         smc_status st = isa_launch(c, v[i].k, D1(1), D1(1), 0, ARGS(base));
