@@ -9,11 +9,13 @@
  * NaN (PTX does not fix payloads).
  *
  * Approximate instructions are checked against the bounds the PTX ISA states
- * (see docs/isa-coverage.md for the list): rcp.approx 1 ulp, div.full 2 ulp,
- * div.approx 2 ulp for |b| in [2^-126, 2^126], sqrt/rsqrt.approx relative
- * 2^-22, ex2.approx 2 ulp, lg2.approx absolute 2^-22 (relative 2^-22 away
- * from 1), sin/cos.approx absolute 2^-20.5 on [-pi, pi], tanh.approx
- * relative 2^-10.9. Special inputs (0, inf, NaN) must give the exact IEEE
+ * (see docs/isa-coverage.md for the list and their sources): rcp.approx
+ * 1 ulp, div.full 2 ulp, div.approx 2 ulp for |b| in [2^-126, 2^126],
+ * sqrt.approx relative 2^-23, rsqrt.approx relative 2^-22.9 (f64: 2^-22),
+ * rcp.approx.ftz.f64 relative 2^-18 (it works on the upper word only),
+ * ex2.approx 2 ulp, lg2.approx absolute 2^-22 (relative 2^-22 away from 1),
+ * sin/cos.approx absolute 2^-20.5 on [-2pi, 2pi], tanh.approx relative
+ * 2^-10.9. Special inputs (0, inf, NaN) must give the exact IEEE
  * special result.
  */
 #include <stdarg.h>
@@ -249,18 +251,18 @@ static const float_case cases[] = {
     { "rcp.rn.f64", F64_1, B1("rcp.rn.f64"), rcp64, RN, 0, EX, V64, NONE, NONE },
     /* approximations, within the PTX ISA bounds */
     { "rcp.approx.f32", F32_1, B1("rcp.approx.f32"), x_rcp, RN, 0, T_ULP, 1, FS(apsigned), NONE, NONE },
-    { "rcp.approx.ftz.f64", F64_1, B1("rcp.approx.ftz.f64"), x_rcp, RN, 0, T_REL, 0x1p-22, FS(apsigned), NONE, NONE },
+    { "rcp.approx.ftz.f64", F64_1, B1("rcp.approx.ftz.f64"), x_rcp, RN, 0, T_REL, 0x1p-18, FS(apsigned), NONE, NONE },
     { "div.full.f32", F32_2, B2("div.full.f32"), x_div, RN, 0, T_ULP, 2, FS(apsigned), FS(divb), NONE },
     { "div.approx.f32", F32_2, B2("div.approx.f32"), x_div, RN, 0, T_ULP, 2, FS(apsigned), FS(divb), NONE },
-    { "sqrt.approx.f32", F32_1, B1("sqrt.approx.f32"), x_sqrt, RN, 0, T_REL, 0x1p-22, FS(apv), NONE, NONE },
-    { "rsqrt.approx.f32", F32_1, B1("rsqrt.approx.f32"), x_rsqrt, RN, 0, T_REL, 0x1p-22, FS(apv), NONE, NONE },
+    { "sqrt.approx.f32", F32_1, B1("sqrt.approx.f32"), x_sqrt, RN, 0, T_REL, 0x1p-23, FS(apv), NONE, NONE },
+    { "rsqrt.approx.f32", F32_1, B1("rsqrt.approx.f32"), x_rsqrt, RN, 0, T_REL, 0x1.125fbee250669p-23 /* 2^-22.9 */, FS(apv), NONE, NONE },
     { "rsqrt.approx.f64", F64_1, B1("rsqrt.approx.f64"), x_rsqrt, RN, 0, T_REL, 0x1p-22, FS(apv), NONE, NONE },
     { "ex2.approx.f32", F32_1, B1("ex2.approx.f32"), x_ex2, RN, 0, T_ULP, 2, FS(apsigned), NONE, NONE },
     { "ex2.approx.ftz.f32", F32_1, B1("ex2.approx.ftz.f32"), x_ex2, RN, F_FTZ, T_ULP, 2, FS(apsigned), NONE, NONE },
     { "lg2.approx.f32", F32_1, B1("lg2.approx.f32"), x_lg2, RN, 0, T_LG2, 0x1p-22, FS(apv), NONE, NONE },
-    { "sin.approx.f32", F32_1, B1("sin.approx.f32"), x_sin, RN, 0, T_ABS, 0x1.6a09e6p-21 /* 2^-20.5 */, FS(trigv), NONE, NONE },
-    { "cos.approx.f32", F32_1, B1("cos.approx.f32"), x_cos, RN, 0, T_ABS, 0x1.6a09e6p-21, FS(trigv), NONE, NONE },
-    { "tanh.approx.f32", F32_1, B1("tanh.approx.f32"), x_tanh, RN, 0, T_REL, 0x1.0b5586p-11 /* 2^-10.9 */, FS(apsigned), NONE, NONE },
+    { "sin.approx.f32", F32_1, B1("sin.approx.f32"), x_sin, RN, 0, T_ABS, 0x1.6a09e667f3bcdp-21 /* 2^-20.5 */, FS(trigv), NONE, NONE },
+    { "cos.approx.f32", F32_1, B1("cos.approx.f32"), x_cos, RN, 0, T_ABS, 0x1.6a09e667f3bcdp-21, FS(trigv), NONE, NONE },
+    { "tanh.approx.f32", F32_1, B1("tanh.approx.f32"), x_tanh, RN, 0, T_REL, 0x1.125fbee250663p-11 /* 2^-10.9 */, FS(apsigned), NONE, NONE },
     /* min/max (NaN handling), abs/neg, copysign */
     { "min.f32", F32_2, B2("min.f32"), fmin_, RN, F_ZERO_ANYSIGN, EX, V32, V32, NONE },
     { "max.f32", F32_2, B2("max.f32"), fmax_, RN, F_ZERO_ANYSIGN, EX, V32, V32, NONE },
@@ -317,7 +319,7 @@ static const float_case cases[] = {
     { "setp.lt.ftz.f32", "u32", "f32", "f32", NULL, SETP("lt.ftz", "f32"), c_lt, RN, F_INT_OUT | F_FTZ, EX, V32, V32, NONE },
     { "testp.subnormal.f64", "u32", "f64", NULL, NULL, "\ttestp.subnormal.f64 %p1, %xa;\n\tselp.u32 %xd, 1, 0, %p1;", t_subnorm64, RN, F_INT_OUT, EX, V64, NONE, NONE },
     { "testp.normal.f64", "u32", "f64", NULL, NULL, "\ttestp.normal.f64 %p1, %xa;\n\tselp.u32 %xd, 1, 0, %p1;", t_normal64, RN, F_INT_OUT, EX, V64, NONE, NONE },
-    { "sqrt.approx.ftz.f32", F32_1, B1("sqrt.approx.ftz.f32"), x_sqrt, RN, F_FTZ, T_REL, 0x1p-22, FS(apv), NONE, NONE },
+    { "sqrt.approx.ftz.f32", F32_1, B1("sqrt.approx.ftz.f32"), x_sqrt, RN, F_FTZ, T_REL, 0x1p-23, FS(apv), NONE, NONE },
     { "rcp.approx.ftz.f32", F32_1, B1("rcp.approx.ftz.f32"), x_rcp, RN, F_FTZ, T_ULP, 1, FS(apsigned), NONE, NONE },
     /* selp, slct, set */
     { "selp.f32", F32_3,
