@@ -1205,10 +1205,14 @@ static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
     uint32_t lane0 = (uint32_t)__builtin_ctz(act ? act : 1);
     uint64_t id = val(X, &o[0], (int)lane0);
     if (id >= 16) return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier id %llu out of range 0..15", (unsigned long long)id);
+    /* Warp-granular arrival, as the PTX ISA defines it for sm_6x and below:
+     * when any thread of a warp executes the barrier, all (non-exited) threads
+     * of the warp count as arrived. Lanes parked at a reconvergence point
+     * (the usual `if (i >= n) return; ... __syncthreads()`) therefore do not
+     * block the CTA. */
     uint32_t live = w->valid & ~w->exited;
-    if (act != live || warp_mask != live)
-        return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0,
-                     "barrier in divergent code (active 0x%08x of 0x%08x) is not supported", act, live);
+    (void)warp_mask;
+    if (!act) return EMU_OK;                        /* guarded off in every lane */
     barrier *b = &c->bar[id];
     uint32_t expected = 0;
     if ((red && nrest == 3) || (!red && nrest == 2)) {
@@ -1220,7 +1224,7 @@ static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
         return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier %llu used with different thread counts", (unsigned long long)id);
     b->expected = expected;
     b->arrived_warps++;
-    b->arrived_threads += (uint32_t)__builtin_popcount(act);
+    b->arrived_threads += (uint32_t)__builtin_popcount(live);
     if (red) {
         const ptx_operand *po = &o[nrest - 1];
         uint32_t pm = 0;
