@@ -5,7 +5,8 @@
  * files beside them), and a
  * hand-written recursive .func with register parameters; a shared-memory
  * tree reduction with barriers in a loop; a local array (nvcc's
- * __local_depot); predication; exit; brx.idx; trap.
+ * __local_depot); predication; exit; brx.idx; trap; CUDA integer intrinsics
+ * and warp idioms as nvcc lowers them (ptx/intrinsics.cu).
  *
  * The expected values come from the same algorithms written here in C.
  * The suite runs from the repository root (as `make check` does).
@@ -24,6 +25,7 @@
 
 #define CTRL_PTX  "tests/isa/ptx/ctrl.ptx"
 #define CALLS_PTX "tests/isa/ptx/calls.ptx"
+#define INTRINSICS_PTX "tests/isa/ptx/intrinsics.ptx"
 #define CTAS 3
 #define TPB  96
 #define NT   (CTAS * TPB)
@@ -351,6 +353,114 @@ static void test_watchdog(void **state)
     assert_int_equal(st, SMC_OK);
 }
 
+/* ---- CUDA intrinsics (intrinsics.cu), modelled from the CUDA math API ---- */
+
+static uint32_t popc32(uint64_t v) { uint32_t n = 0; for (; v; v &= v - 1) n++; return n; }
+
+static uint32_t byte_perm(uint32_t x, uint32_t y, uint32_t s)
+{
+    uint64_t v = ((uint64_t)y << 32) | x;
+    uint32_t r = 0;
+    for (int i = 0; i < 4; i++)
+        r |= (uint32_t)((v >> (8 * ((s >> (4 * i)) & 7))) & 0xff) << (8 * i);
+    return r;
+}
+
+static void intops_ref(uint32_t x, uint32_t y, uint32_t *o)
+{
+    uint32_t sh = (y >> 3) & 31;   /* __funnelshift_l/r: shift amount mod 32 */
+    uint64_t lo_hi = ((uint64_t)y << 32) | x;
+    uint64_t big = ((uint64_t)x << 32) | y;
+    o[0] = popc32(x);
+    o[1] = 0;
+    for (int i = 31; i >= 0 && !((x >> i) & 1); i--) o[1]++;
+    o[2] = 0;
+    for (int i = 0; i < 32; i++) if ((x >> i) & 1) o[2] |= 1u << (31 - i);
+    o[3] = byte_perm(x, y, y & 0x7777);
+    o[4] = (uint32_t)((lo_hi << sh) >> 32);
+    o[5] = (uint32_t)(lo_hi >> sh);
+    o[6] = (uint32_t)(((uint64_t)x * y) >> 32);
+    o[7] = 0;
+    for (int i = 0; i < 32; i++) if ((x >> i) & 1) { o[7] = (uint32_t)i + 1; break; }
+    o[8] = (x > y ? x - y : y - x) + 7u;
+    o[9] = (uint32_t)(((int64_t)(int32_t)x * (int32_t)y) >> 32);
+    o[10] = popc32(big);
+    o[11] = (uint32_t)((uint64_t)(((unsigned __int128)big * 0x9e3779b97f4a7c15ull) >> 64) >> 7);
+}
+
+static void test_intrinsics_int(void **state)
+{
+    isa_ctx *c = *state;
+    load_file(c, INTRINSICS_PTX);
+    uint32_t a[NT], b[NT], out[12 * NT];
+    uint32_t x = 0x12345678u;
+    for (int t = 0; t < NT; t++) {
+        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+        a[t] = t < 8 ? (uint32_t[]){ 0, 1, 0x80000000u, 0xffffffffu, 0x10, 0x7fffffff, 3, 0x100 }[t] : x;
+        x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+        b[t] = x;
+    }
+    uint64_t da = isa_alloc_copy(c, a, sizeof a), db = isa_alloc_copy(c, b, sizeof b);
+    uint64_t dout = isa_alloc(c, sizeof out);
+    isa_launch_ok(c, "intops", (smc_dim3){ CTAS, 1, 1 }, (smc_dim3){ TPB, 1, 1 }, 0, 3,
+                  (uint64_t[]){ dout, da, db });
+    isa_read(c, out, dout, sizeof out);
+    static const char *names[12] = { "__popc", "__clz", "__brev", "__byte_perm",
+        "__funnelshift_l", "__funnelshift_r", "__umulhi", "__ffs", "__usad", "__mulhi",
+        "__popcll", "__umul64hi" };
+    for (int t = 0; t < NT; t++) {
+        uint32_t want[12];
+        intops_ref(a[t], b[t], want);
+        for (int k = 0; k < 12; k++)
+            if (out[12 * t + k] != want[k])
+                fail_msg("%s(0x%x, 0x%x) = 0x%x, want 0x%x (thread %d)", names[k], a[t],
+                         b[t], out[12 * t + k], want[k], t);
+    }
+}
+
+static void test_intrinsics_warp(void **state)
+{
+    isa_ctx *c = *state;
+    load_file(c, INTRINSICS_PTX);
+    int32_t in[NT], out[5 * NT];
+    make_input(in, 7);
+    float zero = 0;
+    uint64_t din = isa_alloc_copy(c, in, sizeof in), dsum = isa_alloc_copy(c, &zero, 4);
+    uint64_t dout = isa_alloc(c, sizeof out);
+    isa_launch_ok(c, "warpops", (smc_dim3){ CTAS, 1, 1 }, (smc_dim3){ TPB, 1, 1 }, 0, 3,
+                  (uint64_t[]){ dout, dsum, din });
+    isa_read(c, out, dout, sizeof out);
+    float fsum;
+    isa_read(c, &fsum, dsum, 4);
+    int64_t total = 0;
+    for (int w = 0; w < NT / 32; w++) {   /* TPB is a multiple of 32 */
+        const int32_t *v = in + 32 * w;
+        int32_t sum = 0, scan = 0;
+        uint32_t ballot = 0;
+        for (int l = 0; l < 32; l++) {
+            sum += v[l];
+            ballot |= (uint32_t)(v[l] & 1) << l;
+        }
+        total += sum;
+        for (int l = 0; l < 32; l++) {
+            const int32_t *o = out + 5 * (32 * w + l);
+            scan += v[l];
+            if (l == 0 && o[0] != sum)
+                fail_msg("warp %d: shuffle-down sum %d, want %d", w, o[0], sum);
+            if (o[1] != scan)
+                fail_msg("warp %d lane %d: shuffle-up scan %d, want %d", w, l, o[1], scan);
+            int32_t bw = (int32_t)popc32(ballot) + (int32_t)(ballot & 0xff) * 1000;
+            if (o[2] != bw)
+                fail_msg("warp %d lane %d: ballot code %d, want %d", w, l, o[2], bw);
+            if (o[3] != v[7] || o[4] != v[l ^ 5])
+                fail_msg("warp %d lane %d: shfl idx/xor %d/%d, want %d/%d", w, l, o[3],
+                         o[4], v[7], v[l ^ 5]);
+        }
+    }
+    /* every partial sum is an integer below 2^24: exact in any order */
+    assert_true(fsum == (float)total);
+}
+
 static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 
 static void test_recursion_reg_params(void **state)
@@ -405,6 +515,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_trap, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_watchdog, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_calls, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_intrinsics_int, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_intrinsics_warp, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_recursion_reg_params, isa_setup, isa_teardown),
     };
     return isa_run_group("isa_ctrl", tests, sizeof tests / sizeof tests[0]);
