@@ -17,6 +17,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -461,6 +462,94 @@ static void test_intrinsics_warp(void **state)
     assert_true(fsum == (float)total);
 }
 
+/* Float math: the bound in ulp of each result (CUDA Programming Guide,
+ * "Mathematical Functions": single precision, default compiler flags), or -1
+ * for results that must be exact. */
+static const struct { const char *name; int ulps; } float_fns[16] = {
+    { "x / y", 0 }, { "sqrtf", 0 }, { "fmaf", 0 }, { "expf", 2 }, { "logf", 1 },
+    { "sinf", 2 }, { "cosf", 2 }, { "tanhf", 2 }, { "exp2f", 2 }, { "rsqrtf", 2 },
+    { "__fdividef", 2 }, { "__saturatef", 0 }, { "rintf", 0 }, { "__fmul_rz", 0 },
+    { "__fadd_rd", 0 }, { "__float2int_rn", 0 },
+};
+
+/* x rounded toward zero / downward, from an exact double */
+static float round_rz(double v)
+{
+    float r = (float)v;
+    if (fabs((double)r) > fabs(v))
+        r = nextafterf(r, 0.0f);
+    return r;
+}
+
+static float round_rd(double v)
+{
+    float r = (float)v;
+    if ((double)r > v)
+        r = nextafterf(r, -INFINITY);
+    return r;
+}
+
+static void floatops_ref(float x, float y, double *w)
+{
+    w[0] = x / y;                                   /* IEEE single division */
+    w[1] = sqrtf(fabsf(x));
+    w[2] = fmaf(x, y, 1.0f);
+    w[3] = exp((double)x);
+    w[4] = log((double)(fabsf(y) + 1.0f));
+    w[5] = sin((double)x);
+    w[6] = cos((double)y);
+    w[7] = tanh((double)x);
+    w[8] = exp2((double)y);
+    w[9] = 1.0 / sqrt((double)(fabsf(x) + 0.5f));
+    w[10] = (double)x / y;
+    w[11] = x < 0 ? 0.0 : x > 1 ? 1.0 : x;
+    w[12] = nearbyint((double)x);                   /* host mode: to nearest even */
+    w[13] = round_rz((double)x * y);                /* exact product, then rz */
+    w[14] = round_rd((double)x + y);                /* exact sum (|x|, |y| <= 20) */
+    w[15] = nearbyint((double)x);
+}
+
+static void test_intrinsics_float(void **state)
+{
+    isa_ctx *c = *state;
+    load_file(c, INTRINSICS_PTX);
+    float a[NT], b[NT], out[16 * NT];
+    uint32_t r = 0xdeadbeefu;
+    for (int t = 0; t < NT; t++) {
+        r ^= r << 13; r ^= r >> 17; r ^= r << 5;
+        a[t] = t < 6 ? (float[]){ 0.0f, -0.0f, 0.5f, -2.5f, 1.0f, 3.14159265f }[t]
+                     : (float)((int32_t)(r % 40001u) - 20000) / 1000.0f;
+        r ^= r << 13; r ^= r >> 17; r ^= r << 5;
+        b[t] = (float)((int32_t)(r % 40001u) - 20000) / 997.0f;
+        if (b[t] == 0)
+            b[t] = 0.25f;
+    }
+    uint64_t da = isa_alloc_copy(c, a, sizeof a), db = isa_alloc_copy(c, b, sizeof b);
+    uint64_t dout = isa_alloc(c, sizeof out);
+    isa_launch_ok(c, "floatops", (smc_dim3){ CTAS, 1, 1 }, (smc_dim3){ TPB, 1, 1 }, 0, 3,
+                  (uint64_t[]){ dout, da, db });
+    isa_read(c, out, dout, sizeof out);
+    unsigned bad = 0;
+    for (int t = 0; t < NT; t++) {
+        double w[16];
+        floatops_ref(a[t], b[t], w);
+        for (int k = 0; k < 16; k++) {
+            float got = out[16 * t + k], want = (float)w[k];
+            uint64_t d = isa_ulp_diff_f32(got, want);
+            /* zero results: compare values (sinf(-0) sign is checked below) */
+            if (got == 0 && want == 0)
+                d = 0;
+            if (d > (uint64_t)float_fns[k].ulps && bad++ < 10)
+                print_error("%s: x=%a y=%a: got %a, want %a (%llu ulp, bound %d)\n",
+                            float_fns[k].name, a[t], b[t], got, want,
+                            (unsigned long long)d, float_fns[k].ulps);
+        }
+    }
+    assert_true(signbit(out[16 * 1 + 5]));   /* sinf(-0) = -0 */
+    if (bad)
+        fail_msg("float math: %u results outside their bounds", bad);
+}
+
 static int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
 
 static void test_recursion_reg_params(void **state)
@@ -517,6 +606,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_calls, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_intrinsics_int, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_intrinsics_warp, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_intrinsics_float, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_recursion_reg_params, isa_setup, isa_teardown),
     };
     return isa_run_group("isa_ctrl", tests, sizeof tests / sizeof tests[0]);

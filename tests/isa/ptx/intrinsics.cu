@@ -50,3 +50,30 @@ extern "C" __global__ void warpops(int *out, float *fsum, const int *in)
     out[5 * t + 3] = bcast;
     out[5 * t + 4] = xorv;
 }
+
+// Float math as nvcc lowers it with default flags (IEEE division and square
+// root; libdevice sequences for expf/logf/sinf/...; fast intrinsics). The
+// arguments are used as they are, so no multiply-add contraction can change
+// what is computed.
+extern "C" __global__ void floatops(float *out, const float *a, const float *b)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    float x = a[t], y = b[t];
+    float *o = out + 16 * t;
+    o[0] = x / y;
+    o[1] = sqrtf(fabsf(x));
+    o[2] = fmaf(x, y, 1.0f);
+    o[3] = expf(x);
+    o[4] = logf(fabsf(y) + 1.0f);
+    o[5] = sinf(x);
+    o[6] = cosf(y);
+    o[7] = tanhf(x);
+    o[8] = exp2f(y);
+    o[9] = rsqrtf(fabsf(x) + 0.5f);
+    o[10] = __fdividef(x, y);
+    o[11] = __saturatef(x);
+    o[12] = rintf(x);
+    o[13] = __fmul_rz(x, y);
+    o[14] = __fadd_rd(x, y);
+    o[15] = (float)__float2int_rn(x);
+}
