@@ -36,7 +36,7 @@ static uint8_t class_of(const ptx_insn *in, uint8_t *unit) {
     case OP_BAR: case OP_BARRIER: *unit = EU_BRANCH; return EC_BARRIER;
     case OP_EXIT: case OP_RET: case OP_TRAP: case OP_BRKPT: *unit = EU_BRANCH; return EC_EXIT;
     case OP_SHFL: case OP_VOTE: case OP_ACTIVEMASK: return EC_WARP;
-    case OP_FENCE: case OP_MEMBAR: case OP_PREFETCH: case OP_NANOSLEEP: return EC_NOP;
+    case OP_FENCE: case OP_MEMBAR: case OP_PREFETCH: case OP_NANOSLEEP: case OP_CALL: return EC_NOP;
     case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2:
     case OP_EX2: case OP_TANH:
         if (f64) { *unit = EU_DP; return EC_FP64; }
@@ -957,7 +957,7 @@ static int exec_cvt(ctx *X, uint32_t act) {
                     else if (db < 64 && (uint64_t)sv > zmask(db)) r = zmask(db);
                 }
             }
-            if (dc == TC_SINT) r = (uint64_t)sext(r, db);
+            r = dc == TC_SINT ? (uint64_t)sext(r, db) : r & zmask(db);
             wr(X, o[0].reg, (int)lane, r);
             continue;
         }
@@ -1154,7 +1154,7 @@ static int exec_shfl(ctx *X, uint32_t act) {
     for (int i = 0; i < 32; i++) src[i] = val(X, &o[1], i);   /* inactive lanes: their register value */
     uint64_t res[32]; uint8_t pv[32];
     LANES(act) {
-        int32_t b = (int32_t)val(X, &o[2], (int)lane);
+        int32_t b = (int32_t)(val(X, &o[2], (int)lane) & 31);   /* b[4:0] */
         uint32_t c = (uint32_t)val(X, &o[3], (int)lane);
         int32_t cval = (int32_t)(c & 0x1f), seg = (int32_t)((c >> 8) & 0x1f);
         int32_t l = (int32_t)lane;
@@ -1246,6 +1246,119 @@ static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
     return w->state == W_BAR ? EMU_WAIT_BARRIER : EMU_OK;
 }
 
+
+
+/* ---- device-runtime builtins: vprintf, __assertfail ------------------------ */
+static bool read_cstr(const ctx *X, int lane, uint64_t addr, char *buf, size_t cap) {
+    size_t i = 0;
+    for (; i + 1 < cap; i++) {
+        const char *p = xlate(X, lane, SP_GENERIC, addr + i, 1, false, NULL);
+        if (!p) return false;
+        if (!(buf[i] = *p)) return true;
+    }
+    buf[i] = 0;
+    return true;
+}
+
+static bool read_slot(const ctx *X, int lane, const ptx_operand *o, uint64_t *v) {
+    const uint8_t *p = xlate(X, lane, SP_LOCAL, o->imm, 8, false, NULL);
+    if (!p) return false;
+    *v = load_bytes(p, 8);
+    return true;
+}
+
+/* Format one lane's printf into out (CUDA's vprintf: arguments packed in a
+ * buffer, each aligned to its size; floats arrive as doubles). Returns the
+ * number of conversions, or -1 after a fault. */
+static int format_lane(const ctx *X, int lane, const char *fmt, uint64_t args, char *out, size_t cap) {
+    size_t n = 0, off = 0;
+    int count = 0;
+    for (const char *f = fmt; *f && n + 1 < cap; f++) {
+        if (*f != '%') { out[n++] = *f; continue; }
+        if (f[1] == '%') { out[n++] = '%'; f++; continue; }
+        char spec[32]; size_t k = 0;
+        spec[k++] = '%';
+        f++;
+        while (*f && strchr("-+ #0", *f) && k < 8) spec[k++] = *f++;
+        while (*f >= '0' && *f <= '9' && k < 16) spec[k++] = *f++;
+        if (*f == '.') { spec[k++] = *f++; while (*f >= '0' && *f <= '9' && k < 24) spec[k++] = *f++; }
+        int lng = 0;
+        while (*f && strchr("hlLzjt", *f)) { if (*f == 'l' || *f == 'z' || *f == 'j' || *f == 't' || *f == 'L') lng++; f++; }
+        char conv = *f;
+        if (!conv) break;
+        uint32_t sz = (strchr("diuxXoc", conv) && !lng) ? 4 : 8;
+        if (!strchr("diuxXocfFeEgGaAsp", conv)) {       /* unknown: print as written */
+            if (n + 2 < cap) { out[n++] = '%'; out[n++] = conv; }
+            continue;
+        }
+        off = (off + sz - 1) / sz * sz;
+        const uint8_t *p = xlate(X, lane, SP_GENERIC, args + off, sz, false, NULL);
+        if (!p) return -1;
+        uint64_t v = load_bytes(p, sz);
+        off += sz;
+        count++;
+        int w = 0;
+        if (strchr("di", conv)) {
+            spec[k++] = 'l'; spec[k++] = 'l'; spec[k++] = conv; spec[k] = 0;
+            long long sv = sz == 4 ? (long long)(int32_t)v : (long long)v;
+            w = snprintf(out + n, cap - n, spec, sv);
+        } else if (strchr("uxXo", conv)) {
+            spec[k++] = 'l'; spec[k++] = 'l'; spec[k++] = conv; spec[k] = 0;
+            w = snprintf(out + n, cap - n, spec, (unsigned long long)v);
+        } else if (conv == 'c') {
+            spec[k++] = 'c'; spec[k] = 0;
+            w = snprintf(out + n, cap - n, spec, (int)(unsigned char)v);
+        } else if (conv == 's') {
+            char str[1024];
+            if (v == 0) snprintf(str, sizeof str, "(null)");
+            else if (!read_cstr(X, lane, v, str, sizeof str)) return -1;
+            spec[k++] = 's'; spec[k] = 0;
+            w = snprintf(out + n, cap - n, spec, str);
+        } else if (conv == 'p') {
+            w = snprintf(out + n, cap - n, "0x%llx", (unsigned long long)v);
+        } else {
+            spec[k++] = conv; spec[k] = 0;
+            w = snprintf(out + n, cap - n, spec, f64(v));
+        }
+        if (w > 0) n += (size_t)w < cap - n ? (size_t)w : cap - n - 1;
+    }
+    out[n] = 0;
+    return count;
+}
+
+static int exec_builtin(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    if (in->mode == MD_ASSERTFAIL) {
+        if (!act) return EMU_OK;
+        int lane = __builtin_ctz(act);
+        uint64_t msg = 0, file = 0, line = 0, func = 0;
+        char m[128] = "?", f[96] = "?", fn[96] = "?";
+        if (in->nops > 1 && read_slot(X, lane, &in->ops[1], &msg)) read_cstr(X, lane, msg, m, sizeof m);
+        if (in->nops > 2 && read_slot(X, lane, &in->ops[2], &file)) read_cstr(X, lane, file, f, sizeof f);
+        if (in->nops > 3) read_slot(X, lane, &in->ops[3], &line);
+        if (in->nops > 4 && read_slot(X, lane, &in->ops[4], &func)) read_cstr(X, lane, func, fn, sizeof fn);
+        if (X->c->l->fault.status != SMC_OK) return EMU_FAULT;
+        return fault(X->c, X->wi, lane, X->pc, SMC_ERR_ASSERT, 0, "assertion '%.60s' failed at %.40s:%u in %.40s",
+                     m, f, (uint32_t)line, fn);
+    }
+    LANES(act) {
+        uint64_t fmt, args = 0;
+        if (in->nops < 2 || !read_slot(X, (int)lane, &in->ops[1], &fmt)) return EMU_FAULT;
+        if (in->nops > 2 && !read_slot(X, (int)lane, &in->ops[2], &args)) return EMU_FAULT;
+        char f[1024], out[4096];
+        if (!read_cstr(X, (int)lane, fmt, f, sizeof f)) return EMU_FAULT;
+        int cnt = format_lane(X, (int)lane, f, args, out, sizeof out);
+        if (cnt < 0) return EMU_FAULT;
+        fputs(out, stdout);
+        if (in->ops[0].kind == OK_ADDR) {
+            uint8_t *p = xlate(X, (int)lane, SP_LOCAL, in->ops[0].imm, 4, true, NULL);
+            if (!p) return EMU_FAULT;
+            store_bytes(p, (uint64_t)(uint32_t)cnt, 4);
+        }
+    }
+    fflush(stdout);
+    return EMU_OK;
+}
 
 /* ---- fast paths ----------------------------------------------------------- */
 /* The most frequent instructions (32/64-bit integer and f32 add/sub/mul/mad/
@@ -1400,6 +1513,7 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
     case OP_VOTE: st = exec_vote(&X, act); break;
     case OP_ACTIVEMASK: LANES(act) wr(&X, in->ops[0].reg, (int)lane, mask); break;
     case OP_FENCE: case OP_MEMBAR: case OP_PREFETCH: case OP_NANOSLEEP: break;
+    case OP_CALL: st = exec_builtin(&X, act); break;
     case OP_BAR: case OP_BARRIER:
         st = exec_bar(&X, act, mask);
         break;

@@ -368,7 +368,7 @@ static void apply_mod(parser *P, ptx_insn *in, const char *m, uint32_t n, uint32
         return;
     }
     if (IS("nc")) { in->flags |= F_NC; return; }
-    if (IS("uni")) { in->flags |= F_UNI; return; }
+    if (IS("uni") && op != OP_VOTE) { in->flags |= F_UNI; return; }
     if (IS("sat")) { in->flags |= F_SAT; return; }
     if (IS("ftz")) { in->flags |= F_FTZ; return; }
     if (IS("approx")) { in->flags |= F_APPROX; return; }
@@ -768,8 +768,9 @@ static void check_nops(parser *P, const ptx_insn *in, const token *opt) {
         lo = 2; hi = 2; break;
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_REM: case OP_AND:
     case OP_OR: case OP_XOR: case OP_SHL: case OP_SHR: case OP_MIN: case OP_MAX:
-    case OP_ADDC: case OP_SUBC: case OP_COPYSIGN: case OP_MUL24: case OP_RED:
+    case OP_ADDC: case OP_SUBC: case OP_COPYSIGN: case OP_MUL24:
         lo = 3; hi = 3; break;
+    case OP_RED: lo = 2; hi = 2; break;
     case OP_MAD: case OP_FMA: case OP_MADC: case OP_MAD24: case OP_SAD: case OP_SELP:
     case OP_SLCT: case OP_BFE: case OP_PRMT: case OP_SHF:
         lo = 4; hi = 4; break;
@@ -790,6 +791,33 @@ static void check_nops(parser *P, const ptx_insn *in, const token *opt) {
             perr_at(P, opt->line, opt->col, "'%s' takes %d operands, found %u", tokstr(P, opt, tb, sizeof tb), lo, in->nops);
         perr_at(P, opt->line, opt->col, "'%s' takes %d to %d operands, found %u",
                 tokstr(P, opt, tb, sizeof tb), lo, hi, in->nops);
+    }
+}
+
+/* Register operands of plain arithmetic/logic must have the instruction's
+ * size (ptxas: "Arguments mismatch"); wide forms double the destination. */
+static void check_operand_sizes(parser *P, const ptx_insn *in, const token *opt) {
+    switch (in->op) {
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_MIN: case OP_MAX: case OP_AND:
+    case OP_OR: case OP_XOR: case OP_NOT: case OP_NEG: case OP_ABS: case OP_DIV: case OP_REM:
+    case OP_FMA: case OP_ADDC: case OP_SUBC: case OP_MADC:
+        break;
+    default:
+        return;
+    }
+    if (in->type == PT_NONE) return;
+    uint32_t ts = in->type == PT_PRED ? 0 : ptx_type_size[in->type];
+    for (uint32_t i = 0; i < in->nops; i++) {
+        const ptx_operand *o = &in->ops[i];
+        if (o->kind != OK_REG) continue;
+        uint8_t rt = P->fn->reg_type[o->reg];
+        uint32_t want = (i == 0 && in->mode == MD_WIDE) || (i == 3 && in->mode == MD_WIDE) ? 2 * ts : ts;
+        uint32_t have = rt == PT_PRED ? 0 : ptx_type_size[rt];
+        if (have != want) {
+            char tb[64];
+            perr_at(P, opt->line, opt->col, "operand %u of '%s' is a .%s register; the instruction needs %u-bit operands",
+                    i + 1, tokstr(P, opt, tb, sizeof tb), ptx_type_name[rt], want * 8);
+        }
     }
 }
 
@@ -854,6 +882,9 @@ static void parse_instruction(parser *P) {
             if (!is_punct(P, ';')) PERR_TOK(P, &P->tok, "expected ',' or ';' after operand, found");
         }
         check_nops(P, &in, &opt);
+    check_operand_sizes(P, &in, &opt);
+    if ((op == OP_VOTE || op == OP_SHFL || op == OP_ATOM || op == OP_RED) && in.mode == MD_NONE)
+        perr_at(P, opt.line, opt.col, "'%.*s' needs an operation modifier", (int)(opt.n < 60 ? opt.n : 60), opt.p);
     }
     expect_punct2(P, ';');
     f->code = grow(P, f->code, f->ncode, &P->code_cap, sizeof in);
@@ -1027,6 +1058,9 @@ static void parse_function(parser *P, bool is_entry) {
     }
     m->nfuncs++;
     if (is_punct(P, ';')) { next(P); return; }      /* declaration only */
+    for (uint32_t i = 0; i + 1 < m->nfuncs; i++)
+        if (m->funcs[i].has_body && !strcmp(m->funcs[i].name, f->name))
+            perr_at(P, f->line, 1, "duplicate definition of '%s' (first at line %u)", f->name, m->funcs[i].line);
     if (!is_punct(P, '{')) PERR_TOK(P, &P->tok, "expected '{' or ';' after function header, found");
     P->fn = f;
     P->code_cap = P->regs_cap = P->fvars_cap = 0;

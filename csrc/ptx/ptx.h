@@ -88,7 +88,8 @@ enum ptx_mode {
     /* testp */       MD_FINITE, MD_INFINITE, MD_NUMBER, MD_NOTANUMBER,
                       MD_NORMAL, MD_SUBNORMAL,
     /* cvta */        MD_TO,
-    /* prmt */        MD_F4E, MD_B4E, MD_RC8, MD_ECL, MD_ECR, MD_RC16
+    /* prmt */        MD_F4E, MD_B4E, MD_RC8, MD_ECL, MD_ECR, MD_RC16,
+    /* call of a runtime builtin (after linking) */ MD_VPRINTF, MD_ASSERTFAIL
 };
 /* Flag bits. */
 enum {
