@@ -251,7 +251,7 @@ void isa_elem_run(isa_ctx *c, const isa_elem_op *op, unsigned n,
     EMIT(".visible .entry k(.param .u64 pd, .param .u64 pa, .param .u64 pb,"
          " .param .u64 pc, .param .u32 pn)\n{\n");
     EMIT("\t.reg .pred %%p<8>;\n\t.reg .b32 %%r<8>;\n\t.reg .b64 %%rd<16>;\n");
-    EMIT("\t.reg .b32 %%t32_<8>;\n\t.reg .b64 %%t64_<8>;\n");
+    EMIT("\t.reg .b16 %%t16_<8>;\n\t.reg .b32 %%t32_<8>;\n\t.reg .b64 %%t64_<8>;\n");
     EMIT("\t.reg .%s %%xd;\n", reg_type(op->dtype, tb, sizeof tb));
     for (int i = 0; i < 3; i++)
         if (types[i])

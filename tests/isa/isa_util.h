@@ -75,7 +75,8 @@ void     isa_read(isa_ctx *c, void *dst, uint64_t src, size_t bytes);
  * registers %xa %xb %xc, runs `body`, and stores %xd to d[i]. Types are PTX
  * type names without the dot ("u32", "f64", "b16", "s64"). `decls` adds
  * declarations (temporaries); the predicates %p1..%p7 and the scratch
- * registers %t32_<0..7> (.b32) and %t64_<0..7> (.b64) are always declared.
+ * registers %t16_<0..7> (.b16), %t32_<0..7> (.b32) and %t64_<0..7> (.b64)
+ * are always declared.
  */
 typedef struct isa_elem_op {
     const char *dtype;

@@ -231,6 +231,9 @@ static const float_case cases[] = {
     { "sqrt.rp.f32", F32_1, B1("sqrt.rp.f32"), sqrt32, RP, 0, EX, V32, NONE, NONE },
     { "rcp.rn.f32", F32_1, B1("rcp.rn.f32"), rcp32, RN, 0, EX, V32, NONE, NONE },
     { "rcp.rz.f32", F32_1, B1("rcp.rz.f32"), rcp32, RZ, 0, EX, V32, NONE, NONE },
+    { "rcp.rn.ftz.f32", F32_1, B1("rcp.rn.ftz.f32"), rcp32, RN, F_FTZ, EX, V32, NONE, NONE },
+    { "sqrt.rn.ftz.f32", F32_1, B1("sqrt.rn.ftz.f32"), sqrt32, RN, F_FTZ, EX, V32, NONE, NONE },
+    { "div.full.ftz.f32", F32_2, B2("div.full.ftz.f32"), x_div, RN, F_FTZ, T_ULP, 2, FS(apsigned), FS(divb), NONE },
     /* f64 arithmetic */
     { "add.rn.f64", F64_2, B2("add.rn.f64"), add64, RN, 0, EX, V64, V64, NONE },
     { "add.rz.f64", F64_2, B2("add.rz.f64"), add64, RZ, 0, EX, V64, V64, NONE },

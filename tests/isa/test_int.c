@@ -425,6 +425,13 @@ REF(r_dp2a_lo_u) {
     return 1;
 }
 REF(r_mulwide_u16) { UNUSED3; *d = U16(a) * U16(b); return 1; }
+static uint64_t clamp_s32(int64_t v) { return (uint64_t)(v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v); }
+REF(r_add_sat_s32) { UNUSED3; *d = clamp_s32(S32(a) + S32(b)); return 1; }
+REF(r_sub_sat_s32) { UNUSED3; *d = clamp_s32(S32(a) - S32(b)); return 1; }
+REF(r_swap_halves) { UNUSED3; *d = (U32(a) >> 16) | (U32(a) << 16); return 1; }
+REF(r_pack_halves) { UNUSED3; *d = (U16(b) << 16) | U16(a); return 1; }
+/* add.cc.u64 lo = a + b; addc.u64 hi = b + a + carry(lo) */
+REF(r_addc_u64) { UNUSED3; *d = b + a + ((a + b) < a); return 1; }
 REF(r_madwide_s16) { *d = (uint64_t)(S16(a) * S16(b) + S32(c)); return 1; }
 
 /* ---- the table ---------------------------------------------------------- */
@@ -591,6 +598,14 @@ static const int_case cases[] = {
     { "dp4a.s32.s32", "s32", "s32", "s32", "s32", B3("dp4a.s32.s32"), r_dp4a_s, VS(v32s), VS(v32), VS(v32s) },
     { "dp2a.lo.u32.u32", "u32", "u32", "u32", "u32", B3("dp2a.lo.u32.u32"), r_dp2a_lo_u, VS(v32s), VS(v32), VS(v32s) },
     { "mul.wide.u16", "u32", "u16", "u16", NULL, B2("mul.wide.u16"), r_mulwide_u16, VS(v16), VS(v16), NONE },
+    { "add.sat.s32", "s32", "s32", "s32", NULL, B2("add.sat.s32"), r_add_sat_s32, VS(v32), VS(v32), NONE },
+    { "sub.sat.s32", "s32", "s32", "s32", NULL, B2("sub.sat.s32"), r_sub_sat_s32, VS(v32), VS(v32), NONE },
+    { "mov.b32 unpack/pack {h0,h1} (swap)", "b32", "b32", NULL, NULL,
+      "\tmov.b32 {%t16_0, %t16_1}, %xa;\n\tmov.b32 %xd, {%t16_1, %t16_0};", r_swap_halves, VS(v32), NONE, NONE },
+    { "mov.b32 pack {a,b} from 16-bit", "b32", "b16", "b16", NULL,
+      "\tmov.b32 %xd, {%xa, %xb};", r_pack_halves, VS(v16), VS(v16), NONE },
+    { "add.cc.u64 + addc.u64 (carry into the high word)", "u64", "u64", "u64", NULL,
+      "\tadd.cc.u64 %t64_0, %xa, %xb;\n\taddc.u64 %xd, %xb, %xa;", r_addc_u64, VS(v64), VS(v64), NONE },
     { "mad.wide.s16", "s32", "s16", "s16", "s32", B3("mad.wide.s16"), r_madwide_s16, VS(v16), VS(v16), VS(v32s) },
     /* carry chains: a 64-bit add/sub built from 32-bit halves, carry out */
     { "add.cc+addc (64-bit sum)", "u64", "u64", "u64", NULL,
