@@ -219,6 +219,30 @@ static void test_local_array(void **state)
     }
 }
 
+static void test_guarded_barrier(void **state)
+{
+    isa_ctx *c = *state;
+    load_ctrl(c);
+    int32_t in[NT], out[NT];
+    make_input(in, 8);
+    static const int ns[] = { NT, NT - 51, TPB + 7, 5 };   /* partial warps and CTAs */
+    uint64_t din = isa_alloc_copy(c, in, sizeof in), dout = isa_alloc(c, sizeof out);
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+        int n = ns[k];
+        assert_int_equal(smc_memset(c->dev, dout, 0xff, sizeof out), SMC_OK);
+        isa_launch_ok(c, "guarded", (smc_dim3){ CTAS, 1, 1 }, (smc_dim3){ TPB, 1, 1 }, 0,
+                      3, (uint64_t[]){ dout, din, (uint64_t)n });
+        isa_read(c, out, dout, sizeof out);
+        for (int g = 0; g < NT; g++) {
+            int b = g / TPB, t = g % TPB;
+            int live = TPB < n - b * TPB ? TPB : n - b * TPB;
+            int32_t want = g < n ? in[g] * 3 + in[b * TPB + (t + 1) % live] : -1;
+            if (out[g] != want)
+                fail_msg("guarded n=%d: out[%d] = %d, want %d", n, g, out[g], want);
+        }
+    }
+}
+
 static void test_predication(void **state)
 {
     isa_ctx *c = *state;
@@ -598,6 +622,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_early_return, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_reduce, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_local_array, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_guarded_barrier, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_predication, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_exit, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_brx_idx, isa_setup, isa_teardown),

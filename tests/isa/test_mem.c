@@ -434,6 +434,41 @@ static void test_params(void **state)
     assert_int_equal(os16, e16);
 }
 
+static void test_big_param(void **state)
+{
+    isa_ctx *c = *state;
+    /* a 4000-byte parameter (CUDA's classic limit is 4 KiB in total) */
+    isa_load(c, ISA_PTX_HEADER
+        ".visible .entry k(.param .u64 pout, .param .align 4 .b8 big[4000])\n{\n"
+        "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+        "\tld.param.u64 %rd1, [pout];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+        "\tld.param.u32 %r1, [big];\n\tld.param.u32 %r2, [big+1996];\n"
+        "\tld.param.v2.u32 {%r3, %r4}, [big+3992];\n"
+        "\tst.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n\tret;\n}\n");
+    smc_kernel *k = NULL;
+    assert_int_equal(smc_module_get_kernel(c->mod, "k", &k), SMC_OK);
+    smc_kernel_info info;
+    smc_kernel_get_info(k, &info);
+    assert_int_equal(info.param_bytes, 4008);
+    uint32_t off = 0, size = 0;
+    assert_int_equal(smc_kernel_param(k, 1, &off, &size), SMC_OK);
+    assert_int_equal(off, 8);
+    assert_int_equal(size, 4000);
+    uint64_t dout = isa_alloc(c, 16);
+    unsigned char *pbuf = isa_calloc(c, 4008, 1);
+    memcpy(pbuf, &dout, 8);
+    fill_bytes(pbuf + 8, 4000, 5);
+    smc_status st = smc_launch(c->dev, k, D1(1), D1(1), 0, 0, pbuf, 4008, NULL);
+    isa_skip_if_unsupported(c, st);
+    assert_int_equal(st, SMC_OK);
+    uint32_t out[4], want[4];
+    isa_read(c, out, dout, sizeof out);
+    memcpy(&want[0], pbuf + 8, 4);
+    memcpy(&want[1], pbuf + 8 + 1996, 4);
+    memcpy(&want[2], pbuf + 8 + 3992, 8);
+    assert_memory_equal(out, want, sizeof out);
+}
+
 /* ---- generic addressing ------------------------------------------------- */
 
 static void test_generic(void **state)
@@ -711,6 +746,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_local, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_const_and_globals, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_params, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_big_param, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_generic, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_qualifiers, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_misaligned, isa_setup, isa_teardown),

@@ -86,3 +86,17 @@ extern "C" __global__ void localarr(int *out, const int *in)
     for (int i = 0; i < 32; i++) sum += a[(i * 7 + v) % 32] * (i + 1);
     out[t] = sum;
 }
+
+// The common bounds-guard pattern: threads past n return before a
+// __syncthreads() that the others reach (the last CTA is partly idle).
+extern "C" __global__ void guarded(int *out, const int *in, int n)
+{
+    __shared__ int s[128];
+    int t = threadIdx.x;
+    int g = blockIdx.x * blockDim.x + t;
+    if (g >= n) return;
+    s[t] = in[g];
+    __syncthreads();
+    int live = min((int)blockDim.x, n - (int)(blockIdx.x * blockDim.x));
+    out[g] = s[t] * 3 + s[(t + 1) % live];
+}
