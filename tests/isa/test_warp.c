@@ -331,9 +331,8 @@ static void test_bar_arrive(void **state)
 
 /* ---- special registers -------------------------------------------------- */
 
-static void test_sregs(void **state)
+static void check_sregs(isa_ctx *c, smc_dim3 grid, smc_dim3 block)
 {
-    isa_ctx *c = *state;
     isa_load(c, ISA_PTX_HEADER
         ".visible .entry k(.param .u64 pout)\n{\n"
         "\t.reg .pred %p<4>;\n\t.reg .b32 %r<40>;\n\t.reg .b64 %rd<16>;\n"
@@ -369,8 +368,8 @@ static void test_sregs(void **state)
         "\tst.global.v4.u32 [%rd6+80], {%r28, %r29, %r30, %r31};\n"
         "\tst.global.u32 [%rd6+96], %r32;\n"
         "\tret;\n}\n");
-    const smc_dim3 grid = { 3, 2, 2 }, block = { 8, 4, 2 };
-    enum { PER = 64, N = 12 * PER };
+    const uint32_t per = block.x * block.y * block.z;
+    const uint32_t N = per * grid.x * grid.y * grid.z;
     uint64_t dout = isa_alloc(c, N * 112);
     isa_launch_ok(c, "k", grid, block, 0, ARGS(dout));
     uint32_t *out = isa_calloc(c, N, 112);
@@ -378,22 +377,23 @@ static void test_sregs(void **state)
     smc_device_props props;
     smc_device_get_props(c->dev, &props);
     unsigned idx = 0;
-    for (uint32_t cz = 0; cz < 2; cz++)
-        for (uint32_t cy = 0; cy < 2; cy++)
-            for (uint32_t cx = 0; cx < 3; cx++)
-                for (uint32_t tz = 0; tz < 2; tz++)
-                    for (uint32_t ty = 0; ty < 4; ty++)
-                        for (uint32_t tx = 0; tx < 8; tx++, idx++) {
+    for (uint32_t cz = 0; cz < grid.z; cz++)
+        for (uint32_t cy = 0; cy < grid.y; cy++)
+            for (uint32_t cx = 0; cx < grid.x; cx++)
+                for (uint32_t tz = 0; tz < block.z; tz++)
+                    for (uint32_t ty = 0; ty < block.y; ty++)
+                        for (uint32_t tx = 0; tx < block.x; tx++, idx++) {
                             const uint32_t *o = out + 28 * idx;
-                            uint32_t lin = tx + 8 * (ty + 4 * tz);
-                            uint32_t want[13] = { tx, ty, tz, 8, 4, 2, cx, cy, cz, 3, 2, 2,
+                            uint32_t lin = tx + block.x * (ty + block.y * tz);
+                            uint32_t want[13] = { tx, ty, tz, block.x, block.y, block.z,
+                                                  cx, cy, cz, grid.x, grid.y, grid.z,
                                                   lin % 32 };
                             for (int k = 0; k < 13; k++)
                                 if (o[k] != want[k])
                                     fail_msg("thread %u: sreg #%d = %u, want %u", idx, k,
                                              o[k], want[k]);
                             assert_true(o[13] < o[14]);          /* warpid < nwarpid */
-                            assert_true(o[14] >= 2);             /* a CTA's two warps fit */
+                            assert_true(o[14] >= (per + 31) / 32);   /* a CTA's warps fit */
                             assert_true(o[15] < o[16]);          /* smid < nsmid */
                             assert_true(o[16] >= props.num_sms);    /* may be sparse (PTX ISA) */
                             assert_true(o[17] > 0);              /* clock64 advanced */
@@ -408,6 +408,19 @@ static void test_sregs(void **state)
                         }
 }
 
+static void test_sregs(void **state)
+{
+    isa_ctx *c = *state;
+    check_sregs(c, (smc_dim3){ 3, 2, 2 }, (smc_dim3){ 8, 4, 2 });
+}
+
+static void test_sregs_odd_shape(void **state)
+{
+    isa_ctx *c = *state;
+    /* 35 threads per CTA: a full warp and one of 3 lanes */
+    check_sregs(c, (smc_dim3){ 2, 3, 1 }, (smc_dim3){ 5, 7, 1 });
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +428,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bar_red, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_bar_arrive, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_sregs, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_sregs_odd_shape, isa_setup, isa_teardown),
     };
     int rc = isa_run_table("isa_shfl", run_shfl, shfl_cases, sizeof shfl_cases[0],
                            sizeof shfl_cases / sizeof shfl_cases[0]);
