@@ -33,6 +33,16 @@ TEST_DEPS     += $(BENCH_BIN)
 SAN_DEPS      += $(BENCH_BIN)
 SAN_SUITES    += "tests/e2e/bench-suite.sh $(BENCH_BIN) --size small"
 endif
+# The shared references checked against hand-worked and independent values.
+BENCH_REF_TEST := $(B)/tests/e2e/test_bench_ref
+$(BENCH_REF_TEST): $(B)/tests/e2e/test_bench_ref.o
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+TEST_DEPS     += $(BENCH_REF_TEST)
+SAN_DEPS      += $(BENCH_REF_TEST)
+TEST_SUITES   += $(BENCH_REF_TEST)
+SAN_SUITES    += $(BENCH_REF_TEST)
+
 TEST_SUITES   += tests/e2e/ptx-fresh.sh "tests/e2e/bench-suite.sh $(BENCH_BIN)" \
                  tests/e2e/cuda-suite.sh
 

@@ -42,7 +42,7 @@ static inline void bitonic_inputs(const bench_params *p, uint32_t *keys,
     }
 }
 
-static int bitonic_cmp_u32(const void *x, const void *y)
+static inline int bitonic_cmp_u32(const void *x, const void *y)
 {
     uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
     return (a > b) - (a < b);
