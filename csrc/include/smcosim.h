@@ -106,6 +106,12 @@ smc_status smc_module_get_kernel(smc_module *mod, const char *name,
 smc_status smc_module_get_global(smc_module *mod, const char *name,
                                  uint64_t *dptr, size_t *bytes);
 
+/* Additions (emu branch): enumerate the kernels of a module, unload it.
+ * Unloading frees its module variables; its kernels become invalid. */
+uint32_t    smc_module_kernel_count(const smc_module *mod);
+smc_kernel *smc_module_kernel_at(smc_module *mod, uint32_t i);
+void        smc_module_unload(smc_module *mod);
+
 /* What a kernel needs, as `ptxas -v` reports it, and its parameter layout. */
 typedef struct smc_kernel_info {
     const char *name;

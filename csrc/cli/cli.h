@@ -1,0 +1,17 @@
+/* cli.h — subcommands of the `smcosim` command-line tool.
+ *
+ * To add a subcommand: write csrc/cli/<name>.c defining
+ *     int cli_<name>(int argc, char **argv);   (argv[0] is the subcommand)
+ * and add one X(...) line below. Return 0 on success, 1 on failure, and 2
+ * (after printing usage) on bad arguments. */
+#ifndef SMC_CLI_H
+#define SMC_CLI_H
+
+#define SMC_SUBCOMMANDS(X) \
+    X(ptx_info, "ptx-info", "FILE.ptx...   kernels, registers, shared/local/const/param sizes (like ptxas -v)")
+
+#define X(fn, name, help) int cli_##fn(int argc, char **argv);
+SMC_SUBCOMMANDS(X)
+#undef X
+
+#endif

@@ -1,0 +1,451 @@
+/*
+ * device.c — the smcosim.h API: devices, modules, kernels, memory, launches,
+ * faults and per-launch statistics, on top of the PTX loader (csrc/ptx/),
+ * device memory (devmem.c) and the functional emulator (csrc/emu/).
+ */
+#include "smcosim.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "devmem.h"
+#include "../emu/emu.h"
+#include "../ptx/link.h"
+#include "../ptx/ptx.h"
+
+struct smc_kernel {
+    smc_module *mod;
+    emu_kernel *ek;
+    smc_kernel_info info;
+};
+
+struct smc_module {
+    smc_device *dev;
+    ptx_module *pm;
+    smc_kernel *kernels; uint32_t nkernels;
+    uint64_t *var_addr;          /* per module variable (global/const), 0 otherwise */
+    smc_module *next;
+};
+
+struct smc_device {
+    devmem mem;
+    smc_device_props props;
+    smc_device_opts opts;
+    char msg[1024];
+    smc_fault fault;
+    smc_launch_stats *stats; uint32_t nstats, stats_cap;
+    smc_module *mods;
+};
+
+/* ---- status names ---------------------------------------------------------- */
+static const struct { const char *name, *text; } status_tab[] = {
+    [SMC_OK] = { "SMC_OK", "no error" },
+    [SMC_ERR_INVALID_VALUE] = { "SMC_ERR_INVALID_VALUE", "invalid argument" },
+    [SMC_ERR_OUT_OF_MEMORY] = { "SMC_ERR_OUT_OF_MEMORY", "out of device memory" },
+    [SMC_ERR_INVALID_PTX] = { "SMC_ERR_INVALID_PTX", "PTX failed to load" },
+    [SMC_ERR_NOT_FOUND] = { "SMC_ERR_NOT_FOUND", "kernel or symbol not found" },
+    [SMC_ERR_INVALID_DEVICE_PTR] = { "SMC_ERR_INVALID_DEVICE_PTR", "pointer is not inside a device allocation" },
+    [SMC_ERR_LAUNCH_OUT_OF_RESOURCES] = { "SMC_ERR_LAUNCH_OUT_OF_RESOURCES", "too many threads, registers or shared memory per block" },
+    [SMC_ERR_INVALID_CONFIGURATION] = { "SMC_ERR_INVALID_CONFIGURATION", "invalid grid or block dimensions" },
+    [SMC_ERR_ILLEGAL_ADDRESS] = { "SMC_ERR_ILLEGAL_ADDRESS", "guest accessed an illegal address" },
+    [SMC_ERR_MISALIGNED_ADDRESS] = { "SMC_ERR_MISALIGNED_ADDRESS", "guest made a misaligned access" },
+    [SMC_ERR_ILLEGAL_INSTRUCTION] = { "SMC_ERR_ILLEGAL_INSTRUCTION", "guest executed an illegal or unsupported instruction" },
+    [SMC_ERR_ASSERT] = { "SMC_ERR_ASSERT", "guest trap or assertion" },
+    [SMC_ERR_LAUNCH_TIMEOUT] = { "SMC_ERR_LAUNCH_TIMEOUT", "kernel made no progress (watchdog or deadlock)" },
+    [SMC_ERR_LAUNCH_FAILED] = { "SMC_ERR_LAUNCH_FAILED", "kernel launch failed" },
+    [SMC_ERR_INTERRUPTED] = { "SMC_ERR_INTERRUPTED", "run interrupted" },
+    [SMC_ERR_UNSUPPORTED] = { "SMC_ERR_UNSUPPORTED", "operation not supported by the simulator" },
+};
+
+const char *smc_status_name(smc_status s) {
+    return (unsigned)s < sizeof status_tab / sizeof status_tab[0] ? status_tab[s].name : "SMC_ERR_UNKNOWN";
+}
+const char *smc_status_string(smc_status s) {
+    return (unsigned)s < sizeof status_tab / sizeof status_tab[0] ? status_tab[s].text : "unknown status";
+}
+
+static smc_status fail(smc_device *dev, smc_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static smc_status fail(smc_device *dev, smc_status st, const char *fmt, ...) {
+    if (dev) {
+        va_list ap; va_start(ap, fmt);
+        vsnprintf(dev->msg, sizeof dev->msg, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+/* Sticky guest fault: every later call that touches the device reports it. */
+static smc_status sticky(smc_device *dev) {
+    if (dev->fault.status == SMC_OK) return SMC_OK;
+    snprintf(dev->msg, sizeof dev->msg, "device has a sticky fault (reset it): %s", dev->fault.message);
+    return dev->fault.status;
+}
+
+/* ---- device ------------------------------------------------------------------ */
+static void default_props(smc_device_props *p) {
+    /* Kepler K20X-like, seed 000 Table 4.1 (14 SMs, 64 warps/SM, 2048
+     * threads/SM, 16 CTAs/SM, 65536 registers/SM, 1536 KB L2) and ch. 4.4
+     * (732 MHz shader clock). Table 4.1 lists 16 KB of shared memory per SM
+     * (the K20X L1/shared split); we report the 48 KB split so that CUDA
+     * programs written for 48 KB per block launch (see docs/emulator.md). */
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "smcosim kepler-k20x");
+    p->num_sms = 14;
+    p->warp_size = 32;
+    p->max_threads_per_block = 1024;
+    p->max_block_dim[0] = 1024; p->max_block_dim[1] = 1024; p->max_block_dim[2] = 64;
+    p->max_grid_dim[0] = 0x7FFFFFFF; p->max_grid_dim[1] = 65535; p->max_grid_dim[2] = 65535;
+    p->max_threads_per_sm = 2048;
+    p->max_warps_per_sm = 64;
+    p->max_ctas_per_sm = 16;
+    p->regs_per_sm = 65536;
+    p->max_regs_per_block = 65536;
+    p->smem_per_sm = 48 * 1024;
+    p->smem_per_block = 48 * 1024;
+    p->const_bytes = 64 * 1024;
+    p->l2_bytes = 1536 * 1024;
+    p->clock_khz = 732000;
+    p->global_mem_bytes = 6ull << 30;
+    p->cc_major = 7; p->cc_minor = 5;
+}
+
+smc_status smc_device_create(const smc_device_opts *opts, smc_device **out) {
+    if (!out) return SMC_ERR_INVALID_VALUE;
+    *out = NULL;
+    if (opts && opts->config && opts->config[0] && strcmp(opts->config, "default") && strcmp(opts->config, "kepler-k20x"))
+        return SMC_ERR_UNSUPPORTED;          /* configuration presets come with a later issue */
+    smc_device *dev = calloc(1, sizeof *dev);
+    if (!dev) return SMC_ERR_OUT_OF_MEMORY;
+    if (opts) dev->opts = *opts;
+    dev->opts.config = NULL;
+    default_props(&dev->props);
+    if (devmem_init(&dev->mem, dev->msg, sizeof dev->msg) != 0) { free(dev); return SMC_ERR_OUT_OF_MEMORY; }
+    *out = dev;
+    return SMC_OK;
+}
+
+static void module_free(smc_module *m);
+
+void smc_device_destroy(smc_device *dev) {
+    if (!dev) return;
+    while (dev->mods) { smc_module *n = dev->mods->next; module_free(dev->mods); dev->mods = n; }
+    devmem_fini(&dev->mem);
+    free(dev->stats);
+    free(dev);
+}
+
+const char *smc_last_message(const smc_device *dev) { return dev ? dev->msg : ""; }
+
+void smc_device_get_props(const smc_device *dev, smc_device_props *out) { if (dev && out) *out = dev->props; }
+
+/* ---- modules ------------------------------------------------------------------ */
+static void module_free(smc_module *m) {
+    if (!m) return;
+    for (uint32_t i = 0; i < m->nkernels; i++) emu_kernel_destroy(m->kernels[i].ek);
+    if (m->pm) for (uint32_t i = 0; i < m->pm->nvars; i++) if (m->var_addr[i]) devmem_free(&m->dev->mem, m->var_addr[i]);
+    free(m->kernels); free(m->var_addr);
+    ptx_module_free(m->pm);
+    free(m);
+}
+
+static uint64_t var_addr_cb(void *ctx, const ptx_var *v) {
+    smc_module *m = ctx;
+    return m->var_addr[v - m->pm->vars];
+}
+
+smc_status smc_module_load_ptx(smc_device *dev, const char *name, const char *text, size_t len, smc_module **out) {
+    if (!dev || !text || !out) return fail(dev, SMC_ERR_INVALID_VALUE, "smc_module_load_ptx: NULL argument");
+    *out = NULL;
+    if (!name) name = "<ptx>";
+    char err[512];
+    ptx_module *pm = ptx_parse(name, text, len, err, sizeof err);
+    if (!pm) return fail(dev, SMC_ERR_INVALID_PTX, "%s", err);
+    if (pm->target_sm > dev->props.cc_major * 10 + dev->props.cc_minor + 20) { /* accept sm_75 .. sm_9x */ }
+    smc_module *m = calloc(1, sizeof *m);
+    if (!m) { ptx_module_free(pm); return fail(dev, SMC_ERR_OUT_OF_MEMORY, "out of host memory"); }
+    m->dev = dev; m->pm = pm;
+    m->var_addr = calloc(pm->nvars + 1, sizeof *m->var_addr);
+    uint32_t nent = 0;
+    for (uint32_t i = 0; i < pm->nfuncs; i++) nent += pm->funcs[i].is_entry && pm->funcs[i].has_body;
+    m->kernels = calloc(nent + 1, sizeof *m->kernels);
+    if (!m->var_addr || !m->kernels) { module_free(m); return fail(dev, SMC_ERR_OUT_OF_MEMORY, "out of host memory"); }
+    /* module-scope .global/.const variables live in device memory */
+    for (uint32_t i = 0; i < pm->nvars; i++) {
+        const ptx_var *v = &pm->vars[i];
+        if (v->space != SP_GLOBAL && v->space != SP_CONST) continue;
+        uint64_t a = devmem_alloc_bytes(&dev->mem, v->size ? v->size : 1, DM_MODULE);
+        if (!a) { module_free(m); return fail(dev, SMC_ERR_OUT_OF_MEMORY, "%s: no device memory for variable '%s'", name, v->name); }
+        m->var_addr[i] = a;
+        if (v->has_init) memcpy((void *)(uintptr_t)a, v->init, v->size);
+    }
+    for (uint32_t i = 0; i < pm->nfuncs; i++) {
+        const ptx_func *f = &pm->funcs[i];
+        if (!f->is_entry || !f->has_body) continue;
+        ptx_kernel *k = ptx_link(pm, f, var_addr_cb, m, err, sizeof err);
+        if (!k) { module_free(m); return fail(dev, SMC_ERR_INVALID_PTX, "%s", err); }
+        smc_kernel *sk = &m->kernels[m->nkernels];
+        sk->ek = emu_kernel_create(k);
+        if (!sk->ek) { ptx_kernel_free(k); module_free(m); return fail(dev, SMC_ERR_OUT_OF_MEMORY, "out of host memory"); }
+        m->nkernels++;
+        sk->mod = m;
+        smc_kernel_info *in = &sk->info;
+        in->name = k->name;
+        in->regs_per_thread = k->regs_per_thread;
+        in->pred_regs = k->pred_regs;
+        in->static_smem_bytes = k->static_smem;
+        in->local_bytes = k->local_bytes;
+        in->const_bytes = k->const_bytes;
+        in->param_bytes = k->param_bytes;
+        in->num_params = k->nparams;
+        in->max_threads_per_block = k->maxntid[0] ? k->maxntid[0] * k->maxntid[1] * k->maxntid[2] : 0;
+    }
+    m->next = dev->mods;
+    dev->mods = m;
+    *out = m;
+    return SMC_OK;
+}
+
+smc_status smc_module_load_ptx_file(smc_device *dev, const char *path, smc_module **out) {
+    if (!dev || !path || !out) return fail(dev, SMC_ERR_INVALID_VALUE, "smc_module_load_ptx_file: NULL argument");
+    FILE *f = fopen(path, "rb");
+    if (!f) return fail(dev, SMC_ERR_NOT_FOUND, "%s: %s", path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0) break;
+        if (n == cap) {
+            if (cap > (1u << 30)) { free(buf); buf = NULL; break; }
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb; cap *= 2;
+        }
+    }
+    bool err = ferror(f);
+    fclose(f);
+    if (!buf) return fail(dev, SMC_ERR_OUT_OF_MEMORY, "%s: file too large", path);
+    if (err) { free(buf); return fail(dev, SMC_ERR_INVALID_VALUE, "%s: read error", path); }
+    smc_status st = smc_module_load_ptx(dev, path, buf, n, out);
+    free(buf);
+    return st;
+}
+
+void smc_module_unload(smc_module *mod) {
+    if (!mod) return;
+    smc_device *dev = mod->dev;
+    for (smc_module **p = &dev->mods; *p; p = &(*p)->next)
+        if (*p == mod) { *p = mod->next; break; }
+    module_free(mod);
+}
+
+uint32_t smc_module_kernel_count(const smc_module *mod) { return mod ? mod->nkernels : 0; }
+smc_kernel *smc_module_kernel_at(smc_module *mod, uint32_t i) {
+    return mod && i < mod->nkernels ? &mod->kernels[i] : NULL;
+}
+
+smc_status smc_module_get_kernel(smc_module *mod, const char *name, smc_kernel **out) {
+    if (!mod || !name || !out) return SMC_ERR_INVALID_VALUE;
+    for (uint32_t i = 0; i < mod->nkernels; i++)
+        if (!strcmp(mod->kernels[i].info.name, name)) { *out = &mod->kernels[i]; return SMC_OK; }
+    *out = NULL;
+    return fail(mod->dev, SMC_ERR_NOT_FOUND, "kernel '%s' not found in module %s", name, mod->pm->name);
+}
+
+smc_status smc_module_get_global(smc_module *mod, const char *name, uint64_t *dptr, size_t *bytes) {
+    if (!mod || !name) return SMC_ERR_INVALID_VALUE;
+    for (uint32_t i = 0; i < mod->pm->nvars; i++) {
+        const ptx_var *v = &mod->pm->vars[i];
+        if (strcmp(v->name, name) || !mod->var_addr[i]) continue;
+        if (dptr) *dptr = mod->var_addr[i];
+        if (bytes) *bytes = v->size;
+        return SMC_OK;
+    }
+    return fail(mod->dev, SMC_ERR_NOT_FOUND, "global '%s' not found in module %s", name, mod->pm->name);
+}
+
+void smc_kernel_get_info(const smc_kernel *k, smc_kernel_info *out) { if (k && out) *out = k->info; }
+
+smc_status smc_kernel_param(const smc_kernel *k, uint32_t i, uint32_t *offset, uint32_t *size) {
+    if (!k) return SMC_ERR_INVALID_VALUE;
+    const ptx_kernel *pk = emu_kernel_ptx(k->ek);
+    if (i >= pk->nparams) return SMC_ERR_INVALID_VALUE;
+    if (offset) *offset = pk->params[i].offset;
+    if (size) *size = pk->params[i].size;
+    return SMC_OK;
+}
+
+const emu_kernel *smc_kernel_emu(const smc_kernel *k) { return k ? k->ek : NULL; }
+devmem *smc_device_mem(smc_device *dev) { return dev ? &dev->mem : NULL; }
+
+/* ---- memory ---------------------------------------------------------------- */
+smc_status smc_malloc(smc_device *dev, size_t bytes, smc_mem_kind kind, uint64_t *dptr) {
+    if (!dev || !dptr || (unsigned)kind > SMC_MEM_HOST) return fail(dev, SMC_ERR_INVALID_VALUE, "smc_malloc: bad argument");
+    *dptr = 0;
+    smc_status st = sticky(dev);
+    if (st) return st;
+    if (bytes == 0) return SMC_OK;     /* like cudaMalloc(0): a null pointer */
+    if (bytes > dev->props.global_mem_bytes - dev->mem.bytes_in_use || bytes > dev->props.global_mem_bytes)
+        return fail(dev, SMC_ERR_OUT_OF_MEMORY, "smc_malloc: %zu bytes exceed the free device memory", bytes);
+    uint64_t a = devmem_alloc_bytes(&dev->mem, bytes, (uint8_t)kind);
+    if (!a) return fail(dev, SMC_ERR_OUT_OF_MEMORY, "smc_malloc: cannot allocate %zu bytes", bytes);
+    *dptr = a;
+    return SMC_OK;
+}
+
+smc_status smc_free(smc_device *dev, uint64_t dptr) {
+    if (!dev) return SMC_ERR_INVALID_VALUE;
+    if (dptr == 0) return SMC_OK;
+    int32_t i = devmem_find(&dev->mem, dptr, 1);
+    if (i < 0 || dev->mem.a[i].start != dptr || dev->mem.a[i].kind == DM_MODULE)
+        return fail(dev, SMC_ERR_INVALID_DEVICE_PTR, "smc_free: 0x%llx is not the start of an allocation", (unsigned long long)dptr);
+    devmem_free(&dev->mem, dptr);
+    return SMC_OK;
+}
+
+void *smc_host_ptr(smc_device *dev, uint64_t dptr, size_t bytes) {
+    if (!dev) return NULL;
+    if (devmem_find(&dev->mem, dptr, bytes ? bytes : 1) < 0) return NULL;
+    return (void *)(uintptr_t)dptr;
+}
+
+uint64_t smc_device_addr_of(smc_device *dev, const void *host) {
+    if (!dev || !host) return 0;
+    uint64_t a = (uint64_t)(uintptr_t)host;
+    return devmem_find(&dev->mem, a, 1) >= 0 ? a : 0;
+}
+
+static smc_status check_range(smc_device *dev, uint64_t a, size_t n, const char *what) {
+    if (n == 0) return SMC_OK;
+    if (devmem_find(&dev->mem, a, n) < 0)
+        return fail(dev, SMC_ERR_INVALID_DEVICE_PTR, "%s: [0x%llx, +%zu) is not inside one device allocation",
+                    what, (unsigned long long)a, n);
+    return SMC_OK;
+}
+
+smc_status smc_memcpy_htod(smc_device *dev, uint64_t dst, const void *src, size_t n) {
+    if (!dev || (!src && n)) return fail(dev, SMC_ERR_INVALID_VALUE, "smc_memcpy_htod: NULL argument");
+    smc_status st = sticky(dev);
+    if (st || (st = check_range(dev, dst, n, "smc_memcpy_htod"))) return st;
+    if (n) memmove((void *)(uintptr_t)dst, src, n);
+    return SMC_OK;
+}
+
+smc_status smc_memcpy_dtoh(smc_device *dev, void *dst, uint64_t src, size_t n) {
+    if (!dev || (!dst && n)) return fail(dev, SMC_ERR_INVALID_VALUE, "smc_memcpy_dtoh: NULL argument");
+    smc_status st = sticky(dev);
+    if (st || (st = check_range(dev, src, n, "smc_memcpy_dtoh"))) return st;
+    if (n) memmove(dst, (void *)(uintptr_t)src, n);
+    return SMC_OK;
+}
+
+smc_status smc_memcpy_dtod(smc_device *dev, uint64_t dst, uint64_t src, size_t n) {
+    if (!dev) return SMC_ERR_INVALID_VALUE;
+    smc_status st = sticky(dev);
+    if (st || (st = check_range(dev, src, n, "smc_memcpy_dtod")) || (st = check_range(dev, dst, n, "smc_memcpy_dtod")))
+        return st;
+    if (n) memmove((void *)(uintptr_t)dst, (void *)(uintptr_t)src, n);
+    return SMC_OK;
+}
+
+smc_status smc_memset(smc_device *dev, uint64_t dst, int value, size_t n) {
+    if (!dev) return SMC_ERR_INVALID_VALUE;
+    smc_status st = sticky(dev);
+    if (st || (st = check_range(dev, dst, n, "smc_memset"))) return st;
+    if (n) memset((void *)(uintptr_t)dst, value, n);
+    return SMC_OK;
+}
+
+/* ---- launch ------------------------------------------------------------------ */
+smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 block,
+                      uint32_t dyn_smem_bytes, smc_stream stream, const void *params,
+                      size_t param_bytes, const smc_launch_ext *ext) {
+    (void)stream; (void)ext;
+    if (!dev || !k) return fail(dev, SMC_ERR_INVALID_VALUE, "smc_launch: NULL device or kernel");
+    smc_status st = sticky(dev);
+    if (st) return st;
+    const smc_device_props *p = &dev->props;
+    const smc_kernel_info *in = &k->info;
+    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z ||
+        grid.x > p->max_grid_dim[0] || grid.y > p->max_grid_dim[1] || grid.z > p->max_grid_dim[2] ||
+        block.x > p->max_block_dim[0] || block.y > p->max_block_dim[1] || block.z > p->max_block_dim[2])
+        return fail(dev, SMC_ERR_INVALID_CONFIGURATION, "smc_launch %s: bad grid (%u,%u,%u) or block (%u,%u,%u)",
+                    in->name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    if (threads > p->max_threads_per_block)
+        return fail(dev, SMC_ERR_INVALID_CONFIGURATION, "smc_launch %s: %llu threads per block exceed %u",
+                    in->name, (unsigned long long)threads, p->max_threads_per_block);
+    if ((uint64_t)grid.x * grid.y * grid.z > 0xFFFFFFFFull)
+        return fail(dev, SMC_ERR_INVALID_CONFIGURATION, "smc_launch %s: grid too large", in->name);
+    const ptx_kernel *pk = emu_kernel_ptx(k->ek);
+    if (pk->reqntid[0] && (block.x != pk->reqntid[0] || block.y != pk->reqntid[1] || block.z != pk->reqntid[2]))
+        return fail(dev, SMC_ERR_INVALID_CONFIGURATION, "smc_launch %s: block must be (%u,%u,%u) (.reqntid)",
+                    in->name, pk->reqntid[0], pk->reqntid[1], pk->reqntid[2]);
+    if (in->max_threads_per_block && threads > in->max_threads_per_block)
+        return fail(dev, SMC_ERR_LAUNCH_OUT_OF_RESOURCES, "smc_launch %s: %llu threads exceed .maxntid %u",
+                    in->name, (unsigned long long)threads, in->max_threads_per_block);
+    if ((uint64_t)in->static_smem_bytes + dyn_smem_bytes > p->smem_per_block)
+        return fail(dev, SMC_ERR_LAUNCH_OUT_OF_RESOURCES, "smc_launch %s: %u static + %u dynamic shared bytes exceed %u",
+                    in->name, in->static_smem_bytes, dyn_smem_bytes, p->smem_per_block);
+    uint64_t warps = (threads + 31) / 32;
+    if ((uint64_t)in->regs_per_thread * warps * 32 > p->max_regs_per_block)
+        return fail(dev, SMC_ERR_LAUNCH_OUT_OF_RESOURCES, "smc_launch %s: %u registers x %llu threads exceed %u",
+                    in->name, in->regs_per_thread, (unsigned long long)(warps * 32), p->max_regs_per_block);
+    if (param_bytes < in->param_bytes || (in->param_bytes && !params))
+        return fail(dev, SMC_ERR_INVALID_VALUE, "smc_launch %s: %zu parameter bytes given, kernel takes %u",
+                    in->name, param_bytes, in->param_bytes);
+    emu_launch_desc d = {
+        .kernel = k->ek, .grid = grid, .block = block, .dyn_smem = dyn_smem_bytes,
+        .params = params, .param_bytes = (uint32_t)(param_bytes < in->param_bytes ? param_bytes : in->param_bytes),
+        .mem = &dev->mem, .num_sms = p->num_sms, .max_warps_per_sm = p->max_warps_per_sm,
+        .watchdog = dev->opts.watchdog,
+    };
+    emu_launch *l = emu_launch_create(&d);
+    if (!l) return fail(dev, SMC_ERR_OUT_OF_MEMORY, "smc_launch: out of host memory");
+    st = emu_run_functional(l);
+    if (dev->nstats >= dev->stats_cap) {
+        uint32_t nc = dev->stats_cap ? dev->stats_cap * 2 : 16;
+        smc_launch_stats *ns = realloc(dev->stats, nc * sizeof *ns);
+        if (ns) { dev->stats = ns; dev->stats_cap = nc; }
+    }
+    if (dev->nstats < dev->stats_cap) {
+        smc_launch_stats *s = &dev->stats[dev->nstats++];
+        memset(s, 0, sizeof *s);
+        snprintf(s->kernel, sizeof s->kernel, "%s", in->name);
+        s->warp_insts = emu_launch_warp_insts(l);
+        s->thread_insts = emu_launch_thread_insts(l);
+    }
+    if (st != SMC_OK) {
+        dev->fault = *emu_launch_fault(l);
+        snprintf(dev->msg, sizeof dev->msg, "%s", dev->fault.message);
+    }
+    emu_launch_destroy(l);
+    return st;
+}
+
+/* ---- faults and statistics ---------------------------------------------- */
+void smc_device_fault(const smc_device *dev, smc_fault *out) {
+    if (!out) return;
+    if (!dev) { memset(out, 0, sizeof *out); return; }
+    *out = dev->fault;
+}
+
+void smc_device_reset(smc_device *dev) {
+    if (!dev) return;
+    memset(&dev->fault, 0, sizeof dev->fault);
+    /* free user allocations; module variables stay */
+    for (uint32_t i = dev->mem.n; i-- > 0;)
+        if (dev->mem.a[i].kind != DM_MODULE) devmem_free(&dev->mem, dev->mem.a[i].start);
+    dev->msg[0] = 0;
+}
+
+uint32_t smc_launch_count(const smc_device *dev) { return dev ? dev->nstats : 0; }
+
+smc_status smc_launch_get_stats(const smc_device *dev, uint32_t i, smc_launch_stats *out) {
+    if (!dev || !out || i >= dev->nstats) return SMC_ERR_INVALID_VALUE;
+    *out = dev->stats[i];
+    return SMC_OK;
+}

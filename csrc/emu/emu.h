@@ -1,0 +1,148 @@
+/*
+ * emu.h — the functional emulator, driven one warp-instruction at a time.
+ *
+ * Two users:
+ *   - smc_launch (csrc/device/) runs a whole grid functionally with
+ *     emu_run_functional(): CTAs one after another, warps of a CTA in
+ *     round-robin order, deterministic.
+ *   - the timing model (a later issue) owns the schedule: it creates CTAs on
+ *     its SMs with emu_cta_create(), looks at the next instruction of a warp
+ *     with emu_warp_peek() (fetch/decode: static information only, nothing
+ *     executes), and executes it at issue time with emu_warp_execute(), which
+ *     fills an emu_exec_info with the dynamic information (active mask,
+ *     per-lane addresses for the coalescer, branch outcome, status).
+ *
+ * Register ids in emu_inst_info are PHYSICAL ids from the register
+ * allocator (32-bit file: 0..regs_per_thread-1, a 64-bit value occupies the
+ * pair id, id+1; predicates have their own file). Functional execution
+ * itself keeps values per virtual register (see docs/emulator.md).
+ *
+ * Faults (bad address, misaligned access, illegal instruction, trap,
+ * watchdog) stop the launch: the warp's execute returns EMU_FAULT and the
+ * fault (kernel, CTA, warp, lane, pc, PTX line, address, message) is kept in
+ * the launch (emu_launch_fault).
+ */
+#ifndef SMC_EMU_H
+#define SMC_EMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "smcosim.h"
+#include "../ptx/link.h"
+#include "../device/devmem.h"
+
+/* Operation class and functional unit of an instruction (timing model). */
+enum emu_class {
+    EC_INT = 0,     /* integer / logic / move / compare ALU */
+    EC_FP32,        /* single-precision ALU (add, mul, fma, min/max, setp.f32) */
+    EC_FP64,        /* double-precision unit */
+    EC_SFU,         /* rcp, sqrt, rsqrt, sin, cos, lg2, ex2, tanh, div.approx */
+    EC_MEM,         /* ld/st/atom/red (mem_space says where) */
+    EC_BRANCH,      /* bra */
+    EC_BARRIER,     /* bar / barrier */
+    EC_EXIT,        /* exit, trap */
+    EC_WARP,        /* shfl, vote, activemask: cross-lane */
+    EC_NOP,         /* fence, membar, prefetch, nanosleep */
+    EC_COUNT
+};
+enum emu_unit { EU_SP = 0, EU_DP, EU_SFU, EU_LDST, EU_BRANCH, EU_COUNT };
+
+#define EMU_NO_REG 0xFFFFu
+
+/* Static, decoded view of one instruction (emu_warp_peek). */
+typedef struct emu_inst_info {
+    uint32_t pc, ptx_line;
+    uint8_t  op;              /* enum ptx_op */
+    uint8_t  op_class;        /* enum emu_class */
+    uint8_t  unit;            /* enum emu_unit */
+    uint8_t  mem_space;       /* enum ptx_space, for EC_MEM */
+    uint8_t  is_load, is_store, is_atomic;
+    uint8_t  long_latency;    /* global/local/generic memory: result comes late */
+    uint8_t  is_branch, is_barrier, is_exit;
+    uint8_t  access_size;     /* bytes per lane (vector included) */
+    uint8_t  ndst, nsrc;      /* 32-bit register ids below */
+    uint8_t  ndst_pred, nsrc_pred;
+    uint16_t dst[8], src[16];
+    uint16_t dst_pred[2], src_pred[4];  /* predicate file ids (guard included) */
+    const char *name;         /* opcode, e.g. "ld" */
+} emu_inst_info;
+
+enum emu_status {
+    EMU_OK = 0,               /* executed; warp continues */
+    EMU_WAIT_BARRIER,         /* executed a barrier; waits until released */
+    EMU_EXITED,               /* the warp has finished */
+    EMU_FAULT                 /* launch failed: see emu_launch_fault */
+};
+
+/* Dynamic result of executing one warp-instruction. */
+typedef struct emu_exec_info {
+    uint32_t pc;
+    uint32_t next_pc;         /* pc of the warp's next instruction (or PTX_NO_PC) */
+    uint32_t active;          /* lanes that executed it (guard applied) */
+    uint32_t warp_mask;       /* lanes active in the warp at issue */
+    uint8_t  status;          /* enum emu_status */
+    uint8_t  branch_taken;    /* some lane took the branch */
+    uint8_t  diverged;        /* lanes split between target and fall-through */
+    uint8_t  mem_space;       /* resolved space (generic accesses too) */
+    uint8_t  access_size;     /* bytes per lane */
+    uint64_t addr[32];        /* per-lane addresses of memory ops (active lanes) */
+} emu_exec_info;
+
+typedef struct emu_kernel emu_kernel;
+typedef struct emu_launch emu_launch;
+typedef struct emu_cta emu_cta;
+
+/* Wraps a linked kernel (takes ownership) and pre-decodes it. */
+emu_kernel *emu_kernel_create(ptx_kernel *k);
+void emu_kernel_destroy(emu_kernel *ek);
+const ptx_kernel *emu_kernel_ptx(const emu_kernel *ek);
+const emu_inst_info *emu_kernel_inst(const emu_kernel *ek, uint32_t pc);
+
+/* Supplies %clock/%clock64 (cycles) for an SM. NULL = count of warp-instructions executed so far. */
+typedef uint64_t (*emu_clock_fn)(void *ctx, uint32_t smid);
+
+typedef struct emu_launch_desc {
+    const emu_kernel *kernel;
+    smc_dim3 grid, block;
+    uint32_t dyn_smem;
+    const void *params;  uint32_t param_bytes;
+    devmem  *mem;
+    uint32_t num_sms;            /* %nsmid */
+    uint32_t max_warps_per_sm;   /* %nwarpid */
+    uint64_t watchdog;           /* warp-instructions without progress; 0 = default */
+    emu_clock_fn clock; void *clock_ctx;
+} emu_launch_desc;
+
+#define EMU_DEFAULT_WATCHDOG 200000000ull
+
+emu_launch *emu_launch_create(const emu_launch_desc *d);
+void emu_launch_destroy(emu_launch *l);
+uint32_t emu_launch_num_ctas(const emu_launch *l);
+/* The first fault of the launch (status SMC_OK when none). */
+const smc_fault *emu_launch_fault(const emu_launch *l);
+uint64_t emu_launch_warp_insts(const emu_launch *l);
+uint64_t emu_launch_thread_insts(const emu_launch *l);
+
+/* CTAs are created on demand (linear id in x-major order) on an SM. */
+emu_cta *emu_cta_create(emu_launch *l, uint32_t cta_linear, uint32_t smid);
+void emu_cta_destroy(emu_cta *c);
+uint32_t emu_cta_num_warps(const emu_cta *c);
+bool emu_cta_done(const emu_cta *c);                 /* every warp exited */
+
+/* NULL when the warp has exited. */
+const emu_inst_info *emu_warp_peek(const emu_cta *c, uint32_t warp);
+/* May the warp issue (not exited, not waiting at a barrier)? */
+bool emu_warp_ready(const emu_cta *c, uint32_t warp);
+bool emu_warp_exited(const emu_cta *c, uint32_t warp);
+/* Execute the warp's next instruction. `out` may be NULL. */
+int  emu_warp_execute(emu_cta *c, uint32_t warp, emu_exec_info *out);
+
+/* Bridges from the public API objects (csrc/device/). */
+const emu_kernel *smc_kernel_emu(const smc_kernel *k);
+devmem *smc_device_mem(smc_device *dev);
+
+/* The whole grid, functionally. Returns SMC_OK or the fault status. */
+smc_status emu_run_functional(emu_launch *l);
+
+#endif

@@ -1,0 +1,1386 @@
+/*
+ * exec.c — functional execution of pre-decoded PTX, one warp-instruction per
+ * emu_warp_execute() call. See emu.h for the contract and docs/emulator.md
+ * for the SIMT stack, address map and fault model.
+ *
+ * Values are kept per virtual register and lane as 64-bit words holding the
+ * register's bits zero-extended (a .b32 register never has bits above 31).
+ * Each instruction reads its operands at its own type width, computes in
+ * 64-bit (or float/double), and writes the result masked to the width of
+ * the destination register.
+ */
+#include "emu.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- kernel pre-decoding ----------------------------------------------------- */
+struct emu_kernel {
+    ptx_kernel *k;
+    emu_inst_info *info;
+    uint64_t *rmask;          /* per vreg: mask of its width */
+};
+
+static uint8_t class_of(const ptx_insn *in, uint8_t *unit) {
+    uint8_t t = in->type;
+    bool f64 = t == PT_F64, fl = ptx_type_class[t] == TC_FLOAT;
+    *unit = EU_SP;
+    switch (in->op) {
+    case OP_LD: case OP_LDU: case OP_ST: case OP_ATOM: case OP_RED:
+        *unit = EU_LDST; return EC_MEM;
+    case OP_BRA: *unit = EU_BRANCH; return EC_BRANCH;
+    case OP_BAR: case OP_BARRIER: *unit = EU_BRANCH; return EC_BARRIER;
+    case OP_EXIT: case OP_RET: case OP_TRAP: case OP_BRKPT: *unit = EU_BRANCH; return EC_EXIT;
+    case OP_SHFL: case OP_VOTE: case OP_ACTIVEMASK: return EC_WARP;
+    case OP_FENCE: case OP_MEMBAR: case OP_PREFETCH: case OP_NANOSLEEP: return EC_NOP;
+    case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2:
+    case OP_EX2: case OP_TANH:
+        if (f64) { *unit = EU_DP; return EC_FP64; }
+        *unit = EU_SFU; return EC_SFU;
+    case OP_DIV:
+        if (f64) { *unit = EU_DP; return EC_FP64; }
+        if (fl) { *unit = EU_SFU; return EC_SFU; }
+        return EC_INT;
+    case OP_CVT:
+        if (f64 || in->type2 == PT_F64) { *unit = EU_DP; return EC_FP64; }
+        return fl || ptx_type_class[in->type2] == TC_FLOAT ? EC_FP32 : EC_INT;
+    default:
+        if (f64) { *unit = EU_DP; return EC_FP64; }
+        return fl ? EC_FP32 : EC_INT;
+    }
+}
+
+/* Float immediates: make their bits match the instruction's operand type. */
+static void fix_imm(ptx_operand *o, uint8_t type) {
+    if (o->kind != OK_IMM || !o->fimm) return;
+    if (type == PT_F32 && o->fimm == 2) {
+        double d; memcpy(&d, &o->imm, 8);
+        float f = (float)d; uint32_t u; memcpy(&u, &f, 4); o->imm = u;
+    } else if (type == PT_F64 && o->fimm == 1) {
+        uint32_t u = (uint32_t)o->imm; float f; memcpy(&f, &u, 4);
+        double d = f; memcpy(&o->imm, &d, 8);
+    }
+    o->fimm = 0;
+}
+
+emu_kernel *emu_kernel_create(ptx_kernel *k) {
+    emu_kernel *ek = calloc(1, sizeof *ek);
+    if (!ek) return NULL;
+    ek->k = k;
+    ek->info = calloc(k->ncode + 1, sizeof *ek->info);
+    ek->rmask = calloc(k->nregs + 1, sizeof *ek->rmask);
+    if (!ek->info || !ek->rmask) { free(ek->info); free(ek->rmask); free(ek); return NULL; }
+    for (uint32_t r = 0; r < k->nregs; r++) {
+        uint32_t sz = ptx_type_size[k->reg_type[r]];
+        ek->rmask[r] = k->reg_type[r] == PT_PRED ? 1 : sz >= 8 ? ~0ull : ((1ull << (8 * sz)) - 1);
+    }
+    for (uint32_t pc = 0; pc < k->ncode; pc++) {
+        ptx_insn *in = &k->code[pc];
+        for (uint32_t i = 0; i < in->nops; i++) {
+            uint8_t t = in->type;
+            if (in->op == OP_CVT && i > 0) t = in->type2;
+            if (in->op == OP_SET && i > 0) t = in->type2;
+            if (in->op == OP_SLCT && i == 3) t = in->type2;
+            fix_imm(&in->ops[i], t);
+        }
+        emu_inst_info *x = &ek->info[pc];
+        x->pc = pc; x->ptx_line = in->line; x->op = in->op;
+        x->name = ptx_op_name[in->op];
+        x->op_class = class_of(in, &x->unit);
+        x->mem_space = in->space;
+        x->is_load = in->op == OP_LD || in->op == OP_LDU || in->op == OP_ATOM;
+        x->is_store = in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED;
+        x->is_atomic = in->op == OP_ATOM || in->op == OP_RED;
+        x->long_latency = x->op_class == EC_MEM &&
+            (in->space == SP_GLOBAL || in->space == SP_LOCAL || in->space == SP_GENERIC || in->space == SP_CONST);
+        x->is_branch = in->op == OP_BRA;
+        x->is_barrier = x->op_class == EC_BARRIER;
+        x->is_exit = x->op_class == EC_EXIT;
+        x->access_size = (uint8_t)(x->op_class == EC_MEM ? ptx_type_size[in->type] * in->vec : 0);
+        int32_t d[8], s[16]; uint32_t nd, ns;
+        ptx_insn_regs(in, d, &nd, s, &ns);
+        for (uint32_t i = 0; i < nd; i++) {
+            uint32_t r = (uint32_t)d[i];
+            uint16_t p = k->phys[r];
+            if (k->reg_type[r] == PT_PRED) { if (x->ndst_pred < 2) x->dst_pred[x->ndst_pred++] = p; continue; }
+            if (x->ndst < 8) x->dst[x->ndst++] = p;
+            if (ptx_type_size[k->reg_type[r]] == 8 && x->ndst < 8) x->dst[x->ndst++] = (uint16_t)(p + 1);
+        }
+        for (uint32_t i = 0; i < ns; i++) {
+            uint32_t r = (uint32_t)s[i];
+            uint16_t p = k->phys[r];
+            if (k->reg_type[r] == PT_PRED) { if (x->nsrc_pred < 4) x->src_pred[x->nsrc_pred++] = p; continue; }
+            if (x->nsrc < 16) x->src[x->nsrc++] = p;
+            if (ptx_type_size[k->reg_type[r]] == 8 && x->nsrc < 16) x->src[x->nsrc++] = (uint16_t)(p + 1);
+        }
+    }
+    return ek;
+}
+
+void emu_kernel_destroy(emu_kernel *ek) {
+    if (!ek) return;
+    ptx_kernel_free(ek->k);
+    free(ek->info); free(ek->rmask); free(ek);
+}
+const ptx_kernel *emu_kernel_ptx(const emu_kernel *ek) { return ek->k; }
+const emu_inst_info *emu_kernel_inst(const emu_kernel *ek, uint32_t pc) {
+    return pc < ek->k->ncode ? &ek->info[pc] : NULL;
+}
+
+/* ---- launch, CTA, warp state -------------------------------------------------- */
+typedef struct simt_entry { uint32_t pc, rpc, mask; } simt_entry;
+
+enum { W_RUN, W_BAR, W_DONE };
+
+typedef struct warp {
+    uint32_t valid;          /* lanes that have a thread */
+    uint32_t exited;
+    uint32_t carry;          /* CC.CF per lane */
+    uint8_t  state, bar_id;
+    int32_t  bar_dst;        /* bar.red destination vreg, -1 */
+    uint32_t bar_dst_mask;
+    simt_entry *stack; uint32_t sp, cap;
+    uint64_t *regs;          /* nregs x 32 */
+} warp;
+
+typedef struct barrier {
+    uint32_t arrived_warps, arrived_threads, expected;   /* expected threads, 0 = all */
+    uint32_t popc; uint8_t red_and, red_or, red_kind;
+} barrier;
+
+struct emu_cta {
+    emu_launch *l;
+    uint32_t linear, smid;
+    smc_dim3 id;
+    uint32_t nwarps, nthreads, live_warps;
+    warp *w;
+    uint8_t *smem; uint32_t smem_size;
+    uint8_t *local; uint32_t local_size;
+    barrier bar[16];
+};
+
+struct emu_launch {
+    emu_launch_desc d;
+    const emu_kernel *ek;
+    const ptx_kernel *k;
+    uint8_t *params;
+    smc_fault fault;
+    uint64_t warp_insts, thread_insts, since_progress, watchdog;
+    uint32_t nctas, threads_per_cta, warps_per_cta;
+};
+
+emu_launch *emu_launch_create(const emu_launch_desc *d) {
+    emu_launch *l = calloc(1, sizeof *l);
+    if (!l) return NULL;
+    l->d = *d;
+    l->ek = d->kernel;
+    l->k = d->kernel->k;
+    l->params = calloc(1, l->k->param_bytes + 8);
+    if (!l->params) { free(l); return NULL; }
+    if (d->params) memcpy(l->params, d->params, d->param_bytes < l->k->param_bytes ? d->param_bytes : l->k->param_bytes);
+    l->nctas = d->grid.x * d->grid.y * d->grid.z;
+    l->threads_per_cta = d->block.x * d->block.y * d->block.z;
+    l->warps_per_cta = (l->threads_per_cta + 31) / 32;
+    l->watchdog = d->watchdog ? d->watchdog : EMU_DEFAULT_WATCHDOG;
+    l->fault.status = SMC_OK;
+    return l;
+}
+void emu_launch_destroy(emu_launch *l) { if (l) { free(l->params); free(l); } }
+uint32_t emu_launch_num_ctas(const emu_launch *l) { return l->nctas; }
+const smc_fault *emu_launch_fault(const emu_launch *l) { return &l->fault; }
+uint64_t emu_launch_warp_insts(const emu_launch *l) { return l->warp_insts; }
+uint64_t emu_launch_thread_insts(const emu_launch *l) { return l->thread_insts; }
+
+emu_cta *emu_cta_create(emu_launch *l, uint32_t linear, uint32_t smid) {
+    if (linear >= l->nctas) return NULL;
+    emu_cta *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->l = l; c->linear = linear; c->smid = smid;
+    c->id.x = linear % l->d.grid.x;
+    c->id.y = (linear / l->d.grid.x) % l->d.grid.y;
+    c->id.z = linear / (l->d.grid.x * l->d.grid.y);
+    c->nthreads = l->threads_per_cta;
+    c->nwarps = l->warps_per_cta;
+    c->live_warps = c->nwarps;
+    c->smem_size = l->k->static_smem + l->d.dyn_smem;
+    c->local_size = l->k->local_bytes;
+    c->smem = calloc(1, c->smem_size + 16);
+    c->local = calloc(1, (size_t)c->local_size * c->nthreads + 16);
+    c->w = calloc(c->nwarps, sizeof *c->w);
+    if (!c->smem || !c->local || !c->w) goto fail;
+    size_t nr = (size_t)l->k->nregs * 32;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        warp *w = &c->w[i];
+        uint32_t n = c->nthreads - i * 32;
+        w->valid = n >= 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
+        w->regs = calloc(nr + 1, sizeof *w->regs);
+        w->cap = 8;
+        w->stack = malloc(w->cap * sizeof *w->stack);
+        if (!w->regs || !w->stack) goto fail;
+        w->stack[0] = (simt_entry){ 0, PTX_NO_PC, w->valid };
+        w->sp = 1;
+        w->state = W_RUN;
+        w->bar_dst = -1;
+    }
+    return c;
+fail:
+    emu_cta_destroy(c);
+    return NULL;
+}
+
+void emu_cta_destroy(emu_cta *c) {
+    if (!c) return;
+    if (c->w) for (uint32_t i = 0; i < c->nwarps; i++) { free(c->w[i].regs); free(c->w[i].stack); }
+    free(c->w); free(c->smem); free(c->local); free(c);
+}
+uint32_t emu_cta_num_warps(const emu_cta *c) { return c->nwarps; }
+bool emu_cta_done(const emu_cta *c) { return c->live_warps == 0; }
+bool emu_warp_exited(const emu_cta *c, uint32_t w) { return w >= c->nwarps || c->w[w].state == W_DONE; }
+bool emu_warp_ready(const emu_cta *c, uint32_t w) {
+    return w < c->nwarps && c->w[w].state == W_RUN && c->l->fault.status == SMC_OK;
+}
+const emu_inst_info *emu_warp_peek(const emu_cta *c, uint32_t w) {
+    if (w >= c->nwarps || c->w[w].state == W_DONE) return NULL;
+    const warp *W = &c->w[w];
+    return emu_kernel_inst(c->l->ek, W->stack[W->sp - 1].pc);
+}
+
+/* ---- faults ---------------------------------------------------------------- */
+static int fault(emu_cta *c, uint32_t wi, int lane, uint32_t pc, smc_status st, uint64_t addr,
+                 const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+static int fault(emu_cta *c, uint32_t wi, int lane, uint32_t pc, smc_status st, uint64_t addr,
+                 const char *fmt, ...) {
+    emu_launch *l = c->l;
+    if (l->fault.status != SMC_OK) return EMU_FAULT;
+    smc_fault *f = &l->fault;
+    f->status = st;
+    snprintf(f->kernel, sizeof f->kernel, "%s", l->k->name);
+    f->cta = c->id; f->warp = wi; f->lane = lane < 0 ? 0 : (uint32_t)lane;
+    f->pc = pc; f->ptx_line = pc < l->k->ncode ? l->k->code[pc].line : 0;
+    f->address = addr;
+    char what[160];
+    va_list ap; va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (snprintf(f->message, sizeof f->message, "%s: %s in kernel %.60s, CTA (%u,%u,%u), warp %u, lane %d, pc %u (PTX line %u)",
+                 smc_status_name(st), what, l->k->name, c->id.x, c->id.y, c->id.z, wi, lane, pc, f->ptx_line) < 0)
+        f->message[0] = 0;
+    return EMU_FAULT;
+}
+
+/* ---- helpers ------------------------------------------------------------------ */
+static inline float f32(uint64_t b) { uint32_t u = (uint32_t)b; float f; memcpy(&f, &u, 4); return f; }
+static inline double f64(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
+static inline uint64_t bf32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline uint64_t bf64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+static inline int64_t sext(uint64_t v, unsigned bits) {
+    return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+static inline uint64_t zmask(unsigned bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
+static inline float ftz32(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x; }
+static inline float sat32(float x) { return isnan(x) ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+static inline double sat64(double x) { return isnan(x) ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
+
+typedef struct ctx {
+    emu_cta *c;
+    warp *w;
+    uint32_t wi, pc;
+    const ptx_insn *in;
+    const uint64_t *rmask;
+    emu_exec_info *out;
+} ctx;
+
+static uint64_t clock_now(const ctx *X) {
+    emu_launch *l = X->c->l;
+    return l->d.clock ? l->d.clock(l->d.clock_ctx, X->c->smid) : l->warp_insts;
+}
+
+static uint64_t sreg(const ctx *X, int id, int lane) {
+    const emu_launch *l = X->c->l;
+    uint32_t t = X->wi * 32 + (uint32_t)lane;
+    smc_dim3 b = l->d.block;
+    switch (id) {
+    case SR_TID_X: return t % b.x;
+    case SR_TID_Y: return (t / b.x) % b.y;
+    case SR_TID_Z: return t / (b.x * b.y);
+    case SR_NTID_X: return b.x;
+    case SR_NTID_Y: return b.y;
+    case SR_NTID_Z: return b.z;
+    case SR_CTAID_X: return X->c->id.x;
+    case SR_CTAID_Y: return X->c->id.y;
+    case SR_CTAID_Z: return X->c->id.z;
+    case SR_NCTAID_X: return l->d.grid.x;
+    case SR_NCTAID_Y: return l->d.grid.y;
+    case SR_NCTAID_Z: return l->d.grid.z;
+    case SR_LANEID: return (uint64_t)lane;
+    case SR_WARPID: return X->wi;
+    case SR_NWARPID: return l->d.max_warps_per_sm ? l->d.max_warps_per_sm : 64;
+    case SR_SMID: return X->c->smid;
+    case SR_NSMID: return l->d.num_sms ? l->d.num_sms : 1;
+    case SR_GRIDID: return 1;
+    case SR_CLOCK: return (uint32_t)clock_now(X);
+    case SR_CLOCK_HI: return (uint32_t)(clock_now(X) >> 32);
+    case SR_CLOCK64: return clock_now(X);
+    case SR_GLOBALTIMER: return clock_now(X);          /* 1 ns per cycle, see docs */
+    case SR_GLOBALTIMER_LO: return (uint32_t)clock_now(X);
+    case SR_GLOBALTIMER_HI: return (uint32_t)(clock_now(X) >> 32);
+    case SR_LANEMASK_EQ: return 1u << lane;
+    case SR_LANEMASK_LE: return (uint32_t)((2ull << lane) - 1);
+    case SR_LANEMASK_LT: return (1u << lane) - 1;
+    case SR_LANEMASK_GE: return ~((1u << lane) - 1);
+    case SR_LANEMASK_GT: return (uint32_t)~((2ull << lane) - 1);
+    case SR_DYN_SMEM: return l->d.dyn_smem;
+    case SR_TOTAL_SMEM: return X->c->smem_size;
+    default: return 0;
+    }
+}
+
+static inline uint64_t val(const ctx *X, const ptx_operand *o, int lane) {
+    switch (o->kind) {
+    case OK_REG: { uint64_t v = X->w->regs[(size_t)o->reg * 32 + lane]; return o->neg ? v ^ 1 : v; }
+    case OK_IMM: return o->imm;
+    case OK_SREG: return sreg(X, o->reg, lane);
+    default: return 0;
+    }
+}
+static inline void wr(const ctx *X, int32_t reg, int lane, uint64_t v) {
+    if (reg >= 0) X->w->regs[(size_t)reg * 32 + lane] = v & X->rmask[reg];
+}
+
+#define LANES(mask) for (uint32_t m_ = (mask), lane; m_ && ((lane = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
+
+static int set_rounding(uint8_t rnd) {
+    switch (rnd) {
+    case RND_RZ: case RND_RZI: return fesetround(FE_TOWARDZERO), 1;
+    case RND_RM: case RND_RMI: return fesetround(FE_DOWNWARD), 1;
+    case RND_RP: case RND_RPI: return fesetround(FE_UPWARD), 1;
+    default: return 0;
+    }
+}
+static void reset_rounding(int changed) { if (changed) fesetround(FE_TONEAREST); }
+
+/* ---- memory ------------------------------------------------------------------ */
+/* Translate a guest address; NULL after recording a fault. */
+static void *xlate(const ctx *X, int lane, uint8_t space, uint64_t addr, uint32_t size,
+                   bool write, uint8_t *resolved) {
+    emu_cta *c = X->c;
+    emu_launch *l = c->l;
+    const char *acc = write ? "store" : "load";
+    if (size > 1 && (addr & (size - 1))) {
+        fault(c, X->wi, lane, X->pc, SMC_ERR_MISALIGNED_ADDRESS, addr,
+              "misaligned %u-byte %s %s at 0x%llx", size, ptx_space_name[space], acc, (unsigned long long)addr);
+        return NULL;
+    }
+    if (space == SP_GENERIC) {
+        if (addr - SMC_SHARED_WINDOW < SMC_WINDOW_SIZE) { space = SP_SHARED; addr -= SMC_SHARED_WINDOW; }
+        else if (addr - SMC_LOCAL_WINDOW < SMC_WINDOW_SIZE) { space = SP_LOCAL; addr -= SMC_LOCAL_WINDOW; }
+        else space = SP_GLOBAL;
+    }
+    if (resolved) *resolved = space;
+    switch (space) {
+    case SP_GLOBAL: case SP_CONST:
+        if (write && space == SP_CONST) break;
+        if (devmem_find(l->d.mem, addr, size) >= 0) return (void *)(uintptr_t)addr;
+        break;
+    case SP_SHARED:
+        if (addr < c->smem_size && size <= c->smem_size - addr) return c->smem + addr;
+        break;
+    case SP_LOCAL:
+        if (addr < c->local_size && size <= c->local_size - addr)
+            return c->local + (size_t)(X->wi * 32 + (uint32_t)lane) * c->local_size + addr;
+        break;
+    case SP_PARAM:
+        if (!write && addr < l->k->param_bytes && size <= l->k->param_bytes - addr) return l->params + addr;
+        break;
+    }
+    fault(c, X->wi, lane, X->pc, SMC_ERR_ILLEGAL_ADDRESS, addr, "illegal %u-byte %s %s at 0x%llx",
+          size, ptx_space_name[space], acc, (unsigned long long)addr);
+    return NULL;
+}
+
+static inline uint64_t load_bytes(const void *p, uint32_t n) {
+    uint64_t v = 0;
+    memcpy(&v, p, n);   /* little-endian host */
+    return v;
+}
+static inline void store_bytes(void *p, uint64_t v, uint32_t n) { memcpy(p, &v, n); }
+
+static inline uint64_t addr_of(const ctx *X, const ptx_operand *o, int lane) {
+    uint64_t a = o->imm;
+    if (o->reg >= 0) a += X->w->regs[(size_t)o->reg * 32 + lane];
+    return a;
+}
+
+/* Value read from memory, extended as the load type says. */
+static inline uint64_t ext_load(uint64_t v, uint8_t type) {
+    unsigned bits = ptx_type_size[type] * 8u;
+    return ptx_type_class[type] == TC_SINT ? (uint64_t)sext(v, bits) : v;
+}
+
+/* ---- SIMT stack ------------------------------------------------------------- */
+static int push(ctx *X, uint32_t pc, uint32_t rpc, uint32_t mask) {
+    warp *w = X->w;
+    if (w->sp >= w->cap) {
+        if (w->cap >= 4096) return fault(X->c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "SIMT stack overflow");
+        simt_entry *n = realloc(w->stack, 2 * w->cap * sizeof *n);
+        if (!n) return fault(X->c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory");
+        w->stack = n; w->cap *= 2;
+    }
+    w->stack[w->sp++] = (simt_entry){ pc, rpc, mask };
+    return EMU_OK;
+}
+
+/* Pop entries that reached their reconvergence point or have no lanes left. */
+static void reconverge(warp *w) {
+    while (w->sp > 0) {
+        simt_entry *t = &w->stack[w->sp - 1];
+        if (t->mask != 0 && t->pc != t->rpc) break;
+        w->sp--;
+    }
+}
+
+static void barrier_check(emu_cta *c, uint32_t id);
+
+static void lanes_exit(emu_cta *c, uint32_t wi, uint32_t mask) {
+    warp *w = &c->w[wi];
+    w->exited |= mask;
+    for (uint32_t i = 0; i < w->sp; i++) w->stack[i].mask &= ~mask;
+    reconverge(w);
+    if (w->sp == 0) {
+        w->state = W_DONE;
+        c->live_warps--;
+        c->l->since_progress = 0;
+        for (uint32_t b = 0; b < 16; b++) if (c->bar[b].arrived_warps) barrier_check(c, b);
+    }
+}
+
+/* Release a barrier when every live warp has arrived (or the count is met). */
+static void barrier_check(emu_cta *c, uint32_t id) {
+    barrier *b = &c->bar[id];
+    bool done = b->expected ? b->arrived_threads >= b->expected : b->arrived_warps >= c->live_warps;
+    if (!done) return;
+    uint64_t result = b->red_kind == MD_POPC ? b->popc : b->red_kind == MD_AND ? b->red_and : b->red_or;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        warp *w = &c->w[i];
+        if (w->state != W_BAR || w->bar_id != id) continue;
+        w->state = W_RUN;
+        if (w->bar_dst >= 0) {
+            uint64_t m = c->l->ek->rmask[w->bar_dst];
+            LANES(w->bar_dst_mask) w->regs[(size_t)w->bar_dst * 32 + lane] = result & m;
+            w->bar_dst = -1;
+        }
+    }
+    memset(b, 0, sizeof *b);
+    c->l->since_progress = 0;
+}
+
+/* ---- instruction groups ----------------------------------------------------- */
+static inline unsigned tbits(uint8_t t) { return ptx_type_size[t] * 8u; }
+
+static int exec_arith(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    uint8_t t = in->type;
+    unsigned bits = tbits(t);
+    bool sgn = ptx_type_class[t] == TC_SINT;
+    const ptx_operand *o = in->ops;
+    int32_t d = o[0].reg;
+    int chg = 0;
+    if (ptx_type_class[t] == TC_FLOAT) {
+        if (t != PT_F32 && t != PT_F64)
+            return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[t]);
+        bool ftz = in->flags & F_FTZ, sat = in->flags & F_SAT;
+        chg = set_rounding(in->rnd);
+        LANES(act) {
+            if (t == PT_F32) {
+                float a = f32(val(X, &o[1], lane)), b = 0, cc = 0, r = 0;
+                if (in->nops > 2) b = f32(val(X, &o[2], lane));
+                if (in->nops > 3) cc = f32(val(X, &o[3], lane));
+                if (ftz) { a = ftz32(a); b = ftz32(b); cc = ftz32(cc); }
+                switch (in->op) {
+                case OP_ADD: r = a + b; break;
+                case OP_SUB: r = a - b; break;
+                case OP_MUL: r = a * b; break;
+                case OP_FMA: case OP_MAD: r = fmaf(a, b, cc); break;
+                case OP_DIV: r = a / b; break;
+                case OP_MIN: r = fminf(a, b); break;
+                case OP_MAX: r = fmaxf(a, b); break;
+                case OP_ABS: r = fabsf(a); break;
+                case OP_NEG: r = -a; break;
+                case OP_COPYSIGN: r = copysignf(b, a); break;
+                case OP_RCP: r = 1.0f / a; break;
+                case OP_SQRT: r = sqrtf(a); break;
+                case OP_RSQRT: r = 1.0f / sqrtf(a); break;
+                case OP_SIN: r = sinf(a); break;
+                case OP_COS: r = cosf(a); break;
+                case OP_LG2: r = log2f(a); break;
+                case OP_EX2: r = exp2f(a); break;
+                case OP_TANH: r = tanhf(a); break;
+                default: reset_rounding(chg); return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.f32 is not supported", ptx_op_name[in->op]);
+                }
+                if (ftz) r = ftz32(r);
+                if (sat) r = sat32(r);
+                wr(X, d, (int)lane, bf32(r));
+            } else {
+                double a = f64(val(X, &o[1], lane)), b = 0, cc = 0, r = 0;
+                if (in->nops > 2) b = f64(val(X, &o[2], lane));
+                if (in->nops > 3) cc = f64(val(X, &o[3], lane));
+                switch (in->op) {
+                case OP_ADD: r = a + b; break;
+                case OP_SUB: r = a - b; break;
+                case OP_MUL: r = a * b; break;
+                case OP_FMA: case OP_MAD: r = fma(a, b, cc); break;
+                case OP_DIV: r = a / b; break;
+                case OP_MIN: r = fmin(a, b); break;
+                case OP_MAX: r = fmax(a, b); break;
+                case OP_ABS: r = fabs(a); break;
+                case OP_NEG: r = -a; break;
+                case OP_COPYSIGN: r = copysign(b, a); break;
+                case OP_RCP: r = 1.0 / a; break;
+                case OP_SQRT: r = sqrt(a); break;
+                case OP_RSQRT: r = 1.0 / sqrt(a); break;
+                case OP_SIN: r = sin(a); break;
+                case OP_COS: r = cos(a); break;
+                case OP_LG2: r = log2(a); break;
+                case OP_EX2: r = exp2(a); break;
+                case OP_TANH: r = tanh(a); break;
+                default: reset_rounding(chg); return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.f64 is not supported", ptx_op_name[in->op]);
+                }
+                if (sat) r = sat64(r);
+                wr(X, d, (int)lane, bf64(r));
+            }
+        }
+        reset_rounding(chg);
+        return EMU_OK;
+    }
+    /* integers */
+    uint64_t M = zmask(bits);
+    uint32_t carry_out = 0;
+    LANES(act) {
+        uint64_t a = val(X, &o[1], lane) & M, b = in->nops > 2 ? val(X, &o[2], lane) : 0, cc = in->nops > 3 ? val(X, &o[3], lane) : 0;
+        int64_t sa = sext(a, bits), sb = sext(b & M, bits);
+        uint64_t r = 0;
+        unsigned cin = (X->w->carry >> lane) & 1;
+        switch (in->op) {
+        case OP_ADD: case OP_ADDC: {
+            uint64_t ci = in->op == OP_ADDC ? cin : 0;
+            b &= M;
+            r = a + b + ci;
+            if (in->flags & F_SAT && t == PT_S32) {
+                int64_t s = sa + sb;
+                r = (uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s);
+            }
+            if (in->flags & F_CC) {
+                unsigned co = bits == 64 ? (r < a || (ci && r == a)) : (unsigned)((r >> bits) & 1);
+                carry_out |= co << lane;
+            }
+            break;
+        }
+        case OP_SUB: case OP_SUBC: {
+            uint64_t bi = in->op == OP_SUBC ? cin : 0;
+            b &= M;
+            r = a - b - bi;
+            if (in->flags & F_SAT && t == PT_S32) {
+                int64_t s = sa - sb;
+                r = (uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s);
+            }
+            if (in->flags & F_CC) {
+                unsigned bo = (a < b) || (a == b && bi);
+                carry_out |= bo << lane;
+            }
+            break;
+        }
+        case OP_MUL: case OP_MAD: case OP_MADC: {
+            b &= M;
+            unsigned __int128 p;
+            if (sgn) p = (unsigned __int128)((__int128)sa * (__int128)sb);
+            else p = (unsigned __int128)a * b;
+            if (in->mode == MD_HI) r = (uint64_t)(p >> bits);
+            else if (in->mode == MD_WIDE) r = (uint64_t)p;   /* bits <= 32 */
+            else r = (uint64_t)p;
+            if (in->op != OP_MUL) {
+                unsigned rb = in->mode == MD_WIDE ? 2 * bits : bits;
+                uint64_t RM = zmask(rb);
+                uint64_t ci = in->op == OP_MADC ? cin : 0;
+                uint64_t rr = (r & RM) + (cc & RM) + ci;
+                if (in->flags & F_CC) {
+                    unsigned co = rb == 64 ? (rr < (r & RM) || (ci && rr == (r & RM))) : (unsigned)((rr >> rb) & 1);
+                    carry_out |= co << lane;
+                }
+                if (in->flags & F_SAT && t == PT_S32 && in->mode == MD_HI) {
+                    int64_t s = (int64_t)(int32_t)r + (int64_t)(int32_t)cc;
+                    rr = (uint64_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s);
+                }
+                r = rr;
+            }
+            if (in->mode == MD_WIDE) { wr(X, d, (int)lane, r & zmask(2 * bits)); continue; }
+            break;
+        }
+        case OP_MUL24: case OP_MAD24: {
+            int64_t x = sgn ? sext(a & 0xFFFFFF, 24) : (int64_t)(a & 0xFFFFFF);
+            int64_t y = sgn ? sext(b & 0xFFFFFF, 24) : (int64_t)(b & 0xFFFFFF);
+            uint64_t p = (uint64_t)(x * y);
+            r = in->mode == MD_HI ? (p >> 16) : p;
+            if (in->op == OP_MAD24) r += cc;
+            break;
+        }
+        case OP_SAD: {
+            uint64_t diff = sgn ? (uint64_t)(sa > sb ? sa - sb : sb - sa) : (a > (b & M) ? a - (b & M) : (b & M) - a);
+            r = cc + diff;
+            break;
+        }
+        case OP_DIV:
+            b &= M;
+            if (b == 0) r = sgn ? (uint64_t)-1 : M;                 /* see docs: division by zero */
+            else if (sgn) r = (sb == -1) ? (uint64_t)(-(uint64_t)sa) : (uint64_t)(sa / sb);
+            else r = a / b;
+            break;
+        case OP_REM:
+            b &= M;
+            if (b == 0) r = a;
+            else if (sgn) r = (sb == -1) ? 0 : (uint64_t)(sa % sb);
+            else r = a % b;
+            break;
+        case OP_MIN: r = sgn ? (uint64_t)(sa < sb ? sa : sb) : (a < (b & M) ? a : (b & M)); break;
+        case OP_MAX: r = sgn ? (uint64_t)(sa > sb ? sa : sb) : (a > (b & M) ? a : (b & M)); break;
+        case OP_ABS: r = (uint64_t)(sa < 0 ? -(uint64_t)sa : (uint64_t)sa); break;
+        case OP_NEG: r = (uint64_t)0 - a; break;
+        default:
+            return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[t]);
+        }
+        wr(X, d, (int)lane, r & M);
+    }
+    if (in->flags & F_CC) X->w->carry = (X->w->carry & ~act) | carry_out;
+    return EMU_OK;
+}
+
+static int exec_logic(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    uint8_t t = in->type;
+    unsigned bits = t == PT_PRED ? 1 : tbits(t);
+    uint64_t M = zmask(bits);
+    const ptx_operand *o = in->ops;
+    int32_t d = o[0].reg;
+    bool sgn = ptx_type_class[t] == TC_SINT;
+    LANES(act) {
+        uint64_t a = val(X, &o[1], lane) & M, b = in->nops > 2 ? val(X, &o[2], lane) : 0;
+        uint64_t c3 = in->nops > 3 ? val(X, &o[3], lane) : 0;
+        uint64_t r = 0;
+        switch (in->op) {
+        case OP_AND: r = a & b; break;
+        case OP_OR: r = a | b; break;
+        case OP_XOR: r = a ^ b; break;
+        case OP_NOT: r = ~a; break;
+        case OP_CNOT: r = a == 0; break;
+        case OP_SHL: { uint32_t s = (uint32_t)b; r = s >= bits ? 0 : a << s; break; }
+        case OP_SHR: {
+            uint32_t s = (uint32_t)b;
+            if (sgn) { int64_t v = sext(a, bits); r = (uint64_t)(s >= bits ? (v < 0 ? -1 : 0) : v >> s); }
+            else r = s >= bits ? 0 : a >> s;
+            break;
+        }
+        case OP_POPC: r = (uint64_t)__builtin_popcountll(a); break;
+        case OP_CLZ: r = a == 0 ? bits : (uint64_t)(__builtin_clzll(a) - (64 - (int)bits)); break;
+        case OP_BREV: { r = 0; for (unsigned i = 0; i < bits; i++) if (a >> i & 1) r |= 1ull << (bits - 1 - i); break; }
+        case OP_BFIND: {
+            uint64_t v = a;
+            if (sgn && (sext(a, bits) < 0)) v = ~a & M;
+            if (v == 0) r = 0xFFFFFFFFu;
+            else { r = 63 - (uint64_t)__builtin_clzll(v); if (in->flags & F_SHIFTAMT) r = bits - 1 - r; }
+            wr(X, d, (int)lane, r & 0xFFFFFFFFu);
+            continue;
+        }
+        case OP_BFE: {
+            unsigned pos = (unsigned)(b & 0xff), len = (unsigned)(c3 & 0xff);
+            unsigned msb = bits - 1;
+            unsigned sbit = 0;
+            if (sgn && len) { unsigned p = pos + len - 1 > msb ? msb : pos + len - 1; sbit = (unsigned)(a >> p) & 1; }
+            r = 0;
+            for (unsigned i = 0; i <= msb; i++) {
+                unsigned bit = (i < len && pos + i <= msb) ? (unsigned)(a >> (pos + i)) & 1 : sbit;
+                r |= (uint64_t)bit << i;
+            }
+            break;
+        }
+        case OP_BFI: {
+            uint64_t e = val(X, &o[4], lane);
+            unsigned pos = (unsigned)(c3 & 0xff), len = (unsigned)(e & 0xff);
+            r = b & M;
+            for (unsigned i = 0; i < len && pos + i < bits; i++)
+                r = (r & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
+            break;
+        }
+        case OP_PRMT: {
+            if (in->mode != MD_NONE) return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "prmt modes (.f4e ...) are not supported");
+            uint64_t bytes = (a & 0xFFFFFFFFu) | ((b & 0xFFFFFFFFu) << 32);
+            r = 0;
+            for (unsigned i = 0; i < 4; i++) {
+                unsigned sel = (unsigned)(c3 >> (4 * i)) & 0xf;
+                uint64_t byte = (bytes >> (8 * (sel & 7))) & 0xff;
+                if (sel & 8) byte = (byte & 0x80) ? 0xff : 0;
+                r |= byte << (8 * i);
+            }
+            break;
+        }
+        case OP_SHF: {
+            uint64_t cat = (a & 0xFFFFFFFFu) | ((b & 0xFFFFFFFFu) << 32);
+            uint32_t n = (uint32_t)c3;
+            n = (in->flags & F_WRAP) ? (n & 31) : (n > 32 ? 32 : n);
+            if (in->mode == MD_L) r = n == 0 ? (cat >> 32) : (uint64_t)((cat << n) >> 32);
+            else r = cat >> n;
+            if (in->mode == MD_L && n == 32) r = a;
+            break;
+        }
+        case OP_LOP3: {
+            uint32_t lut = (uint32_t)val(X, &o[4], lane) & 0xff;
+            r = 0;
+            for (unsigned i = 0; i < 8; i++) {
+                if (!(lut >> i & 1)) continue;
+                uint64_t term = ((i & 4) ? a : ~a) & ((i & 2) ? b : ~b) & ((i & 1) ? c3 : ~c3);
+                r |= term;
+            }
+            break;
+        }
+        default:
+            return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s is not supported", ptx_op_name[in->op]);
+        }
+        wr(X, d, (int)lane, r & M);
+    }
+    return EMU_OK;
+}
+
+/* Comparison of a and b as type t. */
+static bool compare(uint8_t cmp, uint8_t t, uint64_t a, uint64_t b) {
+    unsigned bits = tbits(t);
+    if (ptx_type_class[t] == TC_FLOAT) {
+        double x = t == PT_F32 ? f32(a) : f64(a), y = t == PT_F32 ? f32(b) : f64(b);
+        bool un = isnan(x) || isnan(y);
+        switch (cmp) {
+        case CMP_EQ: return !un && x == y;
+        case CMP_NE: return !un && x != y;
+        case CMP_LT: return !un && x < y;
+        case CMP_LE: return !un && x <= y;
+        case CMP_GT: return !un && x > y;
+        case CMP_GE: return !un && x >= y;
+        case CMP_EQU: return un || x == y;
+        case CMP_NEU: return un || x != y;
+        case CMP_LTU: return un || x < y;
+        case CMP_LEU: return un || x <= y;
+        case CMP_GTU: return un || x > y;
+        case CMP_GEU: return un || x >= y;
+        case CMP_NUM: return !un;
+        case CMP_NAN: return un;
+        default: return false;
+        }
+    }
+    uint64_t M = zmask(bits);
+    a &= M; b &= M;
+    bool sgn = ptx_type_class[t] == TC_SINT;
+    int64_t sa = sext(a, bits), sb = sext(b, bits);
+    switch (cmp) {
+    case CMP_EQ: return a == b;
+    case CMP_NE: return a != b;
+    case CMP_LT: return sgn ? sa < sb : a < b;
+    case CMP_LE: return sgn ? sa <= sb : a <= b;
+    case CMP_GT: return sgn ? sa > sb : a > b;
+    case CMP_GE: return sgn ? sa >= sb : a >= b;
+    case CMP_LO: return a < b;
+    case CMP_LS: return a <= b;
+    case CMP_HI: return a > b;
+    case CMP_HS: return a >= b;
+    default: return false;
+    }
+}
+
+static bool combine(uint8_t op, bool x, bool c) {
+    switch (op) {
+    case MD_AND: return x && c;
+    case MD_OR: return x || c;
+    case MD_XOR: return x != c;
+    default: return x;
+    }
+}
+
+static bool is_ftz_float(uint8_t t, uint32_t flags) { return t == PT_F32 && (flags & F_FTZ); }
+
+static int exec_compare(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    const ptx_operand *o = in->ops;
+    uint8_t t = in->op == OP_SET ? in->type2 : in->type;
+    LANES(act) {
+        uint64_t a = val(X, &o[1], lane), b = val(X, &o[2], lane);
+        if (is_ftz_float(t, in->flags)) { a = bf32(ftz32(f32(a))); b = bf32(ftz32(f32(b))); }
+        bool r = compare(in->cmp, t, a, b);
+        bool c = in->nops > 3 ? (val(X, &o[3], lane) & 1) : false;
+        if (in->op == OP_SETP) {
+            wr(X, o[0].reg, (int)lane, combine(in->boolop, r, c));
+            if (o[0].reg2 >= 0) wr(X, o[0].reg2, (int)lane, combine(in->boolop, !r, c));
+        } else {
+            bool v = combine(in->boolop, r, c);
+            uint64_t out = in->type == PT_F32 ? (v ? bf32(1.0f) : 0) : (v ? ~0ull : 0);
+            wr(X, o[0].reg, (int)lane, out);
+        }
+    }
+    return EMU_OK;
+}
+
+static int exec_select(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    const ptx_operand *o = in->ops;
+    LANES(act) {
+        uint64_t a = val(X, &o[1], lane), b = val(X, &o[2], lane), c = val(X, &o[3], lane);
+        bool pick;
+        if (in->op == OP_SELP) pick = c & 1;
+        else if (in->type2 == PT_F32) {
+            float fc = f32(c);
+            if (in->flags & F_FTZ) fc = ftz32(fc);
+            pick = fc >= 0.0f;   /* -0.0 >= 0 selects a; NaN selects b */
+        } else pick = (int32_t)c >= 0;
+        wr(X, o[0].reg, (int)lane, pick ? a : b);
+    }
+    return EMU_OK;
+}
+
+static int exec_testp(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    const ptx_operand *o = in->ops;
+    LANES(act) {
+        uint64_t a = val(X, &o[1], lane);
+        int cls = in->type == PT_F32 ? fpclassify(f32(a)) : fpclassify(f64(a));
+        bool r = false;
+        switch (in->mode) {
+        case MD_FINITE: r = cls != FP_INFINITE && cls != FP_NAN; break;
+        case MD_INFINITE: r = cls == FP_INFINITE; break;
+        case MD_NUMBER: r = cls != FP_NAN; break;
+        case MD_NOTANUMBER: r = cls == FP_NAN; break;
+        case MD_NORMAL: r = cls == FP_NORMAL; break;
+        case MD_SUBNORMAL: r = cls == FP_SUBNORMAL; break;
+        }
+        wr(X, o[0].reg, (int)lane, r);
+    }
+    return EMU_OK;
+}
+
+/* float -> integer with rounding; saturates to the destination range, NaN -> 0 */
+static uint64_t f2i(double x, uint8_t rnd, uint8_t dt) {
+    unsigned bits = tbits(dt);
+    bool sgn = ptx_type_class[dt] == TC_SINT;
+    if (isnan(x)) return 0;
+    switch (rnd) {
+    case RND_RNI: case RND_RN: x = nearbyint(x); break;   /* current mode is nearest-even */
+    case RND_RMI: case RND_RM: x = floor(x); break;
+    case RND_RPI: case RND_RP: x = ceil(x); break;
+    default: x = trunc(x); break;
+    }
+    if (sgn) {
+        double lo = -ldexp(1.0, (int)bits - 1), hi = ldexp(1.0, (int)bits - 1);
+        if (x < lo) return (uint64_t)(int64_t)lo & zmask(bits);
+        if (x >= hi) return zmask(bits - 1);
+        return (uint64_t)(int64_t)x & zmask(bits);
+    }
+    if (x <= 0) return 0;
+    if (x >= ldexp(1.0, (int)bits)) return zmask(bits);
+    return (uint64_t)x;
+}
+
+static uint16_t f32_to_f16(float f, uint8_t rnd) {
+    uint32_t x = (uint32_t)bf32(f);
+    uint32_t sign = (x >> 16) & 0x8000;
+    if (isnan(f)) return (uint16_t)(sign | 0x7e00);
+    double a = fabs((double)f);
+    if (isinf(f)) return (uint16_t)(sign | 0x7c00);
+    /* scale to an integer number of units in the last place, round, rebuild */
+    int e; frexp(a, &e);                 /* a = m * 2^e, m in [0.5, 1) */
+    int exp16 = e - 1;                   /* unbiased exponent of the leading bit */
+    if (exp16 < -14) exp16 = -14;        /* subnormal range */
+    double ulp = ldexp(1.0, exp16 - 10);
+    double q = a / ulp, r;
+    switch (rnd) {
+    case RND_RZ: r = trunc(q); break;
+    case RND_RM: r = sign ? ceil(q) : floor(q); break;
+    case RND_RP: r = sign ? floor(q) : ceil(q); break;
+    default: r = nearbyint(q); break;
+    }
+    double v = r * ulp;
+    if (v >= 65520.0 || (v > 65504.0)) {
+        if (rnd == RND_RZ || (rnd == RND_RM && !sign) || (rnd == RND_RP && sign)) return (uint16_t)(sign | 0x7bff);
+        return (uint16_t)(sign | 0x7c00);
+    }
+    if (v == 0) return (uint16_t)sign;
+    int ve; double vm = frexp(v, &ve);
+    int be = ve - 1 + 15;
+    if (be <= 0) return (uint16_t)(sign | (uint32_t)(v / ldexp(1.0, -24)));
+    uint32_t mant = (uint32_t)((vm * 2 - 1) * 1024.0);
+    return (uint16_t)(sign | ((uint32_t)be << 10) | mant);
+}
+
+static float f16_to_f32(uint16_t h) {
+    uint32_t s = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    float v;
+    if (e == 0) v = ldexpf((float)m, -24);
+    else if (e == 31) v = m ? NAN : INFINITY;
+    else v = ldexpf((float)(m | 0x400), (int)e - 25);
+    return s ? -v : v;
+}
+
+static int exec_cvt(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    const ptx_operand *o = in->ops;
+    uint8_t dt = in->type, st = in->type2;
+    uint8_t dc = ptx_type_class[dt], sc = ptx_type_class[st];
+    unsigned db = tbits(dt), sb = tbits(st);
+    bool sat = in->flags & F_SAT, ftz = in->flags & F_FTZ;
+    if (dt == PT_BF16 || st == PT_BF16 || dt == PT_F16X2 || st == PT_F16X2)
+        return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "cvt with .bf16/.f16x2 is not supported");
+    int chg = 0;
+    if (dc == TC_FLOAT && in->rnd >= RND_RN && in->rnd <= RND_RP) chg = set_rounding(in->rnd);
+    LANES(act) {
+        uint64_t a = val(X, &o[1], lane);
+        uint64_t r;
+        if (sc != TC_FLOAT && dc != TC_FLOAT) {
+            /* integer <-> integer: extend by source type, then (optionally) saturate */
+            int64_t sv = sc == TC_SINT ? sext(a, sb) : (int64_t)(a & zmask(sb));
+            bool sneg = sc == TC_SINT && sv < 0;
+            r = (uint64_t)sv;
+            if (sat) {
+                if (dc == TC_SINT) {
+                    int64_t lo = -(int64_t)(1ull << (db - 1)), hi = (int64_t)((1ull << (db - 1)) - 1);
+                    if (db == 64) { lo = INT64_MIN; hi = INT64_MAX; }
+                    if (!sneg && sc != TC_SINT && (uint64_t)sv > (uint64_t)hi) r = (uint64_t)hi;
+                    else if (sv < lo) r = (uint64_t)lo;
+                    else if (sv > hi) r = (uint64_t)hi;
+                } else {
+                    if (sneg) r = 0;
+                    else if (db < 64 && (uint64_t)sv > zmask(db)) r = zmask(db);
+                }
+            }
+            if (dc == TC_SINT) r = (uint64_t)sext(r, db);
+            wr(X, o[0].reg, (int)lane, r);
+            continue;
+        }
+        if (sc == TC_FLOAT && dc != TC_FLOAT) {
+            double x = st == PT_F32 ? (double)(ftz ? ftz32(f32(a)) : f32(a)) : st == PT_F64 ? f64(a) : (double)f16_to_f32((uint16_t)a);
+            r = f2i(x, in->rnd, dt);
+            if (dc == TC_SINT) r = (uint64_t)sext(r, db);
+            wr(X, o[0].reg, (int)lane, r);
+            continue;
+        }
+        /* to float */
+        double x;
+        bool exact_int = false;
+        long double li = 0;
+        if (sc == TC_FLOAT) x = st == PT_F32 ? (double)(ftz ? ftz32(f32(a)) : f32(a)) : st == PT_F64 ? f64(a) : (double)f16_to_f32((uint16_t)a);
+        else {
+            exact_int = true;
+            li = sc == TC_SINT ? (long double)sext(a, sb) : (long double)(a & zmask(sb));
+            x = 0;
+        }
+        if (dt == PT_F32) {
+            float f;
+            if (exact_int) f = sc == TC_SINT ? (float)sext(a, sb) : (float)(a & zmask(sb));   /* rounds in current mode */
+            else if (st == PT_F64) f = (float)x;                 /* rounds in current mode */
+            else {
+                f = (float)x;
+                switch (in->rnd) {                               /* f32 -> f32: round to integral */
+                case RND_RNI: f = nearbyintf(f); break;
+                case RND_RZI: f = truncf(f); break;
+                case RND_RMI: f = floorf(f); break;
+                case RND_RPI: f = ceilf(f); break;
+                default: break;
+                }
+            }
+            if (ftz) f = ftz32(f);
+            if (sat) f = sat32(f);
+            r = bf32(f);
+        } else if (dt == PT_F64) {
+            double dv = exact_int ? (sc == TC_SINT ? (double)sext(a, sb) : (double)(a & zmask(sb))) : x;
+            if (!exact_int) {
+                switch (in->rnd) {
+                case RND_RNI: dv = nearbyint(dv); break;
+                case RND_RZI: dv = trunc(dv); break;
+                case RND_RMI: dv = floor(dv); break;
+                case RND_RPI: dv = ceil(dv); break;
+                default: break;
+                }
+            }
+            if (sat) dv = sat64(dv);
+            r = bf64(dv);
+        } else if (dt == PT_F16) {
+            float f = exact_int ? (float)li : (float)x;
+            r = f32_to_f16(f, in->rnd);
+        } else {
+            reset_rounding(chg);
+            return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "cvt to .%s is not supported", ptx_type_name[dt]);
+        }
+        wr(X, o[0].reg, (int)lane, r);
+    }
+    reset_rounding(chg);
+    return EMU_OK;
+}
+
+static int exec_mov(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    const ptx_operand *d = &in->ops[0], *s = &in->ops[1];
+    if (d->kind == OK_VEC) {                  /* unpack: mov.b64 {a,b}, %rd */
+        unsigned eb = tbits(in->type) / d->nvec;
+        LANES(act) {
+            uint64_t v = val(X, s, (int)lane);
+            for (unsigned i = 0; i < d->nvec; i++) wr(X, d->vec[i], (int)lane, (v >> (i * eb)) & zmask(eb));
+        }
+        return EMU_OK;
+    }
+    if (s->kind == OK_VEC) {                  /* pack */
+        unsigned eb = tbits(in->type) / s->nvec;
+        LANES(act) {
+            uint64_t v = 0;
+            for (unsigned i = 0; i < s->nvec; i++)
+                if (s->vec[i] >= 0) v |= (X->w->regs[(size_t)s->vec[i] * 32 + lane] & zmask(eb)) << (i * eb);
+            wr(X, d->reg, (int)lane, v);
+        }
+        return EMU_OK;
+    }
+    LANES(act) wr(X, d->reg, (int)lane, val(X, s, (int)lane));
+    return EMU_OK;
+}
+
+static int exec_cvta(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    uint64_t base = in->space == SP_SHARED ? SMC_SHARED_WINDOW : in->space == SP_LOCAL ? SMC_LOCAL_WINDOW : 0;
+    if (in->space == SP_PARAM || in->space == SP_CONST)
+        return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "cvta.%s is not supported", ptx_space_name[in->space]);
+    LANES(act) {
+        uint64_t a = val(X, &in->ops[1], (int)lane);
+        uint64_t r = in->mode == MD_TO ? a - base : a + base;
+        if (in->mode == MD_TO && base && a - base >= SMC_WINDOW_SIZE) r = a;   /* not in the window: keep */
+        wr(X, in->ops[0].reg, (int)lane, r);
+    }
+    return EMU_OK;
+}
+
+static int exec_isspacep(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    LANES(act) {
+        uint64_t a = val(X, &in->ops[1], (int)lane);
+        bool sh = a - SMC_SHARED_WINDOW < SMC_WINDOW_SIZE, lo = a - SMC_LOCAL_WINDOW < SMC_WINDOW_SIZE;
+        bool r = in->space == SP_SHARED ? sh : in->space == SP_LOCAL ? lo : !sh && !lo;
+        wr(X, in->ops[0].reg, (int)lane, r);
+    }
+    return EMU_OK;
+}
+
+static int exec_ldst(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    bool st = in->op == OP_ST;
+    const ptx_operand *ao = st ? &in->ops[0] : &in->ops[1];
+    const ptx_operand *vo = st ? &in->ops[1] : &in->ops[0];
+    uint32_t es = ptx_type_size[in->type], n = in->vec;
+    if (ao->kind != OK_ADDR) return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s needs an address operand", ptx_op_name[in->op]);
+    if (X->out) X->out->access_size = (uint8_t)(es * n);
+    LANES(act) {
+        uint64_t a = addr_of(X, ao, (int)lane);
+        uint8_t sp = in->space;
+        uint8_t *p = xlate(X, (int)lane, sp, a, es * n, st, &sp);
+        if (!p) return EMU_FAULT;
+        if (X->out) { X->out->addr[lane] = a; X->out->mem_space = sp; }
+        for (uint32_t i = 0; i < n; i++) {
+            int32_t r = vo->kind == OK_VEC ? vo->vec[i] : vo->reg;
+            if (st) {
+                uint64_t v = vo->kind == OK_VEC ? (r >= 0 ? X->w->regs[(size_t)r * 32 + lane] : 0) : val(X, vo, (int)lane);
+                store_bytes(p + i * es, v, es);
+            } else if (r >= 0) {
+                wr(X, r, (int)lane, ext_load(load_bytes(p + i * es, es), in->type));
+            }
+        }
+    }
+    return EMU_OK;
+}
+
+static int exec_atom(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    bool red = in->op == OP_RED;
+    const ptx_operand *ao = red ? &in->ops[0] : &in->ops[1];
+    const ptx_operand *bo = red ? &in->ops[1] : &in->ops[2];
+    const ptx_operand *co = red ? NULL : (in->nops > 3 ? &in->ops[3] : NULL);
+    uint8_t t = in->type;
+    uint32_t es = ptx_type_size[t];
+    unsigned bits = es * 8;
+    bool sgn = ptx_type_class[t] == TC_SINT, fl = ptx_type_class[t] == TC_FLOAT;
+    if (es != 4 && es != 8) return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[t]);
+    if (in->mode == MD_CAS && !co) return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "atom.cas needs 4 operands");
+    if (X->out) X->out->access_size = (uint8_t)es;
+    LANES(act) {                      /* lanes in order: deterministic */
+        uint64_t a = addr_of(X, ao, (int)lane);
+        uint8_t sp = in->space;
+        uint8_t *p = xlate(X, (int)lane, sp, a, es, true, &sp);
+        if (!p) return EMU_FAULT;
+        if (X->out) { X->out->addr[lane] = a; X->out->mem_space = sp; }
+        uint64_t old = load_bytes(p, es), b = val(X, bo, (int)lane) & zmask(bits), r = old;
+        switch (in->mode) {
+        case MD_ADD:
+            if (fl) r = es == 4 ? bf32(f32(old) + f32(b)) : bf64(f64(old) + f64(b));
+            else r = old + b;
+            break;
+        case MD_MIN:
+            if (fl) r = es == 4 ? bf32(fminf(f32(old), f32(b))) : bf64(fmin(f64(old), f64(b)));
+            else r = sgn ? (sext(old, bits) < sext(b, bits) ? old : b) : (old < b ? old : b);
+            break;
+        case MD_MAX:
+            if (fl) r = es == 4 ? bf32(fmaxf(f32(old), f32(b))) : bf64(fmax(f64(old), f64(b)));
+            else r = sgn ? (sext(old, bits) > sext(b, bits) ? old : b) : (old > b ? old : b);
+            break;
+        case MD_INC: r = old >= b ? 0 : old + 1; break;
+        case MD_DEC: r = (old == 0 || old > b) ? b : old - 1; break;
+        case MD_AND: r = old & b; break;
+        case MD_OR: r = old | b; break;
+        case MD_XOR: r = old ^ b; break;
+        case MD_EXCH: r = b; break;
+        case MD_CAS: r = old == b ? (val(X, co, (int)lane) & zmask(bits)) : old; break;
+        default:
+            return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "unsupported atomic operation");
+        }
+        store_bytes(p, r, es);
+        if (!red) wr(X, in->ops[0].reg, (int)lane, old);
+    }
+    return EMU_OK;
+}
+
+static int exec_shfl(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    const ptx_operand *o = in->ops;
+    uint64_t src[32];
+    for (int i = 0; i < 32; i++) src[i] = val(X, &o[1], i);   /* inactive lanes: their register value */
+    uint64_t res[32]; uint8_t pv[32];
+    LANES(act) {
+        int32_t b = (int32_t)val(X, &o[2], (int)lane);
+        uint32_t c = (uint32_t)val(X, &o[3], (int)lane);
+        int32_t cval = (int32_t)(c & 0x1f), seg = (int32_t)((c >> 8) & 0x1f);
+        int32_t l = (int32_t)lane;
+        int32_t maxl = (l & seg) | (cval & ~seg), minl = l & seg;
+        int32_t j; bool p;
+        switch (in->mode) {
+        case MD_UP: j = l - b; p = j >= maxl; break;
+        case MD_DOWN: j = l + b; p = j <= maxl; break;
+        case MD_BFLY: j = l ^ b; p = j <= maxl; break;
+        default: j = minl | (b & ~seg); p = j <= maxl; break;
+        }
+        if (!p || j < 0 || j > 31) j = l;
+        res[lane] = src[j]; pv[lane] = p;
+    }
+    LANES(act) {
+        wr(X, o[0].reg, (int)lane, res[lane]);
+        if (o[0].reg2 >= 0) wr(X, o[0].reg2, (int)lane, pv[lane]);
+    }
+    return EMU_OK;
+}
+
+static int exec_vote(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    const ptx_operand *o = in->ops;
+    uint32_t ballot = 0;
+    LANES(act) if (val(X, &o[1], (int)lane) & 1) ballot |= 1u << lane;
+    uint64_t r;
+    switch (in->mode) {
+    case MD_ALL: r = ballot == act; break;
+    case MD_ANY: r = ballot != 0; break;
+    case MD_UNI: r = ballot == 0 || ballot == act; break;
+    default: r = ballot; break;
+    }
+    LANES(act) wr(X, o[0].reg, (int)lane, r);
+    return EMU_OK;
+}
+
+/* bar.sync / bar.arrive / bar.red / barrier.sync */
+static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
+    const ptx_insn *in = X->in;
+    emu_cta *c = X->c;
+    warp *w = X->w;
+    if (in->flags & F_WRAP) return EMU_OK;          /* bar.warp.sync: warps run in lockstep */
+    bool red = in->mode == MD_RED;
+    const ptx_operand *o = in->ops + (red ? 1 : 0);
+    uint32_t nrest = in->nops - (red ? 1u : 0u);
+    if (nrest < 1) return fault(c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier needs an id");
+    uint32_t lane0 = (uint32_t)__builtin_ctz(act ? act : 1);
+    uint64_t id = val(X, &o[0], (int)lane0);
+    if (id >= 16) return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier id %llu out of range 0..15", (unsigned long long)id);
+    uint32_t live = w->valid & ~w->exited;
+    if (act != live || warp_mask != live)
+        return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0,
+                     "barrier in divergent code (active 0x%08x of 0x%08x) is not supported", act, live);
+    barrier *b = &c->bar[id];
+    uint32_t expected = 0;
+    if ((red && nrest == 3) || (!red && nrest == 2)) {
+        expected = (uint32_t)val(X, &o[1], (int)lane0);
+        if (expected % 32 || expected == 0)
+            return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier thread count %u is not a non-zero multiple of 32", expected);
+    }
+    if (b->arrived_warps && b->expected != expected)
+        return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier %llu used with different thread counts", (unsigned long long)id);
+    b->expected = expected;
+    b->arrived_warps++;
+    b->arrived_threads += (uint32_t)__builtin_popcount(act);
+    if (red) {
+        const ptx_operand *po = &o[nrest - 1];
+        uint32_t pm = 0;
+        LANES(act) if (val(X, po, (int)lane) & 1) pm |= 1u << lane;
+        if (b->arrived_warps == 1) { b->red_and = 1; b->red_or = 0; b->popc = 0; b->red_kind = in->boolop; }
+        b->popc += (uint32_t)__builtin_popcount(pm);
+        if (pm != act) b->red_and = 0;
+        if (pm) b->red_or = 1;
+        w->bar_dst = in->ops[0].reg;
+        w->bar_dst_mask = act;
+    }
+    if (in->mode == MD_ARRIVE) {
+        barrier_check(c, (uint32_t)id);
+        return EMU_OK;
+    }
+    w->state = W_BAR;
+    w->bar_id = (uint8_t)id;
+    barrier_check(c, (uint32_t)id);
+    return w->state == W_BAR ? EMU_WAIT_BARRIER : EMU_OK;
+}
+
+/* ---- the dispatcher ------------------------------------------------------- */
+int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
+    emu_launch *l = c->l;
+    if (wi >= c->nwarps) return EMU_FAULT;
+    warp *w = &c->w[wi];
+    if (l->fault.status != SMC_OK) return EMU_FAULT;
+    if (w->state == W_DONE) return EMU_EXITED;
+    if (w->state == W_BAR) return EMU_WAIT_BARRIER;
+    const ptx_kernel *k = l->k;
+    simt_entry *top = &w->stack[w->sp - 1];
+    uint32_t pc = top->pc, mask = top->mask;
+    if (pc >= k->ncode) return fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "pc out of range");
+    const ptx_insn *in = &k->code[pc];
+    uint32_t act = mask;
+    if (in->guard >= 0) {
+        const uint64_t *g = &w->regs[(size_t)in->guard * 32];
+        uint32_t gm = 0;
+        LANES(mask) if ((g[lane] & 1) != in->guard_neg) gm |= 1u << lane;
+        act = gm;
+    }
+    ctx X = { c, w, wi, pc, in, l->ek->rmask, out };
+    if (out) {
+        out->pc = pc; out->active = act; out->warp_mask = mask; out->status = EMU_OK;
+        out->branch_taken = 0; out->diverged = 0; out->mem_space = in->space; out->access_size = 0;
+    }
+    l->warp_insts++;
+    l->thread_insts += (uint32_t)__builtin_popcount(act);
+    if (++l->since_progress > l->watchdog) {
+        int lane0 = act ? __builtin_ctz(act) : 0;
+        return fault(c, wi, lane0, pc, SMC_ERR_LAUNCH_TIMEOUT, 0,
+                     "watchdog: %llu warp-instructions without a warp exiting or a barrier completing",
+                     (unsigned long long)l->watchdog);
+    }
+    int st = EMU_OK;
+    bool advance = true;
+    switch (in->op) {
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA: case OP_DIV:
+    case OP_REM: case OP_MIN: case OP_MAX: case OP_ABS: case OP_NEG: case OP_ADDC:
+    case OP_SUBC: case OP_MADC: case OP_MUL24: case OP_MAD24: case OP_SAD: case OP_COPYSIGN:
+    case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2:
+    case OP_EX2: case OP_TANH:
+        if (in->type == PT_PRED || (ptx_type_class[in->type] == TC_BITS && in->op != OP_ADDC && in->op != OP_SUBC))
+            st = fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[in->type]);
+        else st = exec_arith(&X, act);
+        break;
+    case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_SHL:
+    case OP_SHR: case OP_POPC: case OP_CLZ: case OP_BREV: case OP_BFIND: case OP_BFE:
+    case OP_BFI: case OP_PRMT: case OP_SHF: case OP_LOP3:
+        st = exec_logic(&X, act);
+        break;
+    case OP_SETP: case OP_SET: st = exec_compare(&X, act); break;
+    case OP_SELP: case OP_SLCT: st = exec_select(&X, act); break;
+    case OP_TESTP: st = exec_testp(&X, act); break;
+    case OP_CVT: st = exec_cvt(&X, act); break;
+    case OP_MOV: st = exec_mov(&X, act); break;
+    case OP_CVTA: st = exec_cvta(&X, act); break;
+    case OP_ISSPACEP: st = exec_isspacep(&X, act); break;
+    case OP_LD: case OP_LDU: case OP_ST: st = exec_ldst(&X, act); break;
+    case OP_ATOM: case OP_RED: st = exec_atom(&X, act); break;
+    case OP_SHFL: st = exec_shfl(&X, act); break;
+    case OP_VOTE: st = exec_vote(&X, act); break;
+    case OP_ACTIVEMASK: LANES(act) wr(&X, in->ops[0].reg, (int)lane, mask); break;
+    case OP_FENCE: case OP_MEMBAR: case OP_PREFETCH: case OP_NANOSLEEP: break;
+    case OP_BAR: case OP_BARRIER:
+        st = exec_bar(&X, act, mask);
+        break;
+    case OP_TRAP: case OP_BRKPT:
+        if (act) st = fault(c, wi, __builtin_ctz(act), pc, SMC_ERR_ASSERT, 0, "%s executed", ptx_op_name[in->op]);
+        break;
+    case OP_EXIT: case OP_RET:
+        advance = false;
+        top->pc = pc + 1;
+        if (act) lanes_exit(c, wi, act);
+        else reconverge(w);
+        if (w->state == W_DONE) st = EMU_EXITED;
+        break;
+    case OP_BRA: {
+        advance = false;
+        uint32_t taken = act;
+        if (out) { out->branch_taken = taken != 0; }
+        if (taken == mask) top->pc = in->target;
+        else if (taken == 0) top->pc = pc + 1;
+        else {
+            uint32_t r = k->reconv[pc];
+            top->pc = r;
+            if (out) out->diverged = 1;
+            if (push(&X, pc + 1, r, mask & ~taken) != EMU_OK || push(&X, in->target, r, taken) != EMU_OK) { st = EMU_FAULT; break; }
+        }
+        reconverge(w);
+        break;
+    }
+    default:
+        st = fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "instruction '%s' is not supported", ptx_op_name[in->op]);
+    }
+    if (st == EMU_FAULT) { if (out) out->status = EMU_FAULT; return EMU_FAULT; }
+    if (advance) {
+        top = &w->stack[w->sp - 1];
+        top->pc = pc + 1;
+        reconverge(w);
+    }
+    if (out) {
+        out->status = (uint8_t)st;
+        out->next_pc = w->sp ? w->stack[w->sp - 1].pc : PTX_NO_PC;
+    }
+    return st;
+}
+
+/* ---- functional runner ----------------------------------------------------- */
+#define QUANTUM 4096   /* warp-instructions per warp turn */
+
+smc_status emu_run_functional(emu_launch *l) {
+    for (uint32_t i = 0; i < l->nctas; i++) {
+        emu_cta *c = emu_cta_create(l, i, i % (l->d.num_sms ? l->d.num_sms : 1));
+        if (!c) {
+            l->fault.status = SMC_ERR_OUT_OF_MEMORY;
+            snprintf(l->fault.message, sizeof l->fault.message, "SMC_ERR_OUT_OF_MEMORY: cannot allocate CTA %u of kernel %.60s", i, l->k->name);
+            return l->fault.status;
+        }
+        while (!emu_cta_done(c)) {
+            bool progress = false;
+            for (uint32_t w = 0; w < c->nwarps; w++) {
+                for (int q = 0; q < QUANTUM && emu_warp_ready(c, w); q++) {
+                    int st = emu_warp_execute(c, w, NULL);
+                    progress = true;
+                    if (st == EMU_FAULT) { emu_cta_destroy(c); return l->fault.status; }
+                    if (st != EMU_OK) break;
+                }
+            }
+            if (!progress && !emu_cta_done(c)) {
+                uint32_t w0 = 0;
+                while (w0 < c->nwarps && c->w[w0].state != W_BAR) w0++;
+                uint32_t pc = w0 < c->nwarps ? c->w[w0].stack[c->w[w0].sp - 1].pc : 0;
+                fault(c, w0, 0, pc > 0 ? pc - 1 : 0, SMC_ERR_LAUNCH_TIMEOUT, 0,
+                      "deadlock: every live warp waits at a barrier that cannot complete");
+                emu_cta_destroy(c);
+                return l->fault.status;
+            }
+        }
+        emu_cta_destroy(c);
+    }
+    return SMC_OK;
+}

@@ -1,0 +1,26 @@
+# csrc/: PTX loader (ptx/), functional emulator (emu/), device API (device/),
+# CLI (cli/). Tests live in tests/emu/ (tests/emu/module.mk).
+
+EMU_SRCS := csrc/ptx/parse.c csrc/ptx/link.c csrc/emu/exec.c \
+            csrc/device/devmem.c csrc/device/device.c
+EMU_OBJS := $(patsubst %.c,$(B)/%.o,$(EMU_SRCS))
+INCLUDES += -Icsrc/include
+
+# Rounding-mode changes (fesetround) must not be optimised across.
+$(B)/csrc/emu/exec.o: CFLAGS += -frounding-math
+
+$(EMU_LIB): $(EMU_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+SMC_CLI := $(B)/bin/smcosim
+# Subcommands: one file each in csrc/cli/ (see csrc/cli/main.c).
+SMC_CLI_SRCS := $(wildcard csrc/cli/*.c)
+SMC_CLI_OBJS := $(patsubst %.c,$(B)/%.o,$(SMC_CLI_SRCS))
+
+$(SMC_CLI): $(SMC_CLI_OBJS) $(EMU_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $(SMC_CLI_OBJS) $(EMU_LIB) $(LDLIBS)
+
+ALL_TARGETS += $(EMU_LIB) $(SMC_CLI)

@@ -1,0 +1,631 @@
+/*
+ * link.c — inlining, symbol resolution, CFG, post-dominators, liveness and
+ * register allocation for one kernel. See link.h and docs/emulator.md.
+ */
+#include "link.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_INLINE_DEPTH 32
+
+typedef struct binding { const char *name; uint8_t space; uint64_t value; uint64_t size; } binding;
+
+typedef struct linker {
+    const ptx_module *m;
+    ptx_arena *arena;
+    jmp_buf fail;
+    char *err; size_t errlen;
+    ptx_var_addr_fn addr; void *ctx;
+    ptx_insn *code; uint32_t ncode, code_cap;
+    uint8_t *rtype; uint32_t nregs, reg_cap;
+    struct { const ptx_var *v; uint32_t off; } *smap; uint32_t nsmap, smap_cap;
+    uint64_t smem_top, local_top;
+    const ptx_func *stack[MAX_INLINE_DEPTH]; uint32_t depth;
+    uint32_t const_bytes;
+    int32_t *ipdom;
+    void *tmp[4 * MAX_INLINE_DEPTH + 8]; uint32_t ntmp;   /* freed on failure */
+} linker;
+
+static void lerr(linker *L, uint32_t line, uint32_t col, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 4, 5)));
+static void lerr(linker *L, uint32_t line, uint32_t col, const char *fmt, ...) {
+    int k = snprintf(L->err, L->errlen, "%s:%u:%u: error: ", L->m->name, line, col);
+    if (k < 0) k = 0;
+    if ((size_t)k < L->errlen) {
+        va_list ap; va_start(ap, fmt);
+        vsnprintf(L->err + k, L->errlen - (size_t)k, fmt, ap);
+        va_end(ap);
+    }
+    longjmp(L->fail, 1);
+}
+
+static void *xrealloc(linker *L, void *p, size_t n) {
+    void *q = realloc(p, n ? n : 1);
+    if (!q) lerr(L, 0, 0, "out of memory");
+    return q;
+}
+
+/* Temporary allocations of the inliner, released by tmp_free or on failure. */
+static void *tmp_calloc(linker *L, size_t n, size_t sz) {
+    if (L->ntmp >= sizeof L->tmp / sizeof L->tmp[0]) lerr(L, 0, 0, "internal: too many temporaries");
+    void *p = calloc(n ? n : 1, sz);
+    if (!p) lerr(L, 0, 0, "out of memory");
+    L->tmp[L->ntmp++] = p;
+    return p;
+}
+static void tmp_free(linker *L, void *p) {
+    for (uint32_t i = L->ntmp; i-- > 0;)
+        if (L->tmp[i] == p) { L->tmp[i] = L->tmp[--L->ntmp]; break; }
+    free(p);
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+
+/* ---- operand roles ---------------------------------------------------------- */
+static void add_op_regs(const ptx_operand *o, int32_t *v, uint32_t *n, uint32_t cap, bool addr_only) {
+    if (o->kind == OK_REG && !addr_only) {
+        if (*n < cap) v[(*n)++] = o->reg;
+        if (o->reg2 >= 0 && *n < cap) v[(*n)++] = o->reg2;
+    } else if (o->kind == OK_VEC && !addr_only) {
+        for (uint32_t i = 0; i < o->nvec; i++)
+            if (o->vec[i] >= 0 && *n < cap) v[(*n)++] = o->vec[i];
+    } else if (o->kind == OK_ADDR && o->reg >= 0) {
+        if (*n < cap) v[(*n)++] = o->reg;
+    }
+}
+
+void ptx_insn_regs(const ptx_insn *in, int32_t *dst, uint32_t *nd, int32_t *src, uint32_t *ns) {
+    *nd = 0; *ns = 0;
+    bool has_dst;
+    switch (in->op) {
+    case OP_ST: case OP_RED: case OP_BRA: case OP_EXIT: case OP_RET: case OP_TRAP:
+    case OP_BRKPT: case OP_FENCE: case OP_MEMBAR: case OP_PREFETCH: case OP_NANOSLEEP:
+    case OP_CALL:
+        has_dst = false; break;
+    case OP_BAR: case OP_BARRIER:
+        has_dst = in->mode == MD_RED; break;
+    default:
+        has_dst = in->nops > 0; break;
+    }
+    if (in->guard >= 0) src[(*ns)++] = in->guard;
+    for (uint32_t i = 0; i < in->nops; i++) {
+        const ptx_operand *o = &in->ops[i];
+        if (i == 0 && has_dst) {
+            add_op_regs(o, dst, nd, 8, false);
+            add_op_regs(o, src, ns, 16, true);   /* address base of a dst? never */
+        } else if (in->op == OP_BRA) {
+            /* label */
+        } else {
+            add_op_regs(o, src, ns, 16, false);
+        }
+    }
+}
+
+/* ---- symbol resolution ------------------------------------------------------ */
+static uint32_t shared_offset(linker *L, const ptx_var *v) {
+    for (uint32_t i = 0; i < L->nsmap; i++) if (L->smap[i].v == v) return L->smap[i].off;
+    if (v->is_extern) lerr(L, v->line, 1, "internal: extern shared placed early");
+    uint64_t off = align_up(L->smem_top, v->align);
+    if (off + v->size > (1u << 30)) lerr(L, v->line, 1, "shared memory of '%s' too large", v->name);
+    L->smem_top = off + v->size;
+    if (L->nsmap >= L->smap_cap) {
+        L->smap_cap = L->smap_cap ? 2 * L->smap_cap : 16;
+        L->smap = xrealloc(L, L->smap, L->smap_cap * sizeof *L->smap);
+    }
+    L->smap[L->nsmap].v = v; L->smap[L->nsmap].off = (uint32_t)off; L->nsmap++;
+    return (uint32_t)off;
+}
+
+typedef struct frame {
+    const ptx_func *f;
+    binding *b; uint32_t nb;     /* formals, rets and body variables of this copy */
+    bool is_entry;
+    uint32_t has_dyn;            /* extern shared seen */
+} frame;
+
+/* Resolve a name to (space, value). For .param in a .func or in a call
+ * block the space is SP_LOCAL (the call frame lives in local memory). */
+static bool resolve(linker *L, frame *F, const char *name, uint8_t *space, uint64_t *value) {
+    for (uint32_t i = F->nb; i-- > 0;)
+        if (!strcmp(F->b[i].name, name)) { *space = F->b[i].space; *value = F->b[i].value; return true; }
+    const ptx_var *v = ptx_find_var(L->m, name);
+    if (!v) return false;
+    if (v->space == SP_SHARED) {
+        *space = SP_SHARED;
+        *value = v->is_extern ? UINT64_MAX : shared_offset(L, v);   /* patched later */
+        if (v->is_extern) F->has_dyn = 1;
+        return true;
+    }
+    *space = v->space;
+    *value = L->addr(L->ctx, v);
+    return true;
+}
+
+/* Dynamic shared memory starts after all static shared memory; since the
+ * static size is known only at the end, extern references are recorded and
+ * patched. */
+typedef struct dynref { uint32_t pc; uint8_t opi; uint8_t generic; } dynref;
+
+static void emit(linker *L, const ptx_insn *in) {
+    if (L->ncode >= L->code_cap) {
+        L->code_cap = L->code_cap ? 2 * L->code_cap : 256;
+        if (L->code_cap > (1u << 24)) lerr(L, in->line, in->col, "kernel too large after inlining");
+        L->code = xrealloc(L, L->code, L->code_cap * sizeof *L->code);
+    }
+    L->code[L->ncode++] = *in;
+}
+
+typedef struct linkstate { dynref *dyn; uint32_t ndyn, dyn_cap; } linkstate;
+
+static void inline_func(linker *L, linkstate *S, const ptx_func *f, binding *formals, uint32_t nformals, bool is_entry) {
+    if (!f->has_body) lerr(L, f->line, 1, "function '%s' is declared but has no body", f->name);
+    for (uint32_t i = 0; i < L->depth; i++)
+        if (L->stack[i] == f) lerr(L, f->line, 1, "recursive call of '%s' is not supported", f->name);
+    if (L->depth >= MAX_INLINE_DEPTH) lerr(L, f->line, 1, "calls nested too deeply in '%s'", f->name);
+    L->stack[L->depth++] = f;
+
+    /* registers of this copy */
+    uint32_t rbase = L->nregs;
+    if ((uint64_t)L->nregs + f->nregs > (1u << 24)) lerr(L, f->line, 1, "too many registers after inlining");
+    if (L->nregs + f->nregs > L->reg_cap) {
+        L->reg_cap = (L->nregs + f->nregs) * 2;
+        L->rtype = xrealloc(L, L->rtype, L->reg_cap);
+    }
+    if (f->nregs) memcpy(L->rtype + L->nregs, f->reg_type, f->nregs);
+    L->nregs += f->nregs;
+
+    /* bindings: formals first, then body variables */
+    frame F = { .f = f, .is_entry = is_entry };
+    F.nb = nformals + f->nvars;
+    F.b = tmp_calloc(L, F.nb, sizeof *F.b);
+    if (nformals) memcpy(F.b, formals, nformals * sizeof *formals);
+    for (uint32_t i = 0; i < f->nvars; i++) {
+        const ptx_var *v = &f->vars[i];
+        binding *b = &F.b[nformals + i];
+        b->name = v->name; b->size = v->size;
+        if (v->space == SP_SHARED) {
+            if (v->is_extern) { lerr(L, v->line, 1, "extern .shared inside a function is not supported"); }
+            b->space = SP_SHARED; b->value = shared_offset(L, v);
+        } else {
+            b->space = SP_LOCAL;        /* .local arrays and call-frame .params */
+            uint64_t off = align_up(L->local_top, v->align ? v->align : 1);
+            L->local_top = off + v->size;
+            if (L->local_top > (1u << 24)) lerr(L, v->line, 1, "local memory too large");
+            b->value = off;
+        }
+    }
+
+    uint32_t *pcmap = tmp_calloc(L, f->ncode + 1, sizeof *pcmap);
+    uint32_t *mybra = tmp_calloc(L, f->ncode + 1, sizeof *mybra);   /* out pcs of this level's bra */
+    uint32_t *myret = tmp_calloc(L, f->ncode + 1, sizeof *myret);
+    uint32_t nbra = 0, nret = 0;
+
+    for (uint32_t i = 0; i < f->ncode; i++) {
+        const ptx_insn *src = &f->code[i];
+        pcmap[i] = L->ncode;
+        if (src->op == OP_CALL) {
+            const ptx_call *c = src->call;
+            const ptx_func *g = ptx_find_func(L->m, c->callee);
+            if (!g) lerr(L, src->line, src->col, "call of undefined function '%s'", c->callee);
+            if (g->is_entry) lerr(L, src->line, src->col, "call of kernel '%s' is not allowed", c->callee);
+            if (src->guard >= 0) lerr(L, src->line, src->col, "predicated call is not supported");
+            if (c->nargs != g->nparams || c->nrets != g->nrets)
+                lerr(L, src->line, src->col, "call of '%s' with %u arguments and %u results; it takes %u and %u",
+                     g->name, c->nargs, c->nrets, g->nparams, g->nrets);
+            uint32_t nfb = g->nparams + g->nrets;
+            binding *fb = tmp_calloc(L, nfb, sizeof *fb);
+            for (uint32_t k = 0; k < nfb; k++) {
+                const char *actual = k < g->nparams ? c->args[k] : c->rets[k - g->nparams];
+                const ptx_var *formal = k < g->nparams ? &g->params[k] : &g->rets[k - g->nparams];
+                uint8_t sp; uint64_t val;
+                if (!resolve(L, &F, actual, &sp, &val) || sp != SP_LOCAL) {
+                    lerr(L, src->line, src->col, "call argument '%s' must be a .param variable declared in the caller", actual);
+                }
+                fb[k].name = formal->name; fb[k].space = SP_LOCAL; fb[k].value = val; fb[k].size = formal->size;
+            }
+            inline_func(L, S, g, fb, nfb, false);
+            tmp_free(L, fb);
+            continue;
+        }
+        ptx_insn in = *src;
+        in.call = NULL;
+        if (in.guard >= 0) in.guard += (int32_t)rbase;
+        for (uint32_t k = 0; k < in.nops; k++) {
+            ptx_operand *o = &in.ops[k];
+            if ((o->kind == OK_REG || o->kind == OK_ADDR) && o->reg >= 0) o->reg += (int32_t)rbase;
+            if (o->kind == OK_REG && o->reg2 >= 0) o->reg2 += (int32_t)rbase;
+            if (o->kind == OK_VEC)
+                for (uint32_t e = 0; e < o->nvec; e++) if (o->vec[e] >= 0) o->vec[e] += (int32_t)rbase;
+            if ((o->kind == OK_ADDR || o->kind == OK_SYM) && o->sym && in.op != OP_BRA) {
+                uint8_t sp; uint64_t val;
+                if (!resolve(L, &F, o->sym, &sp, &val)) {
+                    if (ptx_find_func(L->m, o->sym))
+                        lerr(L, in.line, in.col, "function addresses ('%s') are not supported", o->sym);
+                    lerr(L, in.line, in.col, "undefined symbol '%s'", o->sym);
+                }
+                bool generic = false;
+                if (o->kind == OK_ADDR) {
+                    if (in.space == SP_PARAM && sp == SP_LOCAL) in.space = SP_LOCAL;
+                    else if (in.space == SP_GENERIC && (sp == SP_SHARED || sp == SP_LOCAL)) generic = true;
+                    else if (in.space == SP_PARAM && sp != SP_PARAM)
+                        lerr(L, in.line, in.col, "'%s' is not a parameter", o->sym);
+                }
+                if (val == UINT64_MAX) {   /* dynamic shared: patch later */
+                    if (S->ndyn >= S->dyn_cap) {
+                        S->dyn_cap = S->dyn_cap ? 2 * S->dyn_cap : 8;
+                        S->dyn = xrealloc(L, S->dyn, S->dyn_cap * sizeof *S->dyn);
+                    }
+                    S->dyn[S->ndyn++] = (dynref){ L->ncode, (uint8_t)k, generic };
+                    val = 0;
+                } else if (generic) {
+                    val += sp == SP_SHARED ? SMC_SHARED_WINDOW : SMC_LOCAL_WINDOW;
+                }
+                if (o->kind == OK_ADDR) { o->imm += val; o->sym = NULL; }
+                else { o->kind = OK_IMM; o->imm += val; o->fimm = 0; o->sym = NULL; }
+            }
+        }
+        if (in.op == OP_RET) {
+            if (is_entry) { in.op = OP_EXIT; }
+            else {
+                in.op = OP_BRA; in.nops = 0;
+                myret[nret++] = L->ncode;
+            }
+        } else if (in.op == OP_BRA) {
+            mybra[nbra++] = L->ncode;
+            in.target = src->target;   /* index in f, mapped below */
+            in.ops[0].sym = NULL;
+        }
+        emit(L, &in);
+    }
+    pcmap[f->ncode] = L->ncode;
+    for (uint32_t i = 0; i < nbra; i++) L->code[mybra[i]].target = pcmap[L->code[mybra[i]].target];
+    for (uint32_t i = 0; i < nret; i++) L->code[myret[i]].target = L->ncode;
+    tmp_free(L, pcmap); tmp_free(L, mybra); tmp_free(L, myret); tmp_free(L, F.b);
+    L->depth--;
+}
+
+/* ---- CFG, post-dominators ------------------------------------------------------ */
+typedef struct cfg {
+    uint32_t nb;               /* blocks; node nb is the virtual exit */
+    uint32_t *start;           /* first pc of each block (nb+1 entries) */
+    uint32_t *block_of;        /* pc -> block */
+    int32_t (*succ)[2];        /* -1 none; nb = exit */
+} cfg;
+
+static bool ends_block(const ptx_insn *in) {
+    return in->op == OP_BRA || in->op == OP_EXIT || in->op == OP_TRAP;
+}
+
+static void build_cfg(linker *L, const ptx_kernel *k, cfg *G) {
+    uint32_t n = k->ncode;
+    uint8_t *leader = calloc(n + 1, 1);
+    G->block_of = calloc(n + 1, sizeof *G->block_of);
+    if (!leader || !G->block_of) { free(leader); lerr(L, 0, 0, "out of memory"); }
+    if (n) leader[0] = 1;
+    for (uint32_t pc = 0; pc < n; pc++) {
+        const ptx_insn *in = &k->code[pc];
+        if (in->op == OP_BRA) { if (in->target < n) leader[in->target] = 1; }
+        if (ends_block(in) && pc + 1 < n) leader[pc + 1] = 1;
+    }
+    uint32_t nb = 0;
+    for (uint32_t pc = 0; pc < n; pc++) nb += leader[pc];
+    G->nb = nb;
+    G->start = calloc(nb + 1, sizeof *G->start);
+    G->succ = calloc(nb + 1, sizeof *G->succ);
+    if (!G->start || !G->succ) { free(leader); lerr(L, 0, 0, "out of memory"); }
+    uint32_t b = 0;
+    for (uint32_t pc = 0; pc < n; pc++) {
+        if (leader[pc]) G->start[b++] = pc;
+        G->block_of[pc] = b - 1;
+    }
+    G->start[nb] = n;
+    G->block_of[n] = nb;
+    free(leader);
+    for (b = 0; b < nb; b++) {
+        const ptx_insn *last = &k->code[G->start[b + 1] - 1];
+        int32_t fall = (int32_t)(b + 1);     /* falling off the end = exit */
+        G->succ[b][0] = G->succ[b][1] = -1;
+        if (last->op == OP_BRA) {
+            G->succ[b][0] = (int32_t)G->block_of[last->target];
+            if (last->guard >= 0) G->succ[b][1] = fall;
+        } else if (last->op == OP_EXIT || last->op == OP_TRAP) {
+            G->succ[b][0] = (int32_t)nb;
+            if (last->guard >= 0) G->succ[b][1] = fall;
+        } else {
+            G->succ[b][0] = fall;
+        }
+    }
+}
+
+static void free_cfg(cfg *G) { free(G->start); free(G->block_of); free(G->succ); }
+
+/* Cooper-Harvey-Kennedy dominators on the reverse CFG, rooted at exit. */
+static void postdominators(linker *L, const cfg *G, int32_t *ipdom) {
+    uint32_t N = G->nb + 1, exitn = G->nb;
+    /* predecessor lists in the CFG = successors in the reverse graph */
+    uint32_t *npred = calloc(N, sizeof *npred), *poff = calloc(N + 1, sizeof *poff);
+    uint32_t *order = calloc(N, sizeof *order), *po = calloc(N, sizeof *po);
+    uint32_t *stack = calloc(N, sizeof *stack), *it = calloc(N, sizeof *it);
+    uint32_t *preds = calloc(2 * N + 1, sizeof *preds);
+    if (!npred || !poff || !order || !po || !stack || !it || !preds) {
+        free(npred); free(poff); free(order); free(po); free(stack); free(it); free(preds);
+        lerr(L, 0, 0, "out of memory");
+    }
+    for (uint32_t b = 0; b < G->nb; b++)
+        for (int s = 0; s < 2; s++) if (G->succ[b][s] >= 0) npred[G->succ[b][s]]++;
+    for (uint32_t v = 0; v < N; v++) poff[v + 1] = poff[v] + npred[v];
+    memset(npred, 0, N * sizeof *npred);
+    for (uint32_t b = 0; b < G->nb; b++)
+        for (int s = 0; s < 2; s++) if (G->succ[b][s] >= 0) {
+            uint32_t t = (uint32_t)G->succ[b][s];
+            preds[poff[t] + npred[t]++] = b;
+        }
+    /* iterative DFS from exit over CFG predecessors: postorder */
+    for (uint32_t v = 0; v < N; v++) { po[v] = UINT32_MAX; ipdom[v] = -1; }
+    uint8_t *seen = calloc(N, 1);
+    uint32_t sp = 0, cnt = 0;
+    if (!seen) { lerr(L, 0, 0, "out of memory"); }
+    stack[sp++] = exitn; seen[exitn] = 1;
+    while (sp) {
+        uint32_t v = stack[sp - 1];
+        if (it[v] < npred[v]) {
+            uint32_t w = preds[poff[v] + it[v]++];
+            if (!seen[w]) { seen[w] = 1; stack[sp++] = w; }
+        } else {
+            po[v] = cnt; order[cnt++] = v; sp--;
+        }
+    }
+    ipdom[exitn] = (int32_t)exitn;
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (uint32_t i = cnt; i-- > 0;) {
+            uint32_t b = order[i];
+            if (b == exitn) continue;
+            int32_t nd = -1;
+            for (int s = 0; s < 2; s++) {
+                int32_t p = G->succ[b][s];
+                if (p < 0 || ipdom[p] < 0) continue;
+                if (nd < 0) { nd = p; continue; }
+                int32_t a = p, c = nd;
+                while (a != c) {
+                    while (po[a] < po[c]) a = ipdom[a];
+                    while (po[c] < po[a]) c = ipdom[c];
+                }
+                nd = a;
+            }
+            if (nd >= 0 && ipdom[b] != nd) { ipdom[b] = nd; changed = true; }
+        }
+    }
+    free(seen); free(npred); free(poff); free(order); free(po); free(stack); free(it); free(preds);
+}
+
+/* ---- liveness and linear-scan allocation --------------------------------------- */
+typedef uint64_t word;
+#define WBITS 64
+
+static void regalloc(linker *L, ptx_kernel *k, const cfg *G) {
+    uint32_t R = k->nregs, W = (R + WBITS - 1) / WBITS, nb = G->nb;
+    size_t bs = (size_t)nb * W;
+    word *use = calloc(bs + 1, sizeof(word)), *def = calloc(bs + 1, sizeof(word));
+    word *in = calloc(bs + 1, sizeof(word)), *out = calloc(bs + 1, sizeof(word));
+    int64_t *lo = malloc((R + 1) * sizeof *lo), *hi = malloc((R + 1) * sizeof *hi);
+    if (!use || !def || !in || !out || !lo || !hi) {
+        free(use); free(def); free(in); free(out); free(lo); free(hi);
+        lerr(L, 0, 0, "out of memory for register allocation (kernel too large)");
+    }
+    for (uint32_t r = 0; r < R; r++) { lo[r] = INT64_MAX; hi[r] = -1; }
+    int32_t d[8], s[16]; uint32_t nd, ns;
+    for (uint32_t b = 0; b < nb; b++) {
+        word *U = use + (size_t)b * W, *D = def + (size_t)b * W;
+        for (uint32_t pc = G->start[b]; pc < G->start[b + 1]; pc++) {
+            const ptx_insn *x = &k->code[pc];
+            ptx_insn_regs(x, d, &nd, s, &ns);
+            for (uint32_t i = 0; i < ns; i++) {
+                uint32_t r = (uint32_t)s[i];
+                if (!(D[r / WBITS] >> (r % WBITS) & 1)) U[r / WBITS] |= (word)1 << (r % WBITS);
+                if ((int64_t)pc < lo[r]) lo[r] = pc;
+                if ((int64_t)pc > hi[r]) hi[r] = pc;
+            }
+            for (uint32_t i = 0; i < nd; i++) {
+                uint32_t r = (uint32_t)d[i];
+                if (x->guard < 0) D[r / WBITS] |= (word)1 << (r % WBITS);
+                if ((int64_t)pc < lo[r]) lo[r] = pc;
+                if ((int64_t)pc > hi[r]) hi[r] = pc;
+            }
+        }
+    }
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (uint32_t b = nb; b-- > 0;) {
+            word *O = out + (size_t)b * W, *I = in + (size_t)b * W;
+            for (int t = 0; t < 2; t++) {
+                int32_t sb = G->succ[b][t];
+                if (sb < 0 || (uint32_t)sb >= nb) continue;
+                word *SI = in + (size_t)sb * W;
+                for (uint32_t w = 0; w < W; w++) O[w] |= SI[w];
+            }
+            const word *U = use + (size_t)b * W, *D = def + (size_t)b * W;
+            for (uint32_t w = 0; w < W; w++) {
+                word v = U[w] | (O[w] & ~D[w]);
+                if (v != I[w]) { I[w] = v; changed = true; }
+            }
+        }
+    }
+    for (uint32_t b = 0; b < nb; b++) {
+        const word *I = in + (size_t)b * W, *O = out + (size_t)b * W;
+        for (uint32_t w = 0; w < W; w++) {
+            for (word v = I[w]; v; v &= v - 1) {
+                uint32_t r = w * WBITS + (uint32_t)__builtin_ctzll(v);
+                if ((int64_t)G->start[b] < lo[r]) lo[r] = G->start[b];
+            }
+            for (word v = O[w]; v; v &= v - 1) {
+                uint32_t r = w * WBITS + (uint32_t)__builtin_ctzll(v);
+                int64_t e = (int64_t)G->start[b + 1] - 1;
+                if (e > hi[r]) hi[r] = e;
+            }
+        }
+    }
+    /* values live into the entry block are read before written: they still get a register */
+    free(use); free(def); free(in); free(out);
+
+    /* linear scan: intervals sorted by start */
+    uint32_t *ord = malloc((R + 1) * sizeof *ord);
+    if (!ord) { free(lo); free(hi); lerr(L, 0, 0, "out of memory"); }
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < R; r++) { k->phys[r] = PTX_NO_PHYS; if (hi[r] >= 0) ord[n++] = r; }
+    /* insertion sort would be quadratic; use qsort on (lo, r) */
+    {
+        int64_t *key = malloc((n + 1) * sizeof *key);
+        if (!key) { free(ord); free(lo); free(hi); lerr(L, 0, 0, "out of memory"); }
+        /* counting order by lo: lo < ncode */
+        uint32_t *cnt = calloc(k->ncode + 2, sizeof *cnt);
+        uint32_t *tmp = malloc((n + 1) * sizeof *tmp);
+        if (!cnt || !tmp) { free(key); free(cnt); free(tmp); free(ord); free(lo); free(hi); lerr(L, 0, 0, "out of memory"); }
+        for (uint32_t i = 0; i < n; i++) cnt[lo[ord[i]] + 1]++;
+        for (uint32_t i = 0; i < k->ncode + 1; i++) cnt[i + 1] += cnt[i];
+        for (uint32_t i = 0; i < n; i++) tmp[cnt[lo[ord[i]]]++] = ord[i];
+        memcpy(ord, tmp, n * sizeof *ord);
+        free(key); free(cnt); free(tmp);
+    }
+    int64_t busy_until[PTX_MAX_PHYS_REGS + 1];     /* last pc of the interval holding the reg */
+    int64_t pbusy[PTX_MAX_PRED_REGS];
+    for (int i = 0; i <= PTX_MAX_PHYS_REGS; i++) busy_until[i] = -1;
+    for (int i = 0; i < PTX_MAX_PRED_REGS; i++) pbusy[i] = -1;
+    uint32_t maxreg = 0, maxpred = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t r = ord[i];
+        int64_t a = lo[r], e = hi[r];
+        uint8_t t = k->reg_type[r];
+        if (t == PT_PRED) {
+            int p;
+            for (p = 0; p < PTX_MAX_PRED_REGS; p++) if (pbusy[p] < a) break;
+            if (p == PTX_MAX_PRED_REGS) {
+                free(ord); free(lo); free(hi);
+                lerr(L, k->code[a].line, k->code[a].col, "more than %d predicates live at once in kernel '%s'", PTX_MAX_PRED_REGS, k->name);
+            }
+            pbusy[p] = e; k->phys[r] = (uint16_t)p;
+            if ((uint32_t)p + 1 > maxpred) maxpred = (uint32_t)p + 1;
+            continue;
+        }
+        bool wide = ptx_type_size[t] == 8;
+        int p;
+        if (wide) {
+            for (p = 0; p + 1 < PTX_MAX_PHYS_REGS; p += 2) if (busy_until[p] < a && busy_until[p + 1] < a) break;
+            if (p + 1 >= PTX_MAX_PHYS_REGS) p = PTX_MAX_PHYS_REGS;
+        } else {
+            for (p = 0; p < PTX_MAX_PHYS_REGS; p++) if (busy_until[p] < a) break;
+        }
+        if (p >= PTX_MAX_PHYS_REGS) {
+            free(ord); free(lo); free(hi);
+            lerr(L, k->code[a].line, k->code[a].col, "register pressure exceeds %d 32-bit registers per thread in kernel '%s' (spilling is not implemented)",
+                 PTX_MAX_PHYS_REGS, k->name);
+        }
+        busy_until[p] = e;
+        if (wide) busy_until[p + 1] = e;
+        k->phys[r] = (uint16_t)p;
+        uint32_t top = (uint32_t)p + (wide ? 2 : 1);
+        if (top > maxreg) maxreg = top;
+    }
+    free(ord); free(lo); free(hi);
+    k->regs_per_thread = maxreg;
+    k->pred_regs = maxpred;
+}
+
+/* ---- entry point ------------------------------------------------------------- */
+ptx_kernel *ptx_link(const ptx_module *m, const ptx_func *entry, ptx_var_addr_fn addr,
+                     void *ctx, char *err, size_t errlen) {
+    char dummy[4];
+    if (!err || !errlen) { err = dummy; errlen = sizeof dummy; }
+    err[0] = 0;
+    linker L0; memset(&L0, 0, sizeof L0);
+    linker *L = &L0;
+    L->m = m; L->err = err; L->errlen = errlen; L->addr = addr; L->ctx = ctx;
+    linkstate S = { 0 };
+    cfg G = { 0 };
+    ptx_arena *a = ptx_arena_new();
+    if (!a) { snprintf(err, errlen, "out of memory"); return NULL; }
+    if (setjmp(L->fail)) {
+        free(L->code); free(L->rtype); free(L->smap); free(S.dyn); free(L->ipdom);
+        for (uint32_t i = 0; i < L->ntmp; i++) free(L->tmp[i]);
+        free_cfg(&G);
+        ptx_arena_free(a);
+        return NULL;
+    }
+    if (!entry->is_entry) lerr(L, entry->line, 1, "'%s' is not a kernel (.entry)", entry->name);
+    ptx_kernel *k = ptx_arena_alloc(a, sizeof *k);
+    k->arena = a;
+    k->name = ptx_arena_strndup(a, entry->name, strlen(entry->name));
+    /* kernel parameters */
+    k->nparams = entry->nparams;
+    k->params = ptx_arena_alloc(a, (entry->nparams + 1) * sizeof *k->params);
+    binding *formals = tmp_calloc(L, entry->nparams + 1, sizeof *formals);
+    uint64_t off = 0;
+    for (uint32_t i = 0; i < entry->nparams; i++) {
+        const ptx_var *p = &entry->params[i];
+        off = align_up(off, p->align);
+        k->params[i].name = p->name; k->params[i].offset = (uint32_t)off;
+        k->params[i].size = (uint32_t)p->size; k->params[i].align = p->align;
+        formals[i].name = p->name; formals[i].space = SP_PARAM; formals[i].value = off; formals[i].size = p->size;
+        off += p->size;
+        if (off > 32764) { lerr(L, p->line, 1, "kernel parameters exceed 32764 bytes"); }
+    }
+    k->param_bytes = (uint32_t)off;
+    inline_func(L, &S, entry, formals, entry->nparams, true);
+    tmp_free(L, formals);
+    /* a kernel that falls off its end exits */
+    ptx_insn ex; memset(&ex, 0, sizeof ex);
+    ex.op = OP_EXIT; ex.guard = -1; ex.vec = 1;
+    ex.line = L->ncode ? L->code[L->ncode - 1].line : entry->line;
+    emit(L, &ex);
+    /* dynamic shared memory after the static part */
+    uint64_t dyn_base = align_up(L->smem_top, 16);
+    for (uint32_t i = 0; i < S.ndyn; i++) {
+        ptx_operand *o = &L->code[S.dyn[i].pc].ops[S.dyn[i].opi];
+        o->imm += dyn_base + (S.dyn[i].generic ? SMC_SHARED_WINDOW : 0);
+    }
+    k->static_smem = (uint32_t)L->smem_top;
+    k->local_bytes = (uint32_t)align_up(L->local_top, 8);
+    for (uint32_t i = 0; i < m->nvars; i++) if (m->vars[i].space == SP_CONST) L->const_bytes += (uint32_t)m->vars[i].size;
+    k->const_bytes = L->const_bytes;
+    memcpy(k->maxntid, entry->maxntid, sizeof k->maxntid);
+    memcpy(k->reqntid, entry->reqntid, sizeof k->reqntid);
+    k->minnctapersm = entry->minnctapersm;
+
+    k->ncode = L->ncode;
+    k->code = ptx_arena_alloc(a, (size_t)L->ncode * sizeof *k->code);
+    memcpy(k->code, L->code, (size_t)L->ncode * sizeof *k->code);
+    k->nregs = L->nregs;
+    k->reg_type = ptx_arena_alloc(a, L->nregs + 1);
+    if (L->nregs) memcpy(k->reg_type, L->rtype, L->nregs);
+    k->phys = ptx_arena_alloc(a, (L->nregs + 1) * sizeof *k->phys);
+    k->reconv = ptx_arena_alloc(a, (L->ncode + 1) * sizeof *k->reconv);
+    if (!k->code || !k->reg_type || !k->phys || !k->reconv) lerr(L, 0, 0, "out of memory");
+
+    /* operand sanity: destination kinds */
+    for (uint32_t pc = 0; pc < k->ncode; pc++) {
+        const ptx_insn *x = &k->code[pc];
+        if (x->op == OP_BRA && x->target > k->ncode) lerr(L, x->line, x->col, "bad branch target");
+    }
+    build_cfg(L, k, &G);
+    L->ipdom = calloc(G.nb + 1, sizeof *L->ipdom);
+    if (!L->ipdom) lerr(L, 0, 0, "out of memory");
+    int32_t *ipdom = L->ipdom;
+    postdominators(L, &G, ipdom);
+    for (uint32_t pc = 0; pc < k->ncode; pc++) {
+        uint32_t b = G.block_of[pc];
+        int32_t p = ipdom[b];
+        k->reconv[pc] = (p < 0 || (uint32_t)p >= G.nb) ? PTX_NO_PC : G.start[p];
+    }
+    regalloc(L, k, &G);
+    free(ipdom); L->ipdom = NULL; free_cfg(&G);
+    free(L->code); free(L->rtype); free(L->smap); free(S.dyn);
+    return k;
+}
+
+void ptx_kernel_free(ptx_kernel *k) { if (k) ptx_arena_free(k->arena); }
