@@ -63,5 +63,5 @@ bench-programs: $(BENCH_CUDA_BINS)
 
 BENCH_TARGETS += bench-emu-suite
 bench-emu-suite: $(BENCH_BIN)
-	@echo "== bench-emu-suite: functional emulator, default sizes (warp-inst/s = warp-instructions / time inside smc_launch)"
+	@echo "== bench-emu-suite: functional emulator, default sizes; warp-inst/s = warp-instructions / CPU seconds inside smc_launch (goal >= 2 M/s compute-bound)"
 	@$(BENCH_BIN) --table
