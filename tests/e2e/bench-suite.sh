@@ -29,6 +29,18 @@ grep -qx "benchmarks: $expected passed, 0 failed" "$tmp/out"
 check "default suite: all $expected benchmarks pass ($(( $(date +%s) - start ))s)" $(( rc != 0 || $? != 0 ))
 [ "$expected" -ge 15 ]; check "default suite has at least 15 benchmarks ($expected)" $?
 
+# Deterministic: the same run twice gives the same instruction counts; another
+# seed gives other data that still matches the reference.
+"$bin" --size small bfs kmeans histogram >"$tmp/a" 2>&1
+"$bin" --size small bfs kmeans histogram >"$tmp/b" 2>&1
+cmp -s <(grep -o 'warp-insts=[0-9]*' "$tmp/a") <(grep -o 'warp-insts=[0-9]*' "$tmp/b") &&
+  grep -qx "benchmarks: 3 passed, 0 failed" "$tmp/a"
+check "two identical runs give identical warp-instruction counts" $?
+"$bin" --size small --seed 12345 bfs kmeans spmv bitonic >"$tmp/c" 2>&1
+grep -qx "benchmarks: 4 passed, 0 failed" "$tmp/c" &&
+  ! cmp -s <(grep -o '^bfs.*warp-insts=[0-9]*' "$tmp/a") <(grep -o '^bfs.*warp-insts=[0-9]*' "$tmp/c")
+check "another --seed gives other data (bfs work differs) and still passes" $?
+
 # 2. a wrong kernel must be reported: vectoradd with its add turned into a sub
 mkdir "$tmp/ptx"
 sed 's/add\.f32/sub.f32/' bench/ptx/vectoradd.ptx >"$tmp/ptx/vectoradd.ptx"
