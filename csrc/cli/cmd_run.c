@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-int cmd_run(int argc, char **argv);
+#include "cli.h"
 
 #define RUN_USAGE \
     "usage: smcosim run [--report FILE] [--config PRESET|FILE] [--seed N] -- PROGRAM [ARGS...]\n" \
@@ -194,7 +194,7 @@ static int find_runtime_dir(char *dir, size_t len)
 
 /* ---- the command ------------------------------------------------------------ */
 
-int cmd_run(int argc, char **argv)
+int cli_run(int argc, char **argv)
 {
     run_options opt = { NULL };
     int i = 1;                       /* argv[0] is "run" */

@@ -957,7 +957,7 @@ static int exec_cvt(ctx *X, uint32_t act) {
                     else if (db < 64 && (uint64_t)sv > zmask(db)) r = zmask(db);
                 }
             }
-            if (dc == TC_SINT) r = (uint64_t)sext(r, db);
+            r = dc == TC_SINT ? (uint64_t)sext(r, db) : r & zmask(db);
             wr(X, o[0].reg, (int)lane, r);
             continue;
         }
@@ -1205,10 +1205,14 @@ static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
     uint32_t lane0 = (uint32_t)__builtin_ctz(act ? act : 1);
     uint64_t id = val(X, &o[0], (int)lane0);
     if (id >= 16) return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier id %llu out of range 0..15", (unsigned long long)id);
+    /* Warp-granular arrival, as the PTX ISA defines it for sm_6x and below:
+     * when any thread of a warp executes the barrier, all (non-exited) threads
+     * of the warp count as arrived. Lanes parked at a reconvergence point
+     * (the usual `if (i >= n) return; ... __syncthreads()`) therefore do not
+     * block the CTA. */
     uint32_t live = w->valid & ~w->exited;
-    if (act != live || warp_mask != live)
-        return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0,
-                     "barrier in divergent code (active 0x%08x of 0x%08x) is not supported", act, live);
+    (void)warp_mask;
+    if (!act) return EMU_OK;                        /* guarded off in every lane */
     barrier *b = &c->bar[id];
     uint32_t expected = 0;
     if ((red && nrest == 3) || (!red && nrest == 2)) {
@@ -1220,7 +1224,7 @@ static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
         return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier %llu used with different thread counts", (unsigned long long)id);
     b->expected = expected;
     b->arrived_warps++;
-    b->arrived_threads += (uint32_t)__builtin_popcount(act);
+    b->arrived_threads += (uint32_t)__builtin_popcount(live);
     if (red) {
         const ptx_operand *po = &o[nrest - 1];
         uint32_t pm = 0;
@@ -1240,6 +1244,96 @@ static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
     w->bar_id = (uint8_t)id;
     barrier_check(c, (uint32_t)id);
     return w->state == W_BAR ? EMU_WAIT_BARRIER : EMU_OK;
+}
+
+
+/* ---- fast paths ----------------------------------------------------------- */
+/* The most frequent instructions (32/64-bit integer and f32 add/sub/mul/mad/
+ * logic/shift, mov, setp, selp, without ftz/sat/rounding modifiers) run in
+ * tight per-op loops over the active lanes. Operands are read through a
+ * (pointer, stride) pair: a register row (stride 1) or the immediate
+ * (stride 0). Returns false when the instruction needs the general path. */
+typedef struct srcp { const uint64_t *p; uint32_t s; } srcp;
+
+static inline bool fast_src(const ctx *X, const ptx_operand *o, srcp *r) {
+    if (o->kind == OK_REG && !o->neg) { r->p = &X->w->regs[(size_t)o->reg * 32]; r->s = 1; return true; }
+    if (o->kind == OK_IMM) { r->p = &o->imm; r->s = 0; return true; }
+    return false;
+}
+
+#define FAST_LOOP(expr) do { \
+        uint64_t *d_ = &X->w->regs[(size_t)dreg * 32]; \
+        LANES(act) { uint64_t a = A.p[lane * A.s]; uint64_t b = B.p[lane * B.s]; (void)b; d_[lane] = (expr) & dm; } \
+    } while (0)
+
+static bool exec_fast(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    if (in->flags & (F_SAT | F_FTZ | F_CC) || in->rnd > RND_RN || in->nops < 2) return false;
+    const ptx_operand *o = in->ops;
+    if (o[0].kind != OK_REG || o[0].reg2 >= 0) return false;
+    int32_t dreg = o[0].reg;
+    uint64_t dm = X->rmask[dreg];
+    srcp A, B = { NULL, 0 }, C = { NULL, 0 };
+    static const uint64_t zero = 0;
+    if (!fast_src(X, &o[1], &A)) return false;
+    if (in->nops > 2) { if (!fast_src(X, &o[2], &B)) return false; } else { B.p = &zero; B.s = 0; }
+    uint8_t t = in->type;
+    unsigned tb = tbits(t);
+    if (in->op == OP_MOV) { if (in->nops != 2) return false; FAST_LOOP(a); return true; }
+    if (tb == 32 && ptx_type_class[t] != TC_FLOAT) {
+        switch (in->op) {
+        case OP_ADD: FAST_LOOP((uint32_t)(a + b)); return true;
+        case OP_SUB: FAST_LOOP((uint32_t)(a - b)); return true;
+        case OP_MUL:
+            if (in->mode == MD_LO) { FAST_LOOP((uint32_t)(a * b)); return true; }
+            if (in->mode == MD_WIDE && t == PT_U32) { FAST_LOOP((uint64_t)(uint32_t)a * (uint32_t)b); return true; }
+            if (in->mode == MD_WIDE && t == PT_S32) { FAST_LOOP((uint64_t)((int64_t)(int32_t)a * (int32_t)b)); return true; }
+            return false;
+        case OP_MAD:
+            if (in->mode != MD_LO || in->nops != 4 || !fast_src(X, &o[3], &C)) return false;
+            {
+                uint64_t *d_ = &X->w->regs[(size_t)dreg * 32];
+                LANES(act) d_[lane] = (uint32_t)(A.p[lane * A.s] * B.p[lane * B.s] + C.p[lane * C.s]) & dm;
+            }
+            return true;
+        case OP_AND: FAST_LOOP(a & b); return true;
+        case OP_OR: FAST_LOOP(a | b); return true;
+        case OP_XOR: FAST_LOOP((a ^ b) & 0xFFFFFFFFu); return true;
+        case OP_SHL: FAST_LOOP((uint32_t)b >= 32 ? 0 : (uint32_t)(a << (uint32_t)b)); return true;
+        case OP_SHR:
+            if (t == PT_S32) { FAST_LOOP((uint32_t)((uint32_t)b >= 32 ? ((int32_t)a >> 31) : ((int32_t)a >> (uint32_t)b))); return true; }
+            FAST_LOOP((uint32_t)b >= 32 ? 0 : ((uint32_t)a >> (uint32_t)b)); return true;
+        default: return false;
+        }
+    }
+    if (tb == 64 && ptx_type_class[t] != TC_FLOAT) {
+        switch (in->op) {
+        case OP_ADD: FAST_LOOP(a + b); return true;
+        case OP_SUB: FAST_LOOP(a - b); return true;
+        case OP_MUL: if (in->mode == MD_LO) { FAST_LOOP(a * b); return true; } return false;
+        case OP_AND: FAST_LOOP(a & b); return true;
+        case OP_OR: FAST_LOOP(a | b); return true;
+        case OP_XOR: FAST_LOOP(a ^ b); return true;
+        case OP_SHL: FAST_LOOP((uint32_t)b >= 64 ? 0 : a << (uint32_t)b); return true;
+        default: return false;
+        }
+    }
+    if (t == PT_F32) {
+        switch (in->op) {
+        case OP_ADD: FAST_LOOP(bf32(f32(a) + f32(b))); return true;
+        case OP_SUB: FAST_LOOP(bf32(f32(a) - f32(b))); return true;
+        case OP_MUL: FAST_LOOP(bf32(f32(a) * f32(b))); return true;
+        case OP_FMA: case OP_MAD:
+            if (in->nops != 4 || !fast_src(X, &o[3], &C)) return false;
+            {
+                uint64_t *d_ = &X->w->regs[(size_t)dreg * 32];
+                LANES(act) d_[lane] = bf32(fmaf(f32(A.p[lane * A.s]), f32(B.p[lane * B.s]), f32(C.p[lane * C.s]))) & dm;
+            }
+            return true;
+        default: return false;
+        }
+    }
+    return false;
 }
 
 /* ---- the dispatcher ------------------------------------------------------- */
@@ -1277,6 +1371,7 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
     }
     int st = EMU_OK;
     bool advance = true;
+    if (exec_fast(&X, act)) goto done;
     switch (in->op) {
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA: case OP_DIV:
     case OP_REM: case OP_MIN: case OP_MAX: case OP_ABS: case OP_NEG: case OP_ADDC:
@@ -1336,6 +1431,7 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
     default:
         st = fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "instruction '%s' is not supported", ptx_op_name[in->op]);
     }
+done:
     if (st == EMU_FAULT) { if (out) out->status = EMU_FAULT; return EMU_FAULT; }
     if (advance) {
         top = &w->stack[w->sp - 1];

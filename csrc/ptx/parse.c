@@ -368,7 +368,7 @@ static void apply_mod(parser *P, ptx_insn *in, const char *m, uint32_t n, uint32
         return;
     }
     if (IS("nc")) { in->flags |= F_NC; return; }
-    if (IS("uni")) { in->flags |= F_UNI; return; }
+    if (IS("uni") && op != OP_VOTE) { in->flags |= F_UNI; return; }
     if (IS("sat")) { in->flags |= F_SAT; return; }
     if (IS("ftz")) { in->flags |= F_FTZ; return; }
     if (IS("approx")) { in->flags |= F_APPROX; return; }
@@ -854,6 +854,8 @@ static void parse_instruction(parser *P) {
             if (!is_punct(P, ';')) PERR_TOK(P, &P->tok, "expected ',' or ';' after operand, found");
         }
         check_nops(P, &in, &opt);
+    if ((op == OP_VOTE || op == OP_SHFL || op == OP_ATOM || op == OP_RED) && in.mode == MD_NONE)
+        perr_at(P, opt.line, opt.col, "'%.*s' needs an operation modifier", (int)(opt.n < 60 ? opt.n : 60), opt.p);
     }
     expect_punct2(P, ';');
     f->code = grow(P, f->code, f->ncode, &P->code_cap, sizeof in);

@@ -31,6 +31,7 @@ static const char *directives_ptx =
     "\t.local .align 8 .b8 __local_depot0[16];\n"
     "\t.shared .align 4 .b8 sarr[256];\n"
     "\t.pragma \"nounroll\";\n"
+    "prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _);\n"
     "\t.loc 1 10 3\n"
     "\tld.param.u64 %rd1, [k_out];\n"
     "\tcvta.to.global.u64 %rd2, %rd1;\n"
@@ -267,11 +268,39 @@ static void test_regalloc_loop(void **state) {
     smc_device_destroy(dev);
 }
 
+static void test_reqntid_and_activemask(void **state) {
+    (void)state;
+    smc_device *dev = tu_device(0);
+    /* .reqntid 64: other block shapes are refused. activemask / vote.uni inside
+     * a divergent branch see only the lanes on that path. */
+    const char *ptx = HDR ".visible .entry k(.param .u64 o)\n.reqntid 64, 1, 1\n{\n"
+        "\t.reg .pred %p<4>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n"
+        "\tld.param.u64 %rd1, [o];\n\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %laneid;\n"
+        "\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+        "\tsetp.lt.u32 %p1, %r2, 10;\n\t@%p1 bra LOW;\n"
+        "\tactivemask.b32 %r3;\n\tsetp.gt.u32 %p2, %r2, 0;\n\tvote.sync.uni.pred %p3, %p2, %r3;\n"
+        "\tselp.u32 %r4, 1, 0, %p3;\n\tadd.u32 %r3, %r3, %r4;\n\tbra END;\n"
+        "LOW:\n\tactivemask.b32 %r3;\n"
+        "END:\n\tst.global.u32 [%rd3], %r3;\n\tret;\n}\n";
+    smc_module *m = tu_load(dev, ptx);
+    smc_kernel *k = tu_kernel(m, "k");
+    uint64_t d;
+    assert_int_equal(smc_malloc(dev, 64 * 4, SMC_MEM_MANAGED, &d), SMC_OK);
+    const void *args[] = { &d };
+    assert_int_equal(tu_launch(dev, k, 1, 32, 0, args, 1), SMC_ERR_INVALID_CONFIGURATION);
+    TU_OK(dev, tu_launch(dev, k, 1, 64, 0, args, 1));
+    uint32_t *o = smc_host_ptr(dev, d, 64 * 4);
+    /* lanes >= 10: mask 0xFFFFFC00 and every lane has laneid > 0 -> uniform (+1) */
+    for (uint32_t t = 0; t < 64; t++) assert_int_equal(o[t], (t % 32) < 10 ? 0x3FFu : 0xFFFFFC01u);
+    smc_device_destroy(dev);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all_directives),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_truncated_input),
+        cmocka_unit_test(test_reqntid_and_activemask),
         cmocka_unit_test(test_regalloc_counts),
         cmocka_unit_test(test_regalloc_reuse_and_pressure),
         cmocka_unit_test(test_regalloc_loop),
