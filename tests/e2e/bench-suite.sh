@@ -49,6 +49,17 @@ grep -q 'sub\.f32' "$tmp/ptx/vectoradd.ptx"; check "mutated PTX differs from the
 grep -q '^vectoradd: FAIL (c\[' "$tmp/out" && [ $rc -eq 1 ]
 check "a wrong result is a FAIL with the first bad element, exit 1" $?
 
+# A guest fault (vectoradd indexing 1024x too far) is an ERROR with the
+# device's report, and the device is usable again for the next benchmark.
+sed 's/mul\.wide\.s32 \t%rd5, %r1, 4;/mul.wide.s32 \t%rd5, %r1, 4096;/' bench/ptx/vectoradd.ptx >"$tmp/ptx/vectoradd.ptx"
+cp bench/ptx/scan.ptx "$tmp/ptx/"
+grep -q '%r1, 4096;' "$tmp/ptx/vectoradd.ptx"; check "out-of-bounds PTX was made" $?
+"$bin" --size small --ptx-dir "$tmp/ptx" vectoradd scan >"$tmp/out" 2>&1; rc=$?
+grep -q '^vectoradd: ERROR (vectoradd: SMC_ERR_ILLEGAL_ADDRESS' "$tmp/out" &&
+  grep -q '^scan: PASS' "$tmp/out" && grep -qx "benchmarks: 1 passed, 1 failed" "$tmp/out" &&
+  [ $rc -eq 1 ]
+check "a guest fault is an ERROR naming it; the next benchmark still passes" $?
+
 # 3. errors
 "$bin" --size small --ptx-dir "$tmp/nowhere" vectoradd >"$tmp/out" 2>&1; rc=$?
 grep -q "nowhere/vectoradd.ptx" "$tmp/out" && [ $rc -eq 1 ]
