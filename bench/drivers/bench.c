@@ -28,7 +28,7 @@ static void ctx_device_error(bench_ctx *c, const char *what, smc_status s)
     smc_fault f;
     smc_device_fault(c->dev, &f);
     if (f.status != SMC_OK && f.message[0])
-        ctx_error(c, "%s: %s: %s", what, smc_status_name(s), f.message);
+        ctx_error(c, "%s: %s", what, f.message);   /* the report names the status */
     else
         ctx_error(c, "%s: %s: %s", what, smc_status_name(s), smc_last_message(c->dev));
 }
