@@ -182,80 +182,153 @@ def discover_blocks(rtl_dir, top, work):
     return files, blocks, {b: params.get(b, []) for b in blocks}
 
 
-def synth_block(files, block, chparams, liberty, work, want_ports):
-    """Synthesize one block three ways; return the raw measurements."""
-    d = os.path.join(work, block)
+def load_stat_json(path):
+    """Modules of a `stat -json` file.  Yosys 0.23 leaves a trailing comma in
+    the (empty) design summary when no module is marked top: drop it."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        return json.loads(re.sub(r",\s*}\s*$", "}", text))["modules"]
+    except (ValueError, KeyError) as e:
+        raise FlowError(f"{path}: unreadable Yosys statistics ({e})")
+
+
+def param_value(bits):
+    """A parameter value from write_json: a binary string, or text."""
+    if isinstance(bits, str) and re.match(r"^[01]+$", bits):
+        return int(bits, 2)
+    return bits
+
+
+def synth_hierarchy(files, top, chparams, liberty, work):
+    """Synthesize `top` with its sub-blocks kept apart, then flatten every
+    module in place, so that each module's statistics are those of the block
+    on its own with everything below it, under the parameters the design
+    actually gives it.  Returns {module key: row} and the instance tree."""
+    d = os.path.join(work, top)
     os.makedirs(d, exist_ok=True)
-    sets = " ".join(f"-set {k} {v}" for k, v in chparams.items())
     p = {k: os.path.join(d, k) for k in
-         ("generic.json", "cmos.txt", "cmos.json", "ltp.txt", "nangate.txt",
-          "xilinx.json", "ports.json")}
+         ("hier.json", "generic.json", "cmos.json", "ltp.txt", "nangate.txt", "xilinx.json")}
+    # Every module keeps its own statistics after `flatten` once no module is
+    # marked top; the flattened top is then the whole core.
+    flat = ["setattr -mod -unset top", "flatten", "opt_clean"]
     script = [read_verilog_cmd(files)]
+    sets = " ".join(f"-set {k} {v}" for k, v in chparams.items())
     if sets:
-        script.append(f"chparam {sets} {block}")
+        script.append(f"chparam {sets} {top}")
     script += [
-        f"hierarchy -check -top {block}",
-        f"rename -top {block}",
+        f"hierarchy -check -top {top}",
+        f"rename -top {top}",
         "design -save elaborated",
-        # Storage bits: flip-flop bits of the generic netlist (memories are
-        # mapped to flip-flops by `synth`; any that survive are counted too).
-        f"synth -flatten -top {block}",
+        # Parameters, source file and instances of every derived module.
+        "proc", "opt_clean", f"write_json {p['hier.json']}",
+        # Storage bits: flip-flop bits of the generic netlist (`synth` maps
+        # memories to flip-flops; any memory that survives is counted too).
+        "design -load elaborated",
+        f"synth -top {top}",
+        "design -save generic",
+        *flat,
         f"tee -q -o {p['generic.json']} stat -json",
         # Gates and transistors: every flip-flop becomes a plain $_DFF_P_ with
-        # its enable, reset and set turned into gates, so `stat -tech cmos`
-        # counts all of them; logic is NAND2/NOR2/NOT.
-        "design -save generic",
+        # its enable, reset and set turned into gates, so that `stat -tech
+        # cmos` counts all of them; the logic is NAND2/NOR2/NOT.
+        "design -load generic",
         "async2sync", "dffunmap", "abc -g cmos2", "opt_clean",
-        f"tee -q -o {p['cmos.txt']} stat -tech cmos",
-        f"tee -q -o {p['cmos.json']} stat -json",
+        *flat,
+        f"tee -q -o {p['cmos.json']} stat -json -tech cmos",
         f"tee -q -o {p['ltp.txt']} ltp -noff",
         # 45 nm area: Nangate45 cells from the area-only Liberty subset.
         "design -load generic",
         "dffunmap", f"dfflibmap -liberty {liberty}",
         f"abc -liberty {liberty}", "opt_clean",
+        *flat,
         f"tee -q -o {p['nangate.txt']} stat -liberty {liberty}",
         # Xilinx 7-series LUTs, flip-flops, BRAM, carry cells.
         "design -load elaborated",
-        f"synth_xilinx -flatten -top {block}",
+        f"synth_xilinx -top {top}",
+        *flat,
         f"tee -q -o {p['xilinx.json']} stat -json",
     ]
-    if want_ports:
-        script += ["design -load elaborated", "proc", "opt_clean",
-                   f"write_json {p['ports.json']}"]
-    yosys("\n".join(script) + "\n", d, "synth", f"Yosys synthesis of block '{block}'")
+    yosys("\n".join(script) + "\n", d, "synth", f"Yosys synthesis of '{top}'")
 
-    generic = stat_cells(p["generic.json"], block)
-    cmos = stat_cells(p["cmos.json"], block)
-    xil = stat_cells(p["xilinx.json"], block)
-    r = {"block": block}
-    ff_bits = sum(n for t, n in generic["cells"].items() if is_generic_ff(t))
-    r["storage_bits"] = ff_bits + generic["memory_bits"]
-    r["memory_bits"] = generic["memory_bits"]
-    r["lut"] = sum(n for t, n in xil["cells"].items() if re.match(r"^LUT[1-6]$", t))
-    r["lutram"] = sum(n for t, n in xil["cells"].items() if re.match(r"^RAM\d+", t))
-    r["ff"] = sum(n for t, n in xil["cells"].items() if re.match(r"^FD[A-Z]*$", t))
-    r["bram"] = sum(n * (0.5 if "18" in t else 1.0) for t, n in xil["cells"].items()
-                    if t.startswith("RAMB"))
-    r["carry"] = sum(n for t, n in xil["cells"].items() if t.startswith("CARRY"))
-    r["gates"] = sum(n for t, n in cmos["cells"].items() if not is_generic_ff(t))
-    r["cmos_ff"] = sum(n for t, n in cmos["cells"].items() if is_generic_ff(t))
-    r["transistors"] = parse_transistors(p["cmos.txt"])
-    r["depth"] = parse_ltp(p["ltp.txt"])
-    r["area45_um2"] = parse_liberty_area(p["nangate.txt"])
-    if want_ports:
-        r["ports"] = read_ports(p["ports.json"], block)
-    return r
+    with open(p["hier.json"], encoding="utf-8") as f:
+        hier = json.load(f)["modules"]
+    generic = load_stat_json(p["generic.json"])
+    cmos = load_stat_json(p["cmos.json"])
+    xil = load_stat_json(p["xilinx.json"])
+    depth = {}
+    with open(p["ltp.txt"], encoding="utf-8") as f:
+        for m in re.finditer(r"Longest topological path in (.*) \(length=(-?\d+)\)", f.read()):
+            depth[m.group(1)] = max(int(m.group(2)), 0)
+    area = {}
+    with open(p["nangate.txt"], encoding="utf-8") as f:
+        text = f.read()
+    for m in re.finditer(r"Chip area for (?:top )?module '(.*)':\s+([0-9.]+)", text):
+        area[m.group(1).lstrip("\\")] = float(m.group(2))
+    unmapped = sorted({l.split()[0] for l in text.splitlines()
+                       if re.match(r"^\s+\$_\S+\s+\d+$", l)})
+    if unmapped:
+        raise FlowError(f"{p['nangate.txt']}: cells left unmapped to the Liberty "
+                        f"library: {', '.join(unmapped)}")
+
+    rows, children = {}, {}
+    for key, mod in hier.items():
+        src = mod.get("attributes", {}).get("src", "")
+        block = os.path.splitext(os.path.basename(src.split(":")[0]))[0] or key
+        params = {k: param_value(v)
+                  for k, v in sorted((mod.get("parameter_default_values") or {}).items())}
+        kids = {}
+        for cell in mod.get("cells", {}).values():
+            if cell["type"] in hier:
+                kids[cell["type"]] = kids.get(cell["type"], 0) + 1
+        children[key] = kids
+        g, c, x = (stats_of(s, key, path) for s, path in
+                   ((generic, p["generic.json"]), (cmos, p["cmos.json"]),
+                    (xil, p["xilinx.json"])))
+        r = {"block": block, "params": params}
+        r["storage_bits"] = sum(n for t, n in g["cells"].items() if is_generic_ff(t)) \
+            + g["memory_bits"]
+        r["lut"] = count(x, r"^LUT[1-6]$")
+        r["lutram"] = count(x, r"^RAM\d+[MSX]")
+        r["ff"] = count(x, r"^FD[A-Z]*$")
+        r["bram"] = sum(n * (0.5 if "18" in t else 1.0) for t, n in x["cells"].items()
+                        if t.startswith("RAMB"))
+        r["carry"] = count(x, r"^CARRY")
+        r["gates"] = sum(n for t, n in c["cells"].items() if not is_generic_ff(t))
+        r["transistors"] = transistors(c, key, p["cmos.json"])
+        r["depth"] = depth.get(key.lstrip("\\"), depth.get(key))
+        r["area45_um2"] = area.get(key.lstrip("\\"))
+        if r["area45_um2"] is None:
+            raise FlowError(f"{p['nangate.txt']}: no chip area for module '{key}'")
+        r["area40_um2"] = r["area45_um2"] * (40 / 45) ** 2
+        r["area28_um2"] = r["area45_um2"] * (28 / 45) ** 2
+        if key == top:
+            r["ports"] = [(n, q["direction"], len(q["bits"])) for n, q in mod["ports"].items()]
+        rows[key] = r
+
+    # Instances of every module in the whole design below top.
+    inst = {k: 0 for k in hier}
+    def walk(key, n):
+        inst[key] += n
+        for kid, m in children[key].items():
+            walk(kid, n * m)
+    walk(top, 1)
+    for key, r in rows.items():
+        r["instances"] = inst[key]
+    return rows
 
 
-def stat_cells(path, block):
-    with open(path, encoding="utf-8") as f:
-        data = json.load(f)
-    mods = data.get("modules", {})
-    mod = mods.get("\\" + block) or mods.get(block)
+def stats_of(stats, key, path):
+    mod = stats.get(key) or stats.get("\\" + key)
     if mod is None:
-        raise FlowError(f"{path}: no statistics for module '{block}'")
+        raise FlowError(f"{path}: no statistics for module '{key}'")
     return {"cells": mod.get("num_cells_by_type", {}),
-            "memory_bits": int(mod.get("num_memory_bits", 0))}
+            "memory_bits": int(mod.get("num_memory_bits", 0)),
+            "transistors": mod.get("estimated_num_transistors")}
+
+
+def count(stats, pattern):
+    return sum(n for t, n in stats["cells"].items() if re.match(pattern, t))
 
 
 def is_generic_ff(cell_type):
@@ -264,46 +337,14 @@ def is_generic_ff(cell_type):
     return bool(re.match(r"^\$_(S?DFF|ALDFF|DLATCH|SR_)", cell_type))
 
 
-def parse_transistors(path):
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    m = re.search(r"Estimated number of transistors:\s+(\d+)(\+?)", text)
-    if not m:
-        raise FlowError(f"{path}: no transistor estimate in Yosys's output")
-    if m.group(2):
+def transistors(stats, key, path):
+    value = str(stats["transistors"])
+    if not re.match(r"^\d+$", value):
         # A cell type without a CMOS cost survived the mapping: the count
         # would be a lower bound, which the table must not pass off as exact.
-        raise FlowError(f"{path}: transistor count is only a lower bound "
-                        f"({m.group(1)}+): a cell type has no CMOS cost")
-    return int(m.group(1))
-
-
-def parse_ltp(path):
-    with open(path, encoding="utf-8") as f:
-        m = re.search(r"Longest topological path in \S+ \(length=(-?\d+)\)", f.read())
-    if not m:
-        raise FlowError(f"{path}: no longest-path result in Yosys's output")
-    return max(int(m.group(1)), 0)
-
-
-def parse_liberty_area(path):
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    m = re.search(r"Chip area for (?:top )?module '[^']*':\s+([0-9.]+)", text)
-    if not m:
-        raise FlowError(f"{path}: no chip area in Yosys's output")
-    unmapped = [l.split()[0] for l in text.splitlines()
-                if re.match(r"^\s+\$_\S+\s+\d+$", l)]
-    if unmapped:
-        raise FlowError(f"{path}: cells left unmapped to the Liberty library: "
-                        + ", ".join(unmapped))
-    return float(m.group(1))
-
-
-def read_ports(path, block):
-    with open(path, encoding="utf-8") as f:
-        mod = json.load(f)["modules"][block]
-    return [(name, p["direction"], len(p["bits"])) for name, p in mod["ports"].items()]
+        raise FlowError(f"{path}: transistor count of '{key}' is not exact ({value}): "
+                        "a cell type has no CMOS cost")
+    return int(value)
 
 
 # --------------------------------------------------------------------------
@@ -376,15 +417,25 @@ def fmax_block(files, block, chparams, ports, work):
                f"tee -q -o {stat} stat -json",
                f"write_json {netlist}"]
     yosys("\n".join(script) + "\n", d, "synth_ice40", f"Yosys synth_ice40 of block '{block}'")
-    cells = stat_cells(stat, "area_fmax_wrap")["cells"]
+    cells = stats_of(load_stat_json(stat), "area_fmax_wrap", stat)["cells"]
     luts = cells.get("SB_LUT4", 0)
     ffs = sum(n for t, n in cells.items() if t.startswith("SB_DFF"))
     if max(luts, ffs) > HX8K_LOGIC_CELLS:
         return None, f"does not fit HX8K ({luts} LUT4, {ffs} DFF > {HX8K_LOGIC_CELLS})"
     log = os.path.join(d, "nextpnr.log")
-    run_tool(["nextpnr-ice40", "--hx8k", "--package", "ct256", "--json", netlist,
-              "--seed", "1", "--freq", "1", "--log", log],
-             os.path.join(d, "nextpnr.out"), f"nextpnr-ice40 for block '{block}'")
+    try:
+        run_tool(["nextpnr-ice40", "--hx8k", "--package", "ct256", "--json", netlist,
+                  "--seed", "1", "--freq", "1", "--log", log],
+                 os.path.join(d, "nextpnr.out"), f"nextpnr-ice40 for '{block}'")
+    except FlowError:
+        # Running out of logic cells is a result (the set is too large for the
+        # part), not a failure of the flow; anything else is a failure.
+        with open(log, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        if re.search(r"Failed to expand region|Unable to place cell|"
+                     r"but the device only has|Failed to find a legal placement", text):
+            return None, f"does not fit HX8K ({luts} LUT4, {ffs} DFF incl. wrapper)"
+        raise
     with open(log, encoding="utf-8", errors="replace") as f:
         found = re.findall(r"Max frequency for clock\s+'[^']*':\s+([0-9.]+) MHz", f.read())
     if not found:
@@ -398,7 +449,10 @@ def fmax_block(files, block, chparams, ports, work):
 
 COLUMNS = [
     ("block", "block"),
+    ("params", "parameters"),
+    ("instances", "instances in core"),
     ("storage_bits", "storage bits"),
+    ("storage_total", "storage bits x instances"),
     ("lut", "LUT"),
     ("lutram", "LUTRAM"),
     ("ff", "FF"),
@@ -417,9 +471,11 @@ COLUMNS = [
 def fmt(key, value):
     if value is None:
         return "n/a"
-    if key.startswith("area"):
-        return f"{value:.1f}"
-    if key == "fmax_mhz":
+    if key == "params":
+        return " ".join(f"{k}={v}" for k, v in value.items()) or "-"
+    if key == "instances":
+        return "standalone" if value == 0 else str(value)
+    if key.startswith("area") or key == "fmax_mhz":
         return f"{value:.1f}"
     if key == "bram":
         return f"{value:g}"
@@ -442,34 +498,41 @@ def render_csv(rows, top):
 
 def render_md(set_name, params, options, rows, top, liberty):
     lines = [f"### Parameter set `{set_name}`", ""]
-    lines.append("Parameters: " + ", ".join(f"{k}={v}" for k, v in params.items())
-                 + " (a block gets only those it declares; the rest keep the RTL default).")
+    lines.append("Set: " + ", ".join(f"{k}={v}" for k, v in params.items())
+                 + f". The core gets those it declares; every block below it is measured with "
+                 "the parameters the core instantiates it with.")
     lines.append("")
     lines.append("| " + " | ".join(h for _, h in COLUMNS) + " |")
-    lines.append("|" + "|".join("---" if k == "block" else "---:" for k, _ in COLUMNS) + "|")
+    lines.append("|" + "|".join("---" if k in ("block", "params") else "---:"
+                                for k, _ in COLUMNS) + "|")
     for r in rows:
         lines.append("| " + " | ".join(label(r, top) if k == "block" else fmt(k, r.get(k))
                                        for k, _ in COLUMNS) + " |")
     lines.append("")
-    lines.append("- storage bits: flip-flop (and memory) bits after `synth -flatten`.")
-    lines.append("- LUT/LUTRAM/FF/BRAM36/CARRY4: Yosys `synth_xilinx -flatten` (7-series), "
-                 "BRAM36 counts a RAMB18 as 0.5.")
+    lines.append("- Each row is one block on its own with everything below it (per instance); "
+                 "`instances in core` says how many the whole core holds (`standalone`: a block "
+                 "of the RTL directory the core does not instantiate, measured with the set's "
+                 "parameters it declares).")
+    lines.append("- storage bits: flip-flop (and memory) bits after Yosys `synth`.")
+    lines.append("- LUT/LUTRAM/FF/BRAM36/CARRY4: Yosys `synth_xilinx` (7-series); "
+                 "a RAMB18 counts as 0.5 BRAM36.")
     lines.append("- gates/transistors: `abc -g cmos2` after turning every flip-flop into a plain "
                  "DFF (enables and resets become gates); `stat -tech cmos` (NAND2/NOR2 4, INV 2, "
                  "DFF 16 transistors). Gates exclude the flip-flops.")
     lines.append(f"- area: Nangate45 X1 cells (`{os.path.relpath(liberty, REPO)}`), cell area "
                  "only (no wiring, clock tree or up-sizing); 40/28 nm = 45 nm x (node/45)^2.")
-    lines.append("- logic depth: longest register-to-register/port path of the NAND2/NOR2/INV "
-                 "netlist in gate levels (Yosys `ltp -noff`), a critical-path proxy, not a delay.")
+    lines.append("- logic depth: longest path between flip-flops and ports of the NAND2/NOR2/INV "
+                 "netlist in gate levels (Yosys `ltp -noff`): a critical-path proxy, not a delay.")
     if options.get("nextpnr"):
-        lines.append("- Fmax: nextpnr-ice40 --hx8k (seed 1) on the block wrapped so that all its "
-                     "inputs come from and all outputs go to flip-flops of shift chains.")
+        lines.append("- Fmax (whole core only): nextpnr-ice40 --hx8k (seed 1) on the core wrapped "
+                     "so that all its inputs come from and all its outputs go to flip-flops of "
+                     "shift chains.")
         notes = [f"{label(r, top)}: {r['fmax_note']}" for r in rows if r.get("fmax_note")]
         if notes:
             lines.append("  " + "; ".join(notes) + ".")
     else:
-        lines.append("- Fmax: not placed and routed for this set (too large for an iCE40 HX8K); "
-                     "see the logic depth.")
+        lines.append("- Fmax: not placed and routed for this set (it does not fit an iCE40 "
+                     "HX8K); see the logic depth.")
     return "\n".join(lines) + "\n"
 
 
@@ -529,11 +592,13 @@ def render_seed_section(results, top):
         for set_name, rows in results:
             for r in rows:
                 if r["block"] != top and pattern.search(r["block"]):
-                    ours.append(f"| {set_name} | {r['block']} | {r['storage_bits']} | "
-                                f"{r['area45_um2']:.1f} |")
+                    n = max(r["instances"], 1)
+                    ours.append(f"| {set_name} | {r['block']} | {fmt('instances', r['instances'])} "
+                                f"| {r['storage_bits'] * n} | {r['area45_um2'] * n:.1f} |")
         if ours:
-            lines.append("| our set | our block | storage bits | area 45nm um2 |")
-            lines.append("|---|---|---:|---:|")
+            lines.append("| our set | our block | instances | storage bits (all instances) "
+                         "| area 45nm um2 (all instances) |")
+            lines.append("|---|---|---:|---:|---:|")
             lines += ours
         else:
             lines.append("Our RTL has no such block yet (no module in the RTL directory matches "
@@ -582,12 +647,13 @@ def main(argv):
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     files, blocks, declared = discover_blocks(a.rtl_dir, a.top, work)
+    wanted_blocks = set(blocks)
     if a.blocks:
         wanted = [b.strip() for b in a.blocks.split(",") if b.strip()]
         unknown = [b for b in wanted if b not in blocks]
         if unknown:
             raise FlowError(f"--blocks: no such block(s) in {a.rtl_dir}: {', '.join(unknown)}")
-        blocks = [b for b in blocks if b in wanted]
+        wanted_blocks = set(wanted)
 
     started = time.monotonic()
     results, texts = [], []
@@ -595,21 +661,40 @@ def main(argv):
         unused = [k for k in params if not any(k in declared[b] for b in declared)]
         if unused:
             raise FlowError(f"{path}: parameter(s) {', '.join(unused)} declared by no RTL block")
-        rows = []
+        t0 = time.monotonic()
+        wd = os.path.join(work, name)
+        own = lambda b: {k: v for k, v in params.items() if k in declared[b]}
+        found = synth_hierarchy(files, a.top, own(a.top), a.liberty, wd)
+        core = found.pop(a.top)
+        rows = list(found.values())
+        # Blocks of the RTL directory that the core does not instantiate (yet):
+        # measured on their own with the set's parameters they declare.
+        covered = {r["block"] for r in rows}
         for b in blocks:
-            t0 = time.monotonic()
-            chp = {k: v for k, v in params.items() if k in declared[b]}
-            wd = os.path.join(work, name)
-            r = synth_block(files, b, chp, a.liberty, wd, bool(options.get("nextpnr")))
-            r["area40_um2"] = r["area45_um2"] * (40 / 45) ** 2
-            r["area28_um2"] = r["area45_um2"] * (28 / 45) ** 2
-            r["fmax_mhz"], r["fmax_note"] = None, ""
-            if options.get("nextpnr"):
-                r["fmax_mhz"], r["fmax_note"] = fmax_block(files, b, chp, r.pop("ports"), wd)
-            rows.append(r)
-            print(f"area: {name}: {b}: {r['storage_bits']} storage bits, "
-                  f"{r['area45_um2']:.0f} um2 @45nm ({time.monotonic() - t0:.1f}s)",
-                  file=sys.stderr)
+            if b == a.top or b in covered or b not in wanted_blocks:
+                continue
+            extra = synth_hierarchy(files, b, own(b), a.liberty, wd)
+            for key, r in extra.items():
+                if not any(q["block"] == r["block"] and q["params"] == r["params"] for q in rows):
+                    r["instances"] = 0
+                    r.pop("ports", None)
+                    rows.append(r)
+            covered = {r["block"] for r in rows}
+        order = {b: i for i, b in enumerate(blocks)}
+        rows = [r for r in rows if r["block"] in wanted_blocks]
+        rows.sort(key=lambda r: (order.get(r["block"], len(order)), str(r["params"])))
+        core["fmax_mhz"], core["fmax_note"] = None, ""
+        if options.get("nextpnr"):
+            core["fmax_mhz"], core["fmax_note"] = fmax_block(
+                files, a.top, own(a.top), core["ports"], wd)
+        core.pop("ports", None)
+        if a.top in wanted_blocks:
+            rows.append(core)
+        for r in rows:
+            r["storage_total"] = r["storage_bits"] * max(r["instances"], 1)
+        print(f"area: {name}: {len(rows)} rows, core {core['storage_bits']} storage bits, "
+              f"{core['area45_um2']:.0f} um2 at 45 nm ({time.monotonic() - t0:.1f} s)",
+              file=sys.stderr)
         results.append((name, rows))
         texts.append((name, render_md(name, params, options, rows, a.top, a.liberty),
                       render_csv(rows, a.top)))
