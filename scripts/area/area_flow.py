@@ -574,6 +574,18 @@ def render_seed_section(results, top):
     lines.append("The seed papers give storage (bits per SM) and, for HAWS, a CACTI area. "
                  "They are placed here beside the blocks of ours that do the same job.")
     lines.append("")
+    lines.append("For scale, our whole core (baseline scheduling logic, flip-flop storage):")
+    lines.append("")
+    for set_name, rows in results:
+        for r in rows:
+            if r["block"] == top:
+                lines.append(f"- `{set_name}`: {r['storage_bits']} storage bits "
+                             f"({r['storage_bits'] / 8 / 1024:.2f} KiB), "
+                             f"{r['area45_um2'] / 1e6:.3f} mm^2 at 45 nm, "
+                             f"{r['area28_um2'] / 1e6:.3f} mm^2 at 28 nm (cell area), "
+                             f"{r['area45_um2'] / max(r['storage_bits'], 1):.1f} um^2 "
+                             "per storage bit including logic.")
+    lines.append("")
     for title, figures, pattern, total_note in (
             ("HAWS (`000_75a95a3898aad3a8.txt` section 5.3.6)", HAWS_BITS, HAWS_PATTERN,
              "7.34 KB/SM stated; the three parts sum to 60,160 bits = 7.34 KiB; "
