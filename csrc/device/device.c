@@ -403,6 +403,8 @@ smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 bl
         .mem = &dev->mem, .num_sms = p->num_sms, .max_warps_per_sm = p->max_warps_per_sm,
         .watchdog = dev->opts.watchdog,
     };
+    const char *vr = getenv("SMC_VERIFY_REGALLOC");
+    d.verify_regalloc = vr && vr[0] == '1';
     emu_launch *l = emu_launch_create(&d);
     if (!l) return fail(dev, SMC_ERR_OUT_OF_MEMORY, "smc_launch: out of host memory");
     st = emu_run_functional(l);

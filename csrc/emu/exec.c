@@ -145,6 +145,8 @@ typedef struct warp {
     uint32_t bar_dst_mask;
     simt_entry *stack; uint32_t sp, cap;
     uint64_t *regs;          /* nregs x 32 */
+    uint32_t *owner;         /* verify_regalloc: per physical register and lane,
+                                1 + the virtual register that wrote it last */
 } warp;
 
 typedef struct barrier {
@@ -218,6 +220,10 @@ emu_cta *emu_cta_create(emu_launch *l, uint32_t linear, uint32_t smid) {
         uint32_t n = c->nthreads - i * 32;
         w->valid = n >= 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
         w->regs = calloc(nr + 1, sizeof *w->regs);
+        if (l->d.verify_regalloc) {
+            w->owner = calloc((PTX_MAX_PHYS_REGS + 1 + PTX_MAX_PRED_REGS) * 32, sizeof *w->owner);
+            if (!w->owner) goto fail;
+        }
         w->cap = 8;
         w->stack = malloc(w->cap * sizeof *w->stack);
         if (!w->regs || !w->stack) goto fail;
@@ -234,7 +240,7 @@ fail:
 
 void emu_cta_destroy(emu_cta *c) {
     if (!c) return;
-    if (c->w) for (uint32_t i = 0; i < c->nwarps; i++) { free(c->w[i].regs); free(c->w[i].stack); }
+    if (c->w) for (uint32_t i = 0; i < c->nwarps; i++) { free(c->w[i].regs); free(c->w[i].stack); free(c->w[i].owner); }
     free(c->w); free(c->smem); free(c->local); free(c);
 }
 uint32_t emu_cta_num_warps(const emu_cta *c) { return c->nwarps; }
@@ -1248,6 +1254,52 @@ static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
 
 
 
+
+/* ---- register-allocation verifier ---------------------------------------- */
+static uint32_t *owner_slot(const ptx_kernel *k, warp *w, uint32_t vreg, uint32_t half) {
+    uint32_t p = k->phys[vreg];
+    if (p == PTX_NO_PHYS) return NULL;
+    size_t row = k->reg_type[vreg] == PT_PRED ? PTX_MAX_PHYS_REGS + 1 + p : p + half;
+    return &w->owner[row * 32];
+}
+
+/* Before execution: each source's physical register(s) must hold that source
+ * (or nothing yet) in every lane that reads it. */
+static int verify_sources(ctx *X, uint32_t mask) {
+    const ptx_kernel *k = X->c->l->k;
+    int32_t d[8], s[16]; uint32_t nd, ns;
+    ptx_insn_regs(X->in, d, &nd, s, &ns);
+    for (uint32_t i = 0; i < ns; i++) {
+        uint32_t r = (uint32_t)s[i];
+        uint32_t halves = ptx_type_size[k->reg_type[r]] == 8 ? 2 : 1;
+        for (uint32_t h = 0; h < halves; h++) {
+            uint32_t *o = owner_slot(k, X->w, r, h);
+            if (!o) continue;
+            LANES(mask) {
+                if (o[lane] && o[lane] != r + 1)
+                    return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_LAUNCH_FAILED, 0,
+                                 "register allocation conflict: virtual register %u (physical %u%s) was overwritten by virtual register %u",
+                                 r, k->phys[r] + h, k->reg_type[r] == PT_PRED ? ", predicate" : "", o[lane] - 1);
+            }
+        }
+    }
+    return EMU_OK;
+}
+
+static void record_dests(ctx *X, uint32_t act) {
+    const ptx_kernel *k = X->c->l->k;
+    int32_t d[8], s[16]; uint32_t nd, ns;
+    ptx_insn_regs(X->in, d, &nd, s, &ns);
+    for (uint32_t i = 0; i < nd; i++) {
+        uint32_t r = (uint32_t)d[i];
+        uint32_t halves = ptx_type_size[k->reg_type[r]] == 8 ? 2 : 1;
+        for (uint32_t h = 0; h < halves; h++) {
+            uint32_t *o = owner_slot(k, X->w, r, h);
+            if (o) LANES(act) o[lane] = r + 1;
+        }
+    }
+}
+
 /* ---- device-runtime builtins: vprintf, __assertfail ------------------------ */
 static bool read_cstr(const ctx *X, int lane, uint64_t addr, char *buf, size_t cap) {
     size_t i = 0;
@@ -1484,6 +1536,11 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
     }
     int st = EMU_OK;
     bool advance = true;
+    if (w->owner) {
+        /* the guard is read by every lane of the warp; operands by the active ones */
+        if (verify_sources(&X, in->guard >= 0 ? mask : act) != EMU_OK) { if (out) out->status = EMU_FAULT; return EMU_FAULT; }
+        record_dests(&X, act);
+    }
     if (exec_fast(&X, act)) goto done;
     switch (in->op) {
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA: case OP_DIV:
