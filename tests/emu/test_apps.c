@@ -148,6 +148,7 @@ static void test_bfs(void **state) {
 }
 
 int main(void) {
+    setenv("SMC_VERIFY_REGALLOC", "1", 1);   /* check the register allocation on every kernel */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_histogram),

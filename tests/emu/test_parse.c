@@ -295,6 +295,37 @@ static void test_reqntid_and_activemask(void **state) {
     smc_device_destroy(dev);
 }
 
+/* The verifier (SMC_VERIFY_REGALLOC=1) catches an allocation in which two
+ * simultaneously live values share a physical register. */
+static void test_regalloc_verifier(void **state) {
+    (void)state;
+    smc_device *dev = tu_device(0);
+    const char *ptx = HDR ".entry k(.param .u64 o)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"
+        "\tld.param.u64 %rd1, [o];\n\tmov.u32 %r1, 5;\n\tmov.u32 %r2, 7;\n\tadd.u32 %r3, %r1, %r2;\n"
+        "\tst.global.u32 [%rd1], %r3;\n\tret;\n}\n";
+    smc_module *m = tu_load(dev, ptx);
+    smc_kernel *k = tu_kernel(m, "k");
+    uint64_t d;
+    assert_int_equal(smc_malloc(dev, 4, SMC_MEM_MANAGED, &d), SMC_OK);
+    const void *args[] = { &d };
+    setenv("SMC_VERIFY_REGALLOC", "1", 1);
+    TU_OK(dev, tu_launch(dev, k, 1, 32, 0, args, 1));          /* the real allocation passes */
+    ptx_kernel *pk = (ptx_kernel *)emu_kernel_ptx(smc_kernel_emu(k));
+    int32_t r1 = pk->code[1].ops[0].reg, r2 = pk->code[2].ops[0].reg;
+    assert_int_not_equal(pk->phys[r1], pk->phys[r2]);
+    uint16_t saved = pk->phys[r2];
+    pk->phys[r2] = pk->phys[r1];                                /* r1 and r2 are both live at pc 3 */
+    assert_int_equal(tu_launch(dev, k, 1, 32, 0, args, 1), SMC_ERR_LAUNCH_FAILED);
+    assert_non_null(strstr(smc_last_message(dev), "register allocation conflict"));
+    smc_device_reset(dev);
+    assert_int_equal(smc_malloc(dev, 4, SMC_MEM_MANAGED, &d), SMC_OK);
+    unsetenv("SMC_VERIFY_REGALLOC");
+    TU_OK(dev, tu_launch(dev, k, 1, 32, 0, args, 1));          /* values live in virtual registers */
+    assert_int_equal(*(uint32_t *)smc_host_ptr(dev, d, 4), 12);
+    pk->phys[r2] = saved;
+    smc_device_destroy(dev);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all_directives),
@@ -304,6 +335,7 @@ int main(void) {
         cmocka_unit_test(test_regalloc_counts),
         cmocka_unit_test(test_regalloc_reuse_and_pressure),
         cmocka_unit_test(test_regalloc_loop),
+        cmocka_unit_test(test_regalloc_verifier),
     };
     return cmocka_run_group_tests_name("emu_parse", tests, NULL, NULL);
 }
