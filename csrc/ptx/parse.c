@@ -567,6 +567,15 @@ static void parse_var_rest(parser *P, ptx_var *v) {
             v->align = (uint32_t)a;
             continue;
         }
+        if (is_word(P, ".attribute")) {            /* .attribute(.managed): __managed__ */
+            next(P);
+            expect_punct2(P, '(');
+            if (!is_word(P, ".managed")) PERR_TOK(P, &P->tok, "unsupported variable attribute (supported: .managed):");
+            next(P);
+            expect_punct2(P, ')');
+            v->managed = 1;
+            continue;
+        }
         if (is_word(P, ".v2")) { vecn = 2; next(P); continue; }
         if (is_word(P, ".v4")) { vecn = 4; next(P); continue; }
         if (is_word(P, ".ptr") || is_word(P, ".global") || is_word(P, ".shared") || is_word(P, ".const") || is_word(P, ".local")) {

@@ -166,6 +166,7 @@ typedef struct ptx_var {
     uint8_t  type;      /* element type */
     uint8_t  is_extern; /* `.extern .shared ... name[]` (dynamic shared) */
     uint8_t  has_init;
+    uint8_t  managed;   /* .attribute(.managed): a __managed__ variable */
     uint32_t align;
     uint64_t size;      /* bytes (0 for an unsized extern array) */
     uint8_t *init;      /* `size` bytes when has_init */

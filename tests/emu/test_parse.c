@@ -18,6 +18,7 @@ static const char *directives_ptx =
     ".address_size 64\n"
     ".file 1 \"/tmp/x.cu\"\n"
     ".global .align 4 .u32 gv = 7;\n"
+    ".global .attribute(.managed) .align 4 .u32 mv = 5;\n"
     ".global .align 8 .b8 gbytes[8] = {1, 2, 3, 4, 5, 6, 7, 8};\n"
     ".const .align 4 .f32 cf[2] = {0f3F800000, 0f40000000};\n"
     ".const .align 8 .f64 cd = 0d4000000000000000;\n"
@@ -93,6 +94,11 @@ static void test_all_directives(void **state) {
     uint32_t *o = smc_host_ptr(dev, d, 260);
     for (uint32_t t = 0; t < 64; t++) assert_int_equal(o[t], 2 * (104 + t) + (t == 0 ? 1000 : 0));
     assert_int_equal(o[64], 18);
+    /* a __managed__ variable is host-dereferenceable at its device address */
+    uint64_t ma; size_t ms;
+    assert_int_equal(smc_module_get_global(m, "mv", &ma, &ms), SMC_OK);
+    assert_int_equal(ms, 4);
+    assert_int_equal(*(uint32_t *)smc_host_ptr(dev, ma, 4), 5);
     smc_device_destroy(dev);
 }
 
