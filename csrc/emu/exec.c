@@ -487,6 +487,46 @@ static void barrier_check(emu_cta *c, uint32_t id) {
 /* ---- instruction groups ----------------------------------------------------- */
 static inline unsigned tbits(uint8_t t) { return ptx_type_size[t] * 8u; }
 
+/* Round a double to f16 in the given mode (one rounding step). */
+static uint16_t f32_to_f16(double f, uint8_t rnd) {
+    uint32_t sign = signbit(f) ? 0x8000 : 0;
+    if (isnan(f)) return (uint16_t)(sign | 0x7e00);
+    double a = fabs(f);
+    if (isinf(f)) return (uint16_t)(sign | 0x7c00);
+    /* scale to an integer number of units in the last place, round, rebuild */
+    int e; frexp(a, &e);                 /* a = m * 2^e, m in [0.5, 1) */
+    int exp16 = e - 1;                   /* unbiased exponent of the leading bit */
+    if (exp16 < -14) exp16 = -14;        /* subnormal range */
+    double ulp = ldexp(1.0, exp16 - 10);
+    double q = a / ulp, r;
+    switch (rnd) {
+    case RND_RZ: r = trunc(q); break;
+    case RND_RM: r = sign ? ceil(q) : floor(q); break;
+    case RND_RP: r = sign ? floor(q) : ceil(q); break;
+    default: r = nearbyint(q); break;
+    }
+    double v = r * ulp;
+    if (v >= 65520.0 || (v > 65504.0)) {
+        if (rnd == RND_RZ || (rnd == RND_RM && !sign) || (rnd == RND_RP && sign)) return (uint16_t)(sign | 0x7bff);
+        return (uint16_t)(sign | 0x7c00);
+    }
+    if (v == 0) return (uint16_t)sign;
+    int ve; double vm = frexp(v, &ve);
+    int be = ve - 1 + 15;
+    if (be <= 0) return (uint16_t)(sign | (uint32_t)(v / ldexp(1.0, -24)));
+    uint32_t mant = (uint32_t)((vm * 2 - 1) * 1024.0);
+    return (uint16_t)(sign | ((uint32_t)be << 10) | mant);
+}
+
+static float f16_to_f32(uint16_t h) {
+    uint32_t s = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    float v;
+    if (e == 0) v = ldexpf((float)m, -24);
+    else if (e == 31) v = m ? NAN : INFINITY;
+    else v = ldexpf((float)(m | 0x400), (int)e - 25);
+    return s ? -v : v;
+}
+
 static int exec_arith(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     uint8_t t = in->type;
@@ -495,6 +535,36 @@ static int exec_arith(ctx *X, uint32_t act) {
     const ptx_operand *o = in->ops;
     int32_t d = o[0].reg;
     int chg = 0;
+    if (t == PT_F16 || t == PT_F16X2) {
+        /* half precision: operands widened to double (exact), one rounding to f16 */
+        unsigned halves = t == PT_F16X2 ? 2 : 1;
+        LANES(act) {
+            uint64_t r = 0;
+            for (unsigned h = 0; h < halves; h++) {
+                double a = f16_to_f32((uint16_t)(val(X, &o[1], lane) >> (16 * h)));
+                double b = in->nops > 2 ? f16_to_f32((uint16_t)(val(X, &o[2], lane) >> (16 * h))) : 0;
+                double cc = in->nops > 3 ? f16_to_f32((uint16_t)(val(X, &o[3], lane) >> (16 * h))) : 0;
+                double v;
+                switch (in->op) {
+                case OP_ADD: v = a + b; break;
+                case OP_SUB: v = a - b; break;
+                case OP_MUL: v = a * b; break;
+                case OP_FMA: case OP_MAD: v = fma(a, b, cc); break;
+                case OP_NEG: v = -a; break;
+                case OP_ABS: v = fabs(a); break;
+                case OP_MIN: v = fmin(a, b); break;
+                case OP_MAX: v = fmax(a, b); break;
+                default:
+                    return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported",
+                                 ptx_op_name[in->op], ptx_type_name[t]);
+                }
+                if (in->flags & F_SAT) v = sat64(v);
+                r |= (uint64_t)f32_to_f16(v, in->rnd == RND_NONE ? RND_RN : in->rnd) << (16 * h);
+            }
+            wr(X, d, (int)lane, r);
+        }
+        return EMU_OK;
+    }
     if (ptx_type_class[t] == TC_FLOAT) {
         if (t != PT_F32 && t != PT_F64)
             return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[t]);
@@ -762,7 +832,8 @@ static int exec_logic(ctx *X, uint32_t act) {
 static bool compare(uint8_t cmp, uint8_t t, uint64_t a, uint64_t b) {
     unsigned bits = tbits(t);
     if (ptx_type_class[t] == TC_FLOAT) {
-        double x = t == PT_F32 ? f32(a) : f64(a), y = t == PT_F32 ? f32(b) : f64(b);
+        double x = t == PT_F32 ? f32(a) : t == PT_F16 ? f16_to_f32((uint16_t)a) : f64(a);
+        double y = t == PT_F32 ? f32(b) : t == PT_F16 ? f16_to_f32((uint16_t)b) : f64(b);
         bool un = isnan(x) || isnan(y);
         switch (cmp) {
         case CMP_EQ: return !un && x == y;
@@ -892,46 +963,6 @@ static uint64_t f2i(double x, uint8_t rnd, uint8_t dt) {
     return (uint64_t)x;
 }
 
-static uint16_t f32_to_f16(float f, uint8_t rnd) {
-    uint32_t x = (uint32_t)bf32(f);
-    uint32_t sign = (x >> 16) & 0x8000;
-    if (isnan(f)) return (uint16_t)(sign | 0x7e00);
-    double a = fabs((double)f);
-    if (isinf(f)) return (uint16_t)(sign | 0x7c00);
-    /* scale to an integer number of units in the last place, round, rebuild */
-    int e; frexp(a, &e);                 /* a = m * 2^e, m in [0.5, 1) */
-    int exp16 = e - 1;                   /* unbiased exponent of the leading bit */
-    if (exp16 < -14) exp16 = -14;        /* subnormal range */
-    double ulp = ldexp(1.0, exp16 - 10);
-    double q = a / ulp, r;
-    switch (rnd) {
-    case RND_RZ: r = trunc(q); break;
-    case RND_RM: r = sign ? ceil(q) : floor(q); break;
-    case RND_RP: r = sign ? floor(q) : ceil(q); break;
-    default: r = nearbyint(q); break;
-    }
-    double v = r * ulp;
-    if (v >= 65520.0 || (v > 65504.0)) {
-        if (rnd == RND_RZ || (rnd == RND_RM && !sign) || (rnd == RND_RP && sign)) return (uint16_t)(sign | 0x7bff);
-        return (uint16_t)(sign | 0x7c00);
-    }
-    if (v == 0) return (uint16_t)sign;
-    int ve; double vm = frexp(v, &ve);
-    int be = ve - 1 + 15;
-    if (be <= 0) return (uint16_t)(sign | (uint32_t)(v / ldexp(1.0, -24)));
-    uint32_t mant = (uint32_t)((vm * 2 - 1) * 1024.0);
-    return (uint16_t)(sign | ((uint32_t)be << 10) | mant);
-}
-
-static float f16_to_f32(uint16_t h) {
-    uint32_t s = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-    float v;
-    if (e == 0) v = ldexpf((float)m, -24);
-    else if (e == 31) v = m ? NAN : INFINITY;
-    else v = ldexpf((float)(m | 0x400), (int)e - 25);
-    return s ? -v : v;
-}
-
 static int exec_cvt(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
@@ -1015,8 +1046,7 @@ static int exec_cvt(ctx *X, uint32_t act) {
             if (sat) dv = sat64(dv);
             r = bf64(dv);
         } else if (dt == PT_F16) {
-            float f = exact_int ? (float)li : (float)x;
-            r = f32_to_f16(f, in->rnd);
+            r = f32_to_f16(exact_int ? (double)li : x, in->rnd);
         } else {
             reset_rounding(chg);
             return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "cvt to .%s is not supported", ptx_type_name[dt]);
@@ -1548,7 +1578,8 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
     case OP_SUBC: case OP_MADC: case OP_MUL24: case OP_MAD24: case OP_SAD: case OP_COPYSIGN:
     case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2:
     case OP_EX2: case OP_TANH:
-        if (in->type == PT_PRED || (ptx_type_class[in->type] == TC_BITS && in->op != OP_ADDC && in->op != OP_SUBC))
+        if (in->type == PT_PRED || (ptx_type_class[in->type] == TC_BITS && in->type != PT_F16X2 &&
+                                    in->op != OP_ADDC && in->op != OP_SUBC))
             st = fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[in->type]);
         else st = exec_arith(&X, act);
         break;

@@ -437,7 +437,7 @@ static void apply_mod(parser *P, ptx_insn *in, const char *m, uint32_t n, uint32
         if (IS("shiftamt")) { in->flags |= F_SHIFTAMT; return; }
     }
     if (op == OP_PREFETCH && (IS("L1") || IS("L2"))) return;
-    if ((op == OP_FENCE || op == OP_MEMBAR) && (IS("proxy") || IS("alias") || IS("async"))) return;
+    if ((op == OP_FENCE || op == OP_MEMBAR) && (IS("proxy") || IS("alias") || IS("async") || IS("gl"))) return;
 bad:;
     char buf[64];
     size_t c = n < sizeof buf - 1 ? n : sizeof buf - 1;
