@@ -790,9 +790,22 @@ static int exec_logic(ctx *X, uint32_t act) {
             break;
         }
         case OP_PRMT: {
-            if (in->mode != MD_NONE) return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "prmt modes (.f4e ...) are not supported");
             uint64_t bytes = (a & 0xFFFFFFFFu) | ((b & 0xFFFFFFFFu) << 32);
             r = 0;
+            if (in->mode != MD_NONE) {
+                /* PTX ISA prmt mode table: source byte for d.b3..d.b0, by c[1:0] */
+                static const uint8_t tab[6][4][4] = {
+                    { { 3, 2, 1, 0 }, { 4, 3, 2, 1 }, { 5, 4, 3, 2 }, { 6, 5, 4, 3 } },   /* f4e */
+                    { { 5, 6, 7, 0 }, { 6, 7, 0, 1 }, { 7, 0, 1, 2 }, { 0, 1, 2, 3 } },   /* b4e */
+                    { { 0, 0, 0, 0 }, { 1, 1, 1, 1 }, { 2, 2, 2, 2 }, { 3, 3, 3, 3 } },   /* rc8 */
+                    { { 3, 2, 1, 0 }, { 3, 2, 1, 1 }, { 3, 2, 2, 2 }, { 3, 3, 3, 3 } },   /* ecl */
+                    { { 0, 0, 0, 0 }, { 1, 1, 1, 0 }, { 2, 2, 1, 0 }, { 3, 2, 1, 0 } },   /* ecr */
+                    { { 1, 0, 1, 0 }, { 3, 2, 3, 2 }, { 1, 0, 1, 0 }, { 3, 2, 3, 2 } },   /* rc16 */
+                };
+                const uint8_t *sel = tab[in->mode - MD_F4E][c3 & 3];
+                for (unsigned i = 0; i < 4; i++) r |= ((bytes >> (8 * sel[3 - i])) & 0xff) << (8 * i);
+                break;
+            }
             for (unsigned i = 0; i < 4; i++) {
                 unsigned sel = (unsigned)(c3 >> (4 * i)) & 0xf;
                 uint64_t byte = (bytes >> (8 * (sel & 7))) & 0xff;

@@ -221,7 +221,7 @@ static void test_fault_trap_watchdog_illegal(void **state) {
     expect_fault(&r, SMC_ERR_ASSERT, 0, 0, 9, "trap");
     r = go("", "LOOP:\n\tadd.u32 %r5, %r5, 1;\n\tbra LOOP;\n", 1, 32, 32, 10000);
     expect_fault(&r, SMC_ERR_LAUNCH_TIMEOUT, 0, 0, 0, "watchdog");
-    r = go("", "\tprmt.b32.f4e %r5, %r1, %r1, 0;\n", 1, 32, 32, 0);
+    r = go("", "\tcvt.rn.bf16.f32 %r5, %f1;\n", 1, 32, 32, 0);
     expect_fault(&r, SMC_ERR_ILLEGAL_INSTRUCTION, 0, 0, 0, "not supported");
 }
 
