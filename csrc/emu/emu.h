@@ -137,6 +137,11 @@ bool emu_cta_done(const emu_cta *c);                 /* every warp exited */
 
 /* NULL when the warp has exited. */
 const emu_inst_info *emu_warp_peek(const emu_cta *c, uint32_t warp);
+/* The warp's current pc and active mask (top of its SIMT stack) and SIMT
+ * stack depth; PTX_NO_PC / 0 / 0 once it has exited. */
+uint32_t emu_warp_pc(const emu_cta *c, uint32_t warp);
+uint32_t emu_warp_active_mask(const emu_cta *c, uint32_t warp);
+uint32_t emu_warp_stack_depth(const emu_cta *c, uint32_t warp);
 /* May the warp issue (not exited, not waiting at a barrier)? */
 bool emu_warp_ready(const emu_cta *c, uint32_t warp);
 bool emu_warp_exited(const emu_cta *c, uint32_t warp);

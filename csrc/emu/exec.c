@@ -249,6 +249,17 @@ bool emu_warp_exited(const emu_cta *c, uint32_t w) { return w >= c->nwarps || c-
 bool emu_warp_ready(const emu_cta *c, uint32_t w) {
     return w < c->nwarps && c->w[w].state == W_RUN && c->l->fault.status == SMC_OK;
 }
+uint32_t emu_warp_pc(const emu_cta *c, uint32_t w) {
+    if (w >= c->nwarps || c->w[w].state == W_DONE) return PTX_NO_PC;
+    return c->w[w].stack[c->w[w].sp - 1].pc;
+}
+uint32_t emu_warp_active_mask(const emu_cta *c, uint32_t w) {
+    if (w >= c->nwarps || c->w[w].state == W_DONE) return 0;
+    return c->w[w].stack[c->w[w].sp - 1].mask;
+}
+uint32_t emu_warp_stack_depth(const emu_cta *c, uint32_t w) {
+    return w < c->nwarps && c->w[w].state != W_DONE ? c->w[w].sp : 0;
+}
 const emu_inst_info *emu_warp_peek(const emu_cta *c, uint32_t w) {
     if (w >= c->nwarps || c->w[w].state == W_DONE) return NULL;
     const warp *W = &c->w[w];

@@ -294,6 +294,9 @@ static void test_emu_interface(void **state) {
     /* taken path first: lanes 0-7 reach SMALL = the reconvergence point,
      * then the fall-through path (lanes 8-31) runs the add */
     assert_int_equal(emu_warp_peek(c, 0)->pc, 13);
+    assert_int_equal(emu_warp_pc(c, 0), 13);
+    assert_int_equal(emu_warp_active_mask(c, 0), 0xFFFFFF00u);
+    assert_int_equal(emu_warp_stack_depth(c, 0), 2);            /* reconvergence entry + fall-through path */
     assert_int_equal(emu_warp_execute(c, 0, &x), EMU_OK);
     assert_int_equal(x.active, 0xFFFFFF00u);
     assert_int_equal(emu_warp_peek(c, 0)->pc, 14);
@@ -312,6 +315,8 @@ static void test_emu_interface(void **state) {
     while ((st = emu_warp_execute(c, 0, &x)) == EMU_OK) {}
     assert_int_equal(st, EMU_EXITED);
     assert_null(emu_warp_peek(c, 0));
+    assert_int_equal(emu_warp_pc(c, 0), PTX_NO_PC);
+    assert_int_equal(emu_warp_active_mask(c, 0), 0);
     assert_true(emu_warp_exited(c, 0));
     assert_false(emu_cta_done(c));
     while ((st = emu_warp_execute(c, 1, &x)) == EMU_OK) {}
