@@ -834,6 +834,40 @@ static int exec_logic(ctx *X, uint32_t act) {
             if (in->mode == MD_L && n == 32) r = a;
             break;
         }
+        case OP_BMSK: {                      /* mask of b bits starting at bit a */
+            uint32_t pos = (uint32_t)a, wid = (uint32_t)b;
+            if (in->flags & F_WRAP) { pos &= 31; wid &= 31; }
+            else { pos = pos > 32 ? 32 : pos; wid = wid > 32 ? 32 : wid; }
+            uint64_t mk = wid >= 32 ? 0xFFFFFFFFull : ((1ull << wid) - 1);
+            r = pos >= 32 ? 0 : (mk << pos) & 0xFFFFFFFFull;
+            break;
+        }
+        case OP_SZEXT: {                     /* extend the low b bits of a */
+            uint32_t wid = (uint32_t)b;
+            wid = (in->flags & F_WRAP) ? (wid & 31) : (wid > 32 ? 32 : wid);
+            if (wid == 0) r = 0;
+            else if (wid >= 32) r = a & 0xFFFFFFFFu;
+            else r = sgn ? (uint64_t)sext(a, wid) & 0xFFFFFFFFu : a & ((1ull << wid) - 1);
+            break;
+        }
+        case OP_DP4A: case OP_DP2A: {
+            bool as = ptx_type_class[in->type] == TC_SINT, bs = ptx_type_class[in->type2] == TC_SINT;
+            int64_t acc = (int64_t)(int32_t)c3;
+            if (!as && !bs) acc = (int64_t)(uint32_t)c3;
+            for (unsigned i = 0; i < (in->op == OP_DP4A ? 4u : 2u); i++) {
+                int64_t x, y;
+                if (in->op == OP_DP4A) {
+                    x = as ? (int8_t)(a >> (8 * i)) : (int64_t)((a >> (8 * i)) & 0xff);
+                } else {
+                    x = as ? (int16_t)(a >> (16 * i)) : (int64_t)((a >> (16 * i)) & 0xffff);
+                }
+                unsigned bi = in->op == OP_DP4A ? i : i + (in->mode == MD_HI ? 2 : 0);
+                y = bs ? (int8_t)(b >> (8 * bi)) : (int64_t)((b >> (8 * bi)) & 0xff);
+                acc += x * y;
+            }
+            r = (uint64_t)acc & 0xFFFFFFFFu;
+            break;
+        }
         case OP_LOP3: {
             uint32_t lut = (uint32_t)val(X, &o[4], lane) & 0xff;
             r = 0;
@@ -1609,7 +1643,8 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
         break;
     case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_SHL:
     case OP_SHR: case OP_POPC: case OP_CLZ: case OP_BREV: case OP_BFIND: case OP_BFE:
-    case OP_BFI: case OP_PRMT: case OP_SHF: case OP_LOP3:
+    case OP_BFI: case OP_PRMT: case OP_SHF: case OP_LOP3: case OP_BMSK: case OP_SZEXT:
+    case OP_DP4A: case OP_DP2A:
         st = exec_logic(&X, act);
         break;
     case OP_SETP: case OP_SET: st = exec_compare(&X, act); break;

@@ -169,6 +169,28 @@ static void test_bits_and_compare(void **state) {
     assert_int_equal(r[13], 0x22221100);
 }
 
+static void test_newer_integer_ops(void **state) {
+    (void)state;
+    uint32_t r[6];
+    /* bmsk.clamp.b32 a=4 b=8 -> 0xFF0; bmsk.wrap a=36 (->4) b=33 (->1) -> 0x10;
+     * szext.clamp.s32 0x1F0 b=8 -> low byte 0xF0 sign-extended = 0xFFFFFFF0; szext.u32 -> 0xF0;
+     * dp4a.u32.u32 a=0x01020304 b=0x05060708 c=10: 1*5+2*6+3*7+4*8 + 10 = 80;
+     * dp4a.s32.s32 a=0xFF020304 (-1,2,3,4 from the top) b=0x05060708 c=0: -5+12+21+32 = 60 */
+    run1("\tbmsk.clamp.b32 %r10, 4, 8;\n" ST(0, "%r10")
+         "\tmov.u32 %r11, 36;\n\tbmsk.wrap.b32 %r10, %r11, 33;\n" ST(4, "%r10")
+         "\tmov.u32 %r12, 0x1F0;\n\tszext.clamp.s32 %r13, %r12, 8;\n" ST(8, "%r13")
+         "\tszext.clamp.u32 %r13, %r12, 8;\n" ST(12, "%r13")
+         "\tmov.u32 %r14, 0x01020304;\n\tmov.u32 %r15, 0x05060708;\n\tdp4a.u32.u32 %r16, %r14, %r15, 10;\n" ST(16, "%r16")
+         "\tmov.u32 %r14, 0xFF020304;\n\tdp4a.s32.s32 %r16, %r14, %r15, 0;\n" ST(20, "%r16"),
+         r, 6);
+    assert_int_equal(r[0], 0xFF0);
+    assert_int_equal(r[1], 0x10);
+    assert_int_equal(r[2], 0xFFFFFFF0);
+    assert_int_equal(r[3], 0xF0);
+    assert_int_equal(r[4], 80);
+    assert_int_equal(r[5], 60);
+}
+
 static void test_f16_cvt(void **state) {
     (void)state;
     uint32_t r[6];
@@ -195,6 +217,7 @@ int main(void) {
         cmocka_unit_test(test_rounding_fma_f64_and_cvt),
         cmocka_unit_test(test_carry_chains_and_division),
         cmocka_unit_test(test_bits_and_compare),
+        cmocka_unit_test(test_newer_integer_ops),
         cmocka_unit_test(test_f16_cvt),
     };
     return cmocka_run_group_tests_name("emu_ops", tests, NULL, NULL);
