@@ -1590,18 +1590,29 @@ static bool exec_fast(ctx *X, uint32_t act) {
 }
 
 /* ---- the dispatcher ------------------------------------------------------- */
-int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
+static bool is_control(const ptx_insn *in) {
+    switch (in->op) {
+    case OP_BRA: case OP_EXIT: case OP_RET: case OP_BAR: case OP_BARRIER: case OP_TRAP: case OP_BRKPT:
+        return true;
+    default:
+        return in->op == OP_CALL && in->mode == MD_ASSERTFAIL;
+    }
+}
+
+/* Execute the instruction at pc for the lanes in mask. In program order
+ * (ahead == false) pc/mask are the top of the SIMT stack and the warp
+ * advances; ahead of order (HAWS) nothing but the registers and memory
+ * change. */
+static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, bool ahead, emu_exec_info *out) {
     emu_launch *l = c->l;
-    if (wi >= c->nwarps) return EMU_FAULT;
     warp *w = &c->w[wi];
-    if (l->fault.status != SMC_OK) return EMU_FAULT;
-    if (w->state == W_DONE) return EMU_EXITED;
-    if (w->state == W_BAR) return EMU_WAIT_BARRIER;
     const ptx_kernel *k = l->k;
     simt_entry *top = &w->stack[w->sp - 1];
-    uint32_t pc = top->pc, mask = top->mask;
     if (pc >= k->ncode) return fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "pc out of range");
     const ptx_insn *in = &k->code[pc];
+    if (ahead && is_control(in))
+        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "timing model executed control instruction '%s' ahead of order",
+                     ptx_op_name[in->op]);
     uint32_t act = mask;
     if (in->guard >= 0) {
         const uint64_t *g = &w->regs[(size_t)in->guard * 32];
@@ -1694,6 +1705,10 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
     }
 done:
     if (st == EMU_FAULT) { if (out) out->status = EMU_FAULT; return EMU_FAULT; }
+    if (ahead) {
+        if (out) { out->status = (uint8_t)st; out->next_pc = w->stack[w->sp - 1].pc; }
+        return st;
+    }
     if (advance) {
         top = &w->stack[w->sp - 1];
         top->pc = pc + 1;
@@ -1704,6 +1719,40 @@ done:
         out->next_pc = w->sp ? w->stack[w->sp - 1].pc : PTX_NO_PC;
     }
     return st;
+}
+
+int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
+    if (wi >= c->nwarps) return EMU_FAULT;
+    warp *w = &c->w[wi];
+    if (c->l->fault.status != SMC_OK) return EMU_FAULT;
+    if (w->state == W_DONE) return EMU_EXITED;
+    if (w->state == W_BAR) return EMU_WAIT_BARRIER;
+    simt_entry *top = &w->stack[w->sp - 1];
+    return execute_at(c, wi, top->pc, top->mask, false, out);
+}
+
+int emu_warp_execute_ahead(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, emu_exec_info *out) {
+    if (wi >= c->nwarps) return EMU_FAULT;
+    warp *w = &c->w[wi];
+    if (c->l->fault.status != SMC_OK) return EMU_FAULT;
+    if (w->state == W_DONE) return EMU_EXITED;
+    if (mask & ~(w->valid & ~w->exited))
+        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "execute ahead with lanes 0x%08x that have no live thread", mask);
+    return execute_at(c, wi, pc, mask, true, out);
+}
+
+int emu_warp_skip(emu_cta *c, uint32_t wi) {
+    if (wi >= c->nwarps) return EMU_FAULT;
+    warp *w = &c->w[wi];
+    if (c->l->fault.status != SMC_OK) return EMU_FAULT;
+    if (w->state == W_DONE) return EMU_EXITED;
+    if (w->state == W_BAR) return EMU_WAIT_BARRIER;
+    simt_entry *top = &w->stack[w->sp - 1];
+    if (top->pc >= c->l->k->ncode || is_control(&c->l->k->code[top->pc]))
+        return fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0, "skip of a control instruction");
+    top->pc++;
+    reconverge(w);
+    return EMU_OK;
 }
 
 /* ---- functional runner ----------------------------------------------------- */
