@@ -1,8 +1,8 @@
 /* test_simt.c — SIMT control flow (nested if/else, loops with break, early
- * exit, reconvergence), barriers (bar.sync, bar.arrive, bar.red, divergent
- * and deadlocked barriers), every guest fault kind with its location, and the
- * timing-model interface of emu.h (peek/execute, barrier readiness, clock
- * hook, %smid). Kernels are hand-written PTX around tu_wrap()'s prelude:
+ * exit, reconvergence), barriers (bar.sync, bar.arrive, bar.red, lanes
+ * parked at a reconvergence point, deadlock), every guest fault kind with its
+ * location, and the timing-model interface of emu.h (peek/execute, barrier
+ * readiness, clock hook, %smid, out-of-order execute_ahead/skip). Kernels are hand-written PTX around tu_wrap()'s prelude:
  * %r1 = tid.x, %r4 = global thread id, %rd3 = &out[gid], %rd4 = &in[gid],
  * %r0 = n. Expected values are computed here in C. */
 #include "testutil.h"
