@@ -145,6 +145,8 @@ typedef struct warp {
     uint32_t bar_dst_mask;
     simt_entry *stack; uint32_t sp, cap;
     uint64_t *regs;          /* nregs x 32 */
+    uint32_t *owner;         /* verify_regalloc: per physical register and lane,
+                                1 + the virtual register that wrote it last */
 } warp;
 
 typedef struct barrier {
@@ -218,6 +220,10 @@ emu_cta *emu_cta_create(emu_launch *l, uint32_t linear, uint32_t smid) {
         uint32_t n = c->nthreads - i * 32;
         w->valid = n >= 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
         w->regs = calloc(nr + 1, sizeof *w->regs);
+        if (l->d.verify_regalloc) {
+            w->owner = calloc((PTX_MAX_PHYS_REGS + 1 + PTX_MAX_PRED_REGS) * 32, sizeof *w->owner);
+            if (!w->owner) goto fail;
+        }
         w->cap = 8;
         w->stack = malloc(w->cap * sizeof *w->stack);
         if (!w->regs || !w->stack) goto fail;
@@ -234,7 +240,7 @@ fail:
 
 void emu_cta_destroy(emu_cta *c) {
     if (!c) return;
-    if (c->w) for (uint32_t i = 0; i < c->nwarps; i++) { free(c->w[i].regs); free(c->w[i].stack); }
+    if (c->w) for (uint32_t i = 0; i < c->nwarps; i++) { free(c->w[i].regs); free(c->w[i].stack); free(c->w[i].owner); }
     free(c->w); free(c->smem); free(c->local); free(c);
 }
 uint32_t emu_cta_num_warps(const emu_cta *c) { return c->nwarps; }
@@ -242,6 +248,17 @@ bool emu_cta_done(const emu_cta *c) { return c->live_warps == 0; }
 bool emu_warp_exited(const emu_cta *c, uint32_t w) { return w >= c->nwarps || c->w[w].state == W_DONE; }
 bool emu_warp_ready(const emu_cta *c, uint32_t w) {
     return w < c->nwarps && c->w[w].state == W_RUN && c->l->fault.status == SMC_OK;
+}
+uint32_t emu_warp_pc(const emu_cta *c, uint32_t w) {
+    if (w >= c->nwarps || c->w[w].state == W_DONE) return PTX_NO_PC;
+    return c->w[w].stack[c->w[w].sp - 1].pc;
+}
+uint32_t emu_warp_active_mask(const emu_cta *c, uint32_t w) {
+    if (w >= c->nwarps || c->w[w].state == W_DONE) return 0;
+    return c->w[w].stack[c->w[w].sp - 1].mask;
+}
+uint32_t emu_warp_stack_depth(const emu_cta *c, uint32_t w) {
+    return w < c->nwarps && c->w[w].state != W_DONE ? c->w[w].sp : 0;
 }
 const emu_inst_info *emu_warp_peek(const emu_cta *c, uint32_t w) {
     if (w >= c->nwarps || c->w[w].state == W_DONE) return NULL;
@@ -481,6 +498,46 @@ static void barrier_check(emu_cta *c, uint32_t id) {
 /* ---- instruction groups ----------------------------------------------------- */
 static inline unsigned tbits(uint8_t t) { return ptx_type_size[t] * 8u; }
 
+/* Round a double to f16 in the given mode (one rounding step). */
+static uint16_t f32_to_f16(double f, uint8_t rnd) {
+    uint32_t sign = signbit(f) ? 0x8000 : 0;
+    if (isnan(f)) return (uint16_t)(sign | 0x7e00);
+    double a = fabs(f);
+    if (isinf(f)) return (uint16_t)(sign | 0x7c00);
+    /* scale to an integer number of units in the last place, round, rebuild */
+    int e; frexp(a, &e);                 /* a = m * 2^e, m in [0.5, 1) */
+    int exp16 = e - 1;                   /* unbiased exponent of the leading bit */
+    if (exp16 < -14) exp16 = -14;        /* subnormal range */
+    double ulp = ldexp(1.0, exp16 - 10);
+    double q = a / ulp, r;
+    switch (rnd) {
+    case RND_RZ: r = trunc(q); break;
+    case RND_RM: r = sign ? ceil(q) : floor(q); break;
+    case RND_RP: r = sign ? floor(q) : ceil(q); break;
+    default: r = nearbyint(q); break;
+    }
+    double v = r * ulp;
+    if (v >= 65520.0 || (v > 65504.0)) {
+        if (rnd == RND_RZ || (rnd == RND_RM && !sign) || (rnd == RND_RP && sign)) return (uint16_t)(sign | 0x7bff);
+        return (uint16_t)(sign | 0x7c00);
+    }
+    if (v == 0) return (uint16_t)sign;
+    int ve; double vm = frexp(v, &ve);
+    int be = ve - 1 + 15;
+    if (be <= 0) return (uint16_t)(sign | (uint32_t)(v / ldexp(1.0, -24)));
+    uint32_t mant = (uint32_t)((vm * 2 - 1) * 1024.0);
+    return (uint16_t)(sign | ((uint32_t)be << 10) | mant);
+}
+
+static float f16_to_f32(uint16_t h) {
+    uint32_t s = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    float v;
+    if (e == 0) v = ldexpf((float)m, -24);
+    else if (e == 31) v = m ? NAN : INFINITY;
+    else v = ldexpf((float)(m | 0x400), (int)e - 25);
+    return s ? -v : v;
+}
+
 static int exec_arith(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     uint8_t t = in->type;
@@ -489,6 +546,36 @@ static int exec_arith(ctx *X, uint32_t act) {
     const ptx_operand *o = in->ops;
     int32_t d = o[0].reg;
     int chg = 0;
+    if (t == PT_F16 || t == PT_F16X2) {
+        /* half precision: operands widened to double (exact), one rounding to f16 */
+        unsigned halves = t == PT_F16X2 ? 2 : 1;
+        LANES(act) {
+            uint64_t r = 0;
+            for (unsigned h = 0; h < halves; h++) {
+                double a = f16_to_f32((uint16_t)(val(X, &o[1], lane) >> (16 * h)));
+                double b = in->nops > 2 ? f16_to_f32((uint16_t)(val(X, &o[2], lane) >> (16 * h))) : 0;
+                double cc = in->nops > 3 ? f16_to_f32((uint16_t)(val(X, &o[3], lane) >> (16 * h))) : 0;
+                double v;
+                switch (in->op) {
+                case OP_ADD: v = a + b; break;
+                case OP_SUB: v = a - b; break;
+                case OP_MUL: v = a * b; break;
+                case OP_FMA: case OP_MAD: v = fma(a, b, cc); break;
+                case OP_NEG: v = -a; break;
+                case OP_ABS: v = fabs(a); break;
+                case OP_MIN: v = fmin(a, b); break;
+                case OP_MAX: v = fmax(a, b); break;
+                default:
+                    return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported",
+                                 ptx_op_name[in->op], ptx_type_name[t]);
+                }
+                if (in->flags & F_SAT) v = sat64(v);
+                r |= (uint64_t)f32_to_f16(v, in->rnd == RND_NONE ? RND_RN : in->rnd) << (16 * h);
+            }
+            wr(X, d, (int)lane, r);
+        }
+        return EMU_OK;
+    }
     if (ptx_type_class[t] == TC_FLOAT) {
         if (t != PT_F32 && t != PT_F64)
             return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[t]);
@@ -714,9 +801,22 @@ static int exec_logic(ctx *X, uint32_t act) {
             break;
         }
         case OP_PRMT: {
-            if (in->mode != MD_NONE) return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "prmt modes (.f4e ...) are not supported");
             uint64_t bytes = (a & 0xFFFFFFFFu) | ((b & 0xFFFFFFFFu) << 32);
             r = 0;
+            if (in->mode != MD_NONE) {
+                /* PTX ISA prmt mode table: source byte for d.b3..d.b0, by c[1:0] */
+                static const uint8_t tab[6][4][4] = {
+                    { { 3, 2, 1, 0 }, { 4, 3, 2, 1 }, { 5, 4, 3, 2 }, { 6, 5, 4, 3 } },   /* f4e */
+                    { { 5, 6, 7, 0 }, { 6, 7, 0, 1 }, { 7, 0, 1, 2 }, { 0, 1, 2, 3 } },   /* b4e */
+                    { { 0, 0, 0, 0 }, { 1, 1, 1, 1 }, { 2, 2, 2, 2 }, { 3, 3, 3, 3 } },   /* rc8 */
+                    { { 3, 2, 1, 0 }, { 3, 2, 1, 1 }, { 3, 2, 2, 2 }, { 3, 3, 3, 3 } },   /* ecl */
+                    { { 0, 0, 0, 0 }, { 1, 1, 1, 0 }, { 2, 2, 1, 0 }, { 3, 2, 1, 0 } },   /* ecr */
+                    { { 1, 0, 1, 0 }, { 3, 2, 3, 2 }, { 1, 0, 1, 0 }, { 3, 2, 3, 2 } },   /* rc16 */
+                };
+                const uint8_t *sel = tab[in->mode - MD_F4E][c3 & 3];
+                for (unsigned i = 0; i < 4; i++) r |= ((bytes >> (8 * sel[3 - i])) & 0xff) << (8 * i);
+                break;
+            }
             for (unsigned i = 0; i < 4; i++) {
                 unsigned sel = (unsigned)(c3 >> (4 * i)) & 0xf;
                 uint64_t byte = (bytes >> (8 * (sel & 7))) & 0xff;
@@ -732,6 +832,40 @@ static int exec_logic(ctx *X, uint32_t act) {
             if (in->mode == MD_L) r = n == 0 ? (cat >> 32) : (uint64_t)((cat << n) >> 32);
             else r = cat >> n;
             if (in->mode == MD_L && n == 32) r = a;
+            break;
+        }
+        case OP_BMSK: {                      /* mask of b bits starting at bit a */
+            uint32_t pos = (uint32_t)a, wid = (uint32_t)b;
+            if (in->flags & F_WRAP) { pos &= 31; wid &= 31; }
+            else { pos = pos > 32 ? 32 : pos; wid = wid > 32 ? 32 : wid; }
+            uint64_t mk = wid >= 32 ? 0xFFFFFFFFull : ((1ull << wid) - 1);
+            r = pos >= 32 ? 0 : (mk << pos) & 0xFFFFFFFFull;
+            break;
+        }
+        case OP_SZEXT: {                     /* extend the low b bits of a */
+            uint32_t wid = (uint32_t)b;
+            wid = (in->flags & F_WRAP) ? (wid & 31) : (wid > 32 ? 32 : wid);
+            if (wid == 0) r = 0;
+            else if (wid >= 32) r = a & 0xFFFFFFFFu;
+            else r = sgn ? (uint64_t)sext(a, wid) & 0xFFFFFFFFu : a & ((1ull << wid) - 1);
+            break;
+        }
+        case OP_DP4A: case OP_DP2A: {
+            bool as = ptx_type_class[in->type] == TC_SINT, bs = ptx_type_class[in->type2] == TC_SINT;
+            int64_t acc = (int64_t)(int32_t)c3;
+            if (!as && !bs) acc = (int64_t)(uint32_t)c3;
+            for (unsigned i = 0; i < (in->op == OP_DP4A ? 4u : 2u); i++) {
+                int64_t x, y;
+                if (in->op == OP_DP4A) {
+                    x = as ? (int8_t)(a >> (8 * i)) : (int64_t)((a >> (8 * i)) & 0xff);
+                } else {
+                    x = as ? (int16_t)(a >> (16 * i)) : (int64_t)((a >> (16 * i)) & 0xffff);
+                }
+                unsigned bi = in->op == OP_DP4A ? i : i + (in->mode == MD_HI ? 2 : 0);
+                y = bs ? (int8_t)(b >> (8 * bi)) : (int64_t)((b >> (8 * bi)) & 0xff);
+                acc += x * y;
+            }
+            r = (uint64_t)acc & 0xFFFFFFFFu;
             break;
         }
         case OP_LOP3: {
@@ -756,7 +890,8 @@ static int exec_logic(ctx *X, uint32_t act) {
 static bool compare(uint8_t cmp, uint8_t t, uint64_t a, uint64_t b) {
     unsigned bits = tbits(t);
     if (ptx_type_class[t] == TC_FLOAT) {
-        double x = t == PT_F32 ? f32(a) : f64(a), y = t == PT_F32 ? f32(b) : f64(b);
+        double x = t == PT_F32 ? f32(a) : t == PT_F16 ? f16_to_f32((uint16_t)a) : f64(a);
+        double y = t == PT_F32 ? f32(b) : t == PT_F16 ? f16_to_f32((uint16_t)b) : f64(b);
         bool un = isnan(x) || isnan(y);
         switch (cmp) {
         case CMP_EQ: return !un && x == y;
@@ -886,46 +1021,6 @@ static uint64_t f2i(double x, uint8_t rnd, uint8_t dt) {
     return (uint64_t)x;
 }
 
-static uint16_t f32_to_f16(float f, uint8_t rnd) {
-    uint32_t x = (uint32_t)bf32(f);
-    uint32_t sign = (x >> 16) & 0x8000;
-    if (isnan(f)) return (uint16_t)(sign | 0x7e00);
-    double a = fabs((double)f);
-    if (isinf(f)) return (uint16_t)(sign | 0x7c00);
-    /* scale to an integer number of units in the last place, round, rebuild */
-    int e; frexp(a, &e);                 /* a = m * 2^e, m in [0.5, 1) */
-    int exp16 = e - 1;                   /* unbiased exponent of the leading bit */
-    if (exp16 < -14) exp16 = -14;        /* subnormal range */
-    double ulp = ldexp(1.0, exp16 - 10);
-    double q = a / ulp, r;
-    switch (rnd) {
-    case RND_RZ: r = trunc(q); break;
-    case RND_RM: r = sign ? ceil(q) : floor(q); break;
-    case RND_RP: r = sign ? floor(q) : ceil(q); break;
-    default: r = nearbyint(q); break;
-    }
-    double v = r * ulp;
-    if (v >= 65520.0 || (v > 65504.0)) {
-        if (rnd == RND_RZ || (rnd == RND_RM && !sign) || (rnd == RND_RP && sign)) return (uint16_t)(sign | 0x7bff);
-        return (uint16_t)(sign | 0x7c00);
-    }
-    if (v == 0) return (uint16_t)sign;
-    int ve; double vm = frexp(v, &ve);
-    int be = ve - 1 + 15;
-    if (be <= 0) return (uint16_t)(sign | (uint32_t)(v / ldexp(1.0, -24)));
-    uint32_t mant = (uint32_t)((vm * 2 - 1) * 1024.0);
-    return (uint16_t)(sign | ((uint32_t)be << 10) | mant);
-}
-
-static float f16_to_f32(uint16_t h) {
-    uint32_t s = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-    float v;
-    if (e == 0) v = ldexpf((float)m, -24);
-    else if (e == 31) v = m ? NAN : INFINITY;
-    else v = ldexpf((float)(m | 0x400), (int)e - 25);
-    return s ? -v : v;
-}
-
 static int exec_cvt(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
@@ -1009,8 +1104,7 @@ static int exec_cvt(ctx *X, uint32_t act) {
             if (sat) dv = sat64(dv);
             r = bf64(dv);
         } else if (dt == PT_F16) {
-            float f = exact_int ? (float)li : (float)x;
-            r = f32_to_f16(f, in->rnd);
+            r = f32_to_f16(exact_int ? (double)li : x, in->rnd);
         } else {
             reset_rounding(chg);
             return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "cvt to .%s is not supported", ptx_type_name[dt]);
@@ -1248,6 +1342,52 @@ static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
 
 
 
+
+/* ---- register-allocation verifier ---------------------------------------- */
+static uint32_t *owner_slot(const ptx_kernel *k, warp *w, uint32_t vreg, uint32_t half) {
+    uint32_t p = k->phys[vreg];
+    if (p == PTX_NO_PHYS) return NULL;
+    size_t row = k->reg_type[vreg] == PT_PRED ? PTX_MAX_PHYS_REGS + 1 + p : p + half;
+    return &w->owner[row * 32];
+}
+
+/* Before execution: each source's physical register(s) must hold that source
+ * (or nothing yet) in every lane that reads it. */
+static int verify_sources(ctx *X, uint32_t mask) {
+    const ptx_kernel *k = X->c->l->k;
+    int32_t d[8], s[16]; uint32_t nd, ns;
+    ptx_insn_regs(X->in, d, &nd, s, &ns);
+    for (uint32_t i = 0; i < ns; i++) {
+        uint32_t r = (uint32_t)s[i];
+        uint32_t halves = ptx_type_size[k->reg_type[r]] == 8 ? 2 : 1;
+        for (uint32_t h = 0; h < halves; h++) {
+            uint32_t *o = owner_slot(k, X->w, r, h);
+            if (!o) continue;
+            LANES(mask) {
+                if (o[lane] && o[lane] != r + 1)
+                    return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_LAUNCH_FAILED, 0,
+                                 "register allocation conflict: virtual register %u (physical %u%s) was overwritten by virtual register %u",
+                                 r, k->phys[r] + h, k->reg_type[r] == PT_PRED ? ", predicate" : "", o[lane] - 1);
+            }
+        }
+    }
+    return EMU_OK;
+}
+
+static void record_dests(ctx *X, uint32_t act) {
+    const ptx_kernel *k = X->c->l->k;
+    int32_t d[8], s[16]; uint32_t nd, ns;
+    ptx_insn_regs(X->in, d, &nd, s, &ns);
+    for (uint32_t i = 0; i < nd; i++) {
+        uint32_t r = (uint32_t)d[i];
+        uint32_t halves = ptx_type_size[k->reg_type[r]] == 8 ? 2 : 1;
+        for (uint32_t h = 0; h < halves; h++) {
+            uint32_t *o = owner_slot(k, X->w, r, h);
+            if (o) LANES(act) o[lane] = r + 1;
+        }
+    }
+}
+
 /* ---- device-runtime builtins: vprintf, __assertfail ------------------------ */
 static bool read_cstr(const ctx *X, int lane, uint64_t addr, char *buf, size_t cap) {
     size_t i = 0;
@@ -1450,18 +1590,29 @@ static bool exec_fast(ctx *X, uint32_t act) {
 }
 
 /* ---- the dispatcher ------------------------------------------------------- */
-int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
+static bool is_control(const ptx_insn *in) {
+    switch (in->op) {
+    case OP_BRA: case OP_EXIT: case OP_RET: case OP_BAR: case OP_BARRIER: case OP_TRAP: case OP_BRKPT:
+        return true;
+    default:
+        return in->op == OP_CALL && in->mode == MD_ASSERTFAIL;
+    }
+}
+
+/* Execute the instruction at pc for the lanes in mask. In program order
+ * (ahead == false) pc/mask are the top of the SIMT stack and the warp
+ * advances; ahead of order (HAWS) nothing but the registers and memory
+ * change. */
+static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, bool ahead, emu_exec_info *out) {
     emu_launch *l = c->l;
-    if (wi >= c->nwarps) return EMU_FAULT;
     warp *w = &c->w[wi];
-    if (l->fault.status != SMC_OK) return EMU_FAULT;
-    if (w->state == W_DONE) return EMU_EXITED;
-    if (w->state == W_BAR) return EMU_WAIT_BARRIER;
     const ptx_kernel *k = l->k;
     simt_entry *top = &w->stack[w->sp - 1];
-    uint32_t pc = top->pc, mask = top->mask;
     if (pc >= k->ncode) return fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "pc out of range");
     const ptx_insn *in = &k->code[pc];
+    if (ahead && is_control(in))
+        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "timing model executed control instruction '%s' ahead of order",
+                     ptx_op_name[in->op]);
     uint32_t act = mask;
     if (in->guard >= 0) {
         const uint64_t *g = &w->regs[(size_t)in->guard * 32];
@@ -1484,6 +1635,11 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
     }
     int st = EMU_OK;
     bool advance = true;
+    if (w->owner) {
+        /* the guard is read by every lane of the warp; operands by the active ones */
+        if (verify_sources(&X, in->guard >= 0 ? mask : act) != EMU_OK) { if (out) out->status = EMU_FAULT; return EMU_FAULT; }
+        record_dests(&X, act);
+    }
     if (exec_fast(&X, act)) goto done;
     switch (in->op) {
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA: case OP_DIV:
@@ -1491,13 +1647,15 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
     case OP_SUBC: case OP_MADC: case OP_MUL24: case OP_MAD24: case OP_SAD: case OP_COPYSIGN:
     case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2:
     case OP_EX2: case OP_TANH:
-        if (in->type == PT_PRED || (ptx_type_class[in->type] == TC_BITS && in->op != OP_ADDC && in->op != OP_SUBC))
+        if (in->type == PT_PRED || (ptx_type_class[in->type] == TC_BITS && in->type != PT_F16X2 &&
+                                    in->op != OP_ADDC && in->op != OP_SUBC))
             st = fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[in->type]);
         else st = exec_arith(&X, act);
         break;
     case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_SHL:
     case OP_SHR: case OP_POPC: case OP_CLZ: case OP_BREV: case OP_BFIND: case OP_BFE:
-    case OP_BFI: case OP_PRMT: case OP_SHF: case OP_LOP3:
+    case OP_BFI: case OP_PRMT: case OP_SHF: case OP_LOP3: case OP_BMSK: case OP_SZEXT:
+    case OP_DP4A: case OP_DP2A:
         st = exec_logic(&X, act);
         break;
     case OP_SETP: case OP_SET: st = exec_compare(&X, act); break;
@@ -1547,6 +1705,10 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
     }
 done:
     if (st == EMU_FAULT) { if (out) out->status = EMU_FAULT; return EMU_FAULT; }
+    if (ahead) {
+        if (out) { out->status = (uint8_t)st; out->next_pc = w->stack[w->sp - 1].pc; }
+        return st;
+    }
     if (advance) {
         top = &w->stack[w->sp - 1];
         top->pc = pc + 1;
@@ -1557,6 +1719,40 @@ done:
         out->next_pc = w->sp ? w->stack[w->sp - 1].pc : PTX_NO_PC;
     }
     return st;
+}
+
+int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
+    if (wi >= c->nwarps) return EMU_FAULT;
+    warp *w = &c->w[wi];
+    if (c->l->fault.status != SMC_OK) return EMU_FAULT;
+    if (w->state == W_DONE) return EMU_EXITED;
+    if (w->state == W_BAR) return EMU_WAIT_BARRIER;
+    simt_entry *top = &w->stack[w->sp - 1];
+    return execute_at(c, wi, top->pc, top->mask, false, out);
+}
+
+int emu_warp_execute_ahead(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, emu_exec_info *out) {
+    if (wi >= c->nwarps) return EMU_FAULT;
+    warp *w = &c->w[wi];
+    if (c->l->fault.status != SMC_OK) return EMU_FAULT;
+    if (w->state == W_DONE) return EMU_EXITED;
+    if (mask & ~(w->valid & ~w->exited))
+        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "execute ahead with lanes 0x%08x that have no live thread", mask);
+    return execute_at(c, wi, pc, mask, true, out);
+}
+
+int emu_warp_skip(emu_cta *c, uint32_t wi) {
+    if (wi >= c->nwarps) return EMU_FAULT;
+    warp *w = &c->w[wi];
+    if (c->l->fault.status != SMC_OK) return EMU_FAULT;
+    if (w->state == W_DONE) return EMU_EXITED;
+    if (w->state == W_BAR) return EMU_WAIT_BARRIER;
+    simt_entry *top = &w->stack[w->sp - 1];
+    if (top->pc >= c->l->k->ncode || is_control(&c->l->k->code[top->pc]))
+        return fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0, "skip of a control instruction");
+    top->pc++;
+    reconverge(w);
+    return EMU_OK;
 }
 
 /* ---- functional runner ----------------------------------------------------- */

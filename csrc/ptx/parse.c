@@ -419,6 +419,14 @@ static void apply_mod(parser *P, ptx_insn *in, const char *m, uint32_t n, uint32
         if (IS("uni")) { in->mode = MD_UNI; return; }
         if (IS("ballot")) { in->mode = MD_BALLOT; return; }
     }
+    if (op == OP_BMSK || op == OP_SZEXT) {
+        if (IS("wrap")) { in->flags |= F_WRAP; return; }
+        if (IS("clamp")) { in->flags |= F_CLAMP; return; }
+    }
+    if (op == OP_DP2A) {
+        if (IS("lo")) { in->mode = MD_LO; return; }
+        if (IS("hi")) { in->mode = MD_HI; return; }
+    }
     if (op == OP_SHF) {
         if (IS("l")) { in->mode = MD_L; return; }
         if (IS("r")) { in->mode = MD_R; return; }
@@ -437,7 +445,7 @@ static void apply_mod(parser *P, ptx_insn *in, const char *m, uint32_t n, uint32
         if (IS("shiftamt")) { in->flags |= F_SHIFTAMT; return; }
     }
     if (op == OP_PREFETCH && (IS("L1") || IS("L2"))) return;
-    if ((op == OP_FENCE || op == OP_MEMBAR) && (IS("proxy") || IS("alias") || IS("async"))) return;
+    if ((op == OP_FENCE || op == OP_MEMBAR) && (IS("proxy") || IS("alias") || IS("async") || IS("gl"))) return;
 bad:;
     char buf[64];
     size_t c = n < sizeof buf - 1 ? n : sizeof buf - 1;
@@ -565,6 +573,15 @@ static void parse_var_rest(parser *P, ptx_var *v) {
             uint64_t a = parse_uint(P, 4096, "alignment");
             if (a == 0 || (a & (a - 1))) perr_at(P, P->tok.line, P->tok.col, "alignment must be a power of two");
             v->align = (uint32_t)a;
+            continue;
+        }
+        if (is_word(P, ".attribute")) {            /* .attribute(.managed): __managed__ */
+            next(P);
+            expect_punct2(P, '(');
+            if (!is_word(P, ".managed")) PERR_TOK(P, &P->tok, "unsupported variable attribute (supported: .managed):");
+            next(P);
+            expect_punct2(P, ')');
+            v->managed = 1;
             continue;
         }
         if (is_word(P, ".v2")) { vecn = 2; next(P); continue; }
@@ -776,6 +793,8 @@ static void check_nops(parser *P, const ptx_insn *in, const token *opt) {
         lo = 4; hi = 4; break;
     case OP_SETP: case OP_SET: lo = 3; hi = 4; break;
     case OP_BFI: lo = 5; hi = 5; break;
+    case OP_BMSK: case OP_SZEXT: lo = 3; hi = 3; break;
+    case OP_DP2A: case OP_DP4A: lo = 4; hi = 4; break;
     case OP_LOP3: lo = 5; hi = 5; break;
     case OP_ATOM: lo = 3; hi = 4; break;
     case OP_SHFL: lo = 5; hi = 5; break;

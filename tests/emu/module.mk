@@ -14,8 +14,9 @@ $(B)/tests/emu/%.o: INCLUDES += -Itests/emu
 .SECONDARY: $(patsubst %,$(B)/tests/emu/%.o,$(EMU_TEST_NAMES) testutil)
 
 # test_kernels also runs over the unoptimised (nvcc -G) build of the same kernels
-TEST_SUITES += $(EMU_TEST_BINS) "$(B)/tests/emu/test_kernels tests/emu/ptx/feat_debug.ptx"
-TEST_DEPS   += $(EMU_TEST_BINS)
+TEST_SUITES += $(EMU_TEST_BINS) "$(B)/tests/emu/test_kernels tests/emu/ptx/feat_debug.ptx" \
+               "tests/emu/test_cli.sh $(B)"
+TEST_DEPS   += $(EMU_TEST_BINS) $(SMC_CLI)
 SAN_SUITES  += $(EMU_TEST_BINS) "$(B)/tests/emu/test_kernels tests/emu/ptx/feat_debug.ptx"
 SAN_DEPS    += $(EMU_TEST_BINS)
 

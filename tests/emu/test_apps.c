@@ -147,7 +147,46 @@ static void test_bfs(void **state) {
     free(ref);
 }
 
+/* CUDA math library (sinf, expf, logf, powf, atan2f, tanhf, erff, f64 sin/
+ * exp/log/pow, __half multiply) as nvcc inlines it, against the host libm.
+ * The emulator runs the same PTX instruction sequences as a GPU; the
+ * .approx SFU instructions are more accurate than hardware, so the
+ * tolerances are CUDA's documented ulp bounds taken loosely. */
+static int close_f(double got, double want, double rel) {
+    if (isnan(want)) return isnan(got);
+    return fabs(got - want) <= rel * fmax(fabs(want), 1e-30) + 1e-37;
+}
+static void test_math_library(void **state) {
+    (void)state;
+    smc_module *m = tu_load_file(dev, "tests/emu/ptx/math.ptx");
+    smc_kernel *k = tu_kernel(m, "_Z2kmPKfPfPKdPdi");
+    int n = 96;
+    uint64_t din, dfo, ddin, ddo;
+    float *in = alloc(n * 4, &din), *fo = alloc(n * 12 * 4, &dfo);
+    double *dinp = alloc(n * 8, &ddin), *dout = alloc(n * 6 * 8, &ddo);
+    for (int i = 0; i < n; i++) { in[i] = (float)(i - 48) * 0.37f + (i == 90 ? 1000.0f : 0.0f); dinp[i] = (i - 48) * 0.29 + (i == 91 ? 5e5 : 0.0); }
+    const void *args[] = { &din, &dfo, &ddin, &ddo, &n };
+    TU_OK(dev, launch2(k, (smc_dim3){ 1, 1, 1 }, (smc_dim3){ 96, 1, 1 }, 0, args, 5));
+    for (int i = 0; i < n; i++) {
+        float x = in[i]; double d = dinp[i];
+        const double ef[12] = { sin(x), exp(x), log(fabs(x) + 1.0f), pow(fabsf(x), 1.7), exp(x), x / 3.0,
+                                1.0 / sqrt(fabsf(x) + 1.0f), atan2(x, 2.0), tanh(x), x < 0 ? 0 : x > 1 ? 1 : x, erf(x), 0 };
+        const double tol[12] = { 4e-7, 4e-7, 3e-7, 1e-6, 4e-6, 3e-7, 3e-7, 4e-7, 3e-7, 0, 3e-7, 0 };
+        for (int j = 0; j < 11; j++)
+            if (!close_f(fo[i * 12 + j], ef[j], tol[j]) && !(isinf(ef[j]) && isinf(fo[i * 12 + j])))
+                fail_msg("x=%a f32 fn %d: got %.9g want %.9g", x, j, fo[i * 12 + j], ef[j]);
+        /* __half(x) * __half(2): f16 rounding of x, doubled exactly (unless it overflows f16) */
+        float h = fo[i * 12 + 11];
+        if (fabsf(x) < 30000) assert_true(fabsf(h - 2 * x) <= fabsf(2 * x) * (1.0f / 1024));
+        const double ed[6] = { sin(d), exp(d), log(fabs(d) + 1.0), pow(fabs(d), 1.7), sqrt(fabs(d)), d / 3.0 };
+        for (int j = 0; j < 6; j++)
+            if (!close_f(dout[i * 6 + j], ed[j], 4e-16) && !(isinf(ed[j]) && isinf(dout[i * 6 + j])))
+                fail_msg("d=%a f64 fn %d: got %.17g want %.17g", d, j, dout[i * 6 + j], ed[j]);
+    }
+}
+
 int main(void) {
+    setenv("SMC_VERIFY_REGALLOC", "1", 1);   /* check the register allocation on every kernel */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reduce),
         cmocka_unit_test(test_histogram),
@@ -155,6 +194,7 @@ int main(void) {
         cmocka_unit_test(test_scan),
         cmocka_unit_test(test_stencil),
         cmocka_unit_test(test_bfs),
+        cmocka_unit_test(test_math_library),
     };
     return cmocka_run_group_tests_name("emu_apps", tests, setup, teardown);
 }

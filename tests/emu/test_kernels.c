@@ -199,6 +199,7 @@ static void test_grid_3d(void **state) {
 
 int main(int argc, char **argv) {
     if (argc > 1) feat_path = argv[1];
+    setenv("SMC_VERIFY_REGALLOC", "1", 1);   /* check the register allocation on every kernel */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_local_array, setup, teardown),
         cmocka_unit_test_setup_teardown(test_calls, setup, teardown),

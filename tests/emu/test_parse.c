@@ -18,6 +18,7 @@ static const char *directives_ptx =
     ".address_size 64\n"
     ".file 1 \"/tmp/x.cu\"\n"
     ".global .align 4 .u32 gv = 7;\n"
+    ".global .attribute(.managed) .align 4 .u32 mv = 5;\n"
     ".global .align 8 .b8 gbytes[8] = {1, 2, 3, 4, 5, 6, 7, 8};\n"
     ".const .align 4 .f32 cf[2] = {0f3F800000, 0f40000000};\n"
     ".const .align 8 .f64 cd = 0d4000000000000000;\n"
@@ -93,6 +94,11 @@ static void test_all_directives(void **state) {
     uint32_t *o = smc_host_ptr(dev, d, 260);
     for (uint32_t t = 0; t < 64; t++) assert_int_equal(o[t], 2 * (104 + t) + (t == 0 ? 1000 : 0));
     assert_int_equal(o[64], 18);
+    /* a __managed__ variable is host-dereferenceable at its device address */
+    uint64_t ma; size_t ms;
+    assert_int_equal(smc_module_get_global(m, "mv", &ma, &ms), SMC_OK);
+    assert_int_equal(ms, 4);
+    assert_int_equal(*(uint32_t *)smc_host_ptr(dev, ma, 4), 5);
     smc_device_destroy(dev);
 }
 
@@ -295,6 +301,37 @@ static void test_reqntid_and_activemask(void **state) {
     smc_device_destroy(dev);
 }
 
+/* The verifier (SMC_VERIFY_REGALLOC=1) catches an allocation in which two
+ * simultaneously live values share a physical register. */
+static void test_regalloc_verifier(void **state) {
+    (void)state;
+    smc_device *dev = tu_device(0);
+    const char *ptx = HDR ".entry k(.param .u64 o)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"
+        "\tld.param.u64 %rd1, [o];\n\tmov.u32 %r1, 5;\n\tmov.u32 %r2, 7;\n\tadd.u32 %r3, %r1, %r2;\n"
+        "\tst.global.u32 [%rd1], %r3;\n\tret;\n}\n";
+    smc_module *m = tu_load(dev, ptx);
+    smc_kernel *k = tu_kernel(m, "k");
+    uint64_t d;
+    assert_int_equal(smc_malloc(dev, 4, SMC_MEM_MANAGED, &d), SMC_OK);
+    const void *args[] = { &d };
+    setenv("SMC_VERIFY_REGALLOC", "1", 1);
+    TU_OK(dev, tu_launch(dev, k, 1, 32, 0, args, 1));          /* the real allocation passes */
+    ptx_kernel *pk = (ptx_kernel *)emu_kernel_ptx(smc_kernel_emu(k));
+    int32_t r1 = pk->code[1].ops[0].reg, r2 = pk->code[2].ops[0].reg;
+    assert_int_not_equal(pk->phys[r1], pk->phys[r2]);
+    uint16_t saved = pk->phys[r2];
+    pk->phys[r2] = pk->phys[r1];                                /* r1 and r2 are both live at pc 3 */
+    assert_int_equal(tu_launch(dev, k, 1, 32, 0, args, 1), SMC_ERR_LAUNCH_FAILED);
+    assert_non_null(strstr(smc_last_message(dev), "register allocation conflict"));
+    smc_device_reset(dev);
+    assert_int_equal(smc_malloc(dev, 4, SMC_MEM_MANAGED, &d), SMC_OK);
+    unsetenv("SMC_VERIFY_REGALLOC");
+    TU_OK(dev, tu_launch(dev, k, 1, 32, 0, args, 1));          /* values live in virtual registers */
+    assert_int_equal(*(uint32_t *)smc_host_ptr(dev, d, 4), 12);
+    pk->phys[r2] = saved;
+    smc_device_destroy(dev);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all_directives),
@@ -304,6 +341,7 @@ int main(void) {
         cmocka_unit_test(test_regalloc_counts),
         cmocka_unit_test(test_regalloc_reuse_and_pressure),
         cmocka_unit_test(test_regalloc_loop),
+        cmocka_unit_test(test_regalloc_verifier),
     };
     return cmocka_run_group_tests_name("emu_parse", tests, NULL, NULL);
 }
