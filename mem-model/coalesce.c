@@ -67,7 +67,7 @@ static int valid_size(uint32_t s)
 static uint32_t word_degree(const mem_request *req, uint32_t word_bytes,
                             uint32_t banks)
 {
-    uint64_t words[MEM_MAX_LANES * 4];
+    uint64_t words[MEM_MAX_LANES * 5];   /* 16 B unaligned: 5 words */
     uint32_t nwords = 0;
     for (uint32_t lane = 0; lane < MEM_MAX_LANES; lane++) {
         if (!(req->active_mask >> lane & 1))

@@ -1067,6 +1067,9 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
         }
         s->targets[(uint32_t)e * c->l1d_mshr_max_merge + ms->ntargets++] = s->inst;
         r->pending++;
+        /* even if the fill is about to arrive, no load completes faster than
+         * the L1 access itself */
+        r->ready = max64(r->ready, m->now + c->l1d_latency);
         m->st.l1_miss[MEM_LOAD]++;
         m->st.l1_mshr_merge++;
         return 1;
