@@ -87,6 +87,7 @@ int mem_config_apply(mem_config *cfg, const char *assignment, char *err,
 int mem_config_load_file(mem_config *cfg, const char *path, char *err,
                          size_t errlen);
 void mem_config_print(const mem_config *cfg, FILE *out);
+/* Markdown key table; cfg NULL leaves out the value column. */
 void mem_config_markdown(const mem_config *cfg, FILE *out);
 
 /* ---- requests -------------------------------------------------------------- */
