@@ -42,7 +42,7 @@ static uint32_t log2u(uint64_t v)
 
 uint32_t mem_l1_set(const mem_config *cfg, uint64_t line_addr)
 {
-    uint64_t idx = line_addr / cfg->l1d_line_bytes;
+    uint64_t idx = line_addr >> __builtin_ctz(cfg->l1d_line_bytes);
     uint32_t mask = cfg->l1d_sets - 1;
     if (cfg->l1d_index == MEM_INDEX_LINEAR || cfg->l1d_sets == 1)
         return (uint32_t)(idx & mask);
@@ -136,16 +136,21 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
     uint64_t blk = cfg->l1d_sector_bytes, line = cfg->l1d_line_bytes;
     uint64_t lines[MEM_MAX_TX];
     uint32_t sets[MEM_MAX_TX];
-    uint32_t n = 0, nlines = 0, nsets = 0;
+    uint32_t n = 0, nlines = 0, nsets = 0, last = 0;
     for (uint64_t act = req->active_mask; act; act &= act - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(act);
         uint64_t a = req->addr[lane], end = a + req->size[lane];
         while (a < end) {
             uint64_t b = a & ~(blk - 1);
             uint64_t stop = b + blk < end ? b + blk : end;
-            uint32_t j = 0;
-            while (j < n && tx[j].block != b)
-                j++;
+            /* neighbouring lanes usually share the previous lane's block */
+            uint32_t j = last;
+            if (j >= n || tx[j].block != b) {
+                j = 0;
+                while (j < n && tx[j].block != b)
+                    j++;
+            }
+            last = j;
             if (j == n) {
                 tx[n].block = b;
                 tx[n].bytes = 0;

@@ -38,6 +38,8 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 }
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+/* log2 of a power of two (sizes are checked to be powers of two) */
+static uint32_t lg(uint32_t pow2) { return (uint32_t)__builtin_ctz(pow2); }
 static uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
 /* A set of small integers (SM or partition ids) iterated in ascending order. */
@@ -532,14 +534,14 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
 
 static uint32_t partition_of(const mem_system *m, uint64_t addr)
 {
-    return (uint32_t)((addr / m->cfg.l2_line_bytes) % m->cfg.l2_partitions);
+    return (uint32_t)((addr >> lg(m->cfg.l2_line_bytes)) % m->cfg.l2_partitions);
 }
 
 /* Partition-local byte address of the L2 line holding addr. */
 static uint64_t local_line(const mem_system *m, uint64_t addr)
 {
-    uint64_t idx = addr / m->cfg.l2_line_bytes / m->cfg.l2_partitions;
-    return idx * m->cfg.l2_line_bytes;
+    uint32_t sh = lg(m->cfg.l2_line_bytes);
+    return (addr >> sh) / m->cfg.l2_partitions << sh;
 }
 
 /* ---- DRAM channel ------------------------------------------------------ */
@@ -555,8 +557,9 @@ static void dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_wr
     dram_req *r = &p->queue[p->qn++];
     r->line = lline;
     r->arrival = p->arrivals++;
-    r->bank = (uint32_t)((lline / c->dram_row_bytes) % c->dram_banks);
-    r->row = (uint32_t)(lline / c->dram_row_bytes / c->dram_banks);
+    uint64_t row_index = lline >> lg(c->dram_row_bytes);
+    r->bank = (uint32_t)(row_index % c->dram_banks);
+    r->row = (uint32_t)(row_index / c->dram_banks);
     r->is_write = (uint8_t)is_write;
     r->done = 0;
     p->sched_wait = 0;
@@ -668,7 +671,7 @@ static void dram_cycle(mem_system *m, part_state *p)
 
 static l2_line *l2_set(mem_system *m, part_state *p, uint64_t lline)
 {
-    uint64_t idx = lline / m->cfg.l2_line_bytes;
+    uint64_t idx = lline >> lg(m->cfg.l2_line_bytes);
     return &p->lines[(idx & (m->cfg.l2_sets - 1)) * m->cfg.l2_ways];
 }
 
@@ -961,7 +964,7 @@ static void l1_take_line(mem_system *m, sm_state *s, l1_line *v, uint64_t line)
 
 static uint32_t sector_bit(const mem_system *m, uint64_t block)
 {
-    return 1u << ((block % m->cfg.l1d_line_bytes) / m->cfg.l1d_sector_bytes);
+    return 1u << ((block & (m->cfg.l1d_line_bytes - 1)) >> lg(m->cfg.l1d_sector_bytes));
 }
 
 static int mshr_find(const mem_system *m, const sm_state *s, uint64_t block)
