@@ -238,6 +238,10 @@ struct mem_system {
     uint32_t   l2_in_cap, l2_out_cap;
     dup_slot  *dup;
     uint32_t   dup_cap, dup_used;
+    double    *series;         /* MSHR occupancy samples */
+    size_t     nseries, series_cap;
+    uint64_t   series_last_sum;
+    uint32_t   series_countdown;
 };
 
 /* ---- instruction pool, completion heap ------------------------------------- */
@@ -469,6 +473,7 @@ void mem_destroy(mem_system *m)
     free(m->sm_out_busy.w);
     free(m->inst);
     free(m->dup);
+    free(m->series);
     free(m);
 }
 
@@ -483,6 +488,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     }
     m->cfg = *cfg;
     m->free_inst = UINT32_MAX;
+    m->series_countdown = cfg->sample_interval;
     m->sectors_per_line = cfg->l1d_line_bytes / cfg->l1d_sector_bytes;
     /* The slice input queue also holds the requests inside the L2 pipeline
      * (one enters per cycle, each stays l2.latency cycles); the output queue
@@ -1185,8 +1191,30 @@ void mem_cycle(mem_system *m)
         }
     }
     m->st.l1_mshr_occ_sum += m->mshr_used_all;
+    if (m->series_countdown && --m->series_countdown == 0) {
+        m->series_countdown = c->sample_interval;
+        if (m->nseries == m->series_cap) {
+            size_t n = m->series_cap ? m->series_cap * 2 : 256;
+            double *bigger = realloc(m->series, n * sizeof *bigger);
+            if (!bigger) {
+                fprintf(stderr, "smcosim mem-model: out of memory\n");
+                exit(1);
+            }
+            m->series = bigger;
+            m->series_cap = n;
+        }
+        m->series[m->nseries++] = (double)(m->st.l1_mshr_occ_sum - m->series_last_sum) /
+                                  ((double)c->sample_interval * c->num_sms);
+        m->series_last_sum = m->st.l1_mshr_occ_sum;
+    }
     m->st.cycles++;
     m->now++;
+}
+
+const double *mem_occupancy_series(const mem_system *m, size_t *n)
+{
+    *n = m->nseries;
+    return m->series;
 }
 
 /* ---- submission and completions --------------------------------------------- */

@@ -52,6 +52,7 @@ typedef struct mem_config {
     uint32_t num_sms;
     uint32_t warp_size;
     uint32_t dup_window;          /* duplicate-MSHR window W (seed 000 §6.1) */
+    uint32_t sample_interval;     /* MSHR occupancy time series, 0 = off */
 
     uint32_t l1d_sets, l1d_ways, l1d_line_bytes, l1d_sector_bytes;
     uint32_t l1d_latency;
@@ -217,6 +218,9 @@ uint64_t mem_outstanding(const mem_system *m);
 bool mem_idle(const mem_system *m);
 
 const mem_stats *mem_get_stats(const mem_system *m);
+/* MSHR occupancy over time: sample i is the average number of L1D MSHR
+ * entries in use per SM during cycles [i*interval, (i+1)*interval). */
+const double *mem_occupancy_series(const mem_system *m, size_t *n);
 /* Statistics as JSON members (no enclosing braces): "l1d": {...}, ... so that
  * a caller can embed them in its own object. */
 void mem_stats_json(const mem_system *m, FILE *out);

@@ -271,6 +271,7 @@ static void test_miss_then_hit_latency(void **state)
 {
     (void)state;
     mem_config c = base_config();
+    c.sample_interval = 100;
     harness h;
     start(&h, &c);
     access1(&h, 0, MEM_LOAD, 0x10000, 1);
@@ -279,6 +280,13 @@ static void test_miss_then_hit_latency(void **state)
     run_until(&h, 300);
     assert_int_equal(done_at(&h, 1), COLD_RT);
     assert_int_equal(mem_free_mshrs(h.m, 0), 32);
+    /* one entry in use during cycles 0..219 (the fill frees it in 220):
+     * 220 entry-cycles; per-SM averages over 100-cycle samples, 4 SMs */
+    assert_int_equal(mem_get_stats(h.m)->l1_mshr_occ_sum, 220);
+    size_t ns;
+    const double *series = mem_occupancy_series(h.m, &ns);
+    assert_int_equal(ns, 3);
+    assert_true(series[0] == 0.25 && series[1] == 0.25 && series[2] == 0.05);
     /* now an L1 hit: l1d.latency */
     access1(&h, 0, MEM_LOAD, 0x10004, 2);
     run(&h, 40);
