@@ -171,6 +171,7 @@ typedef struct dram_req {
     uint64_t arrival;    /* FCFS order */
     uint64_t done;
     uint32_t bank, row;
+    uint32_t mshr;       /* reads: the L2 MSHR entry waiting for it */
     uint8_t  is_write;
 } dram_req;
 
@@ -198,7 +199,7 @@ typedef struct part_state {
     uint32_t qn;
     dram_req *flight;    /* scheduled, data not yet returned */
     uint32_t fn, fcap;
-    uint64_t *ret;       /* finished reads (line addresses), FIFO */
+    uint32_t *ret;       /* finished reads (their L2 MSHR entries), FIFO */
     uint32_t ret_head, ret_n;
     dram_bank *banks;
     uint64_t bus_free;
@@ -557,7 +558,8 @@ static int dram_queue_room(const mem_system *m, const part_state *p)
     return p->qn < m->cfg.dram_queue_entries;
 }
 
-static void dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_write)
+static void dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_write,
+                         uint32_t mshr)
 {
     const mem_config *c = &m->cfg;
     dram_req *r = &p->queue[p->qn++];
@@ -567,6 +569,7 @@ static void dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_wr
     r->bank = (uint32_t)(row_index % c->dram_banks);
     r->row = (uint32_t)(row_index / c->dram_banks);
     r->is_write = (uint8_t)is_write;
+    r->mshr = mshr;
     r->done = 0;
     p->sched_wait = 0;
     m->live++;
@@ -632,7 +635,7 @@ static void dram_cycle(mem_system *m, part_state *p)
         if (r->is_write) {
             m->live--;
         } else {
-            p->ret[(p->ret_head + p->ret_n) % p->fcap] = r->line;
+            p->ret[(p->ret_head + p->ret_n) % p->fcap] = r->mshr;
             p->ret_n++;
         }
         p->flight[i] = p->flight[--p->fn];
@@ -706,7 +709,7 @@ static l2_line *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
     if (v->valid && v->dirty) {
         if (!dram_queue_room(m, p))
             return NULL;
-        dram_enqueue(m, p, v->line, 1);
+        dram_enqueue(m, p, v->line, 1, 0);
         m->st.l2_writebacks++;
     }
     v->valid = 1;
@@ -729,11 +732,9 @@ static void l2_cycle(mem_system *m, part_state *p)
     const mem_config *c = &m->cfg;
     /* 1. one DRAM fill */
     if (p->ret_n) {
-        uint64_t lline = p->ret[p->ret_head];
-        uint32_t e = 0;
-        while (e < c->l2_mshr_entries && !(p->mshr[e].used && p->mshr[e].line == lline))
-            e++;
+        uint32_t e = p->ret[p->ret_head];
         l2_mshr *ms = &p->mshr[e];
+        uint64_t lline = ms->line;
         if (p->out.count + ms->ntargets <= m->l2_out_cap) {
             l2_line *l = l2_find(m, p, lline);
             if (!l)
@@ -808,7 +809,7 @@ static void l2_cycle(mem_system *m, part_state *p)
         p->mshr[e].line = lline;
         p->mshr[e].ntargets = 0;
         p->mshr_used++;
-        dram_enqueue(m, p, lline, 0);
+        dram_enqueue(m, p, lline, 0, e);
     }
     m->st.l2_miss[k]++;
     p->targets[e * c->l2_mshr_max_merge + p->mshr[e].ntargets++] = *q;
@@ -1173,7 +1174,8 @@ void mem_cycle(mem_system *m)
     const mem_config *c = &m->cfg;
     for (uint32_t i = 0; i < c->l2_partitions; i++) {
         part_state *p = &m->part[i];
-        if (p->qn || p->fn)
+        if ((p->qn || p->fn) &&
+            (p->next_done <= m->now || (p->qn && p->sched_wait <= m->now)))
             dram_cycle(m, p);
         if (p->ret_n || p->in.count)
             l2_cycle(m, p);
