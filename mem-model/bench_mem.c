@@ -87,8 +87,10 @@ static int run(const char *name, int pattern, uint64_t target)
             }
         }
         mem_cycle(m);
-        for (uint32_t s = 0; s < ns; s++)
-            inflight[s] -= (uint32_t)mem_collect(m, s, done, 64);
+        size_t n;
+        while ((n = mem_collect_all(m, done, 64)) > 0)
+            for (size_t i = 0; i < n; i++)
+                inflight[done[i].sm]--;
     }
     double wall = seconds(CLOCK_MONOTONIC) - t0;
     double cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - c0;

@@ -228,6 +228,7 @@ struct mem_system {
     part_state *part;
     bitset     sm_active;      /* LD/ST busy or responses queued */
     bitset     sm_out_busy;    /* injection queue not empty */
+    bitset     sm_has_done;    /* completion heap not empty */
     uint32_t   rr_up, rr_down;
     inst_rec  *inst;
     uint32_t   ninst, free_inst;
@@ -305,6 +306,7 @@ static void complete(mem_system *m, uint32_t i)
         k = p;
     }
     s->heap[k] = it;
+    bs_set(&m->sm_has_done, r->c.sm);
     m->st.completions++;
     if (r->c.op == MEM_LOAD) {
         uint64_t lat = r->c.cycle - r->c.submit_cycle;
@@ -472,6 +474,7 @@ void mem_destroy(mem_system *m)
     free(m->part);
     free(m->sm_active.w);
     free(m->sm_out_busy.w);
+    free(m->sm_has_done.w);
     free(m->inst);
     free(m->dup);
     free(m->series);
@@ -499,7 +502,8 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     m->sm = calloc(cfg->num_sms, sizeof *m->sm);
     m->part = calloc(cfg->l2_partitions, sizeof *m->part);
     int bad = !m->sm || !m->part || bs_init(&m->sm_active, cfg->num_sms) ||
-              bs_init(&m->sm_out_busy, cfg->num_sms) || dup_rehash(m, 1024);
+              bs_init(&m->sm_out_busy, cfg->num_sms) ||
+              bs_init(&m->sm_has_done, cfg->num_sms) || dup_rehash(m, 1024);
     for (uint32_t i = 0; !bad && i < cfg->num_sms; i++) {
         sm_state *s = &m->sm[i];
         s->lines = calloc((size_t)cfg->l1d_sets * cfg->l1d_ways, sizeof *s->lines);
@@ -1324,6 +1328,23 @@ size_t mem_collect(mem_system *m, uint32_t sm, mem_completion *out, size_t cap)
         out[n++] = m->inst[i].c;
         inst_free(m, i);
         m->outstanding--;
+    }
+    if (!s->heap_n)
+        bs_clear(&m->sm_has_done, sm);
+    return n;
+}
+
+size_t mem_collect_all(mem_system *m, mem_completion *out, size_t cap)
+{
+    size_t n = 0;
+    for (uint32_t w = 0; w < m->sm_has_done.nwords && n < cap; w++) {
+        uint64_t bits = m->sm_has_done.w[w];
+        while (bits && n < cap) {
+            uint32_t si = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            if (m->sm[si].heap[0].cycle <= m->now)
+                n += mem_collect(m, si, out + n, cap - n);
+        }
     }
     return n;
 }

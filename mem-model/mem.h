@@ -212,6 +212,11 @@ void mem_cycle(mem_system *m);
  * (cycle, submission order) order. Returns how many. */
 size_t mem_collect(mem_system *m, uint32_t sm, mem_completion *out, size_t cap);
 
+/* mem_collect for every SM in one call: SM 0's completions first, then
+ * SM 1's, ...; each SM's in (cycle, submission) order. Visits only SMs with
+ * queued completions. Returns how many were written (at most cap). */
+size_t mem_collect_all(mem_system *m, mem_completion *out, size_t cap);
+
 /* Instructions submitted and not yet collected, over all SMs. */
 uint64_t mem_outstanding(const mem_system *m);
 /* True when nothing is in flight anywhere (all queues and units empty). */
