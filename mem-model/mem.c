@@ -65,7 +65,7 @@ typedef struct packet {
     uint64_t addr;       /* block (L1 side) or line (DRAM side) address */
     uint64_t ready;      /* first cycle it may leave the queue it is in */
     uint32_t sm;
-    uint32_t inst;       /* instruction (atomics) */
+    uint32_t inst;       /* instruction (atomics) or L1 MSHR entry (reads) */
     uint32_t bytes;      /* payload */
     uint8_t  kind;
 } packet;
@@ -987,11 +987,12 @@ static int mshr_find(const mem_system *m, const sm_state *s, uint64_t block)
 }
 
 /* A read response for `block` reached SM s: fill and serve the MSHR. */
-static void l1_fill(mem_system *m, sm_state *s, uint64_t block)
+static void l1_fill(mem_system *m, sm_state *s, uint64_t block, uint32_t entry)
 {
     const mem_config *c = &m->cfg;
-    int e = mshr_find(m, s, block);
-    if (e < 0) {
+    /* the request carried its MSHR entry; check it is the right one */
+    int e = (int)entry;
+    if (entry >= c->l1d_mshr_entries || !s->mshr[e].used || s->mshr[e].block != block) {
         fprintf(stderr, "smcosim mem-model: internal error: response for "
                 "block 0x%llx without MSHR\n", (unsigned long long)block);
         abort();
@@ -1126,7 +1127,7 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
     m->st.l1_mshr_alloc++;
     if (dup_record(m, line, si))
         m->st.l1_mshr_dup++;
-    inject(m, s, si, tx->block, c->l1d_sector_bytes, PK_READ, 0);
+    inject(m, s, si, tx->block, c->l1d_sector_bytes, PK_READ, e2);
     return 1;
 }
 
@@ -1147,7 +1148,7 @@ static void sm_cycle(mem_system *m, sm_state *s, uint32_t si)
         if (pk->kind == PK_ATOMIC)
             inst_data(m, pk->inst, m->now + 1, 1);
         else
-            l1_fill(m, s, pk->addr);
+            l1_fill(m, s, pk->addr, pk->inst);
         ring_pop(&s->in);
         m->live--;
         sm_wake(m, s, si);
