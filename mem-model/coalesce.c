@@ -58,6 +58,25 @@ uint32_t mem_l1_set(const mem_config *cfg, uint64_t line_addr)
     return (uint32_t)h;
 }
 
+/* Slot of a key in a 256-entry open-addressing table (Fibonacci hashing). */
+static uint32_t slot_hash(uint64_t key)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 56);
+}
+
+/* Add key to keys[0..*n) unless present; slots index the keys (index + 1). */
+static void seen_add(uint64_t *keys, uint8_t *slots, uint32_t *n, uint64_t key)
+{
+    uint32_t h = slot_hash(key);
+    while (slots[h]) {
+        if (keys[slots[h] - 1] == key)
+            return;
+        h = (h + 1) & 255;
+    }
+    keys[*n] = key;
+    slots[h] = (uint8_t)++*n;
+}
+
 static int valid_size(uint32_t s)
 {
     return s == 1 || s == 2 || s == 4 || s == 8 || s == 16;
@@ -116,7 +135,27 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
                     (unsigned long long)req->active_mask, cfg->warp_size);
     /* validate, and find the span of all lanes for the fast path below */
     uint64_t lo = UINT64_MAX, hi = 0, total = 0;
-    for (uint64_t act = req->active_mask; act; act &= act - 1) {
+    uint64_t mask = req->active_mask;
+    if (mask && !(mask & (mask + 1))) {
+        /* lanes 0..n-1 active (the usual case): a branch-free pass; a bad
+         * lane falls through to the loop below, which names it */
+        uint32_t n = 64 - (uint32_t)__builtin_clzll(mask), bad = 0;
+        for (uint32_t lane = 0; lane < n; lane++) {
+            uint64_t a = req->addr[lane];
+            uint32_t sz = req->size[lane];
+            /* size not a power of two, or not 1..16; address wraps */
+            bad |= (sz & (sz - 1)) | (uint32_t)(sz - 1 > 15) |
+                   (uint32_t)(a > UINT64_MAX - 16);
+            lo = a < lo ? a : lo;
+            hi = a + sz > hi ? a + sz : hi;
+            total += sz;
+        }
+        if (!bad)
+            mask = 0;            /* validated */
+        else
+            lo = UINT64_MAX, hi = 0, total = 0;
+    }
+    for (uint64_t act = mask; act; act &= act - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(act);
         uint64_t a = req->addr[lane];
         uint32_t sz = req->size[lane];
@@ -142,7 +181,6 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
 
     uint64_t blk = cfg->l1d_sector_bytes, line = cfg->l1d_line_bytes;
     uint64_t lines[MEM_MAX_TX];
-    uint32_t sets[MEM_MAX_TX];
     if (req->active_mask && (lo & ~(blk - 1)) == ((hi - 1) & ~(blk - 1))) {
         /* every lane in one block (the common coherent case): one
          * transaction, exactly what the general loop below would give */
@@ -154,6 +192,14 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
         info->coherent = true;
         return 0;
     }
+    /* Distinct blocks, lines and sets are found through small hash tables
+     * (slot = index + 1, 0 = empty) over the arrays that keep them in
+     * first-touch order. */
+    uint64_t set_keys[MEM_MAX_TX];
+    uint8_t tx_slot[256], line_slot[256], set_slot[256];
+    memset(tx_slot, 0, sizeof tx_slot);
+    memset(line_slot, 0, sizeof line_slot);
+    memset(set_slot, 0, sizeof set_slot);
     uint32_t n = 0, nlines = 0, nsets = 0, last = 0;
     for (uint64_t act = req->active_mask; act; act &= act - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(act);
@@ -164,28 +210,24 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
             /* neighbouring lanes usually share the previous lane's block */
             uint32_t j = last;
             if (j >= n || tx[j].block != b) {
-                j = 0;
-                while (j < n && tx[j].block != b)
-                    j++;
+                uint32_t h = slot_hash(b);
+                while (tx_slot[h] && tx[tx_slot[h] - 1].block != b)
+                    h = (h + 1) & 255;
+                if (tx_slot[h]) {
+                    j = tx_slot[h] - 1u;
+                } else {
+                    j = n;
+                    tx_slot[h] = (uint8_t)(n + 1);
+                    tx[n].block = b;
+                    tx[n].bytes = 0;
+                    uint64_t la = b & ~(line - 1);
+                    tx[n].set = mem_l1_set(cfg, la);
+                    n++;
+                    seen_add(lines, line_slot, &nlines, la);
+                    seen_add(set_keys, set_slot, &nsets, tx[j].set);
+                }
             }
             last = j;
-            if (j == n) {
-                tx[n].block = b;
-                tx[n].bytes = 0;
-                uint64_t la = b & ~(line - 1);
-                tx[n].set = mem_l1_set(cfg, la);
-                n++;
-                uint32_t k = 0;
-                while (k < nlines && lines[k] != la)
-                    k++;
-                if (k == nlines)
-                    lines[nlines++] = la;
-                k = 0;
-                while (k < nsets && sets[k] != tx[j].set)
-                    k++;
-                if (k == nsets)
-                    sets[nsets++] = tx[j].set;
-            }
             tx[j].bytes += (uint32_t)(stop - a);
             if (tx[j].bytes > blk)
                 tx[j].bytes = (uint32_t)blk;
