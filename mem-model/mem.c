@@ -57,6 +57,92 @@ static int bs_init(bitset *b, uint32_t n)
 static void bs_set(bitset *b, uint32_t i) { b->w[i >> 6] |= 1ull << (i & 63); }
 static void bs_clear(bitset *b, uint32_t i) { b->w[i >> 6] &= ~(1ull << (i & 63)); }
 
+/* An MSHR table's index: block/line address -> entry, by open addressing
+ * with linear probing (at most half full), and a bitmap of free entries so
+ * that the lowest free entry is found without scanning the table. */
+typedef struct mshr_index {
+    uint64_t *key;
+    uint32_t *val;       /* entry + 1; 0 = empty slot */
+    uint32_t  mask;      /* slots - 1 */
+    uint32_t  shift;     /* 64 - log2(slots) */
+    uint64_t *free_bits; /* bit e set: entry e is free */
+    uint32_t  nwords;
+} mshr_index;
+
+static int mi_init(mshr_index *x, uint32_t entries)
+{
+    uint32_t slots = 4;
+    while (slots < 2 * entries)
+        slots *= 2;
+    x->key = calloc(slots, sizeof *x->key);
+    x->val = calloc(slots, sizeof *x->val);
+    x->mask = slots - 1;
+    x->shift = 64 - lg(slots);
+    x->nwords = (entries + 63) / 64;
+    x->free_bits = calloc(x->nwords, sizeof *x->free_bits);
+    if (!x->key || !x->val || !x->free_bits)
+        return -1;
+    for (uint32_t e = 0; e < entries; e++)
+        x->free_bits[e >> 6] |= 1ull << (e & 63);
+    return 0;
+}
+
+static void mi_free(mshr_index *x)
+{
+    free(x->key);
+    free(x->val);
+    free(x->free_bits);
+}
+
+static uint32_t mi_slot(const mshr_index *x, uint64_t key)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> x->shift);
+}
+
+/* The entry holding key, or -1. */
+static int mi_find(const mshr_index *x, uint64_t key)
+{
+    for (uint32_t h = mi_slot(x, key); x->val[h]; h = (h + 1) & x->mask)
+        if (x->key[h] == key)
+            return (int)x->val[h] - 1;
+    return -1;
+}
+
+/* Take the lowest free entry for key (the caller checked one is free). */
+static uint32_t mi_take(mshr_index *x, uint64_t key)
+{
+    uint32_t w = 0;
+    while (!x->free_bits[w])
+        w++;
+    uint32_t e = w * 64 + (uint32_t)__builtin_ctzll(x->free_bits[w]);
+    x->free_bits[w] &= x->free_bits[w] - 1;
+    uint32_t h = mi_slot(x, key);
+    while (x->val[h])
+        h = (h + 1) & x->mask;
+    x->key[h] = key;
+    x->val[h] = e + 1;
+    return e;
+}
+
+/* Release entry e holding key (backward-shift deletion keeps probing valid). */
+static void mi_release(mshr_index *x, uint64_t key, uint32_t e)
+{
+    x->free_bits[e >> 6] |= 1ull << (e & 63);
+    uint32_t h = mi_slot(x, key);
+    while (x->key[h] != key || x->val[h] != e + 1)
+        h = (h + 1) & x->mask;
+    for (uint32_t j = (h + 1) & x->mask; x->val[j]; j = (j + 1) & x->mask) {
+        uint32_t home = mi_slot(x, x->key[j]);
+        /* move j into the hole h unless its home lies cyclically in (h, j] */
+        if (((j - home) & x->mask) >= ((j - h) & x->mask)) {
+            x->key[h] = x->key[j];
+            x->val[h] = x->val[j];
+            h = j;
+        }
+    }
+    x->val[h] = 0;
+}
+
 /* ---- packets and rings -------------------------------------------------- */
 
 enum { PK_READ = 0, PK_WRITE = 1, PK_ATOMIC = 2 };
@@ -142,6 +228,7 @@ typedef struct sm_state {
     l1_line *lines;      /* sets * ways */
     uint64_t lru_clock;
     mshr_entry *mshr;
+    mshr_index mshr_ix;
     uint32_t *targets;   /* mshr_entries * max_merge instruction ids */
     uint32_t mshr_used;
     /* interconnect ends */
@@ -191,22 +278,28 @@ typedef struct part_state {
     l2_line *lines;
     uint64_t lru_clock;
     l2_mshr *mshr;
+    mshr_index mshr_ix;
     packet  *targets;    /* l2_mshr_entries * max_merge */
     uint32_t mshr_used;
     uint64_t last_resp_ready;  /* keeps the output queue in ready order */
     /* DRAM channel */
     dram_req *queue;     /* FR-FCFS queue, arrival order */
     uint32_t qn;
-    dram_req *flight;    /* scheduled, data not yet returned */
-    uint32_t fn, fcap;
-    uint32_t *ret;       /* finished reads (their L2 MSHR entries), FIFO */
-    uint32_t ret_head, ret_n;
+    /* Started requests. The data bus serialises all bursts, so the end of
+     * each burst is later than the previous one's: reads finish (done =
+     * end + dram.latency) in start order, and so do writes (done = end).
+     * Two FIFOs in start order therefore hold them sorted by done cycle. */
+    uint64_t *rd_done;   /* reads, until the L2 takes the fill */
+    uint32_t *rd_mshr;   /* ... and the L2 MSHR entry waiting for each */
+    uint32_t rd_head, rd_n;
+    uint64_t *wr_done;   /* writes, until their burst ends */
+    uint32_t wr_head, wr_n;
+    uint32_t fcap;       /* capacity of each FIFO; rd_n + wr_n <= fcap */
     dram_bank *banks;
     uint64_t bus_free;
     uint64_t last_act;
     uint8_t  any_act;
     uint64_t arrivals;
-    uint64_t next_done;  /* earliest done cycle in flight[] */
     uint64_t sched_wait; /* no bank with a queued request is ready before */
 } part_state;
 
@@ -450,6 +543,7 @@ void mem_destroy(mem_system *m)
             sm_state *s = &m->sm[i];
             free(s->lines);
             free(s->mshr);
+            mi_free(&s->mshr_ix);
             free(s->targets);
             free(s->out.buf);
             free(s->in.buf);
@@ -463,10 +557,12 @@ void mem_destroy(mem_system *m)
             free(p->out.buf);
             free(p->lines);
             free(p->mshr);
+            mi_free(&p->mshr_ix);
             free(p->targets);
             free(p->queue);
-            free(p->flight);
-            free(p->ret);
+            free(p->rd_done);
+            free(p->rd_mshr);
+            free(p->wr_done);
             free(p->banks);
         }
     }
@@ -511,6 +607,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         s->targets = calloc((size_t)cfg->l1d_mshr_entries * cfg->l1d_mshr_max_merge,
                             sizeof *s->targets);
         bad = !s->lines || !s->mshr || !s->targets ||
+              mi_init(&s->mshr_ix, cfg->l1d_mshr_entries) ||
               ring_init(&s->out, cfg->icnt_queue_entries) ||
               ring_init(&s->in, cfg->icnt_queue_entries);
     }
@@ -524,11 +621,14 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         /* room for every request that can be alive at once (queue, banks,
          * reads waiting for their L2 fill): the channel never blocks on it */
         p->fcap = cfg->dram_queue_entries + cfg->dram_banks + cfg->l2_mshr_entries;
-        p->flight = calloc(p->fcap, sizeof *p->flight);
-        p->ret = calloc(p->fcap, sizeof *p->ret);
+        p->rd_done = calloc(p->fcap, sizeof *p->rd_done);
+        p->rd_mshr = calloc(p->fcap, sizeof *p->rd_mshr);
+        p->wr_done = calloc(p->fcap, sizeof *p->wr_done);
         p->banks = calloc(cfg->dram_banks, sizeof *p->banks);
-        bad = !p->lines || !p->mshr || !p->targets || !p->queue || !p->flight ||
-              !p->ret || !p->banks || ring_init(&p->in, m->l2_in_cap) ||
+        bad = !p->lines || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
+              !p->rd_mshr || !p->wr_done ||
+              mi_init(&p->mshr_ix, cfg->l2_mshr_entries) ||
+              !p->banks || ring_init(&p->in, m->l2_in_cap) ||
               ring_init(&p->out, m->l2_out_cap);
         for (uint32_t b = 0; !bad && b < cfg->dram_banks; b++)
             p->banks[b].open_row = -1;
@@ -626,27 +726,14 @@ static void dram_start(mem_system *m, part_state *p, dram_req *r)
 
 static void dram_cycle(mem_system *m, part_state *p)
 {
-    /* finished accesses: reads go back to the L2, writes disappear */
-    uint64_t next_done = UINT64_MAX;
-    for (uint32_t i = 0; p->next_done <= m->now && i < p->fn;) {
-        dram_req *r = &p->flight[i];
-        if (r->done > m->now) {
-            if (r->done < next_done)
-                next_done = r->done;
-            i++;
-            continue;
-        }
-        if (r->is_write) {
-            m->live--;
-        } else {
-            p->ret[(p->ret_head + p->ret_n) % p->fcap] = r->mshr;
-            p->ret_n++;
-        }
-        p->flight[i] = p->flight[--p->fn];
+    /* finished writes disappear (a finished read waits in rd_* until the
+     * L2 slice takes its fill) */
+    while (p->wr_n && p->wr_done[p->wr_head] <= m->now) {
+        p->wr_head = p->wr_head + 1 == p->fcap ? 0 : p->wr_head + 1;
+        p->wr_n--;
+        m->live--;
     }
-    if (p->next_done <= m->now)
-        p->next_done = next_done;
-    if (!p->qn || p->fn + p->ret_n >= p->fcap || p->sched_wait > m->now)
+    if (!p->qn || p->rd_n + p->wr_n >= p->fcap || p->sched_wait > m->now)
         return;
     /* FR-FCFS: the oldest row hit on a ready bank, else the oldest request
      * on a ready bank. The queue is kept in arrival order. */
@@ -675,9 +762,13 @@ static void dram_cycle(mem_system *m, part_state *p)
             (p->qn - (uint32_t)pick - 1) * sizeof *p->queue);
     p->qn--;
     dram_start(m, p, &r);
-    p->flight[p->fn++] = r;
-    if (r.done < p->next_done)
-        p->next_done = r.done;
+    if (r.is_write) {
+        p->wr_done[(p->wr_head + p->wr_n++) % p->fcap] = r.done;
+    } else {
+        uint32_t k = (p->rd_head + p->rd_n++) % p->fcap;
+        p->rd_done[k] = r.done;
+        p->rd_mshr[k] = r.mshr;
+    }
 }
 
 /* ---- L2 slice ---------------------------------------------------------- */
@@ -735,8 +826,8 @@ static void l2_cycle(mem_system *m, part_state *p)
 {
     const mem_config *c = &m->cfg;
     /* 1. one DRAM fill */
-    if (p->ret_n) {
-        uint32_t e = p->ret[p->ret_head];
+    if (p->rd_n && p->rd_done[p->rd_head] <= m->now) {
+        uint32_t e = p->rd_mshr[p->rd_head];
         l2_mshr *ms = &p->mshr[e];
         uint64_t lline = ms->line;
         if (p->out.count + ms->ntargets <= m->l2_out_cap) {
@@ -752,9 +843,10 @@ static void l2_cycle(mem_system *m, part_state *p)
                     l2_respond(p, tp, m->now);
                 }
                 ms->used = 0;
+                mi_release(&p->mshr_ix, lline, e);
                 p->mshr_used--;
-                p->ret_head = (p->ret_head + 1) % p->fcap;
-                p->ret_n--;
+                p->rd_head = p->rd_head + 1 == p->fcap ? 0 : p->rd_head + 1;
+                p->rd_n--;
                 m->live--;   /* the DRAM read */
             }
         }
@@ -794,21 +886,17 @@ static void l2_cycle(mem_system *m, part_state *p)
         ring_pop(&p->in);
         return;
     }
-    uint32_t e = 0, free_e = UINT32_MAX;
-    for (; e < c->l2_mshr_entries; e++) {
-        if (p->mshr[e].used && p->mshr[e].line == lline)
-            break;
-        if (!p->mshr[e].used && free_e == UINT32_MAX)
-            free_e = e;
-    }
-    if (e < c->l2_mshr_entries) {
+    int found = mi_find(&p->mshr_ix, lline);
+    uint32_t e;
+    if (found >= 0) {
+        e = (uint32_t)found;
         if (p->mshr[e].ntargets >= c->l2_mshr_max_merge)
             return;
         m->st.l2_mshr_merge++;
     } else {
-        if (free_e == UINT32_MAX || !dram_queue_room(m, p))
+        if (p->mshr_used == c->l2_mshr_entries || !dram_queue_room(m, p))
             return;
-        e = free_e;
+        e = mi_take(&p->mshr_ix, lline);
         p->mshr[e].used = 1;
         p->mshr[e].line = lline;
         p->mshr[e].ntargets = 0;
@@ -978,13 +1066,6 @@ static uint32_t sector_bit(const mem_system *m, uint64_t block)
     return 1u << ((block & (m->cfg.l1d_line_bytes - 1)) >> lg(m->cfg.l1d_sector_bytes));
 }
 
-static int mshr_find(const mem_system *m, const sm_state *s, uint64_t block)
-{
-    for (uint32_t e = 0; e < m->cfg.l1d_mshr_entries; e++)
-        if (s->mshr[e].used && s->mshr[e].block == block)
-            return (int)e;
-    return -1;
-}
 
 /* A read response for `block` reached SM s: fill and serve the MSHR. */
 static void l1_fill(mem_system *m, sm_state *s, uint64_t block, uint32_t entry)
@@ -1019,6 +1100,7 @@ static void l1_fill(mem_system *m, sm_state *s, uint64_t block, uint32_t entry)
     m->st.l1_mshr_released++;
     m->st.l1_mshr_merge_hist[ms->ntargets > 64 ? 64 : ms->ntargets]++;
     ms->used = 0;
+    mi_release(&s->mshr_ix, block, entry);
     s->mshr_used--;
     m->mshr_used_all--;
 }
@@ -1072,7 +1154,7 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
         r->ready = max64(r->ready, m->now + c->l1d_latency);
         return 1;
     }
-    int e = mshr_find(m, s, tx->block);
+    int e = mi_find(&s->mshr_ix, tx->block);
     if (e >= 0) {
         mshr_entry *ms = &s->mshr[e];
         if (ms->ntargets >= c->l1d_mshr_max_merge) {
@@ -1111,9 +1193,7 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
         }
         l->reserved |= bit;
     }
-    uint32_t e2 = 0;
-    while (s->mshr[e2].used)
-        e2++;
+    uint32_t e2 = mi_take(&s->mshr_ix, tx->block);
     s->mshr[e2].used = 1;
     s->mshr[e2].block = tx->block;
     s->mshr[e2].ntargets = 1;
@@ -1179,10 +1259,10 @@ void mem_cycle(mem_system *m)
     const mem_config *c = &m->cfg;
     for (uint32_t i = 0; i < c->l2_partitions; i++) {
         part_state *p = &m->part[i];
-        if ((p->qn || p->fn) &&
-            (p->next_done <= m->now || (p->qn && p->sched_wait <= m->now)))
+        if ((p->qn && p->sched_wait <= m->now) ||
+            (p->wr_n && p->wr_done[p->wr_head] <= m->now))
             dram_cycle(m, p);
-        if (p->ret_n || p->in.count)
+        if ((p->rd_n && p->rd_done[p->rd_head] <= m->now) || p->in.count)
             l2_cycle(m, p);
     }
     icnt_cycle(m);
