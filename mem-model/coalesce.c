@@ -133,28 +133,38 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
     if (cfg->warp_size < 64 && (req->active_mask >> cfg->warp_size))
         return fail(err, errlen, "active mask 0x%llx has lanes beyond warp size %u",
                     (unsigned long long)req->active_mask, cfg->warp_size);
-    /* validate, and find the span of all lanes for the fast path below */
-    uint64_t lo = UINT64_MAX, hi = 0, total = 0;
+    uint64_t blk = cfg->l1d_sector_bytes, line = cfg->l1d_line_bytes;
     uint64_t mask = req->active_mask;
-    if (mask && !(mask & (mask + 1))) {
-        /* lanes 0..n-1 active (the usual case): a branch-free pass; a bad
-         * lane falls through to the loop below, which names it */
-        uint32_t n = 64 - (uint32_t)__builtin_clzll(mask), bad = 0;
+    if ((req->space == MEM_GLOBAL || req->space == MEM_LOCAL) && mask &&
+        !(mask & (mask + 1))) {
+        /* Fast path for the common coherent case: lanes 0..n-1 active, all
+         * of one size, every byte in the block of lane 0. One pass of
+         * branch-free XOR/OR accumulation decides it; anything else (and
+         * any malformed lane) goes through the general code below, so the
+         * result is exactly what that code would give. */
+        uint32_t n = 64 - (uint32_t)__builtin_clzll(mask);
+        uint64_t a0 = req->addr[0], diff = 0;
+        uint32_t s0 = req->size[0], sdiff = 0;
         for (uint32_t lane = 0; lane < n; lane++) {
             uint64_t a = req->addr[lane];
-            uint32_t sz = req->size[lane];
-            /* size not a power of two, or not 1..16; address wraps */
-            bad |= (sz & (sz - 1)) | (uint32_t)(sz - 1 > 15) |
-                   (uint32_t)(a > UINT64_MAX - 16);
-            lo = a < lo ? a : lo;
-            hi = a + sz > hi ? a + sz : hi;
-            total += sz;
+            diff |= (a ^ a0) | ((a + s0 - 1) ^ a0);
+            sdiff |= req->size[lane] ^ s0;
         }
-        if (!bad)
-            mask = 0;            /* validated */
-        else
-            lo = UINT64_MAX, hi = 0, total = 0;
+        uint64_t b0 = a0 & ~(blk - 1);
+        if (!sdiff && valid_size(s0) && !(diff & ~(blk - 1)) &&
+            b0 <= UINT64_MAX - 16 - (blk - 1)) {
+            uint64_t total = (uint64_t)n * s0;
+            tx[0].block = b0;
+            tx[0].set = mem_l1_set(cfg, a0 & ~(line - 1));
+            tx[0].bytes = (uint32_t)(total < blk ? total : blk);
+            *ntx = 1;
+            info->transactions = info->lines = info->sets = 1;
+            info->coherent = true;
+            return 0;
+        }
     }
+    /* validate, and find the span of all lanes for the fast path below */
+    uint64_t lo = UINT64_MAX, hi = 0, total = 0;
     for (uint64_t act = mask; act; act &= act - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(act);
         uint64_t a = req->addr[lane];
@@ -179,7 +189,6 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
         return 0;
     }
 
-    uint64_t blk = cfg->l1d_sector_bytes, line = cfg->l1d_line_bytes;
     uint64_t lines[MEM_MAX_TX];
     if (req->active_mask && (lo & ~(blk - 1)) == ((hi - 1) & ~(blk - 1))) {
         /* every lane in one block (the common coherent case): one
