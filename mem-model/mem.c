@@ -276,6 +276,7 @@ typedef struct part_state {
     ring     in, out;
     uint64_t in_port_free, out_port_free;
     l2_line *lines;
+    uint64_t *tags;      /* per line: line | 1 when valid, else 0 (searched) */
     uint64_t lru_clock;
     l2_mshr *mshr;
     mshr_index mshr_ix;
@@ -556,6 +557,7 @@ void mem_destroy(mem_system *m)
             free(p->in.buf);
             free(p->out.buf);
             free(p->lines);
+            free(p->tags);
             free(p->mshr);
             mi_free(&p->mshr_ix);
             free(p->targets);
@@ -614,6 +616,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     for (uint32_t i = 0; !bad && i < cfg->l2_partitions; i++) {
         part_state *p = &m->part[i];
         p->lines = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lines);
+        p->tags = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->tags);
         p->mshr = calloc(cfg->l2_mshr_entries, sizeof *p->mshr);
         p->targets = calloc((size_t)cfg->l2_mshr_entries * cfg->l2_mshr_max_merge,
                             sizeof *p->targets);
@@ -625,7 +628,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         p->rd_mshr = calloc(p->fcap, sizeof *p->rd_mshr);
         p->wr_done = calloc(p->fcap, sizeof *p->wr_done);
         p->banks = calloc(cfg->dram_banks, sizeof *p->banks);
-        bad = !p->lines || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
+        bad = !p->lines || !p->tags || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
               !p->rd_mshr || !p->wr_done ||
               mi_init(&p->mshr_ix, cfg->l2_mshr_entries) ||
               !p->banks || ring_init(&p->in, m->l2_in_cap) ||
@@ -773,18 +776,26 @@ static void dram_cycle(mem_system *m, part_state *p)
 
 /* ---- L2 slice ---------------------------------------------------------- */
 
-static l2_line *l2_set(mem_system *m, part_state *p, uint64_t lline)
+/* Index of the first way of lline's set in lines[] and tags[]. */
+static size_t l2_set_index(const mem_system *m, uint64_t lline)
 {
     uint64_t idx = lline >> lg(m->cfg.l2_line_bytes);
-    return &p->lines[(idx & (m->cfg.l2_sets - 1)) * m->cfg.l2_ways];
+    return (size_t)(idx & (m->cfg.l2_sets - 1)) * m->cfg.l2_ways;
+}
+
+static l2_line *l2_set(mem_system *m, part_state *p, uint64_t lline)
+{
+    return &p->lines[l2_set_index(m, lline)];
 }
 
 static l2_line *l2_find(mem_system *m, part_state *p, uint64_t lline)
 {
-    l2_line *set = l2_set(m, p, lline);
+    size_t base = l2_set_index(m, lline);
+    const uint64_t *tag = &p->tags[base];
+    uint64_t key = lline | 1;    /* lines are aligned: bit 0 marks valid */
     for (uint32_t w = 0; w < m->cfg.l2_ways; w++)
-        if (set[w].valid && set[w].line == lline)
-            return &set[w];
+        if (tag[w] == key)
+            return &p->lines[base + w];
     return NULL;
 }
 
@@ -810,6 +821,7 @@ static l2_line *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
     v->valid = 1;
     v->dirty = 0;
     v->line = lline;
+    p->tags[v - p->lines] = lline | 1;
     return v;
 }
 
@@ -1262,7 +1274,8 @@ void mem_cycle(mem_system *m)
         if ((p->qn && p->sched_wait <= m->now) ||
             (p->wr_n && p->wr_done[p->wr_head] <= m->now))
             dram_cycle(m, p);
-        if ((p->rd_n && p->rd_done[p->rd_head] <= m->now) || p->in.count)
+        if ((p->rd_n && p->rd_done[p->rd_head] <= m->now) ||
+            (p->in.count && ring_front(&p->in)->ready <= m->now))
             l2_cycle(m, p);
     }
     icnt_cycle(m);
