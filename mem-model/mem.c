@@ -320,7 +320,14 @@ struct mem_system {
     mem_stats  st;
     sm_state  *sm;
     part_state *part;
-    bitset     sm_active;      /* LD/ST busy or responses queued */
+    bitset     sm_active;      /* to visit this cycle: LD/ST unit working,
+                                  or a response at the ejection-queue front
+                                  is due (or may be) */
+    /* Timing wheel of SMs whose ejection-queue front becomes due at a given
+     * cycle: slot t & wheel_mask holds them until cycle t, when they join
+     * sm_active. Every packet arrives at most wheel_mask cycles ahead. */
+    uint64_t  *wheel;          /* (wheel_mask + 1) * sm_active.nwords words */
+    uint32_t   wheel_mask;
     bitset     sm_out_busy;    /* injection queue not empty */
     bitset     sm_has_done;    /* completion heap not empty */
     uint32_t   rr_up, rr_down;
@@ -571,6 +578,7 @@ void mem_destroy(mem_system *m)
     free(m->sm);
     free(m->part);
     free(m->sm_active.w);
+    free(m->wheel);
     free(m->sm_out_busy.w);
     free(m->sm_has_done.w);
     free(m->inst);
@@ -599,7 +607,18 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     m->l2_out_cap = cfg->l2_queue_entries + cfg->l2_mshr_max_merge;
     m->sm = calloc(cfg->num_sms, sizeof *m->sm);
     m->part = calloc(cfg->l2_partitions, sizeof *m->part);
+    /* longest ejection-queue delay: icnt.latency + serialisation - 1 of a
+     * packet carrying a whole line */
+    uint32_t max_delay = cfg->icnt_latency +
+                         ceil_div(cfg->icnt_header_bytes + cfg->l1d_line_bytes,
+                                  cfg->icnt_bytes_per_cycle);
+    uint32_t wheel_slots = 1;
+    while (wheel_slots <= max_delay)
+        wheel_slots *= 2;
+    m->wheel_mask = wheel_slots - 1;
     int bad = !m->sm || !m->part || bs_init(&m->sm_active, cfg->num_sms) ||
+              !(m->wheel = calloc((size_t)wheel_slots * ((cfg->num_sms + 63) / 64),
+                                  sizeof *m->wheel)) ||
               bs_init(&m->sm_out_busy, cfg->num_sms) ||
               bs_init(&m->sm_has_done, cfg->num_sms) || dup_rehash(m, 1024);
     for (uint32_t i = 0; !bad && i < cfg->num_sms; i++) {
@@ -950,6 +969,13 @@ static void sm_wake(mem_system *m, sm_state *s, uint32_t si)
     bs_set(&m->sm_active, si);
 }
 
+/* Visit SM si at cycle t (> now). */
+static void wheel_add(mem_system *m, uint32_t si, uint64_t t)
+{
+    uint64_t *slot = &m->wheel[(size_t)(t & m->wheel_mask) * m->sm_active.nwords];
+    slot[si >> 6] |= 1ull << (si & 63);
+}
+
 /* ---- interconnect ------------------------------------------------------ */
 
 static uint32_t ser_cycles(const mem_system *m, uint32_t payload)
@@ -987,7 +1013,8 @@ static void icnt_cycle(mem_system *m)
         moved.ready = icnt_send(m, moved.bytes, &p->out_port_free, &s->in_port_free);
         ring_push(&s->in, &moved);
         ring_pop(&p->out);
-        bs_set(&m->sm_active, moved.sm);
+        if (s->in.count == 1)
+            wheel_add(m, moved.sm, moved.ready);
         m->st.icnt_down_packets++;
         m->st.icnt_down_bytes += c->icnt_header_bytes + moved.bytes;
     }
@@ -1279,6 +1306,11 @@ void mem_cycle(mem_system *m)
             l2_cycle(m, p);
     }
     icnt_cycle(m);
+    uint64_t *due = &m->wheel[(size_t)(m->now & m->wheel_mask) * m->sm_active.nwords];
+    for (uint32_t w = 0; w < m->sm_active.nwords; w++) {
+        m->sm_active.w[w] |= due[w];
+        due[w] = 0;
+    }
     for (uint32_t w = 0; w < m->sm_active.nwords; w++) {
         uint64_t bits = m->sm_active.w[w];
         while (bits) {
@@ -1286,7 +1318,17 @@ void mem_cycle(mem_system *m)
             bits &= bits - 1;
             sm_state *s = &m->sm[si];
             sm_cycle(m, s, si);
-            if ((!s->busy || s->blocked) && !s->in.count)
+            /* stay for the next cycle if the unit works or the (new) front
+             * response is due then; otherwise sleep until that response */
+            int due_next = 0;
+            if (s->in.count) {
+                uint64_t ready = ring_front(&s->in)->ready;
+                if (ready <= m->now + 1)
+                    due_next = 1;
+                else
+                    wheel_add(m, si, ready);
+            }
+            if ((!s->busy || s->blocked) && !due_next)
                 bs_clear(&m->sm_active, si);
         }
     }
