@@ -53,6 +53,7 @@ static int run(const char *name, int pattern, uint64_t target)
     uint32_t ns = cfg.num_sms;
     uint32_t *inflight = calloc(ns, sizeof *inflight);
     uint64_t *cursor = calloc(ns, sizeof *cursor);
+    uint32_t *ready = calloc(ns, sizeof *ready);
     mem_request req;
     memset(&req, 0, sizeof req);
     req.op = MEM_LOAD;
@@ -64,19 +65,21 @@ static int run(const char *name, int pattern, uint64_t target)
     mem_completion done[64];
     double t0 = seconds(CLOCK_MONOTONIC), c0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
     while (mem_get_stats(m)->transactions < target) {
-        for (uint32_t s = 0; s < ns; s++) {
-            if (inflight[s] < 48 && mem_ldst_ready(m, s)) {
+        /* the SMs whose LD/ST unit is free (same as mem_ldst_ready per SM) */
+        uint32_t nready = mem_ldst_ready_list(m, ready);
+        for (uint32_t k = 0; k < nready; k++) {
+            uint32_t s = ready[k];
+            if (inflight[s] < 48) {
                 req.sm = s;
                 req.warp = inflight[s];
-                for (int l = 0; l < 32; l++) {
-                    if (pattern == RANDOM)
+                if (pattern == RANDOM) {
+                    for (int l = 0; l < 32; l++)
                         req.addr[l] = (rng() % (64u << 20)) * 4;
-                    else if (pattern == STREAMING)
-                        req.addr[l] = ((uint64_t)s << 26) +
-                                      (cursor[s] % (64u << 20)) + 4u * l;
-                    else
-                        req.addr[l] = ((uint64_t)s << 26) +
-                                      (cursor[s] % 4096) + 4u * l;
+                } else {
+                    uint64_t base = ((uint64_t)s << 26) +
+                                    cursor[s] % (pattern == STREAMING ? 64u << 20 : 4096);
+                    for (int l = 0; l < 32; l++)
+                        req.addr[l] = base + 4u * l;
                 }
                 cursor[s] += 128;
                 if (mem_submit(m, &req, NULL, err, sizeof err) != 0) {
@@ -100,6 +103,7 @@ static int run(const char *name, int pattern, uint64_t target)
            st->transactions / cpu / 1e6, st->cycles / cpu / 1e6);
     free(inflight);
     free(cursor);
+    free(ready);
     mem_destroy(m);
     return 0;
 }

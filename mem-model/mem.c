@@ -329,6 +329,7 @@ struct mem_system {
     uint64_t  *wheel;          /* (wheel_mask + 1) * sm_active.nwords words */
     uint32_t   wheel_mask;
     bitset     sm_out_busy;    /* injection queue not empty */
+    bitset     sm_ldst_busy;   /* LD/ST unit holds an instruction */
     bitset     sm_has_done;    /* completion heap not empty */
     uint32_t   rr_up, rr_down;
     inst_rec  *inst;
@@ -580,6 +581,7 @@ void mem_destroy(mem_system *m)
     free(m->sm_active.w);
     free(m->wheel);
     free(m->sm_out_busy.w);
+    free(m->sm_ldst_busy.w);
     free(m->sm_has_done.w);
     free(m->inst);
     free(m->dup);
@@ -620,6 +622,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
               !(m->wheel = calloc((size_t)wheel_slots * ((cfg->num_sms + 63) / 64),
                                   sizeof *m->wheel)) ||
               bs_init(&m->sm_out_busy, cfg->num_sms) ||
+              bs_init(&m->sm_ldst_busy, cfg->num_sms) ||
               bs_init(&m->sm_has_done, cfg->num_sms) || dup_rehash(m, 1024);
     for (uint32_t i = 0; !bad && i < cfg->num_sms; i++) {
         sm_state *s = &m->sm[i];
@@ -1254,6 +1257,7 @@ static void ldst_done(mem_system *m, sm_state *s, uint64_t ready)
 {
     inst_rec *r = &m->inst[s->inst];
     s->busy = 0;
+    bs_clear(&m->sm_ldst_busy, r->c.sm);
     r->issuing = 0;
     inst_data(m, s->inst, ready, 0);
 }
@@ -1366,6 +1370,22 @@ bool mem_ldst_ready(const mem_system *m, uint32_t sm)
     return sm < m->cfg.num_sms && !m->sm[sm].busy;
 }
 
+uint32_t mem_ldst_ready_list(const mem_system *m, uint32_t *sms)
+{
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < m->sm_ldst_busy.nwords; w++) {
+        uint64_t free_bits = ~m->sm_ldst_busy.w[w];
+        uint32_t left = m->cfg.num_sms - w * 64;
+        if (left < 64)
+            free_bits &= (1ull << left) - 1;
+        while (free_bits) {
+            sms[n++] = w * 64 + (uint32_t)__builtin_ctzll(free_bits);
+            free_bits &= free_bits - 1;
+        }
+    }
+    return n;
+}
+
 uint32_t mem_free_mshrs(const mem_system *m, uint32_t sm)
 {
     if (sm >= m->cfg.num_sms)
@@ -1448,6 +1468,7 @@ int mem_submit(mem_system *m, const mem_request *req, mem_coalesce_info *info,
             m->st.divergent_insts++;
     }
     s->busy = 1;
+    bs_set(&m->sm_ldst_busy, req->sm);
     bs_set(&m->sm_active, req->sm);
     return 0;
 }
