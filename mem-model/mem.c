@@ -302,6 +302,8 @@ typedef struct part_state {
     uint8_t  any_act;
     uint64_t arrivals;
     uint64_t sched_wait; /* no bank with a queued request is ready before */
+    uint64_t wake;       /* neither the channel nor the slice has anything to
+                            do before this cycle (see part_wake) */
 } part_state;
 
 /* ---- duplicate-MSHR detection (seed 000 §6.1) ---------------------------- */
@@ -1051,6 +1053,8 @@ static void icnt_cycle(mem_system *m)
             moved.ready = icnt_send(m, payload, &s->out_port_free, &p->in_port_free) +
                           c->l2_latency;
             ring_push(&p->in, &moved);
+            if (moved.ready < p->wake)
+                p->wake = moved.ready;
             ring_pop(&s->out);
             if (!s->out.count)
                 bs_clear(&m->sm_out_busy, si);
@@ -1297,17 +1301,38 @@ static void sm_cycle(mem_system *m, sm_state *s, uint32_t si)
 
 /* ---- the public cycle ------------------------------------------------------- */
 
+/* The first cycle at which mem_cycle must look at partition p again: the
+ * earliest of the DRAM scheduler's wait, the next write or read to finish
+ * and the slice input's front. Only a packet arriving from the interconnect
+ * can make it earlier, and icnt_cycle lowers it then. */
+static uint64_t part_wake(const part_state *p)
+{
+    uint64_t w = UINT64_MAX;
+    if (p->qn)
+        w = p->sched_wait;
+    if (p->wr_n && p->wr_done[p->wr_head] < w)
+        w = p->wr_done[p->wr_head];
+    if (p->rd_n && p->rd_done[p->rd_head] < w)
+        w = p->rd_done[p->rd_head];
+    if (p->in.count && p->in.buf[p->in.head].ready < w)
+        w = p->in.buf[p->in.head].ready;
+    return w;
+}
+
 void mem_cycle(mem_system *m)
 {
     const mem_config *c = &m->cfg;
     for (uint32_t i = 0; i < c->l2_partitions; i++) {
         part_state *p = &m->part[i];
+        if (p->wake > m->now)
+            continue;
         if ((p->qn && p->sched_wait <= m->now) ||
             (p->wr_n && p->wr_done[p->wr_head] <= m->now))
             dram_cycle(m, p);
         if ((p->rd_n && p->rd_done[p->rd_head] <= m->now) ||
             (p->in.count && ring_front(&p->in)->ready <= m->now))
             l2_cycle(m, p);
+        p->wake = part_wake(p);
     }
     icnt_cycle(m);
     uint64_t *due = &m->wheel[(size_t)(m->now & m->wheel_mask) * m->sm_active.nwords];
