@@ -1503,6 +1503,8 @@ size_t mem_collect(mem_system *m, uint32_t sm, mem_completion *out, size_t cap)
     if (sm >= m->cfg.num_sms)
         return 0;
     sm_state *s = &m->sm[sm];
+    if (!s->heap_n || s->heap[0].cycle > m->now)
+        return 0;                /* (sm_has_done is clear when the heap is empty) */
     size_t n = 0;
     while (n < cap && s->heap_n && s->heap[0].cycle <= m->now) {
         uint32_t i = s->heap[0].inst;
