@@ -143,6 +143,73 @@ static void mi_release(mshr_index *x, uint64_t key, uint32_t e)
     x->val[h] = 0;
 }
 
+/* A map from line address to a line's index (open addressing, linear
+ * probing, at most half full), for caches whose associativity makes a
+ * scan of the set cost more than a probe. */
+typedef struct line_map {
+    uint64_t *key;
+    uint32_t *val;       /* index + 1; 0 = empty slot */
+    uint32_t  mask, shift;
+} line_map;
+
+static int lm_init(line_map *x, uint32_t entries)
+{
+    uint64_t slots = 4;
+    while (slots < 2ull * entries)
+        slots *= 2;
+    x->key = calloc(slots, sizeof *x->key);
+    x->val = calloc(slots, sizeof *x->val);
+    x->mask = (uint32_t)(slots - 1);
+    x->shift = 64 - (uint32_t)__builtin_ctzll(slots);
+    return x->key && x->val ? 0 : -1;
+}
+
+static void lm_free(line_map *x)
+{
+    free(x->key);
+    free(x->val);
+}
+
+static uint32_t lm_slot(const line_map *x, uint64_t key)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> x->shift);
+}
+
+/* Index stored for key, or -1. */
+static int64_t lm_find(const line_map *x, uint64_t key)
+{
+    for (uint32_t h = lm_slot(x, key); x->val[h]; h = (h + 1) & x->mask)
+        if (x->key[h] == key)
+            return (int64_t)x->val[h] - 1;
+    return -1;
+}
+
+static void lm_insert(line_map *x, uint64_t key, uint32_t index)
+{
+    uint32_t h = lm_slot(x, key);
+    while (x->val[h])
+        h = (h + 1) & x->mask;
+    x->key[h] = key;
+    x->val[h] = index + 1;
+}
+
+/* Remove key (present); backward-shift deletion keeps probing valid. */
+static void lm_erase(line_map *x, uint64_t key)
+{
+    uint32_t h = lm_slot(x, key);
+    while (x->key[h] != key || !x->val[h])
+        h = (h + 1) & x->mask;
+    for (uint32_t j = (h + 1) & x->mask; x->val[j]; j = (j + 1) & x->mask) {
+        uint32_t home = lm_slot(x, x->key[j]);
+        if (((j - home) & x->mask) >= ((j - h) & x->mask)) {
+            x->key[h] = x->key[j];
+            x->val[h] = x->val[j];
+            h = j;
+        }
+    }
+    x->val[h] = 0;
+}
+
 /* ---- packets and rings -------------------------------------------------- */
 
 enum { PK_READ = 0, PK_WRITE = 1, PK_ATOMIC = 2 };
@@ -276,7 +343,9 @@ typedef struct part_state {
     ring     in, out;
     uint64_t in_port_free, out_port_free;
     l2_line *lines;
-    uint64_t *tags;      /* per line: line | 1 when valid, else 0 (searched) */
+    line_map  where;     /* valid line address -> index in lines[] */
+    uint32_t *nvalid;    /* per set: ways 0..nvalid-1 are valid (the L2
+                            fills ways in order and never invalidates) */
     uint64_t lru_clock;
     l2_mshr *mshr;
     mshr_index mshr_ix;
@@ -567,7 +636,8 @@ void mem_destroy(mem_system *m)
             free(p->in.buf);
             free(p->out.buf);
             free(p->lines);
-            free(p->tags);
+            lm_free(&p->where);
+            free(p->nvalid);
             free(p->mshr);
             mi_free(&p->mshr_ix);
             free(p->targets);
@@ -640,7 +710,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     for (uint32_t i = 0; !bad && i < cfg->l2_partitions; i++) {
         part_state *p = &m->part[i];
         p->lines = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lines);
-        p->tags = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->tags);
+        p->nvalid = calloc(cfg->l2_sets, sizeof *p->nvalid);
         p->mshr = calloc(cfg->l2_mshr_entries, sizeof *p->mshr);
         p->targets = calloc((size_t)cfg->l2_mshr_entries * cfg->l2_mshr_max_merge,
                             sizeof *p->targets);
@@ -652,7 +722,8 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         p->rd_mshr = calloc(p->fcap, sizeof *p->rd_mshr);
         p->wr_done = calloc(p->fcap, sizeof *p->wr_done);
         p->banks = calloc(cfg->dram_banks, sizeof *p->banks);
-        bad = !p->lines || !p->tags || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
+        bad = !p->lines || !p->nvalid ||
+              lm_init(&p->where, cfg->l2_sets * cfg->l2_ways) || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
               !p->rd_mshr || !p->wr_done ||
               mi_init(&p->mshr_ix, cfg->l2_mshr_entries) ||
               !p->banks || ring_init(&p->in, m->l2_in_cap) ||
@@ -800,41 +871,28 @@ static void dram_cycle(mem_system *m, part_state *p)
 
 /* ---- L2 slice ---------------------------------------------------------- */
 
-/* Index of the first way of lline's set in lines[] and tags[]. */
-static size_t l2_set_index(const mem_system *m, uint64_t lline)
-{
-    uint64_t idx = lline >> lg(m->cfg.l2_line_bytes);
-    return (size_t)(idx & (m->cfg.l2_sets - 1)) * m->cfg.l2_ways;
-}
-
-static l2_line *l2_set(mem_system *m, part_state *p, uint64_t lline)
-{
-    return &p->lines[l2_set_index(m, lline)];
-}
-
 static l2_line *l2_find(mem_system *m, part_state *p, uint64_t lline)
 {
-    size_t base = l2_set_index(m, lline);
-    const uint64_t *tag = &p->tags[base];
-    uint64_t key = lline | 1;    /* lines are aligned: bit 0 marks valid */
-    for (uint32_t w = 0; w < m->cfg.l2_ways; w++)
-        if (tag[w] == key)
-            return &p->lines[base + w];
-    return NULL;
+    (void)m;
+    int64_t i = lm_find(&p->where, lline);
+    return i < 0 ? NULL : &p->lines[i];
 }
 
-/* Allocate lline in its set (LRU victim). A dirty victim is written back,
- * which needs a DRAM queue slot: returns NULL (try again later) without it. */
+/* Allocate lline in its set: the first never-used way, else the LRU one. A
+ * dirty victim is written back, which needs a DRAM queue slot: returns NULL
+ * (try again later) without it. */
 static l2_line *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
 {
-    l2_line *set = l2_set(m, p, lline), *v = &set[0];
-    for (uint32_t w = 0; w < m->cfg.l2_ways; w++) {
-        if (!set[w].valid) {
-            v = &set[w];
-            break;
-        }
-        if (set[w].lru < v->lru)
-            v = &set[w];
+    uint32_t ways = m->cfg.l2_ways;
+    uint32_t set = (uint32_t)((lline >> lg(m->cfg.l2_line_bytes)) & (m->cfg.l2_sets - 1));
+    l2_line *b = &p->lines[(size_t)set * ways], *v;
+    if (p->nvalid[set] < ways) {
+        v = &b[p->nvalid[set]];
+    } else {
+        v = &b[0];
+        for (uint32_t w = 1; w < ways; w++)
+            if (b[w].lru < v->lru)
+                v = &b[w];
     }
     if (v->valid && v->dirty) {
         if (!dram_queue_room(m, p))
@@ -842,10 +900,14 @@ static l2_line *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
         dram_enqueue(m, p, v->line, 1, 0);
         m->st.l2_writebacks++;
     }
+    if (v->valid)
+        lm_erase(&p->where, v->line);
+    else
+        p->nvalid[set]++;
     v->valid = 1;
     v->dirty = 0;
     v->line = lline;
-    p->tags[v - p->lines] = lline | 1;
+    lm_insert(&p->where, lline, (uint32_t)(v - p->lines));
     return v;
 }
 
