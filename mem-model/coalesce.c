@@ -143,15 +143,26 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
          * any malformed lane) goes through the general code below, so the
          * result is exactly what that code would give. */
         uint32_t n = 64 - (uint32_t)__builtin_clzll(mask);
-        uint64_t a0 = req->addr[0], diff = 0;
-        uint32_t s0 = req->size[0], sdiff = 0;
-        for (uint32_t lane = 0; lane < n; lane++) {
-            uint64_t a = req->addr[lane];
-            diff |= (a ^ a0) | ((a + s0 - 1) ^ a0);
-            sdiff |= req->size[lane] ^ s0;
+        uint64_t a0 = req->addr[0], b0 = a0 & ~(blk - 1);
+        uint32_t s0 = req->size[0];
+        /* sizes: compare 8 lanes at a time with s0 repeated in every byte */
+        uint64_t s8 = s0 * 0x0101010101010101ull, sdiff = 0;
+        uint32_t lane = 0;
+        for (; lane + 8 <= n; lane += 8) {
+            uint64_t w;
+            memcpy(&w, &req->size[lane], sizeof w);
+            sdiff |= w ^ s8;
         }
-        uint64_t b0 = a0 & ~(blk - 1);
-        if (!sdiff && valid_size(s0) && !(diff & ~(blk - 1)) &&
+        for (; lane < n; lane++)
+            sdiff |= req->size[lane] ^ s0;
+        /* every lane's bytes are in b0's block iff every offset a - b0
+         * (unsigned, so lanes below b0 are huge) is at most blk - s0 */
+        uint64_t maxoff = 0;
+        for (lane = 0; lane < n; lane++) {
+            uint64_t off = req->addr[lane] - b0;
+            maxoff = off > maxoff ? off : maxoff;
+        }
+        if (!sdiff && valid_size(s0) && s0 <= blk && maxoff <= blk - s0 &&
             b0 <= UINT64_MAX - 16 - (blk - 1)) {
             uint64_t total = (uint64_t)n * s0;
             tx[0].block = b0;
