@@ -239,12 +239,13 @@ static int ring_full(const ring *r) { return r->count == r->cap; }
 static packet *ring_front(ring *r) { return &r->buf[r->head]; }
 static void ring_push(ring *r, const packet *p)
 {
-    r->buf[(r->head + r->count) % r->cap] = *p;
+    uint32_t tail = r->head + r->count;   /* no division: tail < 2 * cap */
+    r->buf[tail >= r->cap ? tail - r->cap : tail] = *p;
     r->count++;
 }
 static void ring_pop(ring *r)
 {
-    r->head = (r->head + 1) % r->cap;
+    r->head = r->head + 1 == r->cap ? 0 : r->head + 1;
     r->count--;
 }
 
@@ -861,9 +862,11 @@ static void dram_cycle(mem_system *m, part_state *p)
     p->qn--;
     dram_start(m, p, &r);
     if (r.is_write) {
-        p->wr_done[(p->wr_head + p->wr_n++) % p->fcap] = r.done;
+        uint32_t k = p->wr_head + p->wr_n++;
+        p->wr_done[k >= p->fcap ? k - p->fcap : k] = r.done;
     } else {
-        uint32_t k = (p->rd_head + p->rd_n++) % p->fcap;
+        uint32_t k = p->rd_head + p->rd_n++;
+        k = k >= p->fcap ? k - p->fcap : k;
         p->rd_done[k] = r.done;
         p->rd_mshr[k] = r.mshr;
     }
@@ -1066,7 +1069,7 @@ static void icnt_cycle(mem_system *m)
     uint32_t np = c->l2_partitions, ns = c->num_sms;
     /* L2 -> SM: responses; round-robin over partitions */
     for (uint32_t k = 0; k < np; k++) {
-        uint32_t pi = (m->rr_down + k) % np;
+        uint32_t pi = m->rr_down + k < np ? m->rr_down + k : m->rr_down + k - np;
         part_state *p = &m->part[pi];
         if (!p->out.count || p->out_port_free > m->now)
             continue;
@@ -1085,7 +1088,7 @@ static void icnt_cycle(mem_system *m)
         m->st.icnt_down_packets++;
         m->st.icnt_down_bytes += c->icnt_header_bytes + moved.bytes;
     }
-    m->rr_down = (m->rr_down + 1) % np;
+    m->rr_down = m->rr_down + 1 == np ? 0 : m->rr_down + 1;
     /* SM -> L2: requests; round-robin over SMs with queued packets */
     uint32_t nw = m->sm_out_busy.nwords;
     for (uint32_t k = 0; k <= nw; k++) {
@@ -1125,7 +1128,7 @@ static void icnt_cycle(mem_system *m)
             m->st.icnt_up_bytes += c->icnt_header_bytes + payload;
         }
     }
-    m->rr_up = (m->rr_up + 1) % ns;
+    m->rr_up = m->rr_up + 1 == ns ? 0 : m->rr_up + 1;
 }
 
 /* ---- L1D --------------------------------------------------------------- */
