@@ -311,7 +311,6 @@ typedef struct sm_state {
 
 typedef struct l2_line {
     uint64_t line;
-    uint64_t lru;
     uint8_t  valid, dirty;
 } l2_line;
 
@@ -344,6 +343,8 @@ typedef struct part_state {
     ring     in, out;
     uint64_t in_port_free, out_port_free;
     l2_line *lines;
+    uint64_t *lru;       /* last-use stamp of each line (a set's stamps are
+                            contiguous for the victim search) */
     line_map  where;     /* valid line address -> index in lines[] */
     uint32_t *nvalid;    /* per set: ways 0..nvalid-1 are valid (the L2
                             fills ways in order and never invalidates) */
@@ -639,6 +640,7 @@ void mem_destroy(mem_system *m)
             free(p->lines);
             lm_free(&p->where);
             free(p->nvalid);
+            free(p->lru);
             free(p->mshr);
             mi_free(&p->mshr_ix);
             free(p->targets);
@@ -712,6 +714,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         part_state *p = &m->part[i];
         p->lines = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lines);
         p->nvalid = calloc(cfg->l2_sets, sizeof *p->nvalid);
+        p->lru = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lru);
         p->mshr = calloc(cfg->l2_mshr_entries, sizeof *p->mshr);
         p->targets = calloc((size_t)cfg->l2_mshr_entries * cfg->l2_mshr_max_merge,
                             sizeof *p->targets);
@@ -723,7 +726,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         p->rd_mshr = calloc(p->fcap, sizeof *p->rd_mshr);
         p->wr_done = calloc(p->fcap, sizeof *p->wr_done);
         p->banks = calloc(cfg->dram_banks, sizeof *p->banks);
-        bad = !p->lines || !p->nvalid ||
+        bad = !p->lines || !p->nvalid || !p->lru ||
               lm_init(&p->where, cfg->l2_sets * cfg->l2_ways) || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
               !p->rd_mshr || !p->wr_done ||
               mi_init(&p->mshr_ix, cfg->l2_mshr_entries) ||
@@ -892,10 +895,16 @@ static l2_line *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
     if (p->nvalid[set] < ways) {
         v = &b[p->nvalid[set]];
     } else {
-        v = &b[0];
-        for (uint32_t w = 1; w < ways; w++)
-            if (b[w].lru < v->lru)
-                v = &b[w];
+        /* oldest stamp (stamps are unique), selected without branches */
+        const uint64_t *lru = &p->lru[(size_t)set * ways];
+        uint64_t oldest = lru[0];
+        uint32_t vw = 0;
+        for (uint32_t w = 1; w < ways; w++) {
+            int older = lru[w] < oldest;
+            oldest = older ? lru[w] : oldest;
+            vw = older ? w : vw;
+        }
+        v = &b[vw];
     }
     if (v->valid && v->dirty) {
         if (!dram_queue_room(m, p))
@@ -936,7 +945,7 @@ static void l2_cycle(mem_system *m, part_state *p)
             if (!l)
                 l = l2_allocate(m, p, lline);
             if (l) {
-                l->lru = ++p->lru_clock;
+                p->lru[l - p->lines] = ++p->lru_clock;
                 for (uint32_t t = 0; t < ms->ntargets; t++) {
                     packet *tp = &p->targets[e * c->l2_mshr_max_merge + t];
                     if (tp->kind == PK_ATOMIC)
@@ -970,7 +979,7 @@ static void l2_cycle(mem_system *m, part_state *p)
             m->st.l2_hit[k]++;
         }
         l->dirty = 1;
-        l->lru = ++p->lru_clock;
+        p->lru[l - p->lines] = ++p->lru_clock;
         ring_pop(&p->in);
         m->live--;
         return;
@@ -979,7 +988,7 @@ static void l2_cycle(mem_system *m, part_state *p)
     if (l) {
         if (p->out.count >= m->l2_out_cap)
             return;
-        l->lru = ++p->lru_clock;
+        p->lru[l - p->lines] = ++p->lru_clock;
         if (q->kind == PK_ATOMIC)
             l->dirty = 1;
         m->st.l2_hit[k]++;
