@@ -3,16 +3,19 @@
  * memory, constant cache, interconnect, L2 slices with MSHRs, DRAM channels.
  *
  * Structure of one cycle (mem_cycle), in this order:
- *   1. DRAM: finished accesses go to the channel's return list; the FR-FCFS
- *      scheduler starts at most one request per channel.
+ *   1. DRAM: finished writes leave (finished reads wait for the L2 in their
+ *      FIFO); the FR-FCFS scheduler starts at most one request per channel.
  *   2. L2: a slice handles at most one DRAM fill and one request per cycle.
  *   3. Interconnect: packets move L2 -> SM, then SM -> L2, each port moving
  *      icnt.bytes_per_cycle; a packet moves only when the receiving queue has
  *      room (backpressure).
  *   4. SMs: an SM takes at most one response (L1 fill / atomic reply) and its
  *      LD/ST unit processes at most one transaction.
- * Only components with work are visited: SMs and partitions with pending
- * work are kept in bitsets, and nothing is done per idle structure.
+ * Only components with work are visited: a partition is skipped until its
+ * next possible event (part_wake), an SM is visited while its LD/ST unit
+ * works or when a response reaches the front of its ejection queue (a timing
+ * wheel wakes it then), and the interconnect visits only SMs with queued
+ * packets. Lookups are hashed (MSHR tables, L2 lines) rather than scanned.
  *
  * Requests and packets live in pools and fixed rings allocated at creation
  * (the instruction pool and completion heaps grow by doubling); nothing is
