@@ -1,0 +1,263 @@
+/*
+ * coalesce.c — the memory access coalescing unit and the shared-memory bank
+ * conflict calculation.
+ *
+ * Global and local accesses: every active lane's bytes [addr, addr+size) are
+ * mapped to blocks of l1d.sector_bytes (a whole line when sector_bytes equals
+ * line_bytes). Each distinct block is one transaction, in the order the lanes
+ * first touch it (lane 0 first), so the result depends only on the request.
+ * An instruction is coherent when its transactions fall in at most two lines
+ * (OAWS §2.2 / §4.1 use the same split), divergent otherwise.
+ *
+ * Shared memory: 32 banks of 4 bytes (configurable). Lanes that touch the same
+ * word are served together (broadcast); distinct words in the same bank
+ * serialise. The degree is the largest number of distinct words in one bank.
+ *
+ * Constant memory: one cycle per distinct 4-byte word (the constant cache
+ * broadcasts one address per cycle).
+ */
+#include "mem_internal.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static uint32_t log2u(uint64_t v)
+{
+    uint32_t l = 0;
+    while ((1ull << l) < v)
+        l++;
+    return l;
+}
+
+uint32_t mem_l1_set(const mem_config *cfg, uint64_t line_addr)
+{
+    uint64_t idx = line_addr >> __builtin_ctz(cfg->l1d_line_bytes);
+    uint32_t mask = cfg->l1d_sets - 1;
+    if (cfg->l1d_index == MEM_INDEX_LINEAR || cfg->l1d_sets == 1)
+        return (uint32_t)(idx & mask);
+    /* Pseudo-random hash (in the spirit of OAWS Table 1 ref. [25]): XOR-fold
+     * all higher address bits onto the index bits, so that strides that are
+     * multiples of sets*line no longer land in one set. */
+    uint32_t bits = log2u(cfg->l1d_sets);
+    uint64_t h = 0;
+    while (idx) {
+        h ^= idx & mask;
+        idx >>= bits;
+    }
+    return (uint32_t)h;
+}
+
+/* Slot of a key in a 256-entry open-addressing table (Fibonacci hashing). */
+static uint32_t slot_hash(uint64_t key)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 56);
+}
+
+/* Add key to keys[0..*n) unless present; slots index the keys (index + 1). */
+static void seen_add(uint64_t *keys, uint8_t *slots, uint32_t *n, uint64_t key)
+{
+    uint32_t h = slot_hash(key);
+    while (slots[h]) {
+        if (keys[slots[h] - 1] == key)
+            return;
+        h = (h + 1) & 255;
+    }
+    keys[*n] = key;
+    slots[h] = (uint8_t)++*n;
+}
+
+static int valid_size(uint32_t s)
+{
+    return s == 1 || s == 2 || s == 4 || s == 8 || s == 16;
+}
+
+/* Distinct words per bank for shared memory; distinct words for const. */
+static uint32_t word_degree(const mem_request *req, uint32_t word_bytes,
+                            uint32_t banks)
+{
+    uint64_t words[MEM_MAX_LANES * 5];   /* 16 B unaligned: 5 words */
+    uint32_t nwords = 0;
+    for (uint32_t lane = 0; lane < MEM_MAX_LANES; lane++) {
+        if (!(req->active_mask >> lane & 1))
+            continue;
+        uint64_t first = req->addr[lane] / word_bytes;
+        uint64_t last = (req->addr[lane] + req->size[lane] - 1) / word_bytes;
+        for (uint64_t w = first; w <= last; w++) {
+            uint32_t j = 0;
+            while (j < nwords && words[j] != w)
+                j++;
+            if (j == nwords)
+                words[nwords++] = w;
+        }
+    }
+    if (banks == 0)
+        return nwords;
+    uint32_t per_bank[64] = { 0 };
+    uint32_t degree = 0;
+    for (uint32_t j = 0; j < nwords; j++) {
+        uint32_t b = (uint32_t)(words[j] % banks);
+        if (++per_bank[b] > degree)
+            degree = per_bank[b];
+    }
+    return degree;
+}
+
+int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
+                    uint32_t *ntx, mem_coalesce_info *info, char *err,
+                    size_t errlen)
+{
+    memset(info, 0, sizeof *info);
+    *ntx = 0;
+    if ((unsigned)req->op > MEM_ATOMIC)
+        return fail(err, errlen, "request op %d is not load/store/atomic", req->op);
+    if ((unsigned)req->space > MEM_CONST)
+        return fail(err, errlen, "request space %d is not global/local/shared/const",
+                    req->space);
+    if (req->space == MEM_CONST && req->op != MEM_LOAD)
+        return fail(err, errlen, "constant memory is read-only");
+    if (req->space == MEM_LOCAL && req->op == MEM_ATOMIC)
+        return fail(err, errlen, "atomic on local memory");
+    if (req->num_dst > MEM_MAX_DST)
+        return fail(err, errlen, "num_dst %u exceeds %d", req->num_dst, MEM_MAX_DST);
+    if (cfg->warp_size < 64 && (req->active_mask >> cfg->warp_size))
+        return fail(err, errlen, "active mask 0x%llx has lanes beyond warp size %u",
+                    (unsigned long long)req->active_mask, cfg->warp_size);
+    uint64_t blk = cfg->l1d_sector_bytes, line = cfg->l1d_line_bytes;
+    uint64_t mask = req->active_mask;
+    if ((req->space == MEM_GLOBAL || req->space == MEM_LOCAL) && mask &&
+        !(mask & (mask + 1))) {
+        /* Fast path for the common coherent case: lanes 0..n-1 active, all
+         * of one size, every byte in the block of lane 0. One pass of
+         * branch-free XOR/OR accumulation decides it; anything else (and
+         * any malformed lane) goes through the general code below, so the
+         * result is exactly what that code would give. */
+        uint32_t n = 64 - (uint32_t)__builtin_clzll(mask);
+        uint64_t a0 = req->addr[0], b0 = a0 & ~(blk - 1);
+        uint32_t s0 = req->size[0];
+        /* sizes: compare 8 lanes at a time with s0 repeated in every byte */
+        uint64_t s8 = s0 * 0x0101010101010101ull, sdiff = 0;
+        uint32_t lane = 0;
+        for (; lane + 8 <= n; lane += 8) {
+            uint64_t w;
+            memcpy(&w, &req->size[lane], sizeof w);
+            sdiff |= w ^ s8;
+        }
+        for (; lane < n; lane++)
+            sdiff |= req->size[lane] ^ s0;
+        /* every lane's bytes are in b0's block iff every offset a - b0
+         * (unsigned, so lanes below b0 are huge) is at most blk - s0 */
+        uint64_t maxoff = 0;
+        for (lane = 0; lane < n; lane++) {
+            uint64_t off = req->addr[lane] - b0;
+            maxoff = off > maxoff ? off : maxoff;
+        }
+        if (!sdiff && valid_size(s0) && s0 <= blk && maxoff <= blk - s0 &&
+            b0 <= UINT64_MAX - 16 - (blk - 1)) {
+            uint64_t total = (uint64_t)n * s0;
+            tx[0].block = b0;
+            tx[0].set = mem_l1_set(cfg, a0 & ~(line - 1));
+            tx[0].bytes = (uint32_t)(total < blk ? total : blk);
+            *ntx = 1;
+            info->transactions = info->lines = info->sets = 1;
+            info->coherent = true;
+            return 0;
+        }
+    }
+    /* validate, and find the span of all lanes for the fast path below */
+    uint64_t lo = UINT64_MAX, hi = 0, total = 0;
+    for (uint64_t act = mask; act; act &= act - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctzll(act);
+        uint64_t a = req->addr[lane];
+        uint32_t sz = req->size[lane];
+        if (!valid_size(sz))
+            return fail(err, errlen, "lane %u: access size %u is not 1, 2, 4, 8 "
+                        "or 16", lane, sz);
+        if (a > UINT64_MAX - 16)
+            return fail(err, errlen, "lane %u: address 0x%llx wraps", lane,
+                        (unsigned long long)a);
+        lo = a < lo ? a : lo;
+        hi = a + sz > hi ? a + sz : hi;
+        total += sz;
+    }
+
+    if (req->space == MEM_SHARED) {
+        info->bank_conflict = word_degree(req, cfg->smem_bank_bytes, cfg->smem_banks);
+        return 0;
+    }
+    if (req->space == MEM_CONST) {
+        info->transactions = word_degree(req, 4, 0);
+        return 0;
+    }
+
+    uint64_t lines[MEM_MAX_TX];
+    if (req->active_mask && (lo & ~(blk - 1)) == ((hi - 1) & ~(blk - 1))) {
+        /* every lane in one block (the common coherent case): one
+         * transaction, exactly what the general loop below would give */
+        tx[0].block = lo & ~(blk - 1);
+        tx[0].set = mem_l1_set(cfg, lo & ~(line - 1));
+        tx[0].bytes = (uint32_t)(total < blk ? total : blk);
+        *ntx = 1;
+        info->transactions = info->lines = info->sets = 1;
+        info->coherent = true;
+        return 0;
+    }
+    /* Distinct blocks, lines and sets are found through small hash tables
+     * (slot = index + 1, 0 = empty) over the arrays that keep them in
+     * first-touch order. */
+    uint64_t set_keys[MEM_MAX_TX];
+    uint8_t tx_slot[256], line_slot[256], set_slot[256];
+    memset(tx_slot, 0, sizeof tx_slot);
+    memset(line_slot, 0, sizeof line_slot);
+    memset(set_slot, 0, sizeof set_slot);
+    uint32_t n = 0, nlines = 0, nsets = 0, last = 0;
+    for (uint64_t act = req->active_mask; act; act &= act - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctzll(act);
+        uint64_t a = req->addr[lane], end = a + req->size[lane];
+        while (a < end) {
+            uint64_t b = a & ~(blk - 1);
+            uint64_t stop = b + blk < end ? b + blk : end;
+            /* neighbouring lanes usually share the previous lane's block */
+            uint32_t j = last;
+            if (j >= n || tx[j].block != b) {
+                uint32_t h = slot_hash(b);
+                while (tx_slot[h] && tx[tx_slot[h] - 1].block != b)
+                    h = (h + 1) & 255;
+                if (tx_slot[h]) {
+                    j = tx_slot[h] - 1u;
+                } else {
+                    j = n;
+                    tx_slot[h] = (uint8_t)(n + 1);
+                    tx[n].block = b;
+                    tx[n].bytes = 0;
+                    uint64_t la = b & ~(line - 1);
+                    tx[n].set = mem_l1_set(cfg, la);
+                    n++;
+                    seen_add(lines, line_slot, &nlines, la);
+                    seen_add(set_keys, set_slot, &nsets, tx[j].set);
+                }
+            }
+            last = j;
+            tx[j].bytes += (uint32_t)(stop - a);
+            if (tx[j].bytes > blk)
+                tx[j].bytes = (uint32_t)blk;
+            a = stop;
+        }
+    }
+    *ntx = n;
+    info->transactions = n;
+    info->lines = nlines;
+    info->sets = nsets;
+    info->coherent = nlines <= 2;
+    return 0;
+}
