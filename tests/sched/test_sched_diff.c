@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sched_if.h"
 #include "sched_stim.h"
@@ -124,9 +125,55 @@ static void test_injected_difference_is_reported(void **state)
     sched_destroy(b);
 }
 
+/* ---- FST tracing restricted to a cycle window ---- */
+
+static void test_trace_window(void **state)
+{
+    (void)state;
+    sched_params p;
+    sched_params_default(&p);
+    char path[] = "/tmp/sched_trace_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char tmp[64], cmd[256];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    char err[512];
+    sched_trace_opts t = { .path = path, .start = 10, .end = 20 };
+    sched_backend *b = sched_lockstep_create(&p, &t, err, sizeof err);
+    if (!b) fail_msg("lockstep create: %s", err);
+    sched_stim_opts so = { .seed = 3, .policy = SCHED_POLICY_LRR, .reg_range = 0 };
+    sched_stim *st = sched_stim_create(&p, &so);
+    sched_inputs in;
+    for (unsigned c = 0; c < 50; c++) {
+        sched_stim_next(st, sched_get_outputs(b), &in);
+        assert_int_equal(sched_step(b, &in), 0);
+    }
+    sched_stim_destroy(st);
+    sched_destroy(b);
+    assert_int_not_equal(access(tmp, F_OK), 0);         /* renamed into place */
+    /* FST time: 2 per cycle; cycles 10..19 are times 20..39 */
+    snprintf(cmd, sizeof cmd, "fst2vcd %s 2>/dev/null | grep '^#' | sed -n '1p;$p' | tr '\\n' ' '", path);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    char line[128] = "";
+    assert_non_null(fgets(line, sizeof line, f));
+    pclose(f);
+    assert_string_equal(line, "#20 #39 ");
+    snprintf(cmd, sizeof cmd, "fst2vcd %s 2>/dev/null | grep -c 'g_warp\\[63\\]'", path);
+    f = popen(cmd, "r");
+    assert_non_null(f);
+    int nsig = 0;
+    assert_int_equal(fscanf(f, "%d", &nsig), 1);
+    pclose(f);
+    assert_true(nsig > 0);                              /* every signal, down to warp 63 */
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_trace_window),
         cmocka_unit_test(test_injected_difference_is_reported),
         cmocka_unit_test(test_random_lockstep),
     };
