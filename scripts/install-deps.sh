@@ -17,7 +17,8 @@ packages=(
   ocl-icd-opencl-dev     # OpenCL ICD loader + headers
   opencl-headers
   gnuplot-nox            # plots
-  python3                # small report scripts
+  python3                # small report scripts, the area flow
+  libzstd1               # decompresses nvcc's default (zstd) fatbinaries, loaded at run time
 )
 
 missing=()
