@@ -1,0 +1,13 @@
+# csrc/util/: small helpers shared by every part of the C side.
+#   config_keys  the "configuration as a key table" mechanism (presets,
+#                key=value overrides, config files, printing, Markdown docs)
+
+UTIL_LIB := $(B)/lib/libsmc_util.a
+UTIL_SRCS := csrc/util/config_keys.c
+UTIL_OBJS := $(UTIL_SRCS:%.c=$(B)/%.o)
+
+$(UTIL_LIB): $(UTIL_OBJS)
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+ALL_TARGETS += $(UTIL_LIB)

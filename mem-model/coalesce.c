@@ -1,0 +1,178 @@
+/*
+ * coalesce.c — the memory access coalescing unit and the shared-memory bank
+ * conflict calculation.
+ *
+ * Global and local accesses: every active lane's bytes [addr, addr+size) are
+ * mapped to blocks of l1d.sector_bytes (a whole line when sector_bytes equals
+ * line_bytes). Each distinct block is one transaction, in the order the lanes
+ * first touch it (lane 0 first), so the result depends only on the request.
+ * An instruction is coherent when its transactions fall in at most two lines
+ * (OAWS §2.2 / §4.1 use the same split), divergent otherwise.
+ *
+ * Shared memory: 32 banks of 4 bytes (configurable). Lanes that touch the same
+ * word are served together (broadcast); distinct words in the same bank
+ * serialise. The degree is the largest number of distinct words in one bank.
+ *
+ * Constant memory: one cycle per distinct 4-byte word (the constant cache
+ * broadcasts one address per cycle).
+ */
+#include "mem_internal.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static uint32_t log2u(uint64_t v)
+{
+    uint32_t l = 0;
+    while ((1ull << l) < v)
+        l++;
+    return l;
+}
+
+uint32_t mem_l1_set(const mem_config *cfg, uint64_t line_addr)
+{
+    uint64_t idx = line_addr / cfg->l1d_line_bytes;
+    uint32_t mask = cfg->l1d_sets - 1;
+    if (cfg->l1d_index == MEM_INDEX_LINEAR || cfg->l1d_sets == 1)
+        return (uint32_t)(idx & mask);
+    /* Pseudo-random hash (in the spirit of OAWS Table 1 ref. [25]): XOR-fold
+     * all higher address bits onto the index bits, so that strides that are
+     * multiples of sets*line no longer land in one set. */
+    uint32_t bits = log2u(cfg->l1d_sets);
+    uint64_t h = 0;
+    while (idx) {
+        h ^= idx & mask;
+        idx >>= bits;
+    }
+    return (uint32_t)h;
+}
+
+static int valid_size(uint32_t s)
+{
+    return s == 1 || s == 2 || s == 4 || s == 8 || s == 16;
+}
+
+/* Distinct words per bank for shared memory; distinct words for const. */
+static uint32_t word_degree(const mem_request *req, uint32_t word_bytes,
+                            uint32_t banks)
+{
+    uint64_t words[MEM_MAX_LANES * 5];   /* 16 B unaligned: 5 words */
+    uint32_t nwords = 0;
+    for (uint32_t lane = 0; lane < MEM_MAX_LANES; lane++) {
+        if (!(req->active_mask >> lane & 1))
+            continue;
+        uint64_t first = req->addr[lane] / word_bytes;
+        uint64_t last = (req->addr[lane] + req->size[lane] - 1) / word_bytes;
+        for (uint64_t w = first; w <= last; w++) {
+            uint32_t j = 0;
+            while (j < nwords && words[j] != w)
+                j++;
+            if (j == nwords)
+                words[nwords++] = w;
+        }
+    }
+    if (banks == 0)
+        return nwords;
+    uint32_t per_bank[64] = { 0 };
+    uint32_t degree = 0;
+    for (uint32_t j = 0; j < nwords; j++) {
+        uint32_t b = (uint32_t)(words[j] % banks);
+        if (++per_bank[b] > degree)
+            degree = per_bank[b];
+    }
+    return degree;
+}
+
+int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
+                    uint32_t *ntx, mem_coalesce_info *info, char *err,
+                    size_t errlen)
+{
+    memset(info, 0, sizeof *info);
+    *ntx = 0;
+    if ((unsigned)req->op > MEM_ATOMIC)
+        return fail(err, errlen, "request op %d is not load/store/atomic", req->op);
+    if ((unsigned)req->space > MEM_CONST)
+        return fail(err, errlen, "request space %d is not global/local/shared/const",
+                    req->space);
+    if (req->space == MEM_CONST && req->op != MEM_LOAD)
+        return fail(err, errlen, "constant memory is read-only");
+    if (req->space == MEM_LOCAL && req->op == MEM_ATOMIC)
+        return fail(err, errlen, "atomic on local memory");
+    if (req->num_dst > MEM_MAX_DST)
+        return fail(err, errlen, "num_dst %u exceeds %d", req->num_dst, MEM_MAX_DST);
+    if (cfg->warp_size < 64 && (req->active_mask >> cfg->warp_size))
+        return fail(err, errlen, "active mask 0x%llx has lanes beyond warp size %u",
+                    (unsigned long long)req->active_mask, cfg->warp_size);
+    for (uint64_t act = req->active_mask; act; act &= act - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctzll(act);
+        if (!valid_size(req->size[lane]))
+            return fail(err, errlen, "lane %u: access size %u is not 1, 2, 4, 8 "
+                        "or 16", lane, req->size[lane]);
+        if (req->addr[lane] > UINT64_MAX - 16)
+            return fail(err, errlen, "lane %u: address 0x%llx wraps", lane,
+                        (unsigned long long)req->addr[lane]);
+    }
+
+    if (req->space == MEM_SHARED) {
+        info->bank_conflict = word_degree(req, cfg->smem_bank_bytes, cfg->smem_banks);
+        return 0;
+    }
+    if (req->space == MEM_CONST) {
+        info->transactions = word_degree(req, 4, 0);
+        return 0;
+    }
+
+    uint64_t blk = cfg->l1d_sector_bytes, line = cfg->l1d_line_bytes;
+    uint64_t lines[MEM_MAX_TX];
+    uint32_t sets[MEM_MAX_TX];
+    uint32_t n = 0, nlines = 0, nsets = 0;
+    for (uint64_t act = req->active_mask; act; act &= act - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctzll(act);
+        uint64_t a = req->addr[lane], end = a + req->size[lane];
+        while (a < end) {
+            uint64_t b = a & ~(blk - 1);
+            uint64_t stop = b + blk < end ? b + blk : end;
+            uint32_t j = 0;
+            while (j < n && tx[j].block != b)
+                j++;
+            if (j == n) {
+                tx[n].block = b;
+                tx[n].bytes = 0;
+                uint64_t la = b & ~(line - 1);
+                tx[n].set = mem_l1_set(cfg, la);
+                n++;
+                uint32_t k = 0;
+                while (k < nlines && lines[k] != la)
+                    k++;
+                if (k == nlines)
+                    lines[nlines++] = la;
+                k = 0;
+                while (k < nsets && sets[k] != tx[j].set)
+                    k++;
+                if (k == nsets)
+                    sets[nsets++] = tx[j].set;
+            }
+            tx[j].bytes += (uint32_t)(stop - a);
+            if (tx[j].bytes > blk)
+                tx[j].bytes = (uint32_t)blk;
+            a = stop;
+        }
+    }
+    *ntx = n;
+    info->transactions = n;
+    info->lines = nlines;
+    info->sets = nsets;
+    info->coherent = nlines <= 2;
+    return 0;
+}

@@ -1,0 +1,1301 @@
+/*
+ * mem.c — the cycle-level memory hierarchy: LD/ST unit, L1D + MSHRs, shared
+ * memory, constant cache, interconnect, L2 slices with MSHRs, DRAM channels.
+ *
+ * Structure of one cycle (mem_cycle), in this order:
+ *   1. DRAM: finished accesses go to the channel's return list; the FR-FCFS
+ *      scheduler starts at most one request per channel.
+ *   2. L2: a slice handles at most one DRAM fill and one request per cycle.
+ *   3. Interconnect: packets move L2 -> SM, then SM -> L2, each port moving
+ *      icnt.bytes_per_cycle; a packet moves only when the receiving queue has
+ *      room (backpressure).
+ *   4. SMs: an SM takes at most one response (L1 fill / atomic reply) and its
+ *      LD/ST unit processes at most one transaction.
+ * Only components with work are visited: SMs and partitions with pending
+ * work are kept in bitsets, and nothing is done per idle structure.
+ *
+ * Requests and packets live in pools and fixed rings allocated at creation
+ * (the instruction pool and completion heaps grow by doubling); nothing is
+ * allocated per request in the steady state.
+ */
+#include "mem_internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+/* A set of small integers (SM or partition ids) iterated in ascending order. */
+typedef struct bitset {
+    uint64_t *w;
+    uint32_t nwords;
+} bitset;
+
+static int bs_init(bitset *b, uint32_t n)
+{
+    b->nwords = (n + 63) / 64;
+    b->w = calloc(b->nwords, sizeof *b->w);
+    return b->w ? 0 : -1;
+}
+static void bs_set(bitset *b, uint32_t i) { b->w[i >> 6] |= 1ull << (i & 63); }
+static void bs_clear(bitset *b, uint32_t i) { b->w[i >> 6] &= ~(1ull << (i & 63)); }
+
+/* ---- packets and rings -------------------------------------------------- */
+
+enum { PK_READ = 0, PK_WRITE = 1, PK_ATOMIC = 2 };
+
+typedef struct packet {
+    uint64_t addr;       /* block (L1 side) or line (DRAM side) address */
+    uint64_t ready;      /* first cycle it may leave the queue it is in */
+    uint32_t sm;
+    uint32_t inst;       /* instruction (atomics) */
+    uint32_t bytes;      /* payload */
+    uint8_t  kind;
+} packet;
+
+typedef struct ring {
+    packet  *buf;
+    uint32_t cap, head, count;
+} ring;
+
+static int ring_init(ring *r, uint32_t cap)
+{
+    r->buf = calloc(cap, sizeof *r->buf);
+    r->cap = cap;
+    r->head = r->count = 0;
+    return r->buf ? 0 : -1;
+}
+static int ring_full(const ring *r) { return r->count == r->cap; }
+static packet *ring_front(ring *r) { return &r->buf[r->head]; }
+static void ring_push(ring *r, const packet *p)
+{
+    r->buf[(r->head + r->count) % r->cap] = *p;
+    r->count++;
+}
+static void ring_pop(ring *r)
+{
+    r->head = (r->head + 1) % r->cap;
+    r->count--;
+}
+
+/* ---- instructions in flight ------------------------------------------- */
+
+typedef struct inst_rec {
+    mem_completion c;
+    uint64_t ready;      /* latest data-ready cycle seen so far */
+    uint32_t pending;    /* responses still expected */
+    uint32_t next_free;
+    uint8_t  issuing;    /* still has transactions in the LD/ST unit */
+} inst_rec;
+
+typedef struct heap_item {
+    uint64_t cycle, seq;
+    uint32_t inst;
+} heap_item;
+
+/* ---- per SM ------------------------------------------------------------- */
+
+typedef struct l1_line {
+    uint64_t line;       /* line address */
+    uint64_t lru;        /* last use stamp */
+    uint32_t valid;      /* valid sectors */
+    uint32_t reserved;   /* sectors reserved by allocate-on-miss */
+} l1_line;
+
+typedef struct mshr_entry {
+    uint64_t block;
+    uint32_t ntargets;
+    uint8_t  used;
+} mshr_entry;
+
+typedef struct sm_state {
+    /* LD/ST unit */
+    uint8_t  busy;
+    uint8_t  space;
+    uint8_t  op;
+    uint32_t inst;
+    uint32_t ntx, next;
+    uint32_t remaining;  /* shared/const: cycles left */
+    uint8_t  blocked;    /* replaying: asleep until an MSHR frees or the
+                            injection queue drains (see sm_block) */
+    uint8_t  blocked_kind;   /* 0: MSHR stall, 1: interconnect stall */
+    uint64_t blocked_since;  /* cycle of the failed attempt */
+    mem_tx   tx[MEM_MAX_TX];
+    /* L1D */
+    l1_line *lines;      /* sets * ways */
+    uint64_t lru_clock;
+    mshr_entry *mshr;
+    uint32_t *targets;   /* mshr_entries * max_merge instruction ids */
+    uint32_t mshr_used;
+    /* interconnect ends */
+    ring     out, in;
+    uint64_t out_port_free, in_port_free;
+    /* completions: binary heap ordered by (cycle, seq) */
+    heap_item *heap;
+    uint32_t heap_n, heap_cap;
+} sm_state;
+
+/* ---- per partition: L2 slice + DRAM channel --------------------------- */
+
+typedef struct l2_line {
+    uint64_t line;
+    uint64_t lru;
+    uint8_t  valid, dirty;
+} l2_line;
+
+typedef struct l2_mshr {
+    uint64_t line;
+    uint32_t ntargets;
+    uint8_t  used;
+} l2_mshr;
+
+typedef struct dram_req {
+    uint64_t line;       /* partition-local byte address of the line */
+    uint64_t arrival;    /* FCFS order */
+    uint64_t done;
+    uint32_t bank, row;
+    uint8_t  is_write;
+} dram_req;
+
+typedef struct dram_bank {
+    int64_t  open_row;   /* -1: closed */
+    uint64_t ready;      /* next column command possible */
+    uint64_t act;        /* last activate */
+    uint64_t pre_ok;     /* earliest precharge */
+    uint64_t wr_end;     /* end of the last write burst */
+    uint8_t  activated;
+} dram_bank;
+
+typedef struct part_state {
+    /* L2 slice */
+    ring     in, out;
+    uint64_t in_port_free, out_port_free;
+    l2_line *lines;
+    uint64_t lru_clock;
+    l2_mshr *mshr;
+    packet  *targets;    /* l2_mshr_entries * max_merge */
+    uint32_t mshr_used;
+    uint64_t last_resp_ready;  /* keeps the output queue in ready order */
+    /* DRAM channel */
+    dram_req *queue;     /* FR-FCFS queue, arrival order */
+    uint32_t qn;
+    dram_req *flight;    /* scheduled, data not yet returned */
+    uint32_t fn, fcap;
+    uint64_t *ret;       /* finished reads (line addresses), FIFO */
+    uint32_t ret_head, ret_n;
+    dram_bank *banks;
+    uint64_t bus_free;
+    uint64_t last_act;
+    uint8_t  any_act;
+    uint64_t arrivals;
+    uint64_t next_done;  /* earliest done cycle in flight[] */
+    uint64_t sched_wait; /* no bank with a queued request is ready before */
+} part_state;
+
+/* ---- duplicate-MSHR detection (seed 000 §6.1) ---------------------------- */
+
+typedef struct dup_slot {
+    uint64_t line;       /* 0 = empty (line 0 is stored as line | 1: lines are aligned) */
+    uint64_t t_last;     /* most recent allocation */
+    uint64_t t_other;    /* most recent allocation by an SM other than sm_last */
+    uint32_t sm_last;
+    uint8_t  has_other;
+} dup_slot;
+
+struct mem_system {
+    mem_config cfg;
+    uint64_t   now;
+    mem_stats  st;
+    sm_state  *sm;
+    part_state *part;
+    bitset     sm_active;      /* LD/ST busy or responses queued */
+    bitset     sm_out_busy;    /* injection queue not empty */
+    uint32_t   rr_up, rr_down;
+    inst_rec  *inst;
+    uint32_t   ninst, free_inst;
+    uint64_t   seq;
+    uint64_t   outstanding;    /* submitted, not yet collected */
+    uint64_t   live;           /* packets / DRAM requests alive anywhere */
+    uint64_t   mshr_used_all;
+    uint32_t   sectors_per_line;
+    uint32_t   l2_in_cap, l2_out_cap;
+    dup_slot  *dup;
+    uint32_t   dup_cap, dup_used;
+};
+
+/* ---- instruction pool, completion heap ------------------------------------- */
+
+static int inst_alloc(mem_system *m, uint32_t *out)
+{
+    if (m->free_inst == UINT32_MAX) {
+        uint32_t n = m->ninst ? m->ninst * 2 : 256;
+        inst_rec *bigger = realloc(m->inst, (size_t)n * sizeof *bigger);
+        if (!bigger)
+            return -1;
+        m->inst = bigger;
+        for (uint32_t i = n; i-- > m->ninst;) {
+            m->inst[i].next_free = m->free_inst;
+            m->free_inst = i;
+        }
+        m->ninst = n;
+    }
+    *out = m->free_inst;
+    m->free_inst = m->inst[*out].next_free;
+    return 0;
+}
+
+static void inst_free(mem_system *m, uint32_t i)
+{
+    m->inst[i].next_free = m->free_inst;
+    m->free_inst = i;
+}
+
+static int heap_less(const heap_item *a, const heap_item *b)
+{
+    return a->cycle < b->cycle || (a->cycle == b->cycle && a->seq < b->seq);
+}
+
+/* The instruction is done: queue its completion for the SM. Growth of the
+ * heap can only fail on memory exhaustion, which the model reports by
+ * aborting the process cleanly (nothing else sensible can be done mid-cycle). */
+static void complete(mem_system *m, uint32_t i)
+{
+    inst_rec *r = &m->inst[i];
+    sm_state *s = &m->sm[r->c.sm];
+    r->c.cycle = max64(r->ready, m->now + 1);
+    if (s->heap_n == s->heap_cap) {
+        uint32_t n = s->heap_cap ? s->heap_cap * 2 : 64;
+        heap_item *bigger = realloc(s->heap, (size_t)n * sizeof *bigger);
+        if (!bigger) {
+            fprintf(stderr, "smcosim mem-model: out of memory\n");
+            exit(1);
+        }
+        s->heap = bigger;
+        s->heap_cap = n;
+    }
+    heap_item it = { r->c.cycle, m->seq++, i };
+    uint32_t k = s->heap_n++;
+    while (k > 0) {
+        uint32_t p = (k - 1) / 2;
+        if (!heap_less(&it, &s->heap[p]))
+            break;
+        s->heap[k] = s->heap[p];
+        k = p;
+    }
+    s->heap[k] = it;
+    m->st.completions++;
+    if (r->c.op == MEM_LOAD) {
+        uint64_t lat = r->c.cycle - r->c.submit_cycle;
+        m->st.load_insts_done++;
+        m->st.load_latency_sum += lat;
+        if (lat > m->st.load_latency_max)
+            m->st.load_latency_max = lat;
+    }
+}
+
+static void heap_pop(sm_state *s)
+{
+    heap_item last = s->heap[--s->heap_n];
+    uint32_t k = 0;
+    for (;;) {
+        uint32_t c = 2 * k + 1;
+        if (c >= s->heap_n)
+            break;
+        if (c + 1 < s->heap_n && heap_less(&s->heap[c + 1], &s->heap[c]))
+            c++;
+        if (!heap_less(&s->heap[c], &last))
+            break;
+        s->heap[k] = s->heap[c];
+        k = c;
+    }
+    if (s->heap_n)
+        s->heap[k] = last;
+}
+
+/* A response for instruction i arrived (or a hit's data will be ready) at
+ * cycle `ready`; complete it when nothing else is outstanding. */
+static void inst_data(mem_system *m, uint32_t i, uint64_t ready, int was_pending)
+{
+    inst_rec *r = &m->inst[i];
+    r->ready = max64(r->ready, ready);
+    if (was_pending)
+        r->pending--;
+    if (!r->pending && !r->issuing)
+        complete(m, i);
+}
+
+/* ---- duplicate table ---------------------------------------------------- */
+
+static uint64_t hash64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    return x;
+}
+
+static int dup_stale(const mem_system *m, const dup_slot *d)
+{
+    return m->now - d->t_last > m->cfg.dup_window;
+}
+
+static int dup_rehash(mem_system *m, uint32_t cap)
+{
+    dup_slot *old = m->dup;
+    uint32_t oldcap = m->dup_cap;
+    dup_slot *t = calloc(cap, sizeof *t);
+    if (!t)
+        return -1;
+    m->dup = t;
+    m->dup_cap = cap;
+    m->dup_used = 0;
+    for (uint32_t i = 0; i < oldcap; i++) {
+        if (!old[i].line || dup_stale(m, &old[i]))
+            continue;
+        uint32_t h = (uint32_t)hash64(old[i].line) & (cap - 1);
+        while (t[h].line)
+            h = (h + 1) & (cap - 1);
+        t[h] = old[i];
+        m->dup_used++;
+    }
+    free(old);
+    return 0;
+}
+
+/* Record an MSHR allocation of `line` by `sm`; returns 1 when another SM
+ * allocated the same line within the window. Entries older than the window
+ * are dead: they are reused in place and dropped at rehash. */
+static int dup_record(mem_system *m, uint64_t line, uint32_t sm)
+{
+    uint64_t key = line | 1;
+    if ((m->dup_used + 1) * 2 > m->dup_cap) {
+        uint32_t cap = m->dup_cap;
+        if (dup_rehash(m, cap) == 0 && (m->dup_used + 1) * 4 > cap)
+            dup_rehash(m, cap * 2);
+    }
+    uint32_t mask = m->dup_cap - 1, h = (uint32_t)hash64(key) & mask;
+    uint32_t reuse = UINT32_MAX;
+    while (m->dup[h].line && m->dup[h].line != key) {
+        if (reuse == UINT32_MAX && dup_stale(m, &m->dup[h]))
+            reuse = h;
+        h = (h + 1) & mask;
+    }
+    dup_slot *d = &m->dup[h];
+    if (d->line == key) {
+        uint64_t w = m->cfg.dup_window;
+        int is_dup;
+        if (sm != d->sm_last)
+            is_dup = m->now - d->t_last <= w;
+        else
+            is_dup = d->has_other && m->now - d->t_other <= w;
+        if (sm != d->sm_last) {
+            d->t_other = d->t_last;
+            d->has_other = 1;
+            d->sm_last = sm;
+        }
+        d->t_last = m->now;
+        return is_dup;
+    }
+    if (reuse != UINT32_MAX)
+        d = &m->dup[reuse];
+    else
+        m->dup_used++;
+    d->line = key;
+    d->t_last = m->now;
+    d->sm_last = sm;
+    d->has_other = 0;
+    d->t_other = 0;
+    return 0;
+}
+
+/* ---- creation ---------------------------------------------------------- */
+
+const mem_config *mem_get_config(const mem_system *m) { return &m->cfg; }
+uint64_t mem_now(const mem_system *m) { return m->now; }
+const mem_stats *mem_get_stats(const mem_system *m) { return &m->st; }
+uint64_t mem_outstanding(const mem_system *m) { return m->outstanding; }
+
+void mem_destroy(mem_system *m)
+{
+    if (!m)
+        return;
+    if (m->sm) {
+        for (uint32_t i = 0; i < m->cfg.num_sms; i++) {
+            sm_state *s = &m->sm[i];
+            free(s->lines);
+            free(s->mshr);
+            free(s->targets);
+            free(s->out.buf);
+            free(s->in.buf);
+            free(s->heap);
+        }
+    }
+    if (m->part) {
+        for (uint32_t i = 0; i < m->cfg.l2_partitions; i++) {
+            part_state *p = &m->part[i];
+            free(p->in.buf);
+            free(p->out.buf);
+            free(p->lines);
+            free(p->mshr);
+            free(p->targets);
+            free(p->queue);
+            free(p->flight);
+            free(p->ret);
+            free(p->banks);
+        }
+    }
+    free(m->sm);
+    free(m->part);
+    free(m->sm_active.w);
+    free(m->sm_out_busy.w);
+    free(m->inst);
+    free(m->dup);
+    free(m);
+}
+
+mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
+{
+    if (mem_config_check(cfg, err, errlen) != 0)
+        return NULL;
+    mem_system *m = calloc(1, sizeof *m);
+    if (!m) {
+        fail(err, errlen, "out of memory");
+        return NULL;
+    }
+    m->cfg = *cfg;
+    m->free_inst = UINT32_MAX;
+    m->sectors_per_line = cfg->l1d_line_bytes / cfg->l1d_sector_bytes;
+    /* The slice input queue also holds the requests inside the L2 pipeline
+     * (one enters per cycle, each stays l2.latency cycles); the output queue
+     * can take all responses of one fill at once. */
+    m->l2_in_cap = cfg->l2_queue_entries + cfg->l2_latency;
+    m->l2_out_cap = cfg->l2_queue_entries + cfg->l2_mshr_max_merge;
+    m->sm = calloc(cfg->num_sms, sizeof *m->sm);
+    m->part = calloc(cfg->l2_partitions, sizeof *m->part);
+    int bad = !m->sm || !m->part || bs_init(&m->sm_active, cfg->num_sms) ||
+              bs_init(&m->sm_out_busy, cfg->num_sms) || dup_rehash(m, 1024);
+    for (uint32_t i = 0; !bad && i < cfg->num_sms; i++) {
+        sm_state *s = &m->sm[i];
+        s->lines = calloc((size_t)cfg->l1d_sets * cfg->l1d_ways, sizeof *s->lines);
+        s->mshr = calloc(cfg->l1d_mshr_entries, sizeof *s->mshr);
+        s->targets = calloc((size_t)cfg->l1d_mshr_entries * cfg->l1d_mshr_max_merge,
+                            sizeof *s->targets);
+        bad = !s->lines || !s->mshr || !s->targets ||
+              ring_init(&s->out, cfg->icnt_queue_entries) ||
+              ring_init(&s->in, cfg->icnt_queue_entries);
+    }
+    for (uint32_t i = 0; !bad && i < cfg->l2_partitions; i++) {
+        part_state *p = &m->part[i];
+        p->lines = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lines);
+        p->mshr = calloc(cfg->l2_mshr_entries, sizeof *p->mshr);
+        p->targets = calloc((size_t)cfg->l2_mshr_entries * cfg->l2_mshr_max_merge,
+                            sizeof *p->targets);
+        p->queue = calloc(cfg->dram_queue_entries, sizeof *p->queue);
+        /* room for every request that can be alive at once (queue, banks,
+         * reads waiting for their L2 fill): the channel never blocks on it */
+        p->fcap = cfg->dram_queue_entries + cfg->dram_banks + cfg->l2_mshr_entries;
+        p->flight = calloc(p->fcap, sizeof *p->flight);
+        p->ret = calloc(p->fcap, sizeof *p->ret);
+        p->banks = calloc(cfg->dram_banks, sizeof *p->banks);
+        bad = !p->lines || !p->mshr || !p->targets || !p->queue || !p->flight ||
+              !p->ret || !p->banks || ring_init(&p->in, m->l2_in_cap) ||
+              ring_init(&p->out, m->l2_out_cap);
+        for (uint32_t b = 0; !bad && b < cfg->dram_banks; b++)
+            p->banks[b].open_row = -1;
+    }
+    if (bad) {
+        mem_destroy(m);
+        fail(err, errlen, "out of memory creating the memory model");
+        return NULL;
+    }
+    return m;
+}
+
+/* ---- address mapping --------------------------------------------------- */
+
+static uint32_t partition_of(const mem_system *m, uint64_t addr)
+{
+    return (uint32_t)((addr / m->cfg.l2_line_bytes) % m->cfg.l2_partitions);
+}
+
+/* Partition-local byte address of the L2 line holding addr. */
+static uint64_t local_line(const mem_system *m, uint64_t addr)
+{
+    uint64_t idx = addr / m->cfg.l2_line_bytes / m->cfg.l2_partitions;
+    return idx * m->cfg.l2_line_bytes;
+}
+
+/* ---- DRAM channel ------------------------------------------------------ */
+
+static int dram_queue_room(const mem_system *m, const part_state *p)
+{
+    return p->qn < m->cfg.dram_queue_entries;
+}
+
+static void dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_write)
+{
+    const mem_config *c = &m->cfg;
+    dram_req *r = &p->queue[p->qn++];
+    r->line = lline;
+    r->arrival = p->arrivals++;
+    r->bank = (uint32_t)((lline / c->dram_row_bytes) % c->dram_banks);
+    r->row = (uint32_t)(lline / c->dram_row_bytes / c->dram_banks);
+    r->is_write = (uint8_t)is_write;
+    r->done = 0;
+    p->sched_wait = 0;
+    m->live++;
+}
+
+/* Timing of a request started now on its bank (see docs/memory-model.md). */
+static void dram_start(mem_system *m, part_state *p, dram_req *r)
+{
+    const mem_config *c = &m->cfg;
+    dram_bank *b = &p->banks[r->bank];
+    uint64_t col;
+    if (b->open_row == (int64_t)r->row) {
+        col = m->now;
+        m->st.dram_row_hits++;
+    } else {
+        uint64_t act = m->now;
+        if (b->open_row >= 0)
+            act = max64(m->now, b->pre_ok) + c->dram_tRP;
+        if (b->activated)
+            act = max64(act, b->act + c->dram_tRC);
+        if (p->any_act)
+            act = max64(act, p->last_act + c->dram_tRRD);
+        b->open_row = r->row;
+        b->act = act;
+        b->activated = 1;
+        b->pre_ok = act + c->dram_tRAS;
+        p->last_act = act;
+        p->any_act = 1;
+        col = act + c->dram_tRCD;
+    }
+    if (!r->is_write)
+        col = max64(col, b->wr_end + c->dram_tCDLR);
+    uint32_t burst = ceil_div(c->l2_line_bytes, c->dram_bytes_per_cycle);
+    uint64_t data = max64(col + c->dram_tCL, p->bus_free);
+    uint64_t end = data + burst;
+    p->bus_free = end;
+    b->ready = end - c->dram_tCL;
+    if (r->is_write) {
+        b->wr_end = end;
+        b->pre_ok = max64(b->pre_ok, end + c->dram_tWR);
+        r->done = end;
+        m->st.dram_writes++;
+    } else {
+        r->done = end + c->dram_latency;
+        m->st.dram_reads++;
+    }
+    m->st.dram_bytes += c->l2_line_bytes;
+    m->st.dram_busy_cycles += burst;
+}
+
+static void dram_cycle(mem_system *m, part_state *p)
+{
+    /* finished accesses: reads go back to the L2, writes disappear */
+    uint64_t next_done = UINT64_MAX;
+    for (uint32_t i = 0; p->next_done <= m->now && i < p->fn;) {
+        dram_req *r = &p->flight[i];
+        if (r->done > m->now) {
+            if (r->done < next_done)
+                next_done = r->done;
+            i++;
+            continue;
+        }
+        if (r->is_write) {
+            m->live--;
+        } else {
+            p->ret[(p->ret_head + p->ret_n) % p->fcap] = r->line;
+            p->ret_n++;
+        }
+        p->flight[i] = p->flight[--p->fn];
+    }
+    if (p->next_done <= m->now)
+        p->next_done = next_done;
+    if (!p->qn || p->fn + p->ret_n >= p->fcap || p->sched_wait > m->now)
+        return;
+    /* FR-FCFS: the oldest row hit on a ready bank, else the oldest request
+     * on a ready bank. The queue is kept in arrival order. */
+    int pick = -1;
+    for (uint32_t i = 0; i < p->qn; i++) {
+        dram_bank *b = &p->banks[p->queue[i].bank];
+        if (b->ready > m->now)
+            continue;
+        if (b->open_row == (int64_t)p->queue[i].row) {
+            pick = (int)i;
+            break;
+        }
+        if (pick < 0)
+            pick = (int)i;
+    }
+    if (pick < 0) {
+        uint64_t w = UINT64_MAX;
+        for (uint32_t i = 0; i < p->qn; i++)
+            if (p->banks[p->queue[i].bank].ready < w)
+                w = p->banks[p->queue[i].bank].ready;
+        p->sched_wait = w;
+        return;
+    }
+    dram_req r = p->queue[pick];
+    memmove(&p->queue[pick], &p->queue[pick + 1],
+            (p->qn - (uint32_t)pick - 1) * sizeof *p->queue);
+    p->qn--;
+    dram_start(m, p, &r);
+    p->flight[p->fn++] = r;
+    if (r.done < p->next_done)
+        p->next_done = r.done;
+}
+
+/* ---- L2 slice ---------------------------------------------------------- */
+
+static l2_line *l2_set(mem_system *m, part_state *p, uint64_t lline)
+{
+    uint64_t idx = lline / m->cfg.l2_line_bytes;
+    return &p->lines[(idx & (m->cfg.l2_sets - 1)) * m->cfg.l2_ways];
+}
+
+static l2_line *l2_find(mem_system *m, part_state *p, uint64_t lline)
+{
+    l2_line *set = l2_set(m, p, lline);
+    for (uint32_t w = 0; w < m->cfg.l2_ways; w++)
+        if (set[w].valid && set[w].line == lline)
+            return &set[w];
+    return NULL;
+}
+
+/* Allocate lline in its set (LRU victim). A dirty victim is written back,
+ * which needs a DRAM queue slot: returns NULL (try again later) without it. */
+static l2_line *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
+{
+    l2_line *set = l2_set(m, p, lline), *v = &set[0];
+    for (uint32_t w = 0; w < m->cfg.l2_ways; w++) {
+        if (!set[w].valid) {
+            v = &set[w];
+            break;
+        }
+        if (set[w].lru < v->lru)
+            v = &set[w];
+    }
+    if (v->valid && v->dirty) {
+        if (!dram_queue_room(m, p))
+            return NULL;
+        dram_enqueue(m, p, v->line, 1);
+        m->st.l2_writebacks++;
+    }
+    v->valid = 1;
+    v->dirty = 0;
+    v->line = lline;
+    return v;
+}
+
+static void l2_respond(part_state *p, const packet *req, uint64_t ready)
+{
+    packet r = *req;
+    /* responses leave the slice in order */
+    r.ready = max64(ready, p->last_resp_ready);
+    p->last_resp_ready = r.ready;
+    ring_push(&p->out, &r);
+}
+
+static void l2_cycle(mem_system *m, part_state *p)
+{
+    const mem_config *c = &m->cfg;
+    /* 1. one DRAM fill */
+    if (p->ret_n) {
+        uint64_t lline = p->ret[p->ret_head];
+        uint32_t e = 0;
+        while (e < c->l2_mshr_entries && !(p->mshr[e].used && p->mshr[e].line == lline))
+            e++;
+        l2_mshr *ms = &p->mshr[e];
+        if (p->out.count + ms->ntargets <= m->l2_out_cap) {
+            l2_line *l = l2_find(m, p, lline);
+            if (!l)
+                l = l2_allocate(m, p, lline);
+            if (l) {
+                l->lru = ++p->lru_clock;
+                for (uint32_t t = 0; t < ms->ntargets; t++) {
+                    packet *tp = &p->targets[e * c->l2_mshr_max_merge + t];
+                    if (tp->kind == PK_ATOMIC)
+                        l->dirty = 1;
+                    l2_respond(p, tp, m->now);
+                }
+                ms->used = 0;
+                p->mshr_used--;
+                p->ret_head = (p->ret_head + 1) % p->fcap;
+                p->ret_n--;
+                m->live--;   /* the DRAM read */
+            }
+        }
+    }
+    /* 2. one request */
+    if (!p->in.count || ring_front(&p->in)->ready > m->now)
+        return;
+    packet *q = ring_front(&p->in);
+    uint64_t lline = local_line(m, q->addr);
+    int k = q->kind == PK_ATOMIC ? 2 : q->kind == PK_WRITE ? 1 : 0;
+    if (q->kind == PK_WRITE) {
+        /* write-back, write-allocate without fetch */
+        l2_line *l = l2_find(m, p, lline);
+        if (!l) {
+            l = l2_allocate(m, p, lline);
+            if (!l)
+                return;
+            m->st.l2_miss[k]++;
+        } else {
+            m->st.l2_hit[k]++;
+        }
+        l->dirty = 1;
+        l->lru = ++p->lru_clock;
+        ring_pop(&p->in);
+        m->live--;
+        return;
+    }
+    l2_line *l = l2_find(m, p, lline);
+    if (l) {
+        if (p->out.count >= m->l2_out_cap)
+            return;
+        l->lru = ++p->lru_clock;
+        if (q->kind == PK_ATOMIC)
+            l->dirty = 1;
+        m->st.l2_hit[k]++;
+        l2_respond(p, q, m->now);
+        ring_pop(&p->in);
+        return;
+    }
+    uint32_t e = 0, free_e = UINT32_MAX;
+    for (; e < c->l2_mshr_entries; e++) {
+        if (p->mshr[e].used && p->mshr[e].line == lline)
+            break;
+        if (!p->mshr[e].used && free_e == UINT32_MAX)
+            free_e = e;
+    }
+    if (e < c->l2_mshr_entries) {
+        if (p->mshr[e].ntargets >= c->l2_mshr_max_merge)
+            return;
+        m->st.l2_mshr_merge++;
+    } else {
+        if (free_e == UINT32_MAX || !dram_queue_room(m, p))
+            return;
+        e = free_e;
+        p->mshr[e].used = 1;
+        p->mshr[e].line = lline;
+        p->mshr[e].ntargets = 0;
+        p->mshr_used++;
+        dram_enqueue(m, p, lline, 0);
+    }
+    m->st.l2_miss[k]++;
+    p->targets[e * c->l2_mshr_max_merge + p->mshr[e].ntargets++] = *q;
+    ring_pop(&p->in);
+}
+
+/* ---- replays ---------------------------------------------------------------
+ * A transaction that cannot be accepted (no MSHR, merge list full, no line to
+ * reserve, injection queue full) is replayed every cycle, holding the LD/ST
+ * unit. Nothing but an MSHR release or an injection-queue pop can change the
+ * outcome, so instead of retrying every cycle the SM sleeps until one of
+ * those events and the skipped cycles are added to the stall counters then:
+ * the statistics and timing are the same as with a retry every cycle. */
+
+static void sm_block(mem_system *m, sm_state *s, int kind)
+{
+    s->blocked = 1;
+    s->blocked_kind = (uint8_t)kind;
+    s->blocked_since = m->now;
+}
+
+static void sm_wake(mem_system *m, sm_state *s, uint32_t si)
+{
+    if (!s->blocked)
+        return;
+    /* cycles blocked_since+1 .. now-1 were replays that were skipped */
+    uint64_t skipped = m->now - s->blocked_since - 1;
+    if (s->blocked_kind)
+        m->st.stall_icnt += skipped;
+    else
+        m->st.stall_mshr += skipped;
+    m->st.ldst_busy_cycles += skipped;
+    s->blocked = 0;
+    bs_set(&m->sm_active, si);
+}
+
+/* ---- interconnect ------------------------------------------------------ */
+
+static uint32_t ser_cycles(const mem_system *m, uint32_t payload)
+{
+    return ceil_div(m->cfg.icnt_header_bytes + payload, m->cfg.icnt_bytes_per_cycle);
+}
+
+/* Move a packet carrying `payload` data bytes over a link whose two ports
+ * are free; returns its arrival cycle. */
+static uint64_t icnt_send(mem_system *m, uint32_t payload, uint64_t *src_free,
+                          uint64_t *dst_free)
+{
+    uint32_t ser = ser_cycles(m, payload);
+    *src_free = *dst_free = m->now + ser;
+    return m->now + m->cfg.icnt_latency + ser - 1;
+}
+
+static void icnt_cycle(mem_system *m)
+{
+    const mem_config *c = &m->cfg;
+    uint32_t np = c->l2_partitions, ns = c->num_sms;
+    /* L2 -> SM: responses; round-robin over partitions */
+    for (uint32_t k = 0; k < np; k++) {
+        uint32_t pi = (m->rr_down + k) % np;
+        part_state *p = &m->part[pi];
+        if (!p->out.count || p->out_port_free > m->now)
+            continue;
+        packet *pk = ring_front(&p->out);
+        if (pk->ready > m->now)
+            continue;
+        sm_state *s = &m->sm[pk->sm];
+        if (s->in_port_free > m->now || ring_full(&s->in))
+            continue;
+        packet moved = *pk;
+        moved.ready = icnt_send(m, moved.bytes, &p->out_port_free, &s->in_port_free);
+        ring_push(&s->in, &moved);
+        ring_pop(&p->out);
+        bs_set(&m->sm_active, moved.sm);
+        m->st.icnt_down_packets++;
+        m->st.icnt_down_bytes += c->icnt_header_bytes + moved.bytes;
+    }
+    m->rr_down = (m->rr_down + 1) % np;
+    /* SM -> L2: requests; round-robin over SMs with queued packets */
+    uint32_t nw = m->sm_out_busy.nwords;
+    for (uint32_t k = 0; k <= nw; k++) {
+        /* visit words starting at rr_up's word; the first and last visits
+         * split that word so each SM is visited once, in rotated order */
+        uint32_t wi = (m->rr_up / 64 + k) % nw;
+        uint64_t bits = m->sm_out_busy.w[wi];
+        uint32_t start_bit = m->rr_up % 64;
+        if (k == 0)
+            bits &= ~0ull << start_bit;
+        else if (k == nw)
+            bits &= start_bit ? (~0ull >> (64 - start_bit)) : 0;
+        while (bits) {
+            uint32_t si = wi * 64 + (uint32_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            sm_state *s = &m->sm[si];
+            packet *pk = ring_front(&s->out);
+            if (s->out_port_free > m->now || pk->ready > m->now)
+                continue;
+            part_state *p = &m->part[partition_of(m, pk->addr)];
+            if (p->in_port_free > m->now || ring_full(&p->in))
+                continue;
+            packet moved = *pk;
+            /* a read request carries only its header */
+            uint32_t payload = moved.kind == PK_READ ? 0 : moved.bytes;
+            /* it reaches the slice and spends l2.latency in its pipeline */
+            moved.ready = icnt_send(m, payload, &s->out_port_free, &p->in_port_free) +
+                          c->l2_latency;
+            ring_push(&p->in, &moved);
+            ring_pop(&s->out);
+            if (!s->out.count)
+                bs_clear(&m->sm_out_busy, si);
+            sm_wake(m, s, si);
+            m->st.icnt_up_packets++;
+            m->st.icnt_up_bytes += c->icnt_header_bytes + payload;
+        }
+    }
+    m->rr_up = (m->rr_up + 1) % ns;
+}
+
+/* ---- L1D --------------------------------------------------------------- */
+
+static l1_line *l1_set_base(mem_system *m, sm_state *s, uint32_t set)
+{
+    return &s->lines[(size_t)set * m->cfg.l1d_ways];
+}
+
+static l1_line *l1_find(mem_system *m, sm_state *s, uint32_t set, uint64_t line)
+{
+    l1_line *b = l1_set_base(m, s, set);
+    for (uint32_t w = 0; w < m->cfg.l1d_ways; w++)
+        if ((b[w].valid | b[w].reserved) && b[w].line == line)
+            return &b[w];
+    return NULL;
+}
+
+/* LRU victim among lines with no reserved sectors; NULL if all reserved. */
+static l1_line *l1_victim(mem_system *m, sm_state *s, uint32_t set)
+{
+    l1_line *b = l1_set_base(m, s, set), *v = NULL;
+    for (uint32_t w = 0; w < m->cfg.l1d_ways; w++) {
+        if (b[w].reserved)
+            continue;
+        if (!b[w].valid)
+            return &b[w];
+        if (!v || b[w].lru < v->lru)
+            v = &b[w];
+    }
+    return v;
+}
+
+static void l1_take_line(mem_system *m, sm_state *s, l1_line *v, uint64_t line)
+{
+    if (v->valid)
+        m->st.l1_evictions++;
+    v->line = line;
+    v->valid = 0;
+    v->reserved = 0;
+    v->lru = ++s->lru_clock;
+}
+
+static uint32_t sector_bit(const mem_system *m, uint64_t block)
+{
+    return 1u << ((block % m->cfg.l1d_line_bytes) / m->cfg.l1d_sector_bytes);
+}
+
+static int mshr_find(const mem_system *m, const sm_state *s, uint64_t block)
+{
+    for (uint32_t e = 0; e < m->cfg.l1d_mshr_entries; e++)
+        if (s->mshr[e].used && s->mshr[e].block == block)
+            return (int)e;
+    return -1;
+}
+
+/* A read response for `block` reached SM s: fill and serve the MSHR. */
+static void l1_fill(mem_system *m, sm_state *s, uint64_t block)
+{
+    const mem_config *c = &m->cfg;
+    int e = mshr_find(m, s, block);
+    if (e < 0) {
+        fprintf(stderr, "smcosim mem-model: internal error: response for "
+                "block 0x%llx without MSHR\n", (unsigned long long)block);
+        abort();
+    }
+    uint64_t line = block & ~(uint64_t)(c->l1d_line_bytes - 1);
+    uint32_t set = mem_l1_set(c, line), bit = sector_bit(m, block);
+    l1_line *l = l1_find(m, s, set, line);
+    if (!l) {
+        /* allocate-on-fill (or a line invalidated by a store meanwhile) */
+        l = l1_victim(m, s, set);
+        if (l)
+            l1_take_line(m, s, l, line);
+    }
+    if (l) {
+        l->reserved &= ~bit;
+        l->valid |= bit;
+        l->lru = ++s->lru_clock;
+        m->st.l1_fills++;
+    }
+    mshr_entry *ms = &s->mshr[e];
+    for (uint32_t t = 0; t < ms->ntargets; t++)
+        inst_data(m, s->targets[(uint32_t)e * c->l1d_mshr_max_merge + t], m->now + 1, 1);
+    m->st.l1_mshr_targets += ms->ntargets;
+    m->st.l1_mshr_released++;
+    m->st.l1_mshr_merge_hist[ms->ntargets > 64 ? 64 : ms->ntargets]++;
+    ms->used = 0;
+    s->mshr_used--;
+    m->mshr_used_all--;
+}
+
+static void inject(mem_system *m, sm_state *s, uint32_t si, uint64_t addr,
+                   uint32_t bytes, int kind, uint32_t inst)
+{
+    packet pk = { addr, m->now + 1, si, inst, bytes, (uint8_t)kind };
+    ring_push(&s->out, &pk);
+    bs_set(&m->sm_out_busy, si);
+    m->live++;
+}
+
+/* Process the next transaction of the instruction in the LD/ST unit.
+ * Returns 1 when it was accepted, 0 when it must be replayed. */
+static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
+{
+    const mem_config *c = &m->cfg;
+    mem_tx *tx = &s->tx[s->next];
+    uint64_t line = tx->block & ~(uint64_t)(c->l1d_line_bytes - 1);
+    uint32_t bit = sector_bit(m, tx->block);
+    l1_line *l = l1_find(m, s, tx->set, line);
+    inst_rec *r = &m->inst[s->inst];
+
+    if (s->op != MEM_LOAD) {
+        /* stores and atomics: write-evict, no write-allocate; atomics are
+         * performed at the L2 */
+        if (ring_full(&s->out)) {
+            m->st.stall_icnt++;
+            sm_block(m, s, 1);
+            return 0;
+        }
+        if (l && l->valid && !l->reserved) {
+            l->valid = 0;
+            m->st.l1_write_evicts++;
+            m->st.l1_hit[s->op]++;
+        } else {
+            m->st.l1_miss[s->op]++;
+        }
+        if (s->op == MEM_STORE) {
+            inject(m, s, si, tx->block, tx->bytes, PK_WRITE, 0);
+        } else {
+            r->pending++;
+            inject(m, s, si, tx->block, tx->bytes, PK_ATOMIC, s->inst);
+        }
+        return 1;
+    }
+    if (l && (l->valid & bit)) {
+        l->lru = ++s->lru_clock;
+        m->st.l1_hit[MEM_LOAD]++;
+        r->ready = max64(r->ready, m->now + c->l1d_latency);
+        return 1;
+    }
+    int e = mshr_find(m, s, tx->block);
+    if (e >= 0) {
+        mshr_entry *ms = &s->mshr[e];
+        if (ms->ntargets >= c->l1d_mshr_max_merge) {
+            m->st.stall_mshr++;
+            sm_block(m, s, 0);
+            return 0;
+        }
+        s->targets[(uint32_t)e * c->l1d_mshr_max_merge + ms->ntargets++] = s->inst;
+        r->pending++;
+        /* even if the fill is about to arrive, no load completes faster than
+         * the L1 access itself */
+        r->ready = max64(r->ready, m->now + c->l1d_latency);
+        m->st.l1_miss[MEM_LOAD]++;
+        m->st.l1_mshr_merge++;
+        return 1;
+    }
+    if (s->mshr_used == c->l1d_mshr_entries) {
+        m->st.stall_mshr++;
+        sm_block(m, s, 0);
+        return 0;
+    }
+    if (ring_full(&s->out)) {
+        m->st.stall_icnt++;
+        sm_block(m, s, 1);
+        return 0;
+    }
+    if (c->l1d_alloc == MEM_ALLOC_ON_MISS) {
+        if (!l) {
+            l = l1_victim(m, s, tx->set);
+            if (!l) {            /* every way has a fill pending */
+                m->st.stall_mshr++;
+                sm_block(m, s, 0);
+                return 0;
+            }
+            l1_take_line(m, s, l, line);
+        }
+        l->reserved |= bit;
+    }
+    uint32_t e2 = 0;
+    while (s->mshr[e2].used)
+        e2++;
+    s->mshr[e2].used = 1;
+    s->mshr[e2].block = tx->block;
+    s->mshr[e2].ntargets = 1;
+    s->targets[e2 * c->l1d_mshr_max_merge] = s->inst;
+    s->mshr_used++;
+    m->mshr_used_all++;
+    if (s->mshr_used > m->st.l1_mshr_occ_max)
+        m->st.l1_mshr_occ_max = s->mshr_used;
+    r->pending++;
+    m->st.l1_miss[MEM_LOAD]++;
+    m->st.l1_mshr_alloc++;
+    if (dup_record(m, line, si))
+        m->st.l1_mshr_dup++;
+    inject(m, s, si, tx->block, c->l1d_sector_bytes, PK_READ, 0);
+    return 1;
+}
+
+static void ldst_done(mem_system *m, sm_state *s, uint64_t ready)
+{
+    inst_rec *r = &m->inst[s->inst];
+    s->busy = 0;
+    r->issuing = 0;
+    inst_data(m, s->inst, ready, 0);
+}
+
+static void sm_cycle(mem_system *m, sm_state *s, uint32_t si)
+{
+    const mem_config *c = &m->cfg;
+    /* one response per cycle */
+    if (s->in.count && ring_front(&s->in)->ready <= m->now) {
+        packet *pk = ring_front(&s->in);
+        if (pk->kind == PK_ATOMIC)
+            inst_data(m, pk->inst, m->now + 1, 1);
+        else
+            l1_fill(m, s, pk->addr);
+        ring_pop(&s->in);
+        m->live--;
+        sm_wake(m, s, si);
+    }
+    if (!s->busy || s->blocked)
+        return;
+    m->st.ldst_busy_cycles++;
+    if (s->space == MEM_SHARED || s->space == MEM_CONST) {
+        if (--s->remaining == 0)
+            ldst_done(m, s, m->now + (s->space == MEM_SHARED ? c->smem_latency
+                                                             : c->const_latency));
+        return;
+    }
+    if (!ldst_transaction(m, s, si))
+        return;
+    s->next++;
+    if (s->next < s->ntx) {
+        m->st.stall_coal++;
+        return;
+    }
+    ldst_done(m, s, m->now + 1);
+}
+
+/* ---- the public cycle ------------------------------------------------------- */
+
+void mem_cycle(mem_system *m)
+{
+    const mem_config *c = &m->cfg;
+    for (uint32_t i = 0; i < c->l2_partitions; i++) {
+        part_state *p = &m->part[i];
+        if (p->qn || p->fn)
+            dram_cycle(m, p);
+        if (p->ret_n || p->in.count)
+            l2_cycle(m, p);
+    }
+    icnt_cycle(m);
+    for (uint32_t w = 0; w < m->sm_active.nwords; w++) {
+        uint64_t bits = m->sm_active.w[w];
+        while (bits) {
+            uint32_t si = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            sm_state *s = &m->sm[si];
+            sm_cycle(m, s, si);
+            if ((!s->busy || s->blocked) && !s->in.count)
+                bs_clear(&m->sm_active, si);
+        }
+    }
+    m->st.l1_mshr_occ_sum += m->mshr_used_all;
+    m->st.cycles++;
+    m->now++;
+}
+
+/* ---- submission and completions --------------------------------------------- */
+
+bool mem_ldst_ready(const mem_system *m, uint32_t sm)
+{
+    return sm < m->cfg.num_sms && !m->sm[sm].busy;
+}
+
+uint32_t mem_free_mshrs(const mem_system *m, uint32_t sm)
+{
+    if (sm >= m->cfg.num_sms)
+        return 0;
+    return m->cfg.l1d_mshr_entries - m->sm[sm].mshr_used;
+}
+
+int mem_coalesce(const mem_system *m, const mem_request *req,
+                 mem_coalesce_info *info, char *err, size_t errlen)
+{
+    mem_tx tx[MEM_MAX_TX];
+    uint32_t ntx;
+    return mem_coalesce_tx(&m->cfg, req, tx, &ntx, info, err, errlen);
+}
+
+int mem_submit(mem_system *m, const mem_request *req, mem_coalesce_info *info,
+               char *err, size_t errlen)
+{
+    if (req->sm >= m->cfg.num_sms)
+        return fail(err, errlen, "request for SM %u, but mem.num_sms is %u",
+                    req->sm, m->cfg.num_sms);
+    sm_state *s = &m->sm[req->sm];
+    if (s->busy)
+        return fail(err, errlen, "SM %u: LD/ST unit busy (check mem_ldst_ready)",
+                    req->sm);
+    mem_coalesce_info local;
+    if (!info)
+        info = &local;
+    if (mem_coalesce_tx(&m->cfg, req, s->tx, &s->ntx, info, err, errlen) != 0)
+        return -1;
+    uint32_t i;
+    if (inst_alloc(m, &i) != 0)
+        return fail(err, errlen, "out of memory");
+    inst_rec *r = &m->inst[i];
+    memset(&r->c, 0, sizeof r->c);
+    r->c.sm = req->sm;
+    r->c.warp = req->warp;
+    r->c.op = req->op;
+    r->c.space = req->space;
+    r->c.num_dst = req->num_dst;
+    memcpy(r->c.dst, req->dst, sizeof r->c.dst);
+    r->c.tag = req->tag;
+    r->c.submit_cycle = m->now;
+    r->ready = 0;
+    r->pending = 0;
+    r->issuing = 1;
+    m->st.insts[req->op][req->space]++;
+    m->outstanding++;
+    s->inst = i;
+    s->op = (uint8_t)req->op;
+    s->space = (uint8_t)req->space;
+    s->next = 0;
+    if (req->space == MEM_SHARED || req->space == MEM_CONST) {
+        uint32_t cyc = req->space == MEM_SHARED ? info->bank_conflict
+                                                : info->transactions;
+        if (req->space == MEM_SHARED) {
+            m->st.smem_accesses++;
+            m->st.smem_bank_cycles += cyc;
+        } else {
+            m->st.const_accesses++;
+            m->st.const_cycles += cyc;
+        }
+        s->ntx = 0;
+        if (cyc == 0) {          /* no active lane */
+            r->issuing = 0;
+            inst_data(m, i, m->now + 1, 0);
+            return 0;
+        }
+        s->remaining = cyc;
+    } else {
+        if (s->ntx == 0) {
+            r->issuing = 0;
+            inst_data(m, i, m->now + 1, 0);
+            return 0;
+        }
+        m->st.transactions += s->ntx;
+        if (info->coherent)
+            m->st.coherent_insts++;
+        else
+            m->st.divergent_insts++;
+    }
+    s->busy = 1;
+    bs_set(&m->sm_active, req->sm);
+    return 0;
+}
+
+size_t mem_collect(mem_system *m, uint32_t sm, mem_completion *out, size_t cap)
+{
+    if (sm >= m->cfg.num_sms)
+        return 0;
+    sm_state *s = &m->sm[sm];
+    size_t n = 0;
+    while (n < cap && s->heap_n && s->heap[0].cycle <= m->now) {
+        uint32_t i = s->heap[0].inst;
+        heap_pop(s);
+        out[n++] = m->inst[i].c;
+        inst_free(m, i);
+        m->outstanding--;
+    }
+    return n;
+}
+
+bool mem_idle(const mem_system *m)
+{
+    return m->outstanding == 0 && m->live == 0;
+}

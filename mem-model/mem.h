@@ -1,0 +1,227 @@
+/*
+ * mem.h — the memory hierarchy model of smcosim (issue 4).
+ *
+ * One mem_system models, for every SM: the coalescer, the LD/ST unit, the L1
+ * data cache with its MSHR table, shared-memory banks and a constant cache;
+ * and, shared by all SMs: the interconnect (SM -> L2 and back), the L2 sliced
+ * per memory partition with its own MSHRs, and one DRAM channel per partition
+ * (banks with row buffers, FR-FCFS). It is a timing model only: no data is
+ * stored, the functional emulator owns memory contents.
+ *
+ * The SM timing model drives it cycle by cycle (docs/memory-model.md gives
+ * every call's timing):
+ *
+ *     each cycle t (mem_now() == t):
+ *         mem_free_mshrs(m, sm)       MSHRs free for the OAWS qualification
+ *         if (mem_ldst_ready(m, sm))  LD/ST unit can take an instruction
+ *             mem_submit(m, &req, &info)
+ *         mem_cycle(m)                simulate cycle t; now becomes t + 1
+ *         n = mem_collect(m, sm, buf, cap)   completions with cycle <= t + 1
+ *
+ * Every submitted instruction produces exactly one completion: a load when
+ * all its data is in registers, an atomic when all its responses are back, a
+ * global/local store when its last transaction has left the LD/ST unit, a
+ * shared-memory access when its last bank cycle is done.
+ *
+ * Deterministic: the same sequence of calls gives the same answers.
+ */
+#ifndef SMC_MEM_H
+#define SMC_MEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MEM_MAX_LANES 64      /* a Southern Islands wavefront */
+#define MEM_MAX_DST   4       /* v4 loads */
+#define MEM_MAX_SMS   256
+
+/* ---- configuration -------------------------------------------------------- */
+
+enum mem_index_fn { MEM_INDEX_LINEAR = 0, MEM_INDEX_HASH = 1 };
+enum mem_alloc_policy { MEM_ALLOC_ON_MISS = 0, MEM_ALLOC_ON_FILL = 1 };
+
+/* All fields are described (range, meaning, source) by the key table in
+ * mem_config.c; docs/memory-model.md holds the generated Markdown. */
+typedef struct mem_config {
+    uint32_t num_sms;
+    uint32_t warp_size;
+    uint32_t dup_window;          /* duplicate-MSHR window W (seed 000 §6.1) */
+
+    uint32_t l1d_sets, l1d_ways, l1d_line_bytes, l1d_sector_bytes;
+    uint32_t l1d_latency;
+    uint32_t l1d_index;           /* enum mem_index_fn */
+    uint32_t l1d_alloc;           /* enum mem_alloc_policy */
+    uint32_t l1d_mshr_entries, l1d_mshr_max_merge;
+
+    uint32_t smem_banks, smem_bank_bytes, smem_latency;
+    uint32_t const_latency;
+
+    uint32_t icnt_latency, icnt_bytes_per_cycle, icnt_queue_entries;
+    uint32_t icnt_header_bytes;
+
+    uint32_t l2_partitions, l2_sets, l2_ways, l2_line_bytes, l2_latency;
+    uint32_t l2_mshr_entries, l2_mshr_max_merge, l2_queue_entries;
+
+    uint32_t dram_banks, dram_row_bytes, dram_queue_entries;
+    uint32_t dram_bytes_per_cycle, dram_latency;
+    uint32_t dram_tCL, dram_tRP, dram_tRC, dram_tRAS, dram_tRCD, dram_tRRD;
+    uint32_t dram_tWR, dram_tCDLR;
+} mem_config;
+
+/* Names of the presets, NULL-terminated: kepler-k20x, fermi-gtx480, si-7970. */
+extern const char *const mem_preset_names[];
+
+/* Fill *cfg with a preset. -1 and a message naming it when unknown. */
+int mem_config_preset(mem_config *cfg, const char *name, char *err, size_t errlen);
+/* Range and consistency checks; the message names the offending key. */
+int mem_config_check(const mem_config *cfg, char *err, size_t errlen);
+/* Overrides: one "key=value", or a file of "key = value" lines. */
+int mem_config_apply(mem_config *cfg, const char *assignment, char *err,
+                     size_t errlen);
+int mem_config_load_file(mem_config *cfg, const char *path, char *err,
+                         size_t errlen);
+void mem_config_print(const mem_config *cfg, FILE *out);
+void mem_config_markdown(const mem_config *cfg, FILE *out);
+
+/* ---- requests -------------------------------------------------------------- */
+
+typedef enum mem_op { MEM_LOAD = 0, MEM_STORE, MEM_ATOMIC } mem_op;
+typedef enum mem_space {
+    MEM_GLOBAL = 0, MEM_LOCAL, MEM_SHARED, MEM_CONST
+} mem_space;
+
+/* One warp memory instruction. Lanes whose bit is clear in active_mask are
+ * ignored. size[lane] is 1, 2, 4, 8 or 16 bytes. */
+typedef struct mem_request {
+    uint32_t  sm, warp;
+    mem_op    op;
+    mem_space space;
+    uint64_t  active_mask;
+    uint64_t  addr[MEM_MAX_LANES];
+    uint8_t   size[MEM_MAX_LANES];
+    uint8_t   num_dst;            /* destination registers (loads, atomics) */
+    uint16_t  dst[MEM_MAX_DST];
+    uint64_t  tag;                /* opaque to the model, returned as is */
+} mem_request;
+
+/* What the coalescer saw (OAWS's DLC needs #acc and #sets). */
+typedef struct mem_coalesce_info {
+    uint32_t transactions;        /* L1 accesses (lines or sectors) */
+    uint32_t lines;               /* distinct L1 lines */
+    uint32_t sets;                /* distinct L1 sets touched */
+    bool     coherent;            /* global/local: lines <= 2 */
+    uint32_t bank_conflict;       /* shared: serialisation degree, else 0 */
+} mem_coalesce_info;
+
+typedef struct mem_completion {
+    uint32_t sm, warp;
+    mem_op   op;
+    mem_space space;
+    uint8_t  num_dst;
+    uint16_t dst[MEM_MAX_DST];
+    uint64_t tag;
+    uint64_t submit_cycle;
+    uint64_t cycle;               /* data in registers / instruction done */
+} mem_completion;
+
+/* ---- statistics ------------------------------------------------------------ */
+
+typedef struct mem_stats {
+    uint64_t cycles;
+    uint64_t insts[3][4];              /* [mem_op][mem_space] submitted */
+    uint64_t completions;
+    uint64_t transactions;             /* global/local L1 accesses */
+    uint64_t coherent_insts, divergent_insts;
+
+    /* L1D: [mem_op] */
+    uint64_t l1_hit[3], l1_miss[3];
+    uint64_t l1_mshr_merge;            /* misses merged into an entry */
+    uint64_t l1_mshr_alloc;            /* entries allocated */
+    uint64_t l1_mshr_dup;              /* ... of which duplicates across SMs */
+    uint64_t l1_mshr_targets;          /* requests served by released entries */
+    uint64_t l1_mshr_released;
+    uint64_t l1_mshr_merge_hist[65];   /* entries by #requests (cap at 64) */
+    uint64_t l1_mshr_occ_sum;          /* sum over cycles and SMs of entries in use */
+    uint32_t l1_mshr_occ_max;
+    uint64_t l1_fills, l1_evictions, l1_write_evicts;
+
+    /* LD/ST unit (OAWS Fig. 2) */
+    uint64_t ldst_busy_cycles;         /* cycles with an instruction in the unit */
+    uint64_t stall_coal, stall_mshr, stall_icnt;
+
+    /* shared memory, constant cache */
+    uint64_t smem_accesses, smem_bank_cycles;
+    uint64_t const_accesses, const_cycles;
+
+    /* interconnect */
+    uint64_t icnt_up_packets, icnt_up_bytes, icnt_down_packets, icnt_down_bytes;
+
+    /* L2: [0] read, [1] write, [2] atomic */
+    uint64_t l2_hit[3], l2_miss[3];
+    uint64_t l2_mshr_merge, l2_writebacks;
+
+    /* DRAM */
+    uint64_t dram_reads, dram_writes, dram_row_hits, dram_bytes;
+    uint64_t dram_busy_cycles;         /* data-bus busy, summed over partitions */
+
+    /* loads */
+    uint64_t load_insts_done, load_latency_sum, load_latency_max;
+} mem_stats;
+
+/* ---- the system ---------------------------------------------------------- */
+
+typedef struct mem_system mem_system;
+
+/* NULL and a message when the configuration is invalid or memory is short. */
+mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen);
+void        mem_destroy(mem_system *m);
+const mem_config *mem_get_config(const mem_system *m);
+
+uint64_t mem_now(const mem_system *m);
+
+/* Can the LD/ST unit of `sm` take a new instruction this cycle? False while
+ * an earlier instruction still has transactions to process (divergence,
+ * bank conflicts) or is being replayed (MSHR / interconnect full). */
+bool mem_ldst_ready(const mem_system *m, uint32_t sm);
+
+/* Free L1D MSHR entries of `sm`, as of the start of this cycle. */
+uint32_t mem_free_mshrs(const mem_system *m, uint32_t sm);
+
+/* Coalesce without submitting (pure function of the request and config). */
+int mem_coalesce(const mem_system *m, const mem_request *req,
+                 mem_coalesce_info *info, char *err, size_t errlen);
+
+/* Submit an instruction at the current cycle. Returns 0; -1 with a message
+ * when the request is malformed (bad SM, size, empty...) or the unit is not
+ * ready (mem_ldst_ready false). info may be NULL. */
+int mem_submit(mem_system *m, const mem_request *req, mem_coalesce_info *info,
+               char *err, size_t errlen);
+
+/* Simulate the current cycle; mem_now() advances by one. */
+void mem_cycle(mem_system *m);
+
+/* Move up to `cap` completions of `sm` whose cycle <= mem_now() into out, in
+ * (cycle, submission order) order. Returns how many. */
+size_t mem_collect(mem_system *m, uint32_t sm, mem_completion *out, size_t cap);
+
+/* Instructions submitted and not yet collected, over all SMs. */
+uint64_t mem_outstanding(const mem_system *m);
+/* True when nothing is in flight anywhere (all queues and units empty). */
+bool mem_idle(const mem_system *m);
+
+const mem_stats *mem_get_stats(const mem_system *m);
+/* Statistics as JSON members (no enclosing braces): "l1d": {...}, ... so that
+ * a caller can embed them in its own object. */
+void mem_stats_json(const mem_system *m, FILE *out);
+void mem_stats_print(const mem_system *m, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SMC_MEM_H */

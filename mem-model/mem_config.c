@@ -1,0 +1,268 @@
+/*
+ * mem_config.c — the key table of the memory configuration, the three
+ * presets and the consistency checks.
+ *
+ * Sources of the numbers (seed papers in ../shared/seeds/):
+ *   [OAWS-T1]  001 (OAWS, PACT'16) Table 1, baseline GPGPU-Sim configuration
+ *   [OAWS-2]   001 §2.1/§2.2 (32 MSHR entries per SM, write-evict L1D,
+ *              stores need no MSHR) and §5.1 (allocate-on-fill L1D)
+ *   [G-T41]    000 (Gong thesis) Table 4.1, Kepler K20X baseline
+ *   [G-T52]    000 Table 5.2, AMD Radeon 7970 (Southern Islands) baseline
+ *   [G-T63]    000 Table 6.3 (16 MSHRs/SM, 8 requests/MSHR, Kepler)
+ *   [G-61]     000 §6.1 (duplicate-MSHR window of 2000 cycles)
+ * A value marked "assumed" is not given by the papers; the reason is next to
+ * it, and docs/memory-model.md lists all of them.
+ */
+#include "mem.h"
+
+#include "config_keys.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static const char *const index_names[] = { "linear", "hash", NULL };
+static const char *const alloc_names[] = { "on_miss", "on_fill", NULL };
+
+#define K32(name, field, lo, hi, doc) CK_KEY_U32(name, mem_config, field, lo, hi, doc)
+
+static const ck_key mem_keys[] = {
+    K32("mem.num_sms", num_sms, 1, MEM_MAX_SMS, "SMs (each has an L1D, MSHRs, shared memory, LD/ST unit)"),
+    K32("mem.warp_size", warp_size, 1, MEM_MAX_LANES, "lanes per warp instruction"),
+    K32("mem.dup_window", dup_window, 1, 100000000, "cycles W: an MSHR allocation is a duplicate if another SM allocated the same line within W cycles"),
+    K32("l1d.sets", l1d_sets, 1, 65536, "L1D sets per SM (power of two)"),
+    K32("l1d.ways", l1d_ways, 1, 64, "L1D associativity"),
+    K32("l1d.line_bytes", l1d_line_bytes, 16, 4096, "L1D line size (power of two)"),
+    K32("l1d.sector_bytes", l1d_sector_bytes, 16, 4096, "coalescing/fill unit; = line_bytes for per-line transactions, 32 for sectors"),
+    K32("l1d.latency", l1d_latency, 1, 10000, "L1D hit latency, cycles"),
+    CK_KEY_ENUM("l1d.index", mem_config, l1d_index, index_names, "set index function: linear, or hash (XOR-folded, pseudo-random like Fermi)"),
+    CK_KEY_ENUM("l1d.alloc", mem_config, l1d_alloc, alloc_names, "line allocation on a read miss: reserve at miss time, or at fill time"),
+    K32("l1d.mshr_entries", l1d_mshr_entries, 1, 1024, "MSHR entries per SM, shared by all warps"),
+    K32("l1d.mshr_max_merge", l1d_mshr_max_merge, 1, 64, "maximum requests merged into one MSHR entry"),
+    K32("smem.banks", smem_banks, 1, 64, "shared-memory banks"),
+    K32("smem.bank_bytes", smem_bank_bytes, 4, 8, "bank width in bytes (power of two)"),
+    K32("smem.latency", smem_latency, 1, 10000, "shared-memory access latency, cycles (without conflicts)"),
+    K32("const.latency", const_latency, 1, 10000, "constant-cache hit latency, cycles"),
+    K32("icnt.latency", icnt_latency, 1, 10000, "interconnect traversal latency, cycles, each direction"),
+    K32("icnt.bytes_per_cycle", icnt_bytes_per_cycle, 1, 4096, "channel width: bytes per cycle per port and direction"),
+    K32("icnt.queue_entries", icnt_queue_entries, 1, 4096, "packets in each SM injection / ejection queue"),
+    K32("icnt.header_bytes", icnt_header_bytes, 0, 256, "bytes of address/control per packet"),
+    K32("l2.partitions", l2_partitions, 1, 64, "memory partitions (L2 slice + DRAM channel each)"),
+    K32("l2.sets", l2_sets, 1, 1048576, "L2 sets per slice (power of two)"),
+    K32("l2.ways", l2_ways, 1, 64, "L2 associativity"),
+    K32("l2.line_bytes", l2_line_bytes, 16, 4096, "L2 line size (power of two, >= l1d.line_bytes); also the partition interleave"),
+    K32("l2.latency", l2_latency, 1, 10000, "L2 lookup pipeline latency, cycles"),
+    K32("l2.mshr_entries", l2_mshr_entries, 1, 4096, "L2 MSHR entries per slice"),
+    K32("l2.mshr_max_merge", l2_mshr_max_merge, 1, 64, "maximum requests merged into one L2 MSHR entry"),
+    K32("l2.queue_entries", l2_queue_entries, 1, 4096, "packets in each slice's input and output queue"),
+    K32("dram.banks", dram_banks, 1, 64, "banks per DRAM channel"),
+    K32("dram.row_bytes", dram_row_bytes, 64, 1048576, "row (page) size per bank, bytes (power of two, >= l2.line_bytes)"),
+    K32("dram.queue_entries", dram_queue_entries, 1, 4096, "FR-FCFS request queue per channel"),
+    K32("dram.bytes_per_cycle", dram_bytes_per_cycle, 1, 4096, "data-bus bandwidth per channel, bytes per core cycle"),
+    K32("dram.latency", dram_latency, 0, 10000, "fixed controller/pipeline latency added to every DRAM read, cycles"),
+    K32("dram.tCL", dram_tCL, 1, 1000, "CAS latency, cycles"),
+    K32("dram.tRP", dram_tRP, 1, 1000, "precharge time, cycles"),
+    K32("dram.tRC", dram_tRC, 1, 1000, "activate-to-activate, same bank, cycles"),
+    K32("dram.tRAS", dram_tRAS, 1, 1000, "activate-to-precharge, cycles"),
+    K32("dram.tRCD", dram_tRCD, 1, 1000, "activate-to-column, cycles"),
+    K32("dram.tRRD", dram_tRRD, 1, 1000, "activate-to-activate, different banks, cycles"),
+    K32("dram.tWR", dram_tWR, 1, 1000, "write recovery before precharge, cycles"),
+    K32("dram.tCDLR", dram_tCDLR, 1, 1000, "write-to-read delay in a bank, cycles"),
+};
+#define NKEYS (sizeof mem_keys / sizeof mem_keys[0])
+
+const char *const mem_preset_names[] = { "kepler-k20x", "fermi-gtx480", "si-7970", NULL };
+
+/* GDDR5 timing and controller of OAWS Table 1, shared by all presets (the
+ * Gong thesis gives no DRAM timing; assumed the same for Kepler and SI). */
+static void gddr5_oaws(mem_config *c)
+{
+    c->dram_banks = 16;          /* nbk=16 [OAWS-T1] */
+    c->dram_tCL = 12;            /* [OAWS-T1] */
+    c->dram_tRP = 12;
+    c->dram_tRC = 40;
+    c->dram_tRAS = 28;
+    c->dram_tRCD = 12;
+    c->dram_tRRD = 6;
+    c->dram_tWR = 12;
+    c->dram_tCDLR = 5;
+    c->dram_queue_entries = 32;  /* FR-FCFS, max request queue length 32 [OAWS-T1] */
+    c->dram_row_bytes = 2048;    /* assumed: 2 KB GDDR5 page */
+}
+
+static void fermi_gtx480(mem_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->num_sms = 30;             /* 30 SMs (15 clusters of 2) [OAWS-T1] */
+    c->warp_size = 32;           /* [OAWS-T1] */
+    c->dup_window = 2000;        /* [G-61] */
+    c->l1d_sets = 32;            /* 32 KB / 128 B / 8 ways [OAWS-T1] */
+    c->l1d_ways = 8;
+    c->l1d_line_bytes = 128;
+    c->l1d_sector_bytes = 128;   /* per-line transactions (128 B port) [OAWS-2] */
+    c->l1d_latency = 28;         /* assumed: typical Fermi L1 hit latency */
+    c->l1d_index = MEM_INDEX_HASH;  /* pseudo-random hashing [OAWS-T1] */
+    c->l1d_alloc = MEM_ALLOC_ON_FILL; /* [OAWS-2] §5.1 */
+    c->l1d_mshr_entries = 32;    /* [OAWS-2] */
+    c->l1d_mshr_max_merge = 8;   /* assumed: GPGPU-Sim 3.x GTX480 default */
+    c->smem_banks = 32;          /* 32 banks x 4 B */
+    c->smem_bank_bytes = 4;
+    c->smem_latency = 24;        /* assumed */
+    c->const_latency = 20;       /* assumed */
+    c->icnt_latency = 10;        /* assumed */
+    c->icnt_bytes_per_cycle = 32; /* 32 B channel width [OAWS-T1] */
+    c->icnt_queue_entries = 8;   /* assumed */
+    c->icnt_header_bytes = 8;    /* assumed */
+    c->l2_partitions = 6;        /* 6 memory partitions [OAWS-T1] */
+    c->l2_sets = 64;             /* 768 KB / 6 / 128 B / 16 ways [OAWS-T1] */
+    c->l2_ways = 16;
+    c->l2_line_bytes = 128;
+    /* Min. L2 latency 120 cycles [OAWS-T1]: with the round trip
+     * 2*icnt.latency + l2.latency + ser(request) + ser(response)
+     * = 20 + 94 + 1 + 5 = 120 (docs/memory-model.md). */
+    c->l2_latency = 94;
+    c->l2_mshr_entries = 32;     /* assumed */
+    c->l2_mshr_max_merge = 8;    /* assumed */
+    c->l2_queue_entries = 8;     /* assumed */
+    gddr5_oaws(c);
+    /* GTX 480: 177.4 GB/s over 6 channels at the 1.4 GHz core clock
+     * [OAWS-T1] = 21 B per core cycle per channel (assumed from the board). */
+    c->dram_bytes_per_cycle = 21;
+    /* min latency 100 cycles [OAWS-T1] = tRCD + tCL + burst(128 B / 21 = 7)
+     * + dram.latency, so dram.latency = 100 - 12 - 12 - 7 = 69. */
+    c->dram_latency = 69;
+}
+
+static void kepler_k20x(mem_config *c)
+{
+    fermi_gtx480(c);             /* same interconnect/L2/DRAM structure (assumed) */
+    c->num_sms = 14;             /* [G-T41] */
+    c->l1d_sets = 32;            /* 16 KB / 128 B / 4 ways [G-T41], [G-T63] */
+    c->l1d_ways = 4;
+    c->l1d_index = MEM_INDEX_LINEAR; /* assumed: Multi2Sim indexes linearly */
+    c->l1d_mshr_entries = 16;    /* [G-T63] */
+    c->l1d_mshr_max_merge = 8;   /* [G-T63] */
+    c->l2_partitions = 6;        /* assumed: K20X has a 384-bit bus, 6 x 64-bit controllers */
+    c->l2_sets = 128;            /* 1536 KB / 6 / 128 B / 16 ways [G-T41] */
+    c->l2_ways = 16;
+    /* K20X: 250 GB/s over 6 channels at the 732 MHz core clock [G-T63]
+     * = 57 B per core cycle per channel (assumed from the board). */
+    c->dram_bytes_per_cycle = 57;
+    c->dram_latency = 73;        /* 100 - 12 - 12 - burst 3 (assumed as Fermi) */
+}
+
+static void si_7970(mem_config *c)
+{
+    fermi_gtx480(c);
+    c->num_sms = 32;             /* 32 compute units [G-T52] */
+    c->warp_size = 64;           /* wavefront of 64 work-items (4 x 16 lanes) [G-T52] */
+    c->l1d_sets = 64;            /* 16 KB, 64 sets, 4 way, 64 B [G-T52] */
+    c->l1d_ways = 4;
+    c->l1d_line_bytes = 64;
+    c->l1d_sector_bytes = 64;
+    c->l1d_latency = 20;         /* assumed */
+    c->l1d_index = MEM_INDEX_LINEAR; /* assumed */
+    c->l1d_mshr_entries = 16;    /* assumed (as Kepler [G-T63]) */
+    c->l1d_mshr_max_merge = 8;   /* assumed */
+    c->smem_banks = 32;          /* LDS 64 KB, 32 banks x 4 B [G-T52] */
+    c->smem_latency = 24;        /* assumed */
+    c->l2_partitions = 6;        /* assumed: Multi2Sim SI default, 6 L2 modules */
+    c->l2_sets = 128;            /* 128 KB, 128 sets, 16 way, 64 B per module [G-T52] */
+    c->l2_ways = 16;
+    c->l2_line_bytes = 64;
+    /* 264 GB/s over 6 channels at 1 GHz [G-T52 clock] = 44 B/cycle (assumed) */
+    c->dram_bytes_per_cycle = 44;
+    c->dram_latency = 74;        /* 100 - 12 - 12 - burst 2 (assumed as Fermi) */
+    /* round trip 2*10 + l2 + 1 + 3 = 120 (assumed as Fermi) */
+    c->l2_latency = 96;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int mem_config_preset(mem_config *cfg, const char *name, char *err, size_t errlen)
+{
+    if (strcmp(name, "fermi-gtx480") == 0)
+        fermi_gtx480(cfg);
+    else if (strcmp(name, "kepler-k20x") == 0)
+        kepler_k20x(cfg);
+    else if (strcmp(name, "si-7970") == 0)
+        si_7970(cfg);
+    else
+        return fail(err, errlen, "unknown memory preset '%s' (kepler-k20x, "
+                    "fermi-gtx480, si-7970)", name);
+    return 0;
+}
+
+static int is_pow2(uint32_t v) { return v && !(v & (v - 1)); }
+
+int mem_config_check(const mem_config *c, char *err, size_t errlen)
+{
+    if (ck_check(mem_keys, NKEYS, c, err, errlen) != 0)
+        return -1;
+    static const struct { const char *key; size_t off; } pow2[] = {
+        { "l1d.sets", offsetof(mem_config, l1d_sets) },
+        { "l1d.line_bytes", offsetof(mem_config, l1d_line_bytes) },
+        { "l1d.sector_bytes", offsetof(mem_config, l1d_sector_bytes) },
+        { "smem.bank_bytes", offsetof(mem_config, smem_bank_bytes) },
+        { "l2.sets", offsetof(mem_config, l2_sets) },
+        { "l2.line_bytes", offsetof(mem_config, l2_line_bytes) },
+        { "dram.row_bytes", offsetof(mem_config, dram_row_bytes) },
+    };
+    for (size_t i = 0; i < sizeof pow2 / sizeof pow2[0]; i++) {
+        uint32_t v = *(const uint32_t *)((const char *)c + pow2[i].off);
+        if (!is_pow2(v))
+            return fail(err, errlen, "key '%s': %u is not a power of two",
+                        pow2[i].key, v);
+    }
+    if (c->l1d_sector_bytes > c->l1d_line_bytes)
+        return fail(err, errlen, "key 'l1d.sector_bytes': %u exceeds "
+                    "l1d.line_bytes %u", c->l1d_sector_bytes, c->l1d_line_bytes);
+    if (c->l1d_line_bytes / c->l1d_sector_bytes > 32)
+        return fail(err, errlen, "key 'l1d.sector_bytes': more than 32 sectors "
+                    "per line");
+    if (c->l2_line_bytes < c->l1d_line_bytes)
+        return fail(err, errlen, "key 'l2.line_bytes': %u is smaller than "
+                    "l1d.line_bytes %u", c->l2_line_bytes, c->l1d_line_bytes);
+    if (c->dram_row_bytes < c->l2_line_bytes)
+        return fail(err, errlen, "key 'dram.row_bytes': %u is smaller than "
+                    "l2.line_bytes %u", c->dram_row_bytes, c->l2_line_bytes);
+    return 0;
+}
+
+int mem_config_apply(mem_config *cfg, const char *assignment, char *err,
+                     size_t errlen)
+{
+    mem_config tmp = *cfg;
+    if (ck_apply(mem_keys, NKEYS, &tmp, assignment, err, errlen) != 0)
+        return -1;
+    *cfg = tmp;
+    return 0;
+}
+
+int mem_config_load_file(mem_config *cfg, const char *path, char *err,
+                         size_t errlen)
+{
+    mem_config tmp = *cfg;
+    if (ck_load_file(mem_keys, NKEYS, &tmp, path, err, errlen) != 0)
+        return -1;
+    *cfg = tmp;
+    return 0;
+}
+
+void mem_config_print(const mem_config *cfg, FILE *out)
+{
+    ck_print(mem_keys, NKEYS, cfg, out);
+}
+
+void mem_config_markdown(const mem_config *cfg, FILE *out)
+{
+    ck_markdown(mem_keys, NKEYS, cfg, out);
+}

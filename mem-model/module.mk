@@ -1,0 +1,30 @@
+# mem-model/: the memory hierarchy model (issue 4) -> $(MEM_LIB).
+# Link users with $(MEM_LIB) $(UTIL_LIB) (the key-table helper of csrc/util).
+
+MEM_SRCS := mem-model/mem.c mem-model/coalesce.c mem-model/mem_config.c \
+            mem-model/mem_stats.c
+MEM_OBJS := $(MEM_SRCS:%.c=$(B)/%.o)
+INCLUDES += -Imem-model -Icsrc/util
+
+$(MEM_LIB): $(MEM_OBJS)
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+# smc-memcfg: print a preset's keys, or the Markdown key table for docs/.
+MEM_CFG_TOOL := $(B)/bin/smc-memcfg
+$(MEM_CFG_TOOL): $(B)/mem-model/memcfg_main.o $(MEM_LIB) $(UTIL_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+
+# bench-mem: line-accesses per second, streaming and random patterns.
+MEM_BENCH := $(B)/bin/bench-mem
+$(MEM_BENCH): $(B)/mem-model/bench_mem.o $(MEM_LIB) $(UTIL_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+
+.PHONY: bench-mem
+bench-mem: $(MEM_BENCH)
+	@$(MEM_BENCH)
+
+ALL_TARGETS   += $(MEM_LIB) $(MEM_CFG_TOOL) $(MEM_BENCH)
+BENCH_TARGETS += bench-mem

@@ -1,0 +1,313 @@
+// sched_core -- the scheduling logic of one SM (top of rtl/).
+//
+// The interface contract is docs/sched-interface.md; in short:
+//   * every input is sampled at the rising clock edge that ends a cycle;
+//   * every output is a function of registers only (Moore), so the C side
+//     reads the outputs of cycle t, decides the inputs of cycle t and then
+//     clocks the edge;
+//   * level inputs that steer issue (policy, limits, unit availability,
+//     barrier waits) are registered too: a value given in cycle t governs
+//     the issue decision of cycle t+1.
+//
+// Warps are split among the schedulers by id: warp w belongs to scheduler
+// w % NumSchedulers with local index w / NumSchedulers. Each scheduler has
+// its own push port (pushes only into its own warps), issues at most one
+// instruction per cycle and requests at most one buffer refill per cycle.
+//
+// Instruction payload in the buffers (LSB first), InstrW = 60 + 4*RegIdWidth:
+//   pc[32] op[2] dst_valid[1] dst[R] src_valid[3] src[3R] pred[1] long[1]
+//   hint[16] pred_miss[4]
+// hint (HAWS, a later issue) and pred_miss (OAWS, a later issue) are stored
+// and handed out with the issue grant but do not yet steer anything.
+module sched_core #(
+  parameter int NumWarps      = 64,
+  parameter int NumSchedulers = 4,
+  parameter int RegIdWidth    = 8,
+  parameter int IbufDepth     = 2,
+  parameter int SbEntries     = 6,
+  parameter int WbPorts       = 4
+) (
+  input  logic clk_i,
+  input  logic rst_ni,
+
+  // run-time configuration and per-cycle levels (registered)
+  input  logic [1:0]                 policy_i,      // 0 LRR, 1 GTO, 2 two-level
+  input  logic [6:0]                 warp_limit_i,  // SWL: 0 = no limit
+  input  logic [6:0]                 pool_size_i,   // two-level active pool per scheduler
+  input  logic [NumSchedulers*4-1:0] unit_avail_i,  // [s*4 + op class]
+  input  logic [NumWarps-1:0]        barrier_i,     // warp waits at a barrier
+
+  // warp life-cycle events
+  input  logic [NumWarps-1:0]        launch_i,
+  input  logic [NumWarps-1:0]        finish_i,
+
+  // instruction pushes, one port per scheduler
+  input  logic [NumSchedulers-1:0]            push_valid_i,
+  input  logic [NumSchedulers*6-1:0]          push_warp_i,
+  input  logic [NumSchedulers*32-1:0]         push_pc_i,
+  input  logic [NumSchedulers*2-1:0]          push_op_i,
+  input  logic [NumSchedulers-1:0]            push_dst_valid_i,
+  input  logic [NumSchedulers*RegIdWidth-1:0] push_dst_i,
+  input  logic [NumSchedulers*3-1:0]          push_src_valid_i,
+  input  logic [NumSchedulers*3*RegIdWidth-1:0] push_src_i,
+  input  logic [NumSchedulers-1:0]            push_pred_i,
+  input  logic [NumSchedulers-1:0]            push_long_i,
+  input  logic [NumSchedulers*16-1:0]         push_hint_i,
+  input  logic [NumSchedulers*4-1:0]          push_pred_miss_i,
+
+  // register writebacks
+  input  logic [WbPorts-1:0]                  wb_valid_i,
+  input  logic [WbPorts*6-1:0]                wb_warp_i,
+  input  logic [WbPorts*RegIdWidth-1:0]       wb_reg_i,
+
+  // issue grants, one per scheduler (fields are zero when not valid)
+  output logic [NumSchedulers-1:0]            issue_valid_o,
+  output logic [NumSchedulers*6-1:0]          issue_warp_o,
+  output logic [NumSchedulers*32-1:0]         issue_pc_o,
+  output logic [NumSchedulers*2-1:0]          issue_op_o,
+  output logic [NumSchedulers-1:0]            issue_dst_valid_o,
+  output logic [NumSchedulers*RegIdWidth-1:0] issue_dst_o,
+  output logic [NumSchedulers-1:0]            issue_pred_o,
+  output logic [NumSchedulers-1:0]            issue_long_o,
+  output logic [NumSchedulers*16-1:0]         issue_hint_o,
+  output logic [NumSchedulers*4-1:0]          issue_pred_miss_o,
+  output logic [NumSchedulers*3-1:0]          stall_reason_o, // 0 when issuing
+
+  // buffer refill requests, one per scheduler
+  output logic [NumSchedulers-1:0]            fetch_valid_o,
+  output logic [NumSchedulers*6-1:0]          fetch_warp_o,
+
+  // per warp: a long-latency write is pending (HAWS trigger)
+  output logic [NumWarps-1:0]                 long_pending_o,
+
+  // per scheduler, 7 counters of 32 bits (see sched_counters)
+  output logic [NumSchedulers*7*32-1:0]       counters_o
+);
+  localparam int R      = RegIdWidth;
+  localparam int Wps    = NumWarps / NumSchedulers;
+  localparam int LIdxW  = (Wps > 1) ? $clog2(Wps) : 1;
+  // payload field offsets
+  localparam int OffPc       = 0;
+  localparam int OffOp       = 32;
+  localparam int OffDstV     = 34;
+  localparam int OffDst      = 35;
+  localparam int OffSrcV     = 35 + R;
+  localparam int OffSrc      = 38 + R;
+  localparam int OffPred     = 38 + 4 * R;
+  localparam int OffLong     = 39 + 4 * R;
+  localparam int OffHint     = 40 + 4 * R;
+  localparam int OffPredMiss = 56 + 4 * R;
+  localparam int InstrW      = 60 + 4 * R;
+
+  localparam logic [1:0] PolicyTwoLevel = 2'd2;
+
+  // registered levels
+  logic [1:0]                 policy_q;
+  logic [6:0]                 warp_limit_q;
+  logic [6:0]                 pool_size_q;
+  logic [NumSchedulers*4-1:0] unit_avail_q;
+  logic [NumWarps-1:0]        barrier_q;
+  logic [NumWarps-1:0]        alive_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      policy_q     <= '0;
+      warp_limit_q <= '0;
+      pool_size_q  <= '0;
+      unit_avail_q <= '0;
+      barrier_q    <= '0;
+      alive_q      <= '0;
+    end else begin
+      policy_q     <= policy_i;
+      warp_limit_q <= warp_limit_i;
+      pool_size_q  <= pool_size_i;
+      unit_avail_q <= unit_avail_i;
+      barrier_q    <= barrier_i;
+      alive_q      <= (alive_q & ~finish_i) | launch_i;
+    end
+  end
+
+  // Static warp limit: a warp may issue when fewer than warp_limit alive
+  // warps have a lower id (the first warp_limit alive warps of the SM).
+  logic [NumWarps-1:0] swl_ok;
+  always_comb begin
+    logic [6:0] n_lower;
+    n_lower = '0;
+    for (int w = 0; w < NumWarps; w++) begin
+      swl_ok[w] = (warp_limit_q == '0) || (n_lower < warp_limit_q);
+      n_lower    = n_lower + {6'd0, alive_q[w]};
+    end
+  end
+
+  // per-warp wires
+  logic [NumWarps*InstrW-1:0] head;
+  logic [NumWarps-1:0]        head_valid;
+  logic [NumWarps-1:0]        has_space;
+  logic [NumWarps-1:0]        hazard, hazard_long, sb_full;
+  logic [NumWarps-1:0]        ready;
+  logic [NumWarps*3-1:0]      reason;
+  logic [NumWarps-1:0]        in_active;
+  logic [NumWarps-1:0]        pop;
+
+  // per-scheduler wires
+  logic [NumSchedulers-1:0]       grant_valid;
+  logic [NumSchedulers*LIdxW-1:0] grant_idx;
+
+  for (genvar w = 0; w < NumWarps; w++) begin : g_warp
+    localparam int S = w % NumSchedulers;
+    localparam int L = w / NumSchedulers;
+
+    logic [InstrW-1:0] push_data;
+    logic              push_here;
+    logic [WbPorts-1:0] wb_here;
+    logic [InstrW-1:0] h;
+    logic              limit_ok;
+    logic              unit_ok;
+
+    assign push_here = push_valid_i[S] && (push_warp_i[S*6 +: 6] == 6'(w));
+    assign push_data = {push_pred_miss_i[S*4 +: 4], push_hint_i[S*16 +: 16],
+                        push_long_i[S], push_pred_i[S],
+                        push_src_i[S*3*R +: 3*R], push_src_valid_i[S*3 +: 3],
+                        push_dst_i[S*R +: R], push_dst_valid_i[S],
+                        push_op_i[S*2 +: 2], push_pc_i[S*32 +: 32]};
+    assign pop[w] = grant_valid[S] && (grant_idx[S*LIdxW +: LIdxW] == LIdxW'(L));
+
+    for (genvar p = 0; p < WbPorts; p++) begin : g_wb
+      assign wb_here[p] = wb_valid_i[p] && (wb_warp_i[p*6 +: 6] == 6'(w));
+    end
+
+    sched_ibuffer #(.Depth(IbufDepth), .Width(InstrW)) u_ibuf (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .clear_i     (launch_i[w] | finish_i[w]),
+      .push_i      (push_here),
+      .push_data_i (push_data),
+      .pop_i       (pop[w]),
+      .head_valid_o(head_valid[w]),
+      .head_o      (h),
+      .has_space_o (has_space[w])
+    );
+    assign head[w*InstrW +: InstrW] = h;
+
+    sched_scoreboard #(.Entries(SbEntries), .RegW(R), .WbPorts(WbPorts)) u_sb (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .clear_i        (launch_i[w]),
+      .alloc_i        (pop[w] && h[OffDstV]),
+      .alloc_reg_i    (h[OffDst +: R]),
+      .alloc_long_i   (h[OffLong]),
+      .wb_valid_i     (wb_here),
+      .wb_reg_i       (wb_reg_i),
+      .chk_dst_valid_i(h[OffDstV]),
+      .chk_dst_i      (h[OffDst +: R]),
+      .chk_src_valid_i(h[OffSrcV +: 3]),
+      .chk_src_i      (h[OffSrc +: 3*R]),
+      .hazard_o       (hazard[w]),
+      .hazard_long_o  (hazard_long[w]),
+      .full_o         (sb_full[w]),
+      .long_pending_o (long_pending_o[w])
+    );
+
+    assign limit_ok = swl_ok[w] && ((policy_q != PolicyTwoLevel) || in_active[w]);
+    logic [3:0] units;
+    assign units    = unit_avail_q[S*4 +: 4];
+    assign unit_ok  = units[h[OffOp +: 2]];
+
+    sched_qualify u_qual (
+      .alive_i          (alive_q[w]),
+      .head_valid_i     (head_valid[w]),
+      .barrier_i        (barrier_q[w]),
+      .limit_ok_i       (limit_ok),
+      .hazard_i         (hazard[w]),
+      .hazard_long_i    (hazard_long[w]),
+      .need_entry_full_i(h[OffDstV] && sb_full[w]),
+      .unit_ok_i        (unit_ok),
+      .ready_o          (ready[w]),
+      .reason_o         (reason[w*3 +: 3])
+    );
+  end
+
+  for (genvar s = 0; s < NumSchedulers; s++) begin : g_sched
+    logic [Wps-1:0]   ready_l, space_l, alive_l, long_wait_l, active_l;
+    logic [LIdxW-1:0] gidx, fidx;
+    logic             fvalid;
+    logic [InstrW-1:0] issued;
+    logic [2:0]       sreason;
+
+    for (genvar l = 0; l < Wps; l++) begin : g_local
+      assign ready_l[l]     = ready[l*NumSchedulers + s];
+      assign space_l[l]     = alive_q[l*NumSchedulers + s] && has_space[l*NumSchedulers + s];
+      assign alive_l[l]     = alive_q[l*NumSchedulers + s];
+      assign long_wait_l[l] = head_valid[l*NumSchedulers + s] && hazard_long[l*NumSchedulers + s];
+      assign in_active[l*NumSchedulers + s] = active_l[l];
+    end
+
+    sched_arbiter #(.N(Wps), .IdxW(LIdxW)) u_arb (
+      .clk_i        (clk_i),
+      .rst_ni       (rst_ni),
+      .policy_i     (policy_q),
+      .ready_i      (ready_l),
+      .grant_valid_o(grant_valid[s]),
+      .grant_idx_o  (gidx)
+    );
+    assign grant_idx[s*LIdxW +: LIdxW] = gidx;
+
+    sched_pool #(.N(Wps)) u_pool (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .pool_size_i(pool_size_q),
+      .alive_i    (alive_l),
+      .long_wait_i(long_wait_l),
+      .in_active_o(active_l)
+    );
+
+    sched_fetch_arb #(.N(Wps), .IdxW(LIdxW)) u_fetch (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .space_i    (space_l),
+      .req_valid_o(fvalid),
+      .req_idx_o  (fidx)
+    );
+    assign fetch_valid_o[s]      = fvalid;
+    assign fetch_warp_o[s*6 +: 6] = fvalid ? 6'(32'(fidx) * NumSchedulers + s) : 6'd0;
+
+    // issued instruction and the reason for not issuing
+    always_comb begin
+      logic [6:0] any;
+      issued = '0;
+      any    = '0;
+      for (int l = 0; l < Wps; l++) begin
+        if (grant_valid[s] && gidx == LIdxW'(l)) begin
+          issued = head[(l*NumSchedulers + s)*InstrW +: InstrW];
+        end
+        any[reason[(l*NumSchedulers + s)*3 +: 3]] = 1'b1;
+      end
+      if (grant_valid[s])  sreason = 3'd0;
+      else if (any[4])     sreason = 3'd4;  // unit busy
+      else if (any[2])     sreason = 3'd2;  // scoreboard
+      else if (any[3])     sreason = 3'd3;  // long-latency dependence
+      else if (any[6])     sreason = 3'd6;  // warp limit
+      else if (any[5])     sreason = 3'd5;  // barrier
+      else                 sreason = 3'd1;  // no valid instruction
+    end
+
+    assign issue_valid_o[s]              = grant_valid[s];
+    assign issue_warp_o[s*6 +: 6]        = grant_valid[s] ? 6'(32'(gidx) * NumSchedulers + s) : 6'd0;
+    assign issue_pc_o[s*32 +: 32]        = issued[OffPc +: 32];
+    assign issue_op_o[s*2 +: 2]          = issued[OffOp +: 2];
+    assign issue_dst_valid_o[s]          = issued[OffDstV];
+    assign issue_dst_o[s*R +: R]         = issued[OffDst +: R];
+    assign issue_pred_o[s]               = issued[OffPred];
+    assign issue_long_o[s]               = issued[OffLong];
+    assign issue_hint_o[s*16 +: 16]      = issued[OffHint +: 16];
+    assign issue_pred_miss_o[s*4 +: 4]   = issued[OffPredMiss +: 4];
+    assign stall_reason_o[s*3 +: 3]      = sreason;
+
+    sched_counters u_cnt (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .reason_i(sreason),
+      .count_o (counters_o[s*7*32 +: 7*32])
+    );
+  end
+endmodule

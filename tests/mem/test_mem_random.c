@@ -1,0 +1,291 @@
+/*
+ * test_mem_random.c — seeded randomised invariant test of the memory model.
+ *
+ * Several configurations (presets and variants: tiny MSHRs, allocate-on-miss,
+ * sectors, hashed sets, one-entry queues) each run a random mix of warp
+ * memory instructions from all SMs: coherent and divergent loads, stores,
+ * atomics, shared and constant accesses, over small and large footprints.
+ * Checked, every cycle or at the end:
+ *   - every instruction completes exactly once, not before it was submitted
+ *     plus its minimum latency, and the model drains to idle;
+ *   - free MSHRs never exceed (and use never exceeds) the capacity;
+ *   - the counters add up (hits + misses = accesses, allocations + merges =
+ *     load misses, L2 reads = L1 allocations, DRAM reads = L2 MSHR
+ *     allocations, packets up/down = what the L1s sent, ...);
+ *   - no deadlock: some instruction completes at least every 200,000 cycles.
+ *
+ *   test_mem_random [instructions]   (default 600,000, ~9 M transactions;
+ *                                     the ASan pass uses fewer)
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+
+static uint64_t total_insts = 600000;
+
+static uint64_t rng_s;
+static uint64_t rnd(void)
+{
+    /* splitmix64 */
+    uint64_t z = (rng_s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+typedef struct expect {
+    uint64_t insts[3];             /* by op, global/local only */
+    uint64_t load_insts;           /* any space */
+    uint64_t tx[3];                /* global/local transactions by op */
+} expect;
+
+static void make_request(const mem_config *c, mem_request *r, uint32_t sm,
+                         uint64_t tag)
+{
+    memset(r, 0, sizeof *r);
+    r->sm = sm;
+    r->warp = (uint32_t)(rnd() % 48);
+    r->tag = tag;
+    uint32_t k = (uint32_t)(rnd() % 100);
+    r->op = k < 70 ? MEM_LOAD : k < 88 ? MEM_STORE : MEM_ATOMIC;
+    k = (uint32_t)(rnd() % 100);
+    r->space = k < 80 ? MEM_GLOBAL : k < 88 ? MEM_LOCAL : k < 96 ? MEM_SHARED : MEM_CONST;
+    if (r->space == MEM_CONST)
+        r->op = MEM_LOAD;
+    if (r->space == MEM_LOCAL && r->op == MEM_ATOMIC)
+        r->op = MEM_STORE;
+    r->num_dst = r->op == MEM_STORE ? 0 : (uint8_t)(1 + rnd() % 4);
+    for (int i = 0; i < r->num_dst; i++)
+        r->dst[i] = (uint16_t)(rnd() % 255);
+    /* footprint: 8 KB (reuse, merging), 256 KB (L2-resident) or 64 MB */
+    uint32_t f = (uint32_t)(rnd() % 4);
+    uint64_t foot = f == 0 ? (64ull << 20) : f == 1 ? (256ull << 10) : (8ull << 10);
+    uint64_t base = rnd() % foot & ~3ull;
+    uint32_t pattern = (uint32_t)(rnd() % 4);
+    uint8_t size = (uint8_t)(1u << (rnd() % 5));      /* 1..16 */
+    uint32_t lanes = c->warp_size;
+    uint64_t mask = lanes == 64 ? ~0ull : (1ull << lanes) - 1;
+    if (rnd() % 4 == 0)
+        mask &= rnd();                                 /* branch divergence */
+    r->active_mask = mask;
+    for (uint32_t l = 0; l < lanes; l++) {
+        uint64_t a;
+        switch (pattern) {
+        case 0: a = base + (uint64_t)l * size; break;            /* coherent */
+        case 1: a = base + (uint64_t)l * 128 * (1 + rnd() % 3); break;
+        case 2: a = rnd() % foot; break;                         /* random */
+        default: a = base + (rnd() % 8) * 4096; break;          /* few sets */
+        }
+        if (rnd() % 16)
+            a &= ~(uint64_t)(size - 1);                /* mostly aligned */
+        r->addr[l] = a;
+        r->size[l] = size;
+    }
+}
+
+static void run_config(const char *name, const mem_config *c, uint64_t ninst,
+                       uint64_t seed)
+{
+    char err[256];
+    mem_system *m = mem_create(c, err, sizeof err);
+    if (!m)
+        fail_msg("%s: %s", name, err);
+    rng_s = seed;
+    uint8_t *done = calloc(ninst, 1);
+    uint64_t *submitted_at = calloc(ninst, sizeof *submitted_at);
+    uint8_t *op_of = calloc(ninst, 1), *space_of = calloc(ninst, 1);
+    assert_non_null(done);
+    expect ex;
+    memset(&ex, 0, sizeof ex);
+    uint64_t next = 0, completed = 0, last_progress = 0;
+    mem_completion buf[128];
+    mem_request r;
+    while (completed < ninst) {
+        for (uint32_t s = 0; s < c->num_sms && next < ninst; s++) {
+            if (!mem_ldst_ready(m, s) || rnd() % 3 == 0)
+                continue;
+            make_request(c, &r, s, next);
+            mem_coalesce_info info;
+            if (mem_submit(m, &r, &info, err, sizeof err) != 0)
+                fail_msg("%s: submit: %s", name, err);
+            submitted_at[next] = mem_now(m);
+            op_of[next] = r.active_mask ? (uint8_t)r.op : 255;
+            space_of[next] = (uint8_t)r.space;
+            if (r.op == MEM_LOAD)
+                ex.load_insts++;
+            if (r.space == MEM_GLOBAL || r.space == MEM_LOCAL) {
+                ex.insts[r.op]++;
+                ex.tx[r.op] += info.transactions;
+            }
+            next++;
+        }
+        mem_cycle(m);
+        for (uint32_t s = 0; s < c->num_sms; s++) {
+            if (mem_free_mshrs(m, s) > c->l1d_mshr_entries)
+                fail_msg("%s: SM %u reports %u free MSHRs of %u", name, s,
+                         mem_free_mshrs(m, s), c->l1d_mshr_entries);
+            size_t n;
+            while ((n = mem_collect(m, s, buf, 128)) > 0) {
+                for (size_t i = 0; i < n; i++) {
+                    uint64_t t = buf[i].tag;
+                    if (t >= next)
+                        fail_msg("%s: completion of unknown tag %llu", name,
+                                 (unsigned long long)t);
+                    if (done[t])
+                        fail_msg("%s: tag %llu completed twice", name,
+                                 (unsigned long long)t);
+                    done[t] = 1;
+                    completed++;
+                    last_progress = mem_now(m);
+                    assert_int_equal(buf[i].sm, s);
+                    assert_int_equal(buf[i].submit_cycle, submitted_at[t]);
+                    assert_true(buf[i].cycle <= mem_now(m));
+                    assert_true(buf[i].cycle > submitted_at[t]);
+                    if (op_of[t] == MEM_LOAD && space_of[t] <= MEM_LOCAL)
+                        assert_true(buf[i].cycle >= submitted_at[t] + c->l1d_latency);
+                }
+            }
+        }
+        if (mem_now(m) - last_progress > 200000)
+            fail_msg("%s: no completion for 200000 cycles at cycle %llu "
+                     "(%llu of %llu done): deadlock", name,
+                     (unsigned long long)mem_now(m), (unsigned long long)completed,
+                     (unsigned long long)ninst);
+    }
+    /* drain stores and writebacks */
+    for (int i = 0; i < 1000000 && !mem_idle(m); i++)
+        mem_cycle(m);
+    assert_true(mem_idle(m));
+    assert_int_equal(mem_outstanding(m), 0);
+
+    const mem_stats *st = mem_get_stats(m);
+    uint64_t sum = 0;
+    for (int o = 0; o < 3; o++)
+        for (int sp = 0; sp < 4; sp++)
+            sum += st->insts[o][sp];
+    assert_int_equal(sum, ninst);
+    assert_int_equal(st->completions, ninst);
+    assert_int_equal(st->load_insts_done, ex.load_insts);
+    assert_int_equal(st->transactions, ex.tx[0] + ex.tx[1] + ex.tx[2]);
+    for (int o = 0; o < 3; o++)
+        assert_int_equal(st->l1_hit[o] + st->l1_miss[o], ex.tx[o]);
+    assert_int_equal(st->l1_mshr_alloc + st->l1_mshr_merge, st->l1_miss[MEM_LOAD]);
+    assert_int_equal(st->l1_mshr_released, st->l1_mshr_alloc);
+    assert_int_equal(st->l1_mshr_targets, st->l1_miss[MEM_LOAD]);
+    uint64_t hist = 0, weighted = 0;
+    for (int k = 1; k <= 64; k++) {
+        hist += st->l1_mshr_merge_hist[k];
+        weighted += (uint64_t)k * st->l1_mshr_merge_hist[k];
+    }
+    assert_int_equal(st->l1_mshr_merge_hist[0], 0);
+    assert_int_equal(hist, st->l1_mshr_alloc);
+    assert_int_equal(weighted, st->l1_mshr_targets);
+    assert_true(st->l1_mshr_occ_max <= c->l1d_mshr_entries);
+    assert_true(st->l1_mshr_dup <= st->l1_mshr_alloc);
+    assert_true(st->stall_coal + st->stall_mshr + st->stall_icnt <= st->ldst_busy_cycles);
+    /* every L1 allocation is one L2 read, every store/atomic transaction one
+     * L2 write/atomic */
+    assert_int_equal(st->l2_hit[0] + st->l2_miss[0], st->l1_mshr_alloc);
+    assert_int_equal(st->l2_hit[1] + st->l2_miss[1], ex.tx[MEM_STORE]);
+    assert_int_equal(st->l2_hit[2] + st->l2_miss[2], ex.tx[MEM_ATOMIC]);
+    assert_int_equal(st->icnt_up_packets,
+                     st->l1_mshr_alloc + ex.tx[MEM_STORE] + ex.tx[MEM_ATOMIC]);
+    assert_int_equal(st->icnt_down_packets, st->l1_mshr_alloc + ex.tx[MEM_ATOMIC]);
+    assert_int_equal(st->dram_reads,
+                     st->l2_miss[0] + st->l2_miss[2] - st->l2_mshr_merge);
+    assert_int_equal(st->dram_writes, st->l2_writebacks);
+    assert_true(st->dram_row_hits <= st->dram_reads + st->dram_writes);
+    fprintf(stderr, "  %-24s %8llu insts %9llu transactions %9llu cycles, "
+            "L1 hit %.1f%%, %llu MSHR merges, %llu dup, stalls %llu/%llu/%llu\n",
+            name, (unsigned long long)ninst, (unsigned long long)st->transactions,
+            (unsigned long long)st->cycles,
+            100.0 * st->l1_hit[0] / (double)(st->l1_hit[0] + st->l1_miss[0] + 1),
+            (unsigned long long)st->l1_mshr_merge, (unsigned long long)st->l1_mshr_dup,
+            (unsigned long long)st->stall_coal, (unsigned long long)st->stall_mshr,
+            (unsigned long long)st->stall_icnt);
+    free(done);
+    free(submitted_at);
+    free(op_of);
+    free(space_of);
+    mem_destroy(m);
+}
+
+static mem_config preset(const char *name)
+{
+    mem_config c;
+    char err[256];
+    assert_int_equal(mem_config_preset(&c, name, err, sizeof err), 0);
+    return c;
+}
+
+static void test_presets(void **state)
+{
+    (void)state;
+    uint64_t n = total_insts / 6;
+    mem_config c = preset("kepler-k20x");
+    run_config("kepler-k20x", &c, n, 1);
+    c = preset("fermi-gtx480");
+    run_config("fermi-gtx480", &c, n, 2);
+    c = preset("si-7970");
+    run_config("si-7970", &c, n, 3);
+}
+
+static void test_variants(void **state)
+{
+    (void)state;
+    uint64_t n = total_insts / 6;
+    mem_config c = preset("kepler-k20x");
+    c.num_sms = 4;
+    c.l1d_alloc = MEM_ALLOC_ON_MISS;
+    c.l1d_sets = 4;
+    c.l1d_ways = 2;
+    c.l1d_mshr_entries = 3;
+    c.l1d_mshr_max_merge = 2;
+    c.l2_mshr_entries = 2;
+    c.l2_mshr_max_merge = 1;
+    c.dram_queue_entries = 2;
+    c.icnt_queue_entries = 1;
+    c.l2_queue_entries = 1;
+    c.l2_sets = 4;
+    c.l2_ways = 2;
+    run_config("tiny on_miss", &c, n, 4);
+
+    c = preset("fermi-gtx480");
+    c.l1d_sector_bytes = 32;
+    c.l1d_alloc = MEM_ALLOC_ON_MISS;
+    c.l2_partitions = 5;
+    c.l2_sets = 8;
+    run_config("sectors on_miss 5 parts", &c, n, 5);
+
+    c = preset("fermi-gtx480");
+    c.l1d_sector_bytes = 32;
+    c.l1d_mshr_entries = 4;
+    c.dup_window = 50;
+    c.dram_banks = 2;
+    c.dram_row_bytes = 128;
+    run_config("sectors on_fill", &c, n, 6);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) {
+        total_insts = strtoull(argv[1], NULL, 0);
+        if (total_insts < 6) {
+            fprintf(stderr, "test_mem_random: instruction count must be >= 6\n");
+            return 2;
+        }
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_variants),
+    };
+    return cmocka_run_group_tests_name("mem_random", tests, NULL, NULL);
+}

@@ -1,0 +1,703 @@
+/*
+ * test_mem_units.c — unit tests of the memory model with expectations
+ * computed by hand from the configuration (see the derivations next to each
+ * expected number; docs/memory-model.md gives the same formulas).
+ *
+ * The base configuration is fermi-gtx480 with 4 SMs, one memory partition
+ * and linear L1 indexing, so every address maps to DRAM bank
+ * (addr / 2048) % 16, row addr / 32768. Its constants:
+ *   icnt.latency L = 10, header 8 B, 32 B/cycle: a read request takes
+ *   ser_req = ceil(8/32) = 1 cycle, a 128 B response ser_resp =
+ *   ceil(136/32) = 5; l2.latency = 94; l1d.latency = 28.
+ *   L2-hit round trip = 2L + ser_req + ser_resp + l2.latency = 120.
+ *   DRAM closed-row read adds tRCD + tCL + burst + dram.latency + 1
+ *   = 12 + 12 + ceil(128/21) + 69 + 1 = 101 cycles: a cold load takes 221.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "mem.h"
+
+#define L2_HIT_RT 120
+#define COLD_RT   221
+
+typedef struct harness {
+    mem_system *m;
+    mem_completion log[512];
+    int n;
+} harness;
+
+static mem_config base_config(void)
+{
+    mem_config c;
+    char err[256];
+    assert_int_equal(mem_config_preset(&c, "fermi-gtx480", err, sizeof err), 0);
+    c.num_sms = 4;
+    c.l2_partitions = 1;
+    c.l1d_index = MEM_INDEX_LINEAR;
+    return c;
+}
+
+static void start(harness *h, const mem_config *c)
+{
+    char err[256];
+    memset(h, 0, sizeof *h);
+    h->m = mem_create(c, err, sizeof err);
+    if (!h->m)
+        fail_msg("mem_create: %s", err);
+}
+
+static void step(harness *h)
+{
+    mem_cycle(h->m);
+    for (uint32_t s = 0; s < mem_get_config(h->m)->num_sms; s++) {
+        mem_completion buf[64];
+        size_t n = mem_collect(h->m, s, buf, 64);
+        for (size_t i = 0; i < n; i++) {
+            assert_true(h->n < 512);
+            assert_true(buf[i].cycle <= mem_now(h->m));
+            h->log[h->n++] = buf[i];
+        }
+    }
+}
+
+static void run(harness *h, uint64_t cycles)
+{
+    for (uint64_t i = 0; i < cycles; i++)
+        step(h);
+}
+
+static void run_until(harness *h, uint64_t cycle)
+{
+    while (mem_now(h->m) < cycle)
+        step(h);
+}
+
+/* Completion cycle of the instruction with this tag (fails if absent). */
+static uint64_t done_at(const harness *h, uint64_t tag)
+{
+    int found = -1;
+    for (int i = 0; i < h->n; i++) {
+        if (h->log[i].tag == tag) {
+            assert_int_equal(found, -1);   /* exactly once */
+            found = i;
+        }
+    }
+    if (found < 0)
+        fail_msg("instruction tag %llu never completed", (unsigned long long)tag);
+    return h->log[found].cycle;
+}
+
+static void stop(harness *h)
+{
+    /* everything drains and nothing is left over */
+    for (int i = 0; i < 5000 && !mem_idle(h->m); i++)
+        step(h);
+    assert_true(mem_idle(h->m));
+    mem_destroy(h->m);
+}
+
+static mem_request request(uint32_t sm, uint32_t warp, mem_op op, mem_space sp,
+                           uint64_t tag)
+{
+    mem_request r;
+    memset(&r, 0, sizeof r);
+    r.sm = sm;
+    r.warp = warp;
+    r.op = op;
+    r.space = sp;
+    r.tag = tag;
+    r.num_dst = op == MEM_STORE ? 0 : 1;
+    r.dst[0] = 7;
+    return r;
+}
+
+/* Lanes 0..n-1 access addr[i] with `size` bytes. */
+static void lanes(mem_request *r, const uint64_t *addr, int n, uint8_t size)
+{
+    for (int i = 0; i < n; i++) {
+        r->addr[i] = addr[i];
+        r->size[i] = size;
+        r->active_mask |= 1ull << i;
+    }
+}
+
+static void submit(harness *h, mem_request *r)
+{
+    char err[256];
+    assert_true(mem_ldst_ready(h->m, r->sm));
+    if (mem_submit(h->m, r, NULL, err, sizeof err) != 0)
+        fail_msg("mem_submit: %s", err);
+}
+
+/* One-lane 4-byte load or store. */
+static void access1(harness *h, uint32_t sm, mem_op op, uint64_t addr, uint64_t tag)
+{
+    mem_request r = request(sm, 0, op, MEM_GLOBAL, tag);
+    lanes(&r, &addr, 1, 4);
+    submit(h, &r);
+}
+
+/* ---- coalescer ----------------------------------------------------------- */
+
+static void coalesce(const mem_config *c, mem_request *r, mem_coalesce_info *info)
+{
+    char err[256];
+    mem_system *m = mem_create(c, err, sizeof err);
+    assert_non_null(m);
+    assert_int_equal(mem_coalesce(m, r, info, err, sizeof err), 0);
+    mem_destroy(m);
+}
+
+static void test_coalescer(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    mem_coalesce_info info;
+    uint64_t a[32];
+
+    /* 32 consecutive words = one 128 B line: 1 transaction, coherent */
+    mem_request r = request(0, 0, MEM_LOAD, MEM_GLOBAL, 1);
+    for (int i = 0; i < 32; i++) a[i] = 0x1000 + 4 * i;
+    lanes(&r, a, 32, 4);
+    coalesce(&c, &r, &info);
+    assert_int_equal(info.transactions, 1);
+    assert_int_equal(info.lines, 1);
+    assert_int_equal(info.sets, 1);
+    assert_true(info.coherent);
+
+    /* stride 128 B: 32 lines in 32 consecutive sets (32 sets, linear) */
+    r = request(0, 0, MEM_LOAD, MEM_GLOBAL, 1);
+    for (int i = 0; i < 32; i++) a[i] = 128 * i;
+    lanes(&r, a, 32, 4);
+    coalesce(&c, &r, &info);
+    assert_int_equal(info.transactions, 32);
+    assert_int_equal(info.sets, 32);
+    assert_false(info.coherent);
+
+    /* stride 4096 B = sets*line: every line in set 0 with linear indexing... */
+    r = request(0, 0, MEM_LOAD, MEM_GLOBAL, 1);
+    for (int i = 0; i < 32; i++) a[i] = 4096 * i;
+    lanes(&r, a, 32, 4);
+    coalesce(&c, &r, &info);
+    assert_int_equal(info.transactions, 32);
+    assert_int_equal(info.sets, 1);
+    /* ...and in 32 different sets with the XOR-folded hash: line index 32*i
+     * has low 5 bits 0 and next 5 bits i, so the set is i */
+    c.l1d_index = MEM_INDEX_HASH;
+    coalesce(&c, &r, &info);
+    assert_int_equal(info.sets, 32);
+    c.l1d_index = MEM_INDEX_LINEAR;
+
+    /* two lines (lanes 0-15 in one, 16-31 in the next) are still coherent;
+     * inactive lanes are ignored */
+    r = request(0, 0, MEM_LOAD, MEM_GLOBAL, 1);
+    for (int i = 0; i < 32; i++) a[i] = 64 + 4 * i;
+    lanes(&r, a, 32, 4);
+    r.addr[5] = 1 << 20;
+    r.active_mask &= ~(1ull << 5);
+    coalesce(&c, &r, &info);
+    assert_int_equal(info.transactions, 2);
+    assert_true(info.coherent);
+
+    /* an 8-byte access straddling a line boundary is split */
+    r = request(0, 0, MEM_LOAD, MEM_GLOBAL, 1);
+    a[0] = 124;
+    lanes(&r, a, 1, 8);
+    coalesce(&c, &r, &info);
+    assert_int_equal(info.transactions, 2);
+    assert_int_equal(info.lines, 2);
+
+    /* three lines: divergent */
+    r = request(0, 0, MEM_LOAD, MEM_GLOBAL, 1);
+    a[0] = 0; a[1] = 128; a[2] = 256;
+    lanes(&r, a, 3, 4);
+    coalesce(&c, &r, &info);
+    assert_false(info.coherent);
+
+    /* sectors of 32 B: one line of consecutive words is 4 transactions */
+    c.l1d_sector_bytes = 32;
+    r = request(0, 0, MEM_LOAD, MEM_GLOBAL, 1);
+    for (int i = 0; i < 32; i++) a[i] = 4 * i;
+    lanes(&r, a, 32, 4);
+    coalesce(&c, &r, &info);
+    assert_int_equal(info.transactions, 4);
+    assert_int_equal(info.lines, 1);
+    assert_true(info.coherent);
+}
+
+static void test_bad_requests(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    harness h;
+    start(&h, &c);
+    char err[256];
+    uint64_t a = 0;
+    mem_request r = request(9, 0, MEM_LOAD, MEM_GLOBAL, 1);
+    lanes(&r, &a, 1, 4);
+    assert_int_equal(mem_submit(h.m, &r, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "SM 9"));
+    r = request(0, 0, MEM_LOAD, MEM_GLOBAL, 1);
+    lanes(&r, &a, 1, 3);
+    assert_int_equal(mem_submit(h.m, &r, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "lane 0"));
+    r = request(0, 0, MEM_STORE, MEM_CONST, 1);
+    lanes(&r, &a, 1, 4);
+    assert_int_equal(mem_submit(h.m, &r, NULL, err, sizeof err), -1);
+    /* lanes beyond the warp size */
+    r = request(0, 0, MEM_LOAD, MEM_GLOBAL, 1);
+    lanes(&r, &a, 1, 4);
+    r.active_mask |= 1ull << 40;
+    r.size[40] = 4;
+    assert_int_equal(mem_submit(h.m, &r, NULL, err, sizeof err), -1);
+    /* busy unit */
+    access1(&h, 0, MEM_LOAD, 0, 1);
+    r = request(0, 0, MEM_LOAD, MEM_GLOBAL, 2);
+    lanes(&r, &a, 1, 4);
+    assert_int_equal(mem_submit(h.m, &r, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "busy"));
+    stop(&h);
+}
+
+/* ---- latencies ----------------------------------------------------------- */
+
+static void test_miss_then_hit_latency(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    harness h;
+    start(&h, &c);
+    access1(&h, 0, MEM_LOAD, 0x10000, 1);
+    run(&h, 1);
+    assert_int_equal(mem_free_mshrs(h.m, 0), 31);
+    run_until(&h, 300);
+    assert_int_equal(done_at(&h, 1), COLD_RT);
+    assert_int_equal(mem_free_mshrs(h.m, 0), 32);
+    /* now an L1 hit: l1d.latency */
+    access1(&h, 0, MEM_LOAD, 0x10004, 2);
+    run(&h, 40);
+    assert_int_equal(done_at(&h, 2), 300 + 28);
+    /* another SM misses in its L1 and hits in the L2 */
+    access1(&h, 1, MEM_LOAD, 0x10008, 3);
+    run(&h, 200);
+    assert_int_equal(done_at(&h, 3), 340 + L2_HIT_RT);
+    const mem_stats *st = mem_get_stats(h.m);
+    assert_int_equal(st->l1_hit[MEM_LOAD], 1);
+    assert_int_equal(st->l1_miss[MEM_LOAD], 2);
+    assert_int_equal(st->l2_hit[0], 1);
+    assert_int_equal(st->l2_miss[0], 1);
+    assert_int_equal(st->dram_reads, 1);
+    assert_int_equal(st->load_insts_done, 3);
+    assert_int_equal(st->load_latency_sum, COLD_RT + 28 + L2_HIT_RT);
+    stop(&h);
+}
+
+static void test_dram_row_hit_and_miss(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    harness h;
+    start(&h, &c);
+    access1(&h, 0, MEM_LOAD, 0, 1);          /* bank 0, row 0, closed */
+    run_until(&h, 1000);
+    access1(&h, 0, MEM_LOAD, 128, 2);        /* bank 0, row 0: row hit */
+    run_until(&h, 2000);
+    access1(&h, 0, MEM_LOAD, 32768, 3);      /* bank 0, row 1: row miss */
+    run_until(&h, 3000);
+    assert_int_equal(done_at(&h, 1), COLD_RT);
+    /* row hit saves tRCD = 12 */
+    assert_int_equal(done_at(&h, 2) - 1000, COLD_RT - 12);
+    /* row miss pays tRP = 12 more */
+    assert_int_equal(done_at(&h, 3) - 2000, COLD_RT + 12);
+    const mem_stats *st = mem_get_stats(h.m);
+    assert_int_equal(st->dram_reads, 3);
+    assert_int_equal(st->dram_row_hits, 1);
+    stop(&h);
+}
+
+static void test_frfcfs_reorders_row_hits(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    harness h;
+    start(&h, &c);
+    /* A (row 0) at cycle 0, C (row 1) at 1, B (row 0) at 2, same bank */
+    access1(&h, 0, MEM_LOAD, 0, 'A');
+    run(&h, 1);
+    access1(&h, 0, MEM_LOAD, 32768, 'C');
+    run(&h, 1);
+    access1(&h, 0, MEM_LOAD, 128, 'B');
+    run_until(&h, 400);
+    /* A: activate 106, column 118, data 130-137, done 206, ready 221.
+     * At 125 (bank ready = 137 - tCL) B is a row hit and goes before the
+     * older C: column 125, data 137-144, done 213, ready 228.
+     * C: precharge waits for tRAS (106+28=134), activate 146 (= tRC
+     * 106+40 too), column 158, data 170-177, done 246, ready 261. */
+    assert_int_equal(done_at(&h, 'A'), 221);
+    assert_int_equal(done_at(&h, 'B'), 228);
+    assert_int_equal(done_at(&h, 'C'), 261);
+    assert_int_equal(mem_get_stats(h.m)->dram_row_hits, 1);
+    stop(&h);
+}
+
+/* ---- L1D ----------------------------------------------------------------- */
+
+static void test_lru_eviction_order(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    c.l1d_sets = 1;
+    c.l1d_ways = 2;
+    harness h;
+    start(&h, &c);
+    const mem_stats *st = mem_get_stats(h.m);
+    const uint64_t A = 0, B = 1 << 12, C = 2 << 12;
+    /* expected hit(1)/miss(0) by hand: A m, B m, A h, C m (evicts B, the LRU),
+     * A h, B m (evicts C), C m (evicts A), B h */
+    const uint64_t seq[] = { A, B, A, C, A, B, C, B };
+    const int hit[] = { 0, 0, 1, 0, 1, 0, 0, 1 };
+    uint64_t hits = 0, misses = 0;
+    for (int i = 0; i < 8; i++) {
+        access1(&h, 0, MEM_LOAD, seq[i], (uint64_t)i);
+        run(&h, 400);
+        hits += hit[i];
+        misses += !hit[i];
+        assert_int_equal(st->l1_hit[MEM_LOAD], hits);
+        assert_int_equal(st->l1_miss[MEM_LOAD], misses);
+    }
+    assert_int_equal(st->l1_evictions, 3);
+    stop(&h);
+}
+
+static void test_mshr_merge_limit_and_replay(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    c.l1d_mshr_entries = 2;
+    c.l1d_mshr_max_merge = 2;
+    harness h;
+    start(&h, &c);
+    const mem_stats *st = mem_get_stats(h.m);
+    access1(&h, 0, MEM_LOAD, 0, 10);   /* allocates */
+    run(&h, 1);
+    assert_int_equal(mem_free_mshrs(h.m, 0), 1);
+    access1(&h, 0, MEM_LOAD, 4, 11);   /* merges: entry holds 2 requests */
+    run(&h, 1);
+    assert_int_equal(mem_free_mshrs(h.m, 0), 1);
+    assert_int_equal(st->l1_mshr_merge, 1);
+    access1(&h, 0, MEM_LOAD, 8, 12);   /* entry full: replayed */
+    run(&h, 1);
+    assert_false(mem_ldst_ready(h.m, 0));
+    run_until(&h, 219);
+    assert_false(mem_ldst_ready(h.m, 0));
+    run_until(&h, 600);
+    /* the fill arrives at 220: both merged requests ready at 221; the
+     * replayed one then hits the filled line at 220: 220 + 28 */
+    assert_int_equal(done_at(&h, 10), 221);
+    assert_int_equal(done_at(&h, 11), 221);
+    assert_int_equal(done_at(&h, 12), 248);
+    assert_int_equal(st->stall_mshr, 220 - 2);      /* cycles 2..219 */
+    assert_int_equal(st->l1_mshr_alloc, 1);
+    assert_int_equal(st->l1_mshr_targets, 2);
+    assert_int_equal(st->l1_mshr_merge_hist[2], 1);
+    assert_int_equal(st->l1_hit[MEM_LOAD], 1);
+    stop(&h);
+}
+
+static void test_mshr_exhaustion_occludes(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    c.l1d_mshr_entries = 2;
+    harness h;
+    start(&h, &c);
+    const mem_stats *st = mem_get_stats(h.m);
+    /* one divergent load to lines in banks 0, 2, 4 */
+    uint64_t a[3] = { 0, 4096, 8192 };
+    mem_request r = request(0, 0, MEM_LOAD, MEM_GLOBAL, 1);
+    lanes(&r, a, 3, 4);
+    submit(&h, &r);
+    run(&h, 3);
+    assert_int_equal(mem_free_mshrs(h.m, 0), 0);
+    assert_false(mem_ldst_ready(h.m, 0));
+    run_until(&h, 220);
+    assert_false(mem_ldst_ready(h.m, 0));
+    step(&h);                     /* cycle 220: the first fill frees an entry */
+    assert_true(mem_ldst_ready(h.m, 0));
+    run_until(&h, 1000);
+    /* the third line is sent at 220 and is a cold miss on a closed bank */
+    assert_int_equal(done_at(&h, 1), 220 + COLD_RT);
+    assert_int_equal(st->stall_coal, 2);            /* cycles 0 and 1 */
+    assert_int_equal(st->stall_mshr, 220 - 2);      /* cycles 2..219 */
+    assert_int_equal(st->stall_icnt, 0);
+    assert_int_equal(st->ldst_busy_cycles, 221);    /* cycles 0..220 */
+    assert_int_equal(st->divergent_insts, 1);
+    stop(&h);
+}
+
+static void alloc_policy_case(int policy, uint64_t *a_done, uint64_t *hits)
+{
+    mem_config c = base_config();
+    c.l1d_sets = 1;
+    c.l1d_ways = 1;
+    c.l1d_alloc = (uint32_t)policy;
+    harness h;
+    start(&h, &c);
+    access1(&h, 0, MEM_LOAD, 0, 1);            /* A cached */
+    run_until(&h, 400);
+    access1(&h, 0, MEM_LOAD, 4096, 2);         /* B misses, conflicts with A */
+    run(&h, 1);
+    access1(&h, 0, MEM_LOAD, 0, 3);            /* A again, at cycle 401 */
+    run_until(&h, 1200);
+    *a_done = done_at(&h, 3);
+    *hits = mem_get_stats(h.m)->l1_hit[MEM_LOAD];
+    stop(&h);
+}
+
+static void test_allocate_on_miss_vs_fill(void **state)
+{
+    (void)state;
+    uint64_t done, hits;
+    /* allocate-on-fill: A stays until B's data arrives: a hit */
+    alloc_policy_case(MEM_ALLOC_ON_FILL, &done, &hits);
+    assert_int_equal(done, 401 + 28);
+    assert_int_equal(hits, 1);
+    /* allocate-on-miss: B's miss evicted A and reserved the only way, so A
+     * misses and cannot reserve a line until B fills at 400 + 220; it then
+     * evicts B and hits in the L2: 620 + 120 */
+    alloc_policy_case(MEM_ALLOC_ON_MISS, &done, &hits);
+    assert_int_equal(done, 400 + 220 + L2_HIT_RT);
+    assert_int_equal(hits, 0);
+}
+
+static void test_write_evict(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    harness h;
+    start(&h, &c);
+    const mem_stats *st = mem_get_stats(h.m);
+    access1(&h, 0, MEM_LOAD, 0x2000, 1);
+    run_until(&h, 300);
+    access1(&h, 0, MEM_STORE, 0x2004, 2);       /* evicts the line */
+    run(&h, 1);
+    assert_int_equal(done_at(&h, 2), 301);      /* store done when sent */
+    assert_int_equal(st->l1_write_evicts, 1);
+    access1(&h, 0, MEM_LOAD, 0x2008, 3);        /* misses again, L2 hit */
+    run_until(&h, 600);
+    assert_int_equal(done_at(&h, 3), 301 + L2_HIT_RT);
+    assert_int_equal(st->l1_hit[MEM_LOAD], 0);
+    assert_int_equal(st->l1_miss[MEM_LOAD], 2);
+    assert_int_equal(st->l2_hit[1], 1);         /* the write hit in the L2 */
+    assert_int_equal(st->l2_hit[0], 1);
+    stop(&h);
+}
+
+static void test_duplicate_mshr_allocations(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    c.dup_window = 100;
+    harness h;
+    start(&h, &c);
+    const mem_stats *st = mem_get_stats(h.m);
+    access1(&h, 0, MEM_LOAD, 0x4000, 1);
+    access1(&h, 1, MEM_LOAD, 0x4000, 2);     /* same line, same cycle: dup */
+    run_until(&h, 400);
+    assert_int_equal(st->l1_mshr_alloc, 2);
+    assert_int_equal(st->l1_mshr_dup, 1);
+    /* SM 1 drops the line (write-evict) and misses again at 401: the other
+     * SM's allocation is 401 cycles old > W, not a duplicate */
+    access1(&h, 1, MEM_STORE, 0x4000, 3);
+    run(&h, 1);
+    access1(&h, 1, MEM_LOAD, 0x4000, 4);
+    run(&h, 50);
+    assert_int_equal(st->l1_mshr_alloc, 3);
+    assert_int_equal(st->l1_mshr_dup, 1);
+    /* SM 0 does the same 50 cycles later: within W of SM 1: duplicate */
+    access1(&h, 0, MEM_STORE, 0x4000, 5);
+    run(&h, 1);
+    access1(&h, 0, MEM_LOAD, 0x4000, 6);
+    run(&h, 1);
+    assert_int_equal(st->l1_mshr_alloc, 4);
+    assert_int_equal(st->l1_mshr_dup, 2);
+    stop(&h);
+}
+
+/* ---- shared and constant memory ------------------------------------------ */
+
+static uint32_t smem_case(harness *h, uint64_t stride, uint8_t size, int same,
+                          uint64_t tag)
+{
+    uint64_t a[32];
+    for (int i = 0; i < 32; i++)
+        a[i] = same ? 64 : stride * i;
+    mem_request r = request(0, 0, MEM_LOAD, MEM_SHARED, tag);
+    lanes(&r, a, 32, size);
+    mem_coalesce_info info;
+    char err[256];
+    assert_true(mem_ldst_ready(h->m, 0));
+    assert_int_equal(mem_submit(h->m, &r, &info, err, sizeof err), 0);
+    return info.bank_conflict;
+}
+
+static void test_shared_bank_conflicts(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    harness h;
+    start(&h, &c);
+    /* stride 8 B: words 0,2,4..62 -> banks 0,2,..30 twice each: degree 2 */
+    uint64_t t0 = mem_now(h.m);
+    assert_int_equal(smem_case(&h, 8, 4, 0, 1), 2);
+    run(&h, 1);
+    assert_false(mem_ldst_ready(h.m, 0));       /* second bank cycle */
+    run(&h, 1);
+    assert_true(mem_ldst_ready(h.m, 0));
+    run(&h, 40);
+    assert_int_equal(done_at(&h, 1), t0 + 24 + 1);   /* smem.latency + 1 */
+    /* stride 4 B: conflict free */
+    assert_int_equal(smem_case(&h, 4, 4, 0, 2), 1);
+    run(&h, 40);
+    /* all lanes on one word: broadcast */
+    assert_int_equal(smem_case(&h, 0, 4, 1, 3), 1);
+    run(&h, 40);
+    /* stride 128 B: every lane in bank 0: 32-way */
+    t0 = mem_now(h.m);
+    assert_int_equal(smem_case(&h, 128, 4, 0, 4), 32);
+    run(&h, 80);
+    assert_int_equal(done_at(&h, 4), t0 + 24 + 31);
+    /* 8-byte accesses, consecutive: 64 words over 32 banks: 2 */
+    assert_int_equal(smem_case(&h, 8, 8, 0, 5), 2);
+    run(&h, 40);
+    const mem_stats *st = mem_get_stats(h.m);
+    assert_int_equal(st->smem_accesses, 5);
+    assert_int_equal(st->smem_bank_cycles, 2 + 1 + 1 + 32 + 2);
+    stop(&h);
+}
+
+static void test_const_serialises_distinct_words(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    harness h;
+    start(&h, &c);
+    uint64_t a[4] = { 0, 0, 4, 8 };      /* 3 distinct words */
+    mem_request r = request(0, 0, MEM_LOAD, MEM_CONST, 1);
+    lanes(&r, a, 4, 4);
+    submit(&h, &r);
+    run(&h, 40);
+    assert_int_equal(done_at(&h, 1), 2 + 20);   /* 3 cycles, const.latency 20 */
+    stop(&h);
+}
+
+static void test_atomic_goes_to_l2(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    harness h;
+    start(&h, &c);
+    access1(&h, 0, MEM_LOAD, 0x8000, 1);
+    run_until(&h, 300);
+    mem_request r = request(0, 0, MEM_ATOMIC, MEM_GLOBAL, 2);
+    uint64_t a = 0x8000;
+    lanes(&r, &a, 1, 4);
+    submit(&h, &r);
+    run_until(&h, 600);
+    /* request carries 4 B: ser ceil(12/32) = 1; response 4 B: 1 cycle;
+     * L2 hit: 2*10 + 1 + 1 + 94 = 116 */
+    assert_int_equal(done_at(&h, 2), 300 + 116);
+    const mem_stats *st = mem_get_stats(h.m);
+    assert_int_equal(st->l2_hit[2], 1);
+    assert_int_equal(st->l1_write_evicts, 1);
+    stop(&h);
+}
+
+static void test_interconnect_backpressure(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    c.icnt_queue_entries = 1;
+    harness h;
+    start(&h, &c);
+    /* 4 full-line stores: each needs 5 cycles on the 32 B port
+     * (ceil(136/32)); the injection queue holds one, so the unit stalls */
+    uint64_t a[32];
+    for (int i = 0; i < 32; i++) a[i] = 128 * (i / 8) + 16 * (i % 8);
+    mem_request r = request(0, 0, MEM_STORE, MEM_GLOBAL, 1);
+    lanes(&r, a, 32, 16);
+    submit(&h, &r);
+    run_until(&h, 100);
+    /* tx0 at 0 (queue), moved at 1 (port busy to 6); tx1 queued at 1;
+     * tx2 stalls at 2..5, tx1 moves at 6 so tx2 goes at 6; tx3 stalls at
+     * 7..10, queued at 11: done at 12. Stall cycles: 4 + 4. */
+    assert_int_equal(done_at(&h, 1), 12);
+    assert_int_equal(mem_get_stats(h.m)->stall_icnt, 8);
+    stop(&h);
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    uint64_t sig[2] = { 0, 0 };
+    for (int run_i = 0; run_i < 2; run_i++) {
+        harness h;
+        start(&h, &c);
+        uint64_t x = 12345;
+        for (int k = 0; k < 2000; k++) {
+            for (uint32_t s = 0; s < 4; s++) {
+                if (!mem_ldst_ready(h.m, s))
+                    continue;
+                mem_request r = request(s, 0, MEM_LOAD, MEM_GLOBAL, (uint64_t)k);
+                uint64_t a[8];
+                for (int i = 0; i < 8; i++) {
+                    x = x * 6364136223846793005ull + 1442695040888963407ull;
+                    a[i] = (x >> 20) % (1 << 20) * 4;
+                }
+                lanes(&r, a, 8, 4);
+                submit(&h, &r);
+            }
+            step(&h);
+            if (h.n > 400) {
+                for (int i = 0; i < h.n; i++)
+                    sig[run_i] = sig[run_i] * 31 + h.log[i].cycle * 7 + h.log[i].sm;
+                h.n = 0;
+            }
+        }
+        for (int i = 0; i < h.n; i++)
+            sig[run_i] = sig[run_i] * 31 + h.log[i].cycle * 7 + h.log[i].sm;
+        stop(&h);
+    }
+    assert_true(sig[0] != 0);
+    assert_int_equal(sig[0], sig[1]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_coalescer),
+        cmocka_unit_test(test_bad_requests),
+        cmocka_unit_test(test_miss_then_hit_latency),
+        cmocka_unit_test(test_dram_row_hit_and_miss),
+        cmocka_unit_test(test_frfcfs_reorders_row_hits),
+        cmocka_unit_test(test_lru_eviction_order),
+        cmocka_unit_test(test_mshr_merge_limit_and_replay),
+        cmocka_unit_test(test_mshr_exhaustion_occludes),
+        cmocka_unit_test(test_allocate_on_miss_vs_fill),
+        cmocka_unit_test(test_write_evict),
+        cmocka_unit_test(test_duplicate_mshr_allocations),
+        cmocka_unit_test(test_shared_bank_conflicts),
+        cmocka_unit_test(test_const_serialises_distinct_words),
+        cmocka_unit_test(test_atomic_goes_to_l2),
+        cmocka_unit_test(test_interconnect_backpressure),
+        cmocka_unit_test(test_deterministic),
+    };
+    return cmocka_run_group_tests_name("mem_units", tests, NULL, NULL);
+}
