@@ -1,0 +1,26 @@
+/* bitonic driver: bitonic_sort_shared from bench/ptx/bitonic.ptx. */
+#include "bench.h"
+#include "../ref/bitonic.h"
+
+int bench_bitonic(smc_device *dev, const bench_opts *o)
+{
+    bench_ctx c;
+    bench_params p;
+    char why[256] = "";
+    int bad = 0;
+    if (bench_begin(&c, dev, o, "bitonic", bitonic_presets, bitonic_check, &p))
+        return bench_end(&c, 0, NULL);
+    size_t bytes = (size_t)p.n * sizeof(uint32_t);
+    uint32_t *keys_in = (uint32_t *)bench_xmalloc(bytes), *vals_in = (uint32_t *)bench_xmalloc(bytes);
+    uint32_t *keys = (uint32_t *)bench_xmalloc(bytes), *vals = (uint32_t *)bench_xmalloc(bytes);
+    bitonic_inputs(&p, keys_in, vals_in);
+    uint64_t dk = bench_upload(&c, keys_in, bytes), dv = bench_upload(&c, vals_in, bytes);
+    BENCH_LAUNCH(&c, "bitonic_sort_shared", DIM1(p.n / BITONIC_SEG), DIM1(BITONIC_THREADS), 0,
+                 BARG(dk), BARG(dv));
+    bench_read(&c, keys, dk, bytes);
+    bench_read(&c, vals, dv, bytes);
+    if (!bench_failed(&c))
+        bad = bitonic_verify(&p, keys_in, keys, vals, why, sizeof why);
+    free(keys_in); free(vals_in); free(keys); free(vals);
+    return bench_end(&c, bad, why);
+}

@@ -1,0 +1,31 @@
+/* jacobi2d driver: jacobi2d_kernel1/2 per time step from bench/ptx/jacobi2d.ptx. */
+#include "bench.h"
+#include "../ref/jacobi2d.h"
+
+int bench_jacobi2d(smc_device *dev, const bench_opts *o)
+{
+    bench_ctx c;
+    bench_params p;
+    char why[256] = "";
+    int bad = 0;
+    if (bench_begin(&c, dev, o, "jacobi2d", jacobi2d_presets, jacobi2d_check, &p))
+        return bench_end(&c, 0, NULL);
+    int n = p.n;
+    size_t bytes = (size_t)n * n * sizeof(float);
+    float *a = (float *)bench_xmalloc(bytes), *b = (float *)bench_xmalloc(bytes);
+    float *out = (float *)bench_xmalloc(bytes);
+    jacobi2d_inputs(&p, a, b);
+    uint64_t da = bench_upload(&c, a, bytes), db = bench_upload(&c, b, bytes);
+    jacobi2d_reference(&p, a, b);
+    smc_dim3 grid = DIM2(poly_div_up(n, POLY_BLOCK_X), poly_div_up(n, POLY_BLOCK_Y));
+    smc_dim3 block = DIM2(POLY_BLOCK_X, POLY_BLOCK_Y);
+    for (int t = 0; t < p.iters; t++) {
+        BENCH_LAUNCH(&c, "jacobi2d_kernel1", grid, block, 0, BARG(da), BARG(db), BARG(n));
+        BENCH_LAUNCH(&c, "jacobi2d_kernel2", grid, block, 0, BARG(da), BARG(db), BARG(n));
+    }
+    bench_read(&c, out, da, bytes);
+    if (!bench_failed(&c))
+        bad = bench_compare_float("jacobi2d: a", out, a, (size_t)n * n, 1e-5, why, sizeof why);
+    free(a); free(b); free(out);
+    return bench_end(&c, bad, why);
+}

@@ -1,0 +1,51 @@
+/*
+ * bench/drivers/registry.c — every benchmark driver, in suite order.
+ *
+ * `excluded` leaves a benchmark out of the default suite (it still runs
+ * when named on the command line) and says why; smcosim-bench --list prints
+ * it. Use it only for a benchmark that cannot pass because of a known
+ * simulator gap, never to hide a wrong result.
+ */
+#include "bench.h"
+
+int bench_vectoradd(smc_device *dev, const bench_opts *o);
+int bench_matmul(smc_device *dev, const bench_opts *o);
+int bench_transpose(smc_device *dev, const bench_opts *o);
+int bench_scalarprod(smc_device *dev, const bench_opts *o);
+int bench_bitonic(smc_device *dev, const bench_opts *o);
+int bench_fwt(smc_device *dev, const bench_opts *o);
+int bench_histogram(smc_device *dev, const bench_opts *o);
+int bench_scan(smc_device *dev, const bench_opts *o);
+int bench_gemm(smc_device *dev, const bench_opts *o);
+int bench_twomm(smc_device *dev, const bench_opts *o);
+int bench_jacobi2d(smc_device *dev, const bench_opts *o);
+int bench_conv2d(smc_device *dev, const bench_opts *o);
+int bench_mvt(smc_device *dev, const bench_opts *o);
+int bench_atax(smc_device *dev, const bench_opts *o);
+int bench_bicg(smc_device *dev, const bench_opts *o);
+int bench_bfs(smc_device *dev, const bench_opts *o);
+int bench_spmv(smc_device *dev, const bench_opts *o);
+int bench_kmeans(smc_device *dev, const bench_opts *o);
+
+const bench_entry bench_registry[] = {
+    { "vectoradd",  bench_vectoradd,  "C = A + B (SDK vectorAdd)", NULL },
+    { "matmul",     bench_matmul,     "matrix multiply, naive and 16x16 shared-memory tiles", NULL },
+    { "transpose",  bench_transpose,  "matrix transpose, naive and 32x33 shared tile", NULL },
+    { "scalarprod", bench_scalarprod, "batched dot products, shared-memory reduction", NULL },
+    { "bitonic",    bench_bitonic,    "bitonic sort of 1024-key segments in shared memory", NULL },
+    { "fwt",        bench_fwt,        "fast Walsh-Hadamard transform, global + shared stages", NULL },
+    { "histogram",  bench_histogram,  "256-bin histogram, shared + global atomics", NULL },
+    { "scan",       bench_scan,       "work-efficient exclusive scan, two levels", NULL },
+    { "gemm",       bench_gemm,       "PolyBench gemm: C = alpha*A*B + beta*C", NULL },
+    { "2mm",        bench_twomm,      "PolyBench 2mm: D = alpha*A*B*C + beta*D", NULL },
+    { "jacobi2d",   bench_jacobi2d,   "PolyBench jacobi-2d: 5-point stencil, time steps", NULL },
+    { "conv2d",     bench_conv2d,     "PolyBench 2DCONV: 3x3 convolution", NULL },
+    { "mvt",        bench_mvt,        "PolyBench mvt: A*y1 and A^T*y2", NULL },
+    { "atax",       bench_atax,       "PolyBench atax: A^T*(A*x)", NULL },
+    { "bicg",       bench_bicg,       "PolyBench bicg: A^T*r and A*p", NULL },
+    { "bfs",        bench_bfs,        "Rodinia BFS: frontier masks, byte arrays", NULL },
+    { "spmv",       bench_spmv,       "CSR scalar sparse matrix-vector product", NULL },
+    { "kmeans",     bench_kmeans,     "Rodinia k-means: __constant__ centres, atomics", NULL },
+};
+
+const size_t bench_registry_len = sizeof bench_registry / sizeof bench_registry[0];

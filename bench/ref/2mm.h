@@ -1,0 +1,58 @@
+/*
+ * 2mm — D = alpha*A*B*C + beta*D as two products (PolyBench/GPU 2mm; seed
+ * 000 Table 6.2 "2MM", type 1; seed 001 Table 2, memory-coherent):
+ *   mm2_kernel1  tmp = alpha * A * B
+ *   mm2_kernel2  D = beta * D + tmp * C
+ * n x n matrices, block 32x8. Compute-bound.  alpha = 1.5, beta = 0.5.
+ */
+#ifndef BENCH_REF_2MM_H
+#define BENCH_REF_2MM_H
+#include "polybench.h"
+
+#define MM2_ALPHA 1.5f
+#define MM2_BETA 0.5f
+
+static const bench_params mm2_presets[3] = {
+    { 32, 1, BENCH_DEFAULT_SEED },
+    { 96, 1, BENCH_DEFAULT_SEED },
+    { 512, 1, BENCH_DEFAULT_SEED },
+};
+
+static inline int mm2_check(const bench_params *p, char *why, size_t len)
+{
+    return poly_check_n(p, why, len);
+}
+
+static inline void mm2_inputs(const bench_params *p, float *a, float *b,
+                              float *c, float *d)
+{
+    bench_rng r = bench_rng_make(p->seed);
+    size_t nn = (size_t)p->n * p->n;
+    bench_fill_q8(&r, a, nn);
+    bench_fill_q8(&r, b, nn);
+    bench_fill_q8(&r, c, nn);
+    bench_fill_q8(&r, d, nn);
+}
+
+static inline void mm2_reference(int n, const float *a, const float *b,
+                                 const float *c, const float *d_in, float *want)
+{
+    size_t nn = (size_t)n * n;
+    double *tmp = (double *)bench_xmalloc(nn * sizeof(double));
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int k = 0; k < n; k++)
+                s += (double)MM2_ALPHA * a[(size_t)i * n + k] * b[(size_t)k * n + j];
+            tmp[(size_t)i * n + j] = s;
+        }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double s = (double)MM2_BETA * d_in[(size_t)i * n + j];
+            for (int k = 0; k < n; k++)
+                s += tmp[(size_t)i * n + k] * c[(size_t)k * n + j];
+            want[(size_t)i * n + j] = (float)s;
+        }
+    free(tmp);
+}
+#endif

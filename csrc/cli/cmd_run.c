@@ -1,0 +1,314 @@
+/*
+ * cmd_run.c — `smcosim run [options] -- PROGRAM [ARGS...]`
+ *
+ * Runs an unmodified CUDA program (built with nvcc --cudart shared) on the
+ * simulator: the child gets the project's libcudart.so.13 first on
+ * LD_LIBRARY_PATH and a statistics file named in SMCOSIM_STATS_FILE, which
+ * the runtime fills at exit (csrc/runtime/runtime.c, docs/runtime.md). After
+ * the program ends, the per-kernel instruction counts are printed on stderr
+ * (the program's own stdout stays clean) and, with --report, written to a
+ * file. The exit status is the program's (128+N when killed by signal N).
+ *
+ * Options are a table so that later issues can add --config, --sched,
+ * --policy: an option with a value is forwarded to the runtime as an
+ * environment variable.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int cmd_run(int argc, char **argv);
+
+#define RUN_USAGE \
+    "usage: smcosim run [--report FILE] [--config PRESET|FILE] [--seed N] -- PROGRAM [ARGS...]\n" \
+    "  Runs a CUDA program (nvcc --cudart shared) on the simulator and prints\n" \
+    "  per-kernel instruction counts on stderr afterwards.\n" \
+    "  --report FILE  also write the table to FILE\n" \
+    "  --config X     device preset or config file (SMCOSIM_CONFIG)\n" \
+    "  --seed N       seed for anything randomised (SMCOSIM_SEED)\n"
+
+typedef struct run_options {
+    const char *report;    /* --report FILE or NULL */
+} run_options;
+
+/* An option: either stored in run_options (field set) or forwarded to the
+ * runtime through an environment variable (env set). */
+typedef struct run_option_def {
+    const char *name;
+    const char *env;
+    size_t      field;     /* offsetof into run_options when env is NULL */
+} run_option_def;
+
+static const run_option_def run_option_table[] = {
+    { "--report", NULL, offsetof(run_options, report) },
+    { "--config", "SMCOSIM_CONFIG", 0 },
+    { "--seed",   "SMCOSIM_SEED", 0 },
+};
+
+/* ---- statistics ---------------------------------------------------------- */
+
+typedef struct kernel_total {
+    char name[128];
+    unsigned long long launches, warp_insts, thread_insts;
+} kernel_total;
+
+typedef struct run_stats {
+    kernel_total *k;
+    size_t n;
+    char fault[1024];
+    int any;               /* the file had the runtime's header */
+} run_stats;
+
+static int read_stats(const char *path, run_stats *st)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[1024];
+    unsigned lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\n")] = '\0';
+        if (lineno == 1) {
+            st->any = strcmp(line, "# smcosim launch statistics v1") == 0;
+            if (!st->any)
+                break;
+            continue;
+        }
+        if (strncmp(line, "fault\t", 6) == 0) {
+            snprintf(st->fault, sizeof st->fault, "%s", line + 6);
+            continue;
+        }
+        char name[128], grid[64], block[64];
+        unsigned long long w, t;
+        if (sscanf(line, "launch\t%127[^\t]\t%63[^\t]\t%63[^\t]\t%llu\t%llu",
+                   name, grid, block, &w, &t) != 5) {
+            fprintf(stderr, "smcosim run: %s:%u: malformed statistics line\n",
+                    path, lineno);
+            continue;
+        }
+        size_t i;
+        for (i = 0; i < st->n; i++)
+            if (strcmp(st->k[i].name, name) == 0)
+                break;
+        if (i == st->n) {
+            kernel_total *p = realloc(st->k, (st->n + 1) * sizeof *p);
+            if (!p)
+                break;
+            st->k = p;
+            memset(&st->k[st->n], 0, sizeof *p);
+            snprintf(st->k[st->n].name, sizeof st->k[st->n].name, "%s", name);
+            st->n++;
+        }
+        st->k[i].launches++;
+        st->k[i].warp_insts += w;
+        st->k[i].thread_insts += t;
+    }
+    fclose(f);
+    return 0;
+}
+
+static void print_table(FILE *out, const run_stats *st)
+{
+    unsigned long long l = 0, w = 0, t = 0;
+    fprintf(out, "%-40s %9s %18s %18s\n", "kernel", "launches",
+            "warp-insts", "thread-insts");
+    for (size_t i = 0; i < st->n; i++) {
+        const kernel_total *k = &st->k[i];
+        fprintf(out, "%-40s %9llu %18llu %18llu\n", k->name, k->launches,
+                k->warp_insts, k->thread_insts);
+        l += k->launches;
+        w += k->warp_insts;
+        t += k->thread_insts;
+    }
+    fprintf(out, "%-40s %9llu %18llu %18llu\n", "total", l, w, t);
+    if (st->fault[0])
+        fprintf(out, "device fault: %s\n", st->fault);
+}
+
+static int write_report(const char *path, const run_stats *st)
+{
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        fprintf(stderr, "smcosim run: --report %s: path too long\n", path);
+        return -1;
+    }
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "smcosim run: --report %s: %s\n", tmp, strerror(errno));
+        return -1;
+    }
+    print_table(f, st);
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        fprintf(stderr, "smcosim run: --report %s: %s\n", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- locating the runtime -------------------------------------------------- */
+
+/* Directory holding libcudart.so.13: $SMCOSIM_CUDART_DIR, else ../lib next to
+ * this executable (build/bin/smcosim -> build/lib). */
+static int find_runtime_dir(char *dir, size_t len)
+{
+    const char *env = getenv("SMCOSIM_CUDART_DIR");
+    if (env && *env) {
+        snprintf(dir, len, "%s", env);
+    } else {
+        char exe[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n <= 0) {
+            fprintf(stderr, "smcosim run: cannot locate this executable: %s\n",
+                    strerror(errno));
+            return -1;
+        }
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        if (snprintf(dir, len, "%s/../lib", exe) >= (int)len) {
+            fprintf(stderr, "smcosim run: path of this executable too long\n");
+            return -1;
+        }
+    }
+    char lib[PATH_MAX + 32];
+    snprintf(lib, sizeof lib, "%s/libcudart.so.13", dir);
+    struct stat sb;
+    if (stat(lib, &sb) != 0) {
+        fprintf(stderr, "smcosim run: %s not found: build it with `make` "
+                "(needs the CUDA headers) or set SMCOSIM_CUDART_DIR\n", lib);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+int cmd_run(int argc, char **argv)
+{
+    run_options opt = { NULL };
+    int i = 1;                       /* argv[0] is "run" */
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(RUN_USAGE, stdout);
+            return 0;
+        }
+        if (a[0] != '-')
+            break;                   /* the program, without "--" */
+        const run_option_def *d = NULL;
+        for (size_t k = 0; k < sizeof run_option_table / sizeof *run_option_table; k++)
+            if (strcmp(a, run_option_table[k].name) == 0)
+                d = &run_option_table[k];
+        if (!d) {
+            fprintf(stderr, "smcosim run: unknown option %s\n" RUN_USAGE, a);
+            return 2;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "smcosim run: %s needs a value\n", a);
+            return 2;
+        }
+        const char *value = argv[++i];
+        if (d->env)
+            setenv(d->env, value, 1);
+        else
+            *(const char **)((char *)&opt + d->field) = value;
+    }
+    if (i >= argc) {
+        fprintf(stderr, "smcosim run: no program given\n" RUN_USAGE);
+        return 2;
+    }
+    char **prog = &argv[i];
+
+    char libdir[PATH_MAX];
+    if (find_runtime_dir(libdir, sizeof libdir) != 0)
+        return 2;
+
+    const char *tmpdir = getenv("TMPDIR");
+    char stats_path[PATH_MAX];
+    snprintf(stats_path, sizeof stats_path, "%s/smcosim-run-XXXXXX",
+             tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int fd = mkstemp(stats_path);
+    if (fd < 0) {
+        fprintf(stderr, "smcosim run: cannot create a statistics file in %s: "
+                "%s\n", tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
+        return 2;
+    }
+    close(fd);
+
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "smcosim run: fork: %s\n", strerror(errno));
+        remove(stats_path);
+        return 2;
+    }
+    if (pid == 0) {
+        const char *old = getenv("LD_LIBRARY_PATH");
+        size_t need = strlen(libdir) + (old ? strlen(old) + 2 : 1);
+        char *path = malloc(need);
+        if (!path)
+            _exit(127);
+        snprintf(path, need, "%s%s%s", libdir, old && *old ? ":" : "",
+                 old && *old ? old : "");
+        setenv("LD_LIBRARY_PATH", path, 1);
+        setenv("SMCOSIM_STATS_FILE", stats_path, 1);
+        execvp(prog[0], prog);
+        fprintf(stderr, "smcosim run: cannot run %s: %s\n", prog[0],
+                strerror(errno));
+        _exit(127);
+    }
+
+    /* Ctrl-C goes to the whole process group; the child decides. */
+    struct sigaction ign, old_int, old_quit;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &ign, &old_int);
+    sigaction(SIGQUIT, &ign, &old_quit);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+
+    int code;
+    if (WIFEXITED(status)) {
+        code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+        code = 128 + WTERMSIG(status);
+        fprintf(stderr, "smcosim run: %s killed by signal %d\n", prog[0],
+                WTERMSIG(status));
+    } else {
+        code = 1;
+    }
+
+    run_stats st;
+    memset(&st, 0, sizeof st);
+    if (read_stats(stats_path, &st) != 0 || !st.any) {
+        if (code != 127)   /* 127: exec failed, already reported */
+            fprintf(stderr, "smcosim run: no launch statistics: %s did not "
+                    "load the smcosim libcudart.so.13 (built with --cudart "
+                    "shared?) or did not exit normally\n", prog[0]);
+    } else {
+        print_table(stderr, &st);
+        if (opt.report && write_report(opt.report, &st) != 0 && code == 0)
+            code = 2;
+    }
+    free(st.k);
+    remove(stats_path);
+    return code;
+}

@@ -1,0 +1,95 @@
+# csrc/runtime/module.mk — the drop-in CUDA runtime $(CUDART_SO)
+# (build/lib/libcudart.so.13), its fatbinary-parser unit test and the CUDA
+# test programs of tests/runtime/. See docs/runtime.md.
+#
+# The runtime is compiled against the installed CUDA headers (for the exact
+# cudaDeviceProp layout and error values). Without them, or without the
+# emulator (csrc/emu/), the rest of the project still builds and asking for
+# $(CUDART_SO) fails with a message saying what is missing.
+
+RT_CUDA_HOME ?= /usr/local/cuda
+RT_CUDA_INC  := $(RT_CUDA_HOME)/include
+RT_NVCC      ?= $(firstword $(wildcard $(RT_CUDA_HOME)/bin/nvcc) \
+                            $(shell command -v nvcc 2>/dev/null))
+RT_HAVE_CUDA := $(wildcard $(RT_CUDA_INC)/cuda_runtime_api.h)
+RT_HAVE_EMU  := $(wildcard csrc/emu/*.c)
+
+# ---- fatbinary parser unit test (needs neither CUDA nor the emulator) ----
+RT_FATBIN_TEST := $(B)/tests/runtime/test_fatbin
+$(B)/tests/runtime/test_fatbin.o: INCLUDES += -Icsrc/runtime
+$(RT_FATBIN_TEST): $(B)/tests/runtime/test_fatbin.o $(B)/csrc/runtime/fatbin.o
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka -ldl
+
+ALL_TARGETS += $(RT_FATBIN_TEST)
+TEST_SUITES += $(RT_FATBIN_TEST)
+TEST_DEPS   += $(RT_FATBIN_TEST)
+SAN_SUITES  += $(RT_FATBIN_TEST)
+SAN_DEPS    += $(RT_FATBIN_TEST)
+
+# ---- the runtime library ----
+RT_SRCS := csrc/runtime/runtime.c csrc/runtime/rt_api.c csrc/runtime/fatbin.c
+RT_PIC_OBJS := $(patsubst %.c,$(B)/pic/%.o,$(RT_SRCS))
+RT_GEN_DIR := $(B)/gen/runtime
+
+ifneq ($(and $(RT_HAVE_CUDA),$(RT_HAVE_EMU)),)
+
+$(RT_GEN_DIR)/cuda_error_names.inc: $(RT_CUDA_INC)/driver_types.h
+	@mkdir -p $(@D)
+	sed -n -E 's/^[[:space:]]*(cuda(Success|Error[A-Za-z0-9_]*))[[:space:]]*=[[:space:]]*([0-9]+).*/RT_ERROR_NAME(\1, \3)/p' $< > $@.tmp
+	@test -s $@.tmp || { echo "runtime: no cudaError values found in $<" >&2; exit 1; }
+	mv $@.tmp $@
+
+$(B)/pic/csrc/runtime/%.o: csrc/runtime/%.c $(RT_GEN_DIR)/cuda_error_names.inc
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=default $(INCLUDES) \
+	    -Icsrc/include -Icsrc/runtime -I$(RT_GEN_DIR) -isystem $(RT_CUDA_INC) \
+	    -c $< -o $@
+
+$(CUDART_SO): $(RT_PIC_OBJS) $(EMU_LIB) csrc/runtime/libcudart.map
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libcudart.so.13 \
+	    -Wl,--version-script=csrc/runtime/libcudart.map \
+	    -Wl,--no-undefined $(LDFLAGS) -o $@ $(RT_PIC_OBJS) $(EMU_LIB) \
+	    -ldl -lpthread -lm
+
+ALL_TARGETS += $(CUDART_SO)
+
+# ---- CUDA test programs (built only when nvcc is present) ----
+RT_CU_DIR := $(B)/tests/runtime/cu
+RT_NVCC_FLAGS := --cudart shared -O2 -Wno-deprecated-gpu-targets
+RT_PTX75 := -gencode arch=compute_75,code=compute_75
+
+# name : source : extra nvcc flags
+RT_CU_PROGS := rt_api_zstd rt_api_plain rt_api_lz4 rt_fault rt_sass rt_multiarch
+$(RT_CU_DIR)/rt_api_zstd:  RT_CU_FLAGS := $(RT_PTX75)
+$(RT_CU_DIR)/rt_api_plain: RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress=false
+$(RT_CU_DIR)/rt_api_lz4:   RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress-mode=speed
+$(RT_CU_DIR)/rt_fault:     RT_CU_FLAGS := $(RT_PTX75)
+$(RT_CU_DIR)/rt_sass:      RT_CU_FLAGS := -gencode arch=compute_75,code=sm_75
+$(RT_CU_DIR)/rt_multiarch: RT_CU_FLAGS := -gencode arch=compute_80,code=compute_80 \
+    $(RT_PTX75) -gencode arch=compute_86,code=sm_86
+$(RT_CU_DIR)/rt_api_zstd $(RT_CU_DIR)/rt_api_plain $(RT_CU_DIR)/rt_api_lz4: tests/runtime/rt_api.cu
+$(RT_CU_DIR)/rt_fault: tests/runtime/rt_fault.cu
+$(RT_CU_DIR)/rt_sass $(RT_CU_DIR)/rt_multiarch: tests/runtime/rt_image.cu
+
+ifneq ($(RT_NVCC),)
+$(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)): tests/runtime/rt_check.h
+	@mkdir -p $(@D)
+	$(RT_NVCC) $(RT_NVCC_FLAGS) $(RT_CU_FLAGS) -Itests/runtime $(filter %.cu,$^) -o $@
+TEST_DEPS += $(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS))
+endif
+TEST_DEPS   += $(CUDART_SO)
+TEST_SUITES += "tests/runtime/run_cuda_tests.sh $(B)"
+# The ASan/UBSan pass runs the same programs on an instrumented library.
+SAN_DEPS    += $(CUDART_SO) $(if $(RT_NVCC),$(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)))
+SAN_SUITES  += "tests/runtime/run_cuda_tests.sh $(B) --asan"
+
+else   # no CUDA headers or no emulator: say so when the library is asked for
+
+$(CUDART_SO):
+	@echo "runtime: cannot build $@:$(if $(RT_HAVE_CUDA),, CUDA headers not found in $(RT_CUDA_INC) (set RT_CUDA_HOME);)$(if $(RT_HAVE_EMU),, the emulator (csrc/emu/) is not in this tree)" >&2
+	@exit 1
+TEST_SUITES += "tests/runtime/run_cuda_tests.sh $(B)"
+
+endif

@@ -1,0 +1,810 @@
+/*
+ * rt_api.c — the CUDA runtime API calls that programs make directly:
+ * memory, copies, symbols, device properties and attributes, streams,
+ * events, occupancy, function attributes, versions.
+ *
+ * The simulated device executes every launch and copy to completion before
+ * the call returns, so the asynchronous variants are the synchronous ones
+ * and streams only name an order (docs/runtime.md).
+ */
+#include "rt_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every call that touches the device starts with this: a pending guest fault
+ * is returned first (sticky), then lazy device creation. */
+#define RT_ENTER()                                            \
+    do {                                                      \
+        if (rt_sticky() != cudaSuccess)                       \
+            return rt_ret(rt_sticky());                       \
+        cudaError_t rt_e_ = rt_ready();                       \
+        if (rt_e_ != cudaSuccess)                             \
+            return rt_ret(rt_e_);                             \
+    } while (0)
+
+/* Row pitch that cudaMallocPitch returns: rows start on 256-byte boundaries
+ * (a multiple of every access size and of the 128-byte coalescing unit). */
+#define RT_PITCH_ALIGN 256u
+
+static cudaError_t smc_ret(const char *call, smc_status s)
+{
+    if (s == SMC_OK)
+        return cudaSuccess;
+    if (s != SMC_ERR_INVALID_DEVICE_PTR && s != SMC_ERR_INVALID_VALUE)
+        rt_report(call, s);
+    return rt_ret(rt_from_smc(s));
+}
+
+/* ---- allocation -------------------------------------------------------- */
+
+static cudaError_t alloc_kind(void **p, size_t size, smc_mem_kind kind,
+                              const char *call)
+{
+    if (!p)
+        return rt_ret(cudaErrorInvalidValue);
+    *p = NULL;
+    if (size == 0)
+        return cudaSuccess;
+    uint64_t d;
+    smc_status s = smc_malloc(rt_dev(), size, kind, &d);
+    if (s != SMC_OK)
+        return smc_ret(call, s);
+    if (kind == SMC_MEM_DEVICE) {
+        *p = (void *)(uintptr_t)d;
+    } else {
+        /* Managed and pinned memory: the program dereferences what we
+         * return, so it gets the host view; kernel arguments that point
+         * into it are translated back at launch (rt_launch). */
+        *p = smc_host_ptr(rt_dev(), d, size);
+        if (!*p) {
+            smc_free(rt_dev(), d);
+            return rt_ret(cudaErrorMemoryAllocation);
+        }
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+    RT_ENTER();
+    return alloc_kind(devPtr, size, SMC_MEM_DEVICE, "cudaMalloc");
+}
+
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
+{
+    RT_ENTER();
+    if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
+        return rt_ret(cudaErrorInvalidValue);
+    return alloc_kind(devPtr, size, SMC_MEM_MANAGED, "cudaMallocManaged");
+}
+
+cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+    RT_ENTER();
+    return alloc_kind(ptr, size, SMC_MEM_HOST, "cudaMallocHost");
+}
+
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
+{
+    RT_ENTER();
+    (void)flags;   /* portable/mapped/write-combined: all the same here */
+    return alloc_kind(pHost, size, SMC_MEM_HOST, "cudaHostAlloc");
+}
+
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost,
+                                     unsigned int flags)
+{
+    RT_ENTER();
+    if (!pDevice || flags != 0)
+        return rt_ret(cudaErrorInvalidValue);
+    uint64_t d = smc_device_addr_of(rt_dev(), pHost);
+    if (!d)
+        return rt_ret(cudaErrorInvalidValue);
+    *pDevice = (void *)(uintptr_t)d;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
+                            size_t height)
+{
+    RT_ENTER();
+    if (!pitch)
+        return rt_ret(cudaErrorInvalidValue);
+    size_t p = (width + RT_PITCH_ALIGN - 1) / RT_PITCH_ALIGN * RT_PITCH_ALIGN;
+    if (height && p > SIZE_MAX / height)
+        return rt_ret(cudaErrorMemoryAllocation);
+    *pitch = p;
+    return alloc_kind(devPtr, p * height, SMC_MEM_DEVICE, "cudaMallocPitch");
+}
+
+static cudaError_t free_any(void *p, const char *call)
+{
+    if (!p)
+        return cudaSuccess;
+    RT_ENTER();
+    return smc_ret(call, smc_free(rt_dev(), rt_dev_addr(p)));
+}
+
+cudaError_t cudaFree(void *devPtr) { return free_any(devPtr, "cudaFree"); }
+cudaError_t cudaFreeHost(void *ptr) { return free_any(ptr, "cudaFreeHost"); }
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    RT_ENTER();
+    smc_device_props pr;
+    smc_device_get_props(rt_dev(), &pr);
+    /* The device does not report its use; both are the configured size. */
+    if (free_bytes)
+        *free_bytes = pr.global_mem_bytes;
+    if (total)
+        *total = pr.global_mem_bytes;
+    return cudaSuccess;
+}
+
+/* ---- copies -------------------------------------------------------------- */
+
+/* Is p a device-memory address (not a host view of managed/pinned memory)? */
+static int is_device_memory(const void *p, size_t n)
+{
+    if (smc_device_addr_of(rt_dev(), p))
+        return 0;
+    return smc_host_ptr(rt_dev(), (uint64_t)(uintptr_t)p, n ? n : 1) != NULL;
+}
+
+static cudaError_t copy(void *dst, const void *src, size_t n,
+                        enum cudaMemcpyKind kind, const char *call)
+{
+    if (n == 0)
+        return cudaSuccess;
+    int dst_dev, src_dev;
+    switch (kind) {
+    case cudaMemcpyHostToHost:     dst_dev = 0; src_dev = 0; break;
+    case cudaMemcpyHostToDevice:   dst_dev = 1; src_dev = 0; break;
+    case cudaMemcpyDeviceToHost:   dst_dev = 0; src_dev = 1; break;
+    case cudaMemcpyDeviceToDevice: dst_dev = 1; src_dev = 1; break;
+    case cudaMemcpyDefault:
+        dst_dev = is_device_memory(dst, n);
+        src_dev = is_device_memory(src, n);
+        break;
+    default:
+        return rt_ret(cudaErrorInvalidMemcpyDirection);
+    }
+    /* A host view of managed/pinned memory named as the device side is
+     * copied through its device address, which checks its bounds. */
+    smc_device *dev = rt_dev();
+    if (dst_dev && src_dev)
+        return smc_ret(call, smc_memcpy_dtod(dev, rt_dev_addr(dst),
+                                             rt_dev_addr(src), n));
+    if (dst_dev)
+        return smc_ret(call, smc_memcpy_htod(dev, rt_dev_addr(dst), src, n));
+    if (src_dev)
+        return smc_ret(call, smc_memcpy_dtoh(dev, dst, rt_dev_addr(src), n));
+    if (!dst || !src)
+        return rt_ret(cudaErrorInvalidValue);
+    memmove(dst, src, n);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+                       enum cudaMemcpyKind kind)
+{
+    RT_ENTER();
+    return copy(dst, src, count, kind, "cudaMemcpy");
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+                            enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    RT_ENTER();
+    return copy(dst, src, count, kind, "cudaMemcpyAsync");
+}
+
+static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src,
+                           size_t spitch, size_t width, size_t height,
+                           enum cudaMemcpyKind kind, const char *call)
+{
+    if (width > dpitch || width > spitch)
+        return rt_ret(cudaErrorInvalidPitchValue);
+    for (size_t row = 0; row < height; row++) {
+        cudaError_t e = copy((char *)dst + row * dpitch,
+                             (const char *)src + row * spitch, width, kind, call);
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+                         size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind)
+{
+    RT_ENTER();
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2D");
+}
+
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
+                              size_t spitch, size_t width, size_t height,
+                              enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    RT_ENTER();
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind,
+                   "cudaMemcpy2DAsync");
+}
+
+static cudaError_t set_1d(void *p, int value, size_t n, const char *call)
+{
+    if (n == 0)
+        return cudaSuccess;
+    return smc_ret(call, smc_memset(rt_dev(), rt_dev_addr(p), value, n));
+}
+
+cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+    RT_ENTER();
+    return set_1d(devPtr, value, count, "cudaMemset");
+}
+
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
+                            cudaStream_t stream)
+{
+    (void)stream;
+    RT_ENTER();
+    return set_1d(devPtr, value, count, "cudaMemsetAsync");
+}
+
+static cudaError_t set_2d(void *p, size_t pitch, int value, size_t width,
+                          size_t height, const char *call)
+{
+    if (width > pitch)
+        return rt_ret(cudaErrorInvalidPitchValue);
+    for (size_t row = 0; row < height; row++) {
+        cudaError_t e = set_1d((char *)p + row * pitch, value, width, call);
+        if (e != cudaSuccess)
+            return e;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
+                         size_t height)
+{
+    RT_ENTER();
+    return set_2d(devPtr, pitch, value, width, height, "cudaMemset2D");
+}
+
+cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value,
+                              size_t width, size_t height, cudaStream_t stream)
+{
+    (void)stream;
+    RT_ENTER();
+    return set_2d(devPtr, pitch, value, width, height, "cudaMemset2DAsync");
+}
+
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
+                                 struct cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t stream)
+{
+    /* Managed memory has one copy shared by host and device: prefetching
+     * has nothing to move. The range is still checked. */
+    (void)location; (void)flags; (void)stream;
+    RT_ENTER();
+    if (!smc_host_ptr(rt_dev(), rt_dev_addr(devPtr), count ? count : 1))
+        return rt_ret(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+/* ---- symbols --------------------------------------------------------------- */
+
+static cudaError_t symbol_range(const void *symbol, size_t count, size_t offset,
+                                uint64_t *dptr)
+{
+    rt_var *v = rt_var_by_host(symbol);
+    if (!v)
+        return rt_ret(cudaErrorInvalidSymbol);
+    cudaError_t e = rt_var_resolve(v);
+    if (e != cudaSuccess)
+        return rt_ret(e);
+    if (offset > v->size || count > v->size - offset)
+        return rt_ret(cudaErrorInvalidValue);
+    *dptr = v->dptr + offset;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
+                               size_t count, size_t offset,
+                               enum cudaMemcpyKind kind)
+{
+    RT_ENTER();
+    uint64_t d;
+    cudaError_t e = symbol_range(symbol, count, offset, &d);
+    if (e != cudaSuccess)
+        return e;
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault)
+        return rt_ret(cudaErrorInvalidMemcpyDirection);
+    return copy((void *)(uintptr_t)d, src, count,
+                kind == cudaMemcpyDefault ? cudaMemcpyDefault
+                : kind == cudaMemcpyHostToDevice ? cudaMemcpyHostToDevice
+                : cudaMemcpyDeviceToDevice, "cudaMemcpyToSymbol");
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
+                                 size_t offset, enum cudaMemcpyKind kind)
+{
+    RT_ENTER();
+    uint64_t d;
+    cudaError_t e = symbol_range(symbol, count, offset, &d);
+    if (e != cudaSuccess)
+        return e;
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault)
+        return rt_ret(cudaErrorInvalidMemcpyDirection);
+    return copy(dst, (const void *)(uintptr_t)d, count, kind,
+                "cudaMemcpyFromSymbol");
+}
+
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src,
+                                    size_t count, size_t offset,
+                                    enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
+                                      size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind,
+                                      cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+
+cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
+{
+    RT_ENTER();
+    uint64_t d;
+    cudaError_t e = symbol_range(symbol, 0, 0, &d);
+    if (e != cudaSuccess)
+        return e;
+    if (!devPtr)
+        return rt_ret(cudaErrorInvalidValue);
+    *devPtr = (void *)(uintptr_t)d;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
+{
+    RT_ENTER();
+    rt_var *v = rt_var_by_host(symbol);
+    if (!v)
+        return rt_ret(cudaErrorInvalidSymbol);
+    if (!size)
+        return rt_ret(cudaErrorInvalidValue);
+    *size = v->size;
+    return cudaSuccess;
+}
+
+/* ---- devices ------------------------------------------------------------------ */
+
+cudaError_t cudaGetDeviceCount(int *count)
+{
+    if (!count)
+        return rt_ret(cudaErrorInvalidValue);
+    cudaError_t e = rt_ready();
+    *count = e == cudaSuccess ? 1 : 0;
+    return e == cudaSuccess ? cudaSuccess : rt_ret(cudaErrorNoDevice);
+}
+
+cudaError_t cudaGetDevice(int *device)
+{
+    if (!device)
+        return rt_ret(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device)
+{
+    if (device != 0)
+        return rt_ret(cudaErrorInvalidDevice);
+    return rt_ret(rt_ready());
+}
+
+cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+    (void)flags;   /* scheduling/mapping flags do not change a simulation */
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceFlags(unsigned int *flags)
+{
+    if (!flags)
+        return rt_ret(cudaErrorInvalidValue);
+    *flags = cudaDeviceMapHost;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    if (!prop)
+        return rt_ret(cudaErrorInvalidValue);
+    if (device != 0)
+        return rt_ret(cudaErrorInvalidDevice);
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_ret(e);
+    smc_device_props p;
+    smc_device_get_props(rt_dev(), &p);
+    memset(prop, 0, sizeof *prop);
+    snprintf(prop->name, sizeof prop->name, "%s", p.name);
+    prop->totalGlobalMem = p.global_mem_bytes;
+    prop->sharedMemPerBlock = p.smem_per_block;
+    prop->regsPerBlock = (int)p.max_regs_per_block;
+    prop->warpSize = (int)p.warp_size;
+    prop->memPitch = SIZE_MAX >> 1;
+    prop->maxThreadsPerBlock = (int)p.max_threads_per_block;
+    for (int i = 0; i < 3; i++) {
+        prop->maxThreadsDim[i] = (int)p.max_block_dim[i];
+        prop->maxGridSize[i] = (int)p.max_grid_dim[i];
+    }
+    prop->totalConstMem = p.const_bytes;
+    prop->major = (int)p.cc_major;
+    prop->minor = (int)p.cc_minor;
+    prop->textureAlignment = 512;
+    prop->texturePitchAlignment = 32;
+    prop->multiProcessorCount = (int)p.num_sms;
+    prop->canMapHostMemory = 1;
+    prop->unifiedAddressing = 1;
+    prop->l2CacheSize = (int)p.l2_bytes;
+    prop->maxThreadsPerMultiProcessor = (int)p.max_threads_per_sm;
+    prop->globalL1CacheSupported = 1;
+    prop->localL1CacheSupported = 1;
+    prop->sharedMemPerMultiprocessor = p.smem_per_sm;
+    prop->regsPerMultiprocessor = (int)p.regs_per_sm;
+    prop->managedMemory = 1;
+    prop->sharedMemPerBlockOptin = p.smem_per_block;
+    prop->maxBlocksPerMultiProcessor = (int)p.max_ctas_per_sm;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr,
+                                   int device)
+{
+    if (!value)
+        return rt_ret(cudaErrorInvalidValue);
+    if (device != 0)
+        return rt_ret(cudaErrorInvalidDevice);
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_ret(e);
+    smc_device_props p;
+    smc_device_get_props(rt_dev(), &p);
+    long long v;
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock:          v = p.max_threads_per_block; break;
+    case cudaDevAttrMaxBlockDimX:                v = p.max_block_dim[0]; break;
+    case cudaDevAttrMaxBlockDimY:                v = p.max_block_dim[1]; break;
+    case cudaDevAttrMaxBlockDimZ:                v = p.max_block_dim[2]; break;
+    case cudaDevAttrMaxGridDimX:                 v = p.max_grid_dim[0]; break;
+    case cudaDevAttrMaxGridDimY:                 v = p.max_grid_dim[1]; break;
+    case cudaDevAttrMaxGridDimZ:                 v = p.max_grid_dim[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock:     v = p.smem_per_block; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = p.smem_per_block; break;
+    case cudaDevAttrTotalConstantMemory:         v = p.const_bytes; break;
+    case cudaDevAttrWarpSize:                    v = p.warp_size; break;
+    case cudaDevAttrMaxRegistersPerBlock:        v = p.max_regs_per_block; break;
+    case cudaDevAttrClockRate:                   v = p.clock_khz; break;
+    case cudaDevAttrMultiProcessorCount:         v = p.num_sms; break;
+    case cudaDevAttrComputeCapabilityMajor:      v = p.cc_major; break;
+    case cudaDevAttrComputeCapabilityMinor:      v = p.cc_minor; break;
+    case cudaDevAttrL2CacheSize:                 v = p.l2_bytes; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: v = p.max_threads_per_sm; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: v = p.smem_per_sm; break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: v = p.regs_per_sm; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor:  v = p.max_ctas_per_sm; break;
+    case cudaDevAttrManagedMemory:               v = 1; break;
+    case cudaDevAttrUnifiedAddressing:           v = 1; break;
+    case cudaDevAttrCanMapHostMemory:            v = 1; break;
+    case cudaDevAttrGlobalL1CacheSupported:      v = 1; break;
+    case cudaDevAttrLocalL1CacheSupported:       v = 1; break;
+    case cudaDevAttrConcurrentKernels:           v = 0; break;
+    case cudaDevAttrConcurrentManagedAccess:     v = 0; break;
+    case cudaDevAttrIntegrated:                  v = 0; break;
+    case cudaDevAttrEccEnabled:                  v = 0; break;
+    case cudaDevAttrAsyncEngineCount:            v = 0; break;
+    case cudaDevAttrTextureAlignment:            v = 512; break;
+    default:
+        fprintf(stderr, "smcosim runtime: cudaDeviceGetAttribute: attribute "
+                "%d is not modelled\n", (int)attr);
+        return rt_ret(cudaErrorInvalidValue);
+    }
+    *value = (int)v;
+    return cudaSuccess;
+}
+
+cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
+{
+    if (!runtimeVersion)
+        return rt_ret(cudaErrorInvalidValue);
+    *runtimeVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int *driverVersion)
+{
+    if (!driverVersion)
+        return rt_ret(cudaErrorInvalidValue);
+    *driverVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
+{
+    (void)cacheConfig;   /* accepted; the L1/shared split comes from config */
+    return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
+{
+    (void)cacheConfig;   /* accepted; the L1/shared split comes from config */
+    return rt_kernel_by_host(func) ? cudaSuccess
+                                   : rt_ret(cudaErrorInvalidDeviceFunction);
+}
+
+/* ---- streams and events --------------------------------------------------------- */
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
+{
+    static uint32_t next_id = 1;
+    (void)flags;
+    if (!pStream)
+        return rt_ret(cudaErrorInvalidValue);
+    struct CUstream_st *s = malloc(sizeof *s);
+    if (!s)
+        return rt_ret(cudaErrorMemoryAllocation);
+    s->id = next_id++;
+    *pStream = s;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t *pStream)
+{
+    return cudaStreamCreateWithFlags(pStream, cudaStreamDefault);
+}
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream,
+                                         unsigned int flags, int priority)
+{
+    (void)priority;
+    return cudaStreamCreateWithFlags(pStream, flags);
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+    if (!stream || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
+        return rt_ret(cudaErrorInvalidResourceHandle);
+    free(stream);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+    (void)stream;
+    if (rt_sticky() != cudaSuccess)
+        return rt_ret(rt_sticky());
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+    return cudaStreamSynchronize(stream);
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
+                                unsigned int flags)
+{
+    (void)stream; (void)flags;
+    if (!event)
+        return rt_ret(cudaErrorInvalidResourceHandle);
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
+{
+    (void)flags;
+    if (!event)
+        return rt_ret(cudaErrorInvalidValue);
+    struct CUevent_st *e = calloc(1, sizeof *e);
+    if (!e)
+        return rt_ret(cudaErrorMemoryAllocation);
+    *event = e;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t *event)
+{
+    return cudaEventCreateWithFlags(event, cudaEventDefault);
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event)
+{
+    if (!event)
+        return rt_ret(cudaErrorInvalidResourceHandle);
+    free(event);
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
+{
+    (void)stream;
+    if (!event)
+        return rt_ret(cudaErrorInvalidResourceHandle);
+    if (rt_sticky() != cudaSuccess)
+        return rt_ret(rt_sticky());
+    event->recorded = 1;
+    event->cycle = rt_sim_cycles();
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event)
+{
+    if (!event)
+        return rt_ret(cudaErrorInvalidResourceHandle);
+    if (rt_sticky() != cudaSuccess)
+        return rt_ret(rt_sticky());
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event)
+{
+    return cudaEventSynchronize(event);
+}
+
+/* Milliseconds of simulated time between two recorded events: device cycles
+ * (advanced by launches, rt_sim_cycles) divided by the configured clock. */
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    if (!ms)
+        return rt_ret(cudaErrorInvalidValue);
+    if (!start || !end || !start->recorded || !end->recorded)
+        return rt_ret(cudaErrorInvalidResourceHandle);
+    cudaError_t e = rt_ready();
+    if (e != cudaSuccess)
+        return rt_ret(e);
+    smc_device_props p;
+    smc_device_get_props(rt_dev(), &p);
+    double khz = p.clock_khz ? p.clock_khz : 1;
+    *ms = (float)(((double)end->cycle - (double)start->cycle) / khz);
+    return cudaSuccess;
+}
+
+/* ---- kernels: attributes and occupancy ---------------------------------------- */
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
+                                  const void *func)
+{
+    if (!attr)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_ENTER();
+    rt_kernel *k = rt_kernel_by_host(func);
+    if (!k)
+        return rt_ret(cudaErrorInvalidDeviceFunction);
+    cudaError_t e = rt_kernel_resolve(k);
+    if (e != cudaSuccess)
+        return rt_ret(e);
+    smc_kernel_info ki;
+    smc_kernel_get_info(k->k, &ki);
+    smc_device_props p;
+    smc_device_get_props(rt_dev(), &p);
+    memset(attr, 0, sizeof *attr);
+    attr->sharedSizeBytes = ki.static_smem_bytes;
+    attr->constSizeBytes = ki.const_bytes;
+    attr->localSizeBytes = ki.local_bytes;
+    attr->maxThreadsPerBlock = (int)(ki.max_threads_per_block &&
+                                     ki.max_threads_per_block < p.max_threads_per_block
+                                     ? ki.max_threads_per_block
+                                     : p.max_threads_per_block);
+    attr->numRegs = (int)ki.regs_per_thread;
+    attr->ptxVersion = (int)(p.cc_major * 10 + p.cc_minor);
+    attr->binaryVersion = attr->ptxVersion;
+    attr->maxDynamicSharedSizeBytes = (int)(p.smem_per_block > ki.static_smem_bytes
+                                            ? p.smem_per_block - ki.static_smem_bytes
+                                            : 0);
+    attr->preferredShmemCarveout = -1;
+    return cudaSuccess;
+}
+
+/* Resident blocks of `k` per SM: the least of the CTA-slot, warp, register
+ * and shared-memory limits (seed 002, Eq. 3.2-3.3). Registers are counted
+ * per warp without allocation granularity (docs/runtime.md). */
+static int blocks_per_sm(const smc_kernel_info *ki, const smc_device_props *p,
+                         int block_size, size_t dyn_smem)
+{
+    if (block_size <= 0 || (uint32_t)block_size > p->max_threads_per_block ||
+        (ki->max_threads_per_block && (uint32_t)block_size > ki->max_threads_per_block))
+        return 0;
+    uint64_t warp = p->warp_size ? p->warp_size : 32;
+    uint64_t warps = ((uint64_t)block_size + warp - 1) / warp;
+    uint64_t n = p->max_ctas_per_sm;
+    uint64_t by_warps = p->max_warps_per_sm / warps;
+    if (by_warps < n)
+        n = by_warps;
+    uint64_t regs = (uint64_t)ki->regs_per_thread * warp * warps;
+    if (regs) {
+        if (regs > p->max_regs_per_block)
+            return 0;
+        if (p->regs_per_sm / regs < n)
+            n = p->regs_per_sm / regs;
+    }
+    uint64_t smem = (uint64_t)ki->static_smem_bytes + dyn_smem;
+    if (smem) {
+        if (smem > p->smem_per_block)
+            return 0;
+        if (p->smem_per_sm / smem < n)
+            n = p->smem_per_sm / smem;
+    }
+    return (int)n;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize,
+    unsigned int flags)
+{
+    (void)flags;
+    if (!numBlocks)
+        return rt_ret(cudaErrorInvalidValue);
+    RT_ENTER();
+    rt_kernel *k = rt_kernel_by_host(func);
+    if (!k)
+        return rt_ret(cudaErrorInvalidDeviceFunction);
+    cudaError_t e = rt_kernel_resolve(k);
+    if (e != cudaSuccess)
+        return rt_ret(e);
+    smc_kernel_info ki;
+    smc_kernel_get_info(k->k, &ki);
+    smc_device_props p;
+    smc_device_get_props(rt_dev(), &p);
+    *numBlocks = blocks_per_sm(&ki, &p, blockSize, dynamicSMemSize);
+    return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+    int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+        numBlocks, func, blockSize, dynamicSMemSize, cudaOccupancyDefault);
+}
+
+/* The dynamic shared memory a launch may ask for is checked against the
+ * device limit at launch anyway; raising the per-kernel cap is accepted up
+ * to that limit, and the carveout preference has no effect (the split comes
+ * from the configuration). */
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
+                                 int value)
+{
+    RT_ENTER();
+    rt_kernel *k = rt_kernel_by_host(func);
+    if (!k)
+        return rt_ret(cudaErrorInvalidDeviceFunction);
+    smc_device_props p;
+    smc_device_get_props(rt_dev(), &p);
+    switch (attr) {
+    case cudaFuncAttributeMaxDynamicSharedMemorySize:
+        if (value < 0 || (uint32_t)value > p.smem_per_block)
+            return rt_ret(cudaErrorInvalidValue);
+        return cudaSuccess;
+    case cudaFuncAttributePreferredSharedMemoryCarveout:
+        if (value < -1 || value > 100)
+            return rt_ret(cudaErrorInvalidValue);
+        return cudaSuccess;
+    default:
+        fprintf(stderr, "smcosim runtime: cudaFuncSetAttribute: attribute %d "
+                "is not modelled\n", (int)attr);
+        return rt_ret(cudaErrorNotSupported);
+    }
+}

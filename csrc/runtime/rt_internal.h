@@ -1,0 +1,82 @@
+/*
+ * rt_internal.h — state shared by the files of the drop-in CUDA runtime.
+ *
+ * The runtime is a thin translation of the CUDA runtime ABI onto smcosim.h.
+ * It keeps what nvcc's generated host code registers (fatbinaries, kernels,
+ * variables), the launch configuration stack, the error state and the
+ * per-launch statistics; everything that concerns the device itself lives
+ * behind smcosim.h. The runtime is not thread-safe: programs that call CUDA
+ * from several host threads at once are not supported (docs/runtime.md).
+ */
+#ifndef SMC_RUNTIME_INTERNAL_H
+#define SMC_RUNTIME_INTERNAL_H
+
+#include <cuda_runtime_api.h>
+
+#include "smcosim.h"
+
+/* One fatbinary registered by __cudaRegisterFatBinary. */
+typedef struct rt_fatbin {
+    const void *wrapper;       /* what nvcc passed, for diagnostics */
+    char       *ptx;           /* the chosen PTX image, NUL-terminated */
+    size_t      ptx_len;
+    char        problem[768];  /* why this fatbinary cannot run, or "" */
+    int         problem_reported;
+    smc_module *mod;           /* loaded into the current device, or NULL */
+    int         unregistered;
+} rt_fatbin;
+
+/* One __global__ function (cudaKernel_t is a pointer to this). */
+struct CUkern_st {
+    const void *host_fun;      /* the host stub's address: the key */
+    char       *name;          /* mangled device name */
+    rt_fatbin  *fb;
+    smc_kernel *k;             /* resolved in the current device, or NULL */
+};
+typedef struct CUkern_st rt_kernel;
+
+/* One __device__ / __constant__ / __managed__ variable. */
+typedef struct rt_var {
+    const void *host_var;      /* host shadow address: the key */
+    void      **managed_slot;  /* __managed__: where the host pointer goes */
+    char       *name;
+    size_t      size;
+    rt_fatbin  *fb;
+    uint64_t    dptr;          /* resolved in the current device, or 0 */
+} rt_var;
+
+struct CUstream_st { uint32_t id; };
+struct CUevent_st  { int recorded; uint64_t cycle; };
+
+/* Returns cudaSuccess with rt_dev() usable, or the error to return. Creates
+ * the device and loads every registered module on first use. */
+cudaError_t rt_ready(void);
+smc_device *rt_dev(void);
+
+/* Record `e` as the last error (when not cudaSuccess) and return it. */
+cudaError_t rt_ret(cudaError_t e);
+/* The sticky error of a faulted device, or cudaSuccess. */
+cudaError_t rt_sticky(void);
+/* Map an smcosim status to the CUDA error with the same meaning. */
+cudaError_t rt_from_smc(smc_status s);
+/* Print smc_last_message() with a prefix naming the runtime call. */
+void rt_report(const char *call, smc_status s);
+
+rt_kernel *rt_kernel_by_host(const void *host_fun);
+/* Resolve the kernel in the current device; cudaSuccess or an error. */
+cudaError_t rt_kernel_resolve(rt_kernel *k);
+rt_var *rt_var_by_host(const void *host_var);
+cudaError_t rt_var_resolve(rt_var *v);
+
+/* Launch with the given configuration (both launch entry points). */
+cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args,
+                      size_t smem, cudaStream_t stream);
+
+/* Simulated time in device cycles, advanced by launches (docs/runtime.md). */
+uint64_t rt_sim_cycles(void);
+
+/* Device address for a pointer the program passes as a device pointer:
+ * translates host views of managed/pinned memory, else the value itself. */
+uint64_t rt_dev_addr(const void *p);
+
+#endif /* SMC_RUNTIME_INTERNAL_H */

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The benchmark kernels from the committed PTX through smcosim-bench:
+#   tests/e2e/bench-suite.sh BIN [smcosim-bench options]
+# 1. the default suite passes (every benchmark checks its CPU reference);
+# 2. a kernel that computes the wrong thing is caught (FAIL, exit 1);
+# 3. bad arguments and a missing PTX file are clear errors, not crashes.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+bin=${1:-build/bin/smcosim-bench}; shift || true
+if [ ! -x "$bin" ]; then
+  if [ ! -d csrc/emu ]; then
+    echo "SKIP: $bin is not built: the emulator (csrc/emu/) is not in this tree"
+    exit 0
+  fi
+  echo "FAIL: $bin is missing"; exit 1
+fi
+fails=0
+check() {  # check DESCRIPTION CONDITION-EXIT-STATUS
+  if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
+}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# 1. the whole default suite
+start=$(date +%s)
+expected=$("$bin" --names | wc -l)
+"$bin" "$@" >"$tmp/out" 2>&1; rc=$?
+cat "$tmp/out"
+grep -qx "benchmarks: $expected passed, 0 failed" "$tmp/out"
+check "default suite: all $expected benchmarks pass ($(( $(date +%s) - start ))s)" $(( rc != 0 || $? != 0 ))
+[ "$expected" -ge 15 ]; check "default suite has at least 15 benchmarks ($expected)" $?
+
+# 2. a wrong kernel must be reported: vectoradd with its add turned into a sub
+mkdir "$tmp/ptx"
+sed 's/add\.f32/sub.f32/' bench/ptx/vectoradd.ptx >"$tmp/ptx/vectoradd.ptx"
+grep -q 'sub\.f32' "$tmp/ptx/vectoradd.ptx"; check "mutated PTX differs from the original" $?
+"$bin" --size small --ptx-dir "$tmp/ptx" vectoradd >"$tmp/out" 2>&1; rc=$?
+grep -q '^vectoradd: FAIL (c\[' "$tmp/out" && [ $rc -eq 1 ]
+check "a wrong result is a FAIL with the first bad element, exit 1" $?
+
+# 3. errors
+"$bin" --size small --ptx-dir "$tmp/nowhere" vectoradd >"$tmp/out" 2>&1; rc=$?
+grep -q "nowhere/vectoradd.ptx" "$tmp/out" && [ $rc -eq 1 ]
+check "a missing PTX file is an ERROR naming it, exit 1" $?
+"$bin" no_such_bench >"$tmp/out" 2>&1; rc=$?
+grep -q "unknown benchmark 'no_such_bench'" "$tmp/out" && [ $rc -eq 2 ]
+check "an unknown benchmark name is exit 2 with a message" $?
+"$bin" --size huge >"$tmp/out" 2>&1; rc=$?
+grep -q "unknown --size 'huge'" "$tmp/out" && [ $rc -eq 2 ]
+check "an unknown size is exit 2 with a message" $?
+"$bin" -n 100 matmul >"$tmp/out" 2>&1; rc=$?
+grep -q "bad size: n=100 must be a multiple of 16" "$tmp/out" && [ $rc -eq 1 ]
+check "an invalid size for a benchmark is reported" $?
+
+echo "bench-suite: $fails failed checks"
+[ $fails -eq 0 ]

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The whole benchmark suite as unmodified CUDA programs on the drop-in
+# libcudart.so.13, default sizes. SKIP (said out loud) without nvcc or
+# without the runtime's sources in the tree.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+export PATH=/usr/local/cuda/bin:$PATH
+if ! command -v nvcc >/dev/null 2>&1; then
+  echo "SKIP: nvcc not found; the CUDA programs were not built or run (tests/e2e/bench-suite.sh covers the kernels)"
+  exit 0
+fi
+if [ ! -f csrc/runtime/module.mk ]; then
+  echo "SKIP: the drop-in runtime (csrc/runtime/) is not in this tree"
+  exit 0
+fi
+start=$(date +%s)
+out=$(bench/run-suite.sh --cuda "$@")
+rc=$?
+echo "$out"
+expected=$(build/bin/smcosim-bench --names | wc -l)
+if [ $rc -ne 0 ] || ! grep -qx "benchmarks: $expected passed, 0 failed" <<<"$out"; then
+  echo "cuda-suite: FAIL: expected all $expected default benchmarks to pass"
+  exit 1
+fi
+echo "cuda-suite: ok ($(( $(date +%s) - start ))s)"

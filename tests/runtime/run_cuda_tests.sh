@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# run_cuda_tests.sh BUILD_DIR [--asan] — run the CUDA test programs of tests/runtime/
+# (built by csrc/runtime/module.mk) on the simulator through the project's
+# libcudart.so.13, and `smcosim run` on them when the CLI is built.
+#
+# Each program asserts its own results against CPU-computed values; this
+# script checks exit codes, that the launches really went through the
+# simulator (statistics file), and the messages on stderr. It prints
+# "SKIP: ..." and succeeds when nvcc or the runtime library is absent.
+# With --asan (the ASan/UBSan pass, BUILD_DIR = build/asan) the sanitizer
+# runtimes are preloaded, since the nvcc-built programs are not instrumented.
+set -u
+B=${1:-build}
+PRELOAD=
+if [ "${2:-}" = "--asan" ]; then
+    PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)"
+fi
+LIB=$B/lib/libcudart.so.13
+CU=$B/tests/runtime/cu
+CLI=$B/bin/smcosim
+
+NVCC=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null || true)
+if [ -z "$NVCC" ]; then
+    echo "SKIP: nvcc not found: the CUDA test programs were not built"
+    exit 0
+fi
+if [ ! -f "$LIB" ]; then
+    echo "SKIP: $LIB not built (it needs the CUDA headers and the emulator in csrc/emu/)"
+    exit 0
+fi
+
+pass=0; fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok()  { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; sed 's/^/     | /' "$tmp/out" "$tmp/err" | head -40; }
+
+# run NAME EXPECTED_STATUS PROGRAM ARGS... : runs with our library first
+run() {
+    local name=$1 want=$2; shift 2
+    rm -f "$tmp/stats"
+    LD_LIBRARY_PATH="$(cd "$B/lib" && pwd)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    LD_PRELOAD="$PRELOAD" SMCOSIM_STATS_FILE="$tmp/stats" "$@" >"$tmp/out" 2>"$tmp/err"
+    local st=$?
+    if [ "$st" -ne "$want" ]; then
+        bad "$name: exit status $st, expected $want"
+        return 1
+    fi
+    return 0
+}
+expect_out() { grep -qF -- "$2" "$tmp/out" && ok "$1" || bad "$1: stdout lacks '$2'"; }
+expect_err() { grep -qF -- "$2" "$tmp/err" && ok "$1" || bad "$1: stderr lacks '$2'"; }
+expect_stats() { grep -q "^launch	$2	" "$tmp/stats" 2>/dev/null && ok "$1" || bad "$1: no launch of $2 in the statistics file"; }
+
+for variant in zstd plain lz4; do
+    if run "rt_api ($variant)" 0 "$CU/rt_api_$variant"; then
+        expect_out "rt_api ($variant): all checks" "rt_api: all checks passed"
+        expect_stats "rt_api ($variant): ran on the simulator" _Z5saxpyfPKfPfi
+    fi
+done
+
+if run "rt_fault" 0 "$CU/rt_fault"; then
+    expect_out "rt_fault: all checks" "rt_fault: all checks passed"
+    expect_err "rt_fault: report names the kernel and CTA" \
+        "smcosim: device fault: SMC_ERR_ILLEGAL_ADDRESS in kernel _Z14store_past_endPiii, CTA ("
+    for field in "warp " "lane " "PC " "PTX line "; do
+        expect_err "rt_fault: report has '$field'" "$field"
+    done
+    n=$(grep -c "smcosim: device fault" "$tmp/err")
+    [ "$n" -eq 1 ] && ok "rt_fault: report printed once" || bad "rt_fault: report printed $n times"
+    grep -q "^fault	SMC_ERR_ILLEGAL_ADDRESS" "$tmp/stats" && ok "rt_fault: fault in statistics" \
+        || bad "rt_fault: no fault line in the statistics file"
+fi
+
+if run "rt_multiarch" 0 "$CU/rt_multiarch"; then
+    expect_out "rt_multiarch: compute_75 PTX chosen and run" "rt_image: all checks passed"
+fi
+
+if run "rt_sass" 0 "$CU/rt_sass" --expect-no-image; then
+    expect_out "rt_sass: launch fails with cudaErrorNoKernelImageForDevice" "no usable image, as expected"
+    expect_err "rt_sass: message names what was found" "found: sm_75 (SASS)"
+    expect_err "rt_sass: message says how to rebuild" "rebuild with -gencode arch=compute_75,code=compute_75"
+fi
+
+if [ -x "$CLI" ]; then
+    export LD_PRELOAD="$PRELOAD"
+    if "$CLI" run --report "$tmp/report" -- "$CU/rt_api_zstd" >"$tmp/out" 2>"$tmp/err"; then
+        expect_out "smcosim run: program output passes through" "rt_api: all checks passed"
+        expect_err "smcosim run: per-kernel table" "_Z5saxpyfPKfPfi"
+        grep -q "_Z5saxpyfPKfPfi" "$tmp/report" && ok "smcosim run: --report written" \
+            || bad "smcosim run: --report lacks the kernel"
+    else
+        bad "smcosim run rt_api_zstd: exit status $?"
+    fi
+    "$CLI" run -- "$CU/rt_sass" >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    [ "$st" -eq 1 ] && ok "smcosim run: exit status is the program's" \
+        || bad "smcosim run rt_sass: exit status $st, expected 1"
+    "$CLI" run --bogus -- true >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    [ "$st" -eq 2 ] && grep -qF -- "--bogus" "$tmp/err" && ok "smcosim run: unknown option rejected" \
+        || bad "smcosim run --bogus: status $st"
+else
+    echo "SKIP: $CLI not built: 'smcosim run' not tested"
+fi
+
+echo "runtime CUDA tests: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
