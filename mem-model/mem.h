@@ -88,6 +88,10 @@ int mem_config_load_file(mem_config *cfg, const char *path, char *err,
                          size_t errlen);
 void mem_config_print(const mem_config *cfg, FILE *out);
 void mem_config_markdown(const mem_config *cfg, FILE *out);
+/* The key table itself (struct ck_key from csrc/util/config_keys.h), so that
+ * a larger configuration embedding a mem_config can include these keys. */
+struct ck_key;
+const struct ck_key *mem_config_keys(size_t *nkeys);
 
 /* ---- requests -------------------------------------------------------------- */
 

@@ -8,7 +8,8 @@
 #define SMC_CLI_H
 
 #define SMC_SUBCOMMANDS(X) \
-    X(ptx_info, "ptx-info", "FILE.ptx...   kernels, registers, shared/local/const/param sizes (like ptxas -v)")
+    X(ptx_info, "ptx-info", "FILE.ptx...   kernels, registers, shared/local/const/param sizes (like ptxas -v)") \
+    X(config, "config", "[--config PRESET|FILE] [--set k=v]... [--markdown]   print the GPU configuration")
 
 #define X(fn, name, help) int cli_##fn(int argc, char **argv);
 SMC_SUBCOMMANDS(X)
