@@ -42,7 +42,7 @@ static uint32_t log2u(uint64_t v)
 
 uint32_t mem_l1_set(const mem_config *cfg, uint64_t line_addr)
 {
-    uint64_t idx = line_addr / cfg->l1d_line_bytes;
+    uint64_t idx = line_addr >> __builtin_ctz(cfg->l1d_line_bytes);
     uint32_t mask = cfg->l1d_sets - 1;
     if (cfg->l1d_index == MEM_INDEX_LINEAR || cfg->l1d_sets == 1)
         return (uint32_t)(idx & mask);
@@ -114,14 +114,21 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
     if (cfg->warp_size < 64 && (req->active_mask >> cfg->warp_size))
         return fail(err, errlen, "active mask 0x%llx has lanes beyond warp size %u",
                     (unsigned long long)req->active_mask, cfg->warp_size);
+    /* validate, and find the span of all lanes for the fast path below */
+    uint64_t lo = UINT64_MAX, hi = 0, total = 0;
     for (uint64_t act = req->active_mask; act; act &= act - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(act);
-        if (!valid_size(req->size[lane]))
+        uint64_t a = req->addr[lane];
+        uint32_t sz = req->size[lane];
+        if (!valid_size(sz))
             return fail(err, errlen, "lane %u: access size %u is not 1, 2, 4, 8 "
-                        "or 16", lane, req->size[lane]);
-        if (req->addr[lane] > UINT64_MAX - 16)
+                        "or 16", lane, sz);
+        if (a > UINT64_MAX - 16)
             return fail(err, errlen, "lane %u: address 0x%llx wraps", lane,
-                        (unsigned long long)req->addr[lane]);
+                        (unsigned long long)a);
+        lo = a < lo ? a : lo;
+        hi = a + sz > hi ? a + sz : hi;
+        total += sz;
     }
 
     if (req->space == MEM_SHARED) {
@@ -136,16 +143,32 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
     uint64_t blk = cfg->l1d_sector_bytes, line = cfg->l1d_line_bytes;
     uint64_t lines[MEM_MAX_TX];
     uint32_t sets[MEM_MAX_TX];
-    uint32_t n = 0, nlines = 0, nsets = 0;
+    if (req->active_mask && (lo & ~(blk - 1)) == ((hi - 1) & ~(blk - 1))) {
+        /* every lane in one block (the common coherent case): one
+         * transaction, exactly what the general loop below would give */
+        tx[0].block = lo & ~(blk - 1);
+        tx[0].set = mem_l1_set(cfg, lo & ~(line - 1));
+        tx[0].bytes = (uint32_t)(total < blk ? total : blk);
+        *ntx = 1;
+        info->transactions = info->lines = info->sets = 1;
+        info->coherent = true;
+        return 0;
+    }
+    uint32_t n = 0, nlines = 0, nsets = 0, last = 0;
     for (uint64_t act = req->active_mask; act; act &= act - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(act);
         uint64_t a = req->addr[lane], end = a + req->size[lane];
         while (a < end) {
             uint64_t b = a & ~(blk - 1);
             uint64_t stop = b + blk < end ? b + blk : end;
-            uint32_t j = 0;
-            while (j < n && tx[j].block != b)
-                j++;
+            /* neighbouring lanes usually share the previous lane's block */
+            uint32_t j = last;
+            if (j >= n || tx[j].block != b) {
+                j = 0;
+                while (j < n && tx[j].block != b)
+                    j++;
+            }
+            last = j;
             if (j == n) {
                 tx[n].block = b;
                 tx[n].bytes = 0;

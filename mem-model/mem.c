@@ -38,6 +38,8 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 }
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+/* log2 of a power of two (sizes are checked to be powers of two) */
+static uint32_t lg(uint32_t pow2) { return (uint32_t)__builtin_ctz(pow2); }
 static uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
 /* A set of small integers (SM or partition ids) iterated in ascending order. */
@@ -63,7 +65,7 @@ typedef struct packet {
     uint64_t addr;       /* block (L1 side) or line (DRAM side) address */
     uint64_t ready;      /* first cycle it may leave the queue it is in */
     uint32_t sm;
-    uint32_t inst;       /* instruction (atomics) */
+    uint32_t inst;       /* instruction (atomics) or L1 MSHR entry (reads) */
     uint32_t bytes;      /* payload */
     uint8_t  kind;
 } packet;
@@ -169,6 +171,7 @@ typedef struct dram_req {
     uint64_t arrival;    /* FCFS order */
     uint64_t done;
     uint32_t bank, row;
+    uint32_t mshr;       /* reads: the L2 MSHR entry waiting for it */
     uint8_t  is_write;
 } dram_req;
 
@@ -196,7 +199,7 @@ typedef struct part_state {
     uint32_t qn;
     dram_req *flight;    /* scheduled, data not yet returned */
     uint32_t fn, fcap;
-    uint64_t *ret;       /* finished reads (line addresses), FIFO */
+    uint32_t *ret;       /* finished reads (their L2 MSHR entries), FIFO */
     uint32_t ret_head, ret_n;
     dram_bank *banks;
     uint64_t bus_free;
@@ -225,6 +228,7 @@ struct mem_system {
     part_state *part;
     bitset     sm_active;      /* LD/ST busy or responses queued */
     bitset     sm_out_busy;    /* injection queue not empty */
+    bitset     sm_has_done;    /* completion heap not empty */
     uint32_t   rr_up, rr_down;
     inst_rec  *inst;
     uint32_t   ninst, free_inst;
@@ -236,6 +240,10 @@ struct mem_system {
     uint32_t   l2_in_cap, l2_out_cap;
     dup_slot  *dup;
     uint32_t   dup_cap, dup_used;
+    double    *series;         /* MSHR occupancy samples */
+    size_t     nseries, series_cap;
+    uint64_t   series_last_sum;
+    uint32_t   series_countdown;
 };
 
 /* ---- instruction pool, completion heap ------------------------------------- */
@@ -298,6 +306,7 @@ static void complete(mem_system *m, uint32_t i)
         k = p;
     }
     s->heap[k] = it;
+    bs_set(&m->sm_has_done, r->c.sm);
     m->st.completions++;
     if (r->c.op == MEM_LOAD) {
         uint64_t lat = r->c.cycle - r->c.submit_cycle;
@@ -465,8 +474,10 @@ void mem_destroy(mem_system *m)
     free(m->part);
     free(m->sm_active.w);
     free(m->sm_out_busy.w);
+    free(m->sm_has_done.w);
     free(m->inst);
     free(m->dup);
+    free(m->series);
     free(m);
 }
 
@@ -481,6 +492,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     }
     m->cfg = *cfg;
     m->free_inst = UINT32_MAX;
+    m->series_countdown = cfg->sample_interval;
     m->sectors_per_line = cfg->l1d_line_bytes / cfg->l1d_sector_bytes;
     /* The slice input queue also holds the requests inside the L2 pipeline
      * (one enters per cycle, each stays l2.latency cycles); the output queue
@@ -490,7 +502,8 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     m->sm = calloc(cfg->num_sms, sizeof *m->sm);
     m->part = calloc(cfg->l2_partitions, sizeof *m->part);
     int bad = !m->sm || !m->part || bs_init(&m->sm_active, cfg->num_sms) ||
-              bs_init(&m->sm_out_busy, cfg->num_sms) || dup_rehash(m, 1024);
+              bs_init(&m->sm_out_busy, cfg->num_sms) ||
+              bs_init(&m->sm_has_done, cfg->num_sms) || dup_rehash(m, 1024);
     for (uint32_t i = 0; !bad && i < cfg->num_sms; i++) {
         sm_state *s = &m->sm[i];
         s->lines = calloc((size_t)cfg->l1d_sets * cfg->l1d_ways, sizeof *s->lines);
@@ -532,14 +545,14 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
 
 static uint32_t partition_of(const mem_system *m, uint64_t addr)
 {
-    return (uint32_t)((addr / m->cfg.l2_line_bytes) % m->cfg.l2_partitions);
+    return (uint32_t)((addr >> lg(m->cfg.l2_line_bytes)) % m->cfg.l2_partitions);
 }
 
 /* Partition-local byte address of the L2 line holding addr. */
 static uint64_t local_line(const mem_system *m, uint64_t addr)
 {
-    uint64_t idx = addr / m->cfg.l2_line_bytes / m->cfg.l2_partitions;
-    return idx * m->cfg.l2_line_bytes;
+    uint32_t sh = lg(m->cfg.l2_line_bytes);
+    return (addr >> sh) / m->cfg.l2_partitions << sh;
 }
 
 /* ---- DRAM channel ------------------------------------------------------ */
@@ -549,15 +562,18 @@ static int dram_queue_room(const mem_system *m, const part_state *p)
     return p->qn < m->cfg.dram_queue_entries;
 }
 
-static void dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_write)
+static void dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_write,
+                         uint32_t mshr)
 {
     const mem_config *c = &m->cfg;
     dram_req *r = &p->queue[p->qn++];
     r->line = lline;
     r->arrival = p->arrivals++;
-    r->bank = (uint32_t)((lline / c->dram_row_bytes) % c->dram_banks);
-    r->row = (uint32_t)(lline / c->dram_row_bytes / c->dram_banks);
+    uint64_t row_index = lline >> lg(c->dram_row_bytes);
+    r->bank = (uint32_t)(row_index % c->dram_banks);
+    r->row = (uint32_t)(row_index / c->dram_banks);
     r->is_write = (uint8_t)is_write;
+    r->mshr = mshr;
     r->done = 0;
     p->sched_wait = 0;
     m->live++;
@@ -623,7 +639,7 @@ static void dram_cycle(mem_system *m, part_state *p)
         if (r->is_write) {
             m->live--;
         } else {
-            p->ret[(p->ret_head + p->ret_n) % p->fcap] = r->line;
+            p->ret[(p->ret_head + p->ret_n) % p->fcap] = r->mshr;
             p->ret_n++;
         }
         p->flight[i] = p->flight[--p->fn];
@@ -668,7 +684,7 @@ static void dram_cycle(mem_system *m, part_state *p)
 
 static l2_line *l2_set(mem_system *m, part_state *p, uint64_t lline)
 {
-    uint64_t idx = lline / m->cfg.l2_line_bytes;
+    uint64_t idx = lline >> lg(m->cfg.l2_line_bytes);
     return &p->lines[(idx & (m->cfg.l2_sets - 1)) * m->cfg.l2_ways];
 }
 
@@ -697,7 +713,7 @@ static l2_line *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
     if (v->valid && v->dirty) {
         if (!dram_queue_room(m, p))
             return NULL;
-        dram_enqueue(m, p, v->line, 1);
+        dram_enqueue(m, p, v->line, 1, 0);
         m->st.l2_writebacks++;
     }
     v->valid = 1;
@@ -720,11 +736,9 @@ static void l2_cycle(mem_system *m, part_state *p)
     const mem_config *c = &m->cfg;
     /* 1. one DRAM fill */
     if (p->ret_n) {
-        uint64_t lline = p->ret[p->ret_head];
-        uint32_t e = 0;
-        while (e < c->l2_mshr_entries && !(p->mshr[e].used && p->mshr[e].line == lline))
-            e++;
+        uint32_t e = p->ret[p->ret_head];
         l2_mshr *ms = &p->mshr[e];
+        uint64_t lline = ms->line;
         if (p->out.count + ms->ntargets <= m->l2_out_cap) {
             l2_line *l = l2_find(m, p, lline);
             if (!l)
@@ -799,7 +813,7 @@ static void l2_cycle(mem_system *m, part_state *p)
         p->mshr[e].line = lline;
         p->mshr[e].ntargets = 0;
         p->mshr_used++;
-        dram_enqueue(m, p, lline, 0);
+        dram_enqueue(m, p, lline, 0, e);
     }
     m->st.l2_miss[k]++;
     p->targets[e * c->l2_mshr_max_merge + p->mshr[e].ntargets++] = *q;
@@ -961,7 +975,7 @@ static void l1_take_line(mem_system *m, sm_state *s, l1_line *v, uint64_t line)
 
 static uint32_t sector_bit(const mem_system *m, uint64_t block)
 {
-    return 1u << ((block % m->cfg.l1d_line_bytes) / m->cfg.l1d_sector_bytes);
+    return 1u << ((block & (m->cfg.l1d_line_bytes - 1)) >> lg(m->cfg.l1d_sector_bytes));
 }
 
 static int mshr_find(const mem_system *m, const sm_state *s, uint64_t block)
@@ -973,11 +987,12 @@ static int mshr_find(const mem_system *m, const sm_state *s, uint64_t block)
 }
 
 /* A read response for `block` reached SM s: fill and serve the MSHR. */
-static void l1_fill(mem_system *m, sm_state *s, uint64_t block)
+static void l1_fill(mem_system *m, sm_state *s, uint64_t block, uint32_t entry)
 {
     const mem_config *c = &m->cfg;
-    int e = mshr_find(m, s, block);
-    if (e < 0) {
+    /* the request carried its MSHR entry; check it is the right one */
+    int e = (int)entry;
+    if (entry >= c->l1d_mshr_entries || !s->mshr[e].used || s->mshr[e].block != block) {
         fprintf(stderr, "smcosim mem-model: internal error: response for "
                 "block 0x%llx without MSHR\n", (unsigned long long)block);
         abort();
@@ -1112,7 +1127,7 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
     m->st.l1_mshr_alloc++;
     if (dup_record(m, line, si))
         m->st.l1_mshr_dup++;
-    inject(m, s, si, tx->block, c->l1d_sector_bytes, PK_READ, 0);
+    inject(m, s, si, tx->block, c->l1d_sector_bytes, PK_READ, e2);
     return 1;
 }
 
@@ -1133,7 +1148,7 @@ static void sm_cycle(mem_system *m, sm_state *s, uint32_t si)
         if (pk->kind == PK_ATOMIC)
             inst_data(m, pk->inst, m->now + 1, 1);
         else
-            l1_fill(m, s, pk->addr);
+            l1_fill(m, s, pk->addr, pk->inst);
         ring_pop(&s->in);
         m->live--;
         sm_wake(m, s, si);
@@ -1164,7 +1179,8 @@ void mem_cycle(mem_system *m)
     const mem_config *c = &m->cfg;
     for (uint32_t i = 0; i < c->l2_partitions; i++) {
         part_state *p = &m->part[i];
-        if (p->qn || p->fn)
+        if ((p->qn || p->fn) &&
+            (p->next_done <= m->now || (p->qn && p->sched_wait <= m->now)))
             dram_cycle(m, p);
         if (p->ret_n || p->in.count)
             l2_cycle(m, p);
@@ -1182,8 +1198,30 @@ void mem_cycle(mem_system *m)
         }
     }
     m->st.l1_mshr_occ_sum += m->mshr_used_all;
+    if (m->series_countdown && --m->series_countdown == 0) {
+        m->series_countdown = c->sample_interval;
+        if (m->nseries == m->series_cap) {
+            size_t n = m->series_cap ? m->series_cap * 2 : 256;
+            double *bigger = realloc(m->series, n * sizeof *bigger);
+            if (!bigger) {
+                fprintf(stderr, "smcosim mem-model: out of memory\n");
+                exit(1);
+            }
+            m->series = bigger;
+            m->series_cap = n;
+        }
+        m->series[m->nseries++] = (double)(m->st.l1_mshr_occ_sum - m->series_last_sum) /
+                                  ((double)c->sample_interval * c->num_sms);
+        m->series_last_sum = m->st.l1_mshr_occ_sum;
+    }
     m->st.cycles++;
     m->now++;
+}
+
+const double *mem_occupancy_series(const mem_system *m, size_t *n)
+{
+    *n = m->nseries;
+    return m->series;
 }
 
 /* ---- submission and completions --------------------------------------------- */
@@ -1291,6 +1329,23 @@ size_t mem_collect(mem_system *m, uint32_t sm, mem_completion *out, size_t cap)
         out[n++] = m->inst[i].c;
         inst_free(m, i);
         m->outstanding--;
+    }
+    if (!s->heap_n)
+        bs_clear(&m->sm_has_done, sm);
+    return n;
+}
+
+size_t mem_collect_all(mem_system *m, mem_completion *out, size_t cap)
+{
+    size_t n = 0;
+    for (uint32_t w = 0; w < m->sm_has_done.nwords && n < cap; w++) {
+        uint64_t bits = m->sm_has_done.w[w];
+        while (bits && n < cap) {
+            uint32_t si = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            if (m->sm[si].heap[0].cycle <= m->now)
+                n += mem_collect(m, si, out + n, cap - n);
+        }
     }
     return n;
 }

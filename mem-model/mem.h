@@ -52,6 +52,7 @@ typedef struct mem_config {
     uint32_t num_sms;
     uint32_t warp_size;
     uint32_t dup_window;          /* duplicate-MSHR window W (seed 000 §6.1) */
+    uint32_t sample_interval;     /* MSHR occupancy time series, 0 = off */
 
     uint32_t l1d_sets, l1d_ways, l1d_line_bytes, l1d_sector_bytes;
     uint32_t l1d_latency;
@@ -87,6 +88,7 @@ int mem_config_apply(mem_config *cfg, const char *assignment, char *err,
 int mem_config_load_file(mem_config *cfg, const char *path, char *err,
                          size_t errlen);
 void mem_config_print(const mem_config *cfg, FILE *out);
+/* Markdown key table; cfg NULL leaves out the value column. */
 void mem_config_markdown(const mem_config *cfg, FILE *out);
 /* The key table itself (struct ck_key from csrc/util/config_keys.h), so that
  * a larger configuration embedding a mem_config can include these keys. */
@@ -214,12 +216,20 @@ void mem_cycle(mem_system *m);
  * (cycle, submission order) order. Returns how many. */
 size_t mem_collect(mem_system *m, uint32_t sm, mem_completion *out, size_t cap);
 
+/* mem_collect for every SM in one call: SM 0's completions first, then
+ * SM 1's, ...; each SM's in (cycle, submission) order. Visits only SMs with
+ * queued completions. Returns how many were written (at most cap). */
+size_t mem_collect_all(mem_system *m, mem_completion *out, size_t cap);
+
 /* Instructions submitted and not yet collected, over all SMs. */
 uint64_t mem_outstanding(const mem_system *m);
 /* True when nothing is in flight anywhere (all queues and units empty). */
 bool mem_idle(const mem_system *m);
 
 const mem_stats *mem_get_stats(const mem_system *m);
+/* MSHR occupancy over time: sample i is the average number of L1D MSHR
+ * entries in use per SM during cycles [i*interval, (i+1)*interval). */
+const double *mem_occupancy_series(const mem_system *m, size_t *n);
 /* Statistics as JSON members (no enclosing braces): "l1d": {...}, ... so that
  * a caller can embed them in its own object. */
 void mem_stats_json(const mem_system *m, FILE *out);

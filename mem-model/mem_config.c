@@ -29,6 +29,7 @@ static const ck_key mem_keys[] = {
     K32("mem.num_sms", num_sms, 1, MEM_MAX_SMS, "SMs (each has an L1D, MSHRs, shared memory, LD/ST unit)"),
     K32("mem.warp_size", warp_size, 1, MEM_MAX_LANES, "lanes per warp instruction"),
     K32("mem.dup_window", dup_window, 1, 100000000, "cycles W: an MSHR allocation is a duplicate if another SM allocated the same line within W cycles"),
+    K32("mem.sample_interval", sample_interval, 0, 100000000, "cycles per sample of the MSHR occupancy time series (0: off)"),
     K32("l1d.sets", l1d_sets, 1, 65536, "L1D sets per SM (power of two)"),
     K32("l1d.ways", l1d_ways, 1, 64, "L1D associativity"),
     K32("l1d.line_bytes", l1d_line_bytes, 16, 4096, "L1D line size (power of two)"),
@@ -95,6 +96,7 @@ static void fermi_gtx480(mem_config *c)
     c->num_sms = 30;             /* 30 SMs (15 clusters of 2) [OAWS-T1] */
     c->warp_size = 32;           /* [OAWS-T1] */
     c->dup_window = 2000;        /* [G-61] */
+    c->sample_interval = 1000;   /* assumed: resolution of the occupancy plot */
     c->l1d_sets = 32;            /* 32 KB / 128 B / 8 ways [OAWS-T1] */
     c->l1d_ways = 8;
     c->l1d_line_bytes = 128;

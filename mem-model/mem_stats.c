@@ -37,7 +37,13 @@ void mem_stats_json(const mem_system *m, FILE *out)
             ratio(s->l1_mshr_occ_sum, s->cycles * c->num_sms), s->l1_mshr_occ_max);
     for (uint32_t i = 1; i <= c->l1d_mshr_max_merge && i <= 64; i++)
         fprintf(out, "%s%" PRIu64, i > 1 ? ", " : "", s->l1_mshr_merge_hist[i]);
-    fprintf(out, "]},\n");
+    size_t ns;
+    const double *series = mem_occupancy_series(m, &ns);
+    fprintf(out, "], \"occupancy_series\": {\"interval\": %u, \"avg_entries_per_sm\": [",
+            c->sample_interval);
+    for (size_t i = 0; i < ns; i++)
+        fprintf(out, "%s%.4f", i ? ", " : "", series[i]);
+    fprintf(out, "]}},\n");
     fprintf(out, "\"ldst\": {\"busy_cycles\": %" PRIu64 ", \"stall_coal\": %" PRIu64
             ", \"stall_mshr\": %" PRIu64 ", \"stall_icnt\": %" PRIu64 "},\n",
             s->ldst_busy_cycles, s->stall_coal, s->stall_mshr, s->stall_icnt);

@@ -67,12 +67,12 @@ static int parse_bool(const char *s, uint32_t *out)
     return -1;
 }
 
-static void enum_list(const ck_key *k, char *buf, size_t len)
+static void enum_list(const ck_key *k, const char *sep, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; k->enum_names[i]; i++) {
-        int n = snprintf(buf + used, len - used, "%s%s", i ? "|" : "",
+        int n = snprintf(buf + used, len - used, "%s%s", i ? sep : "",
                          k->enum_names[i]);
         if (n < 0 || (size_t)n >= len - used)
             break;
@@ -121,7 +121,7 @@ int ck_set(const ck_key *keys, size_t nkeys, void *obj, const char *name,
         }
         {
             char list[256];
-            enum_list(k, list, sizeof list);
+            enum_list(k, "|", list, sizeof list);
             return fail(err, errlen, "key '%s': '%s' is not one of %s", name,
                         value, list);
         }
@@ -349,8 +349,8 @@ static void range_text(const ck_key *k, char *buf, size_t len)
         break;
     case CK_ENUM: {
         char list[200];
-        enum_list(k, list, sizeof list);
-        snprintf(buf, len, "one of `%s`", list);
+        enum_list(k, ", ", list, sizeof list);   /* no '|' inside a table */
+        snprintf(buf, len, "one of %s", list);
         break;
     }
     case CK_DOUBLE:

@@ -18,3 +18,6 @@ SAN_SUITES  += build/asan/tests/mem/test_config_keys \
 SAN_DEPS    += build/asan/tests/mem/test_config_keys \
                build/asan/tests/mem/test_mem_units \
                build/asan/tests/mem/test_mem_random
+
+# keep the test objects (make would delete them as intermediates)
+.PRECIOUS: $(B)/tests/mem/%.o

@@ -120,7 +120,7 @@ static void test_print_round_trip_and_markdown(void **state)
     ck_markdown(keys, NK, &d, mf);
     fclose(mf);
     assert_non_null(strstr(buf, "| key | type, range | value | description |"));
-    assert_non_null(strstr(buf, "| `c.policy` | one of `lru|fifo|random` | random | replacement |"));
+    assert_non_null(strstr(buf, "| `c.policy` | one of lru, fifo, random | random | replacement |"));
     assert_non_null(strstr(buf, "| `c.ways` | integer 1..16 | 7 | associativity |"));
     free(buf);
 }

@@ -14,7 +14,7 @@
  *     allocations, packets up/down = what the L1s sent, ...);
  *   - no deadlock: some instruction completes at least every 200,000 cycles.
  *
- *   test_mem_random [instructions]   (default 600,000, ~9 M transactions;
+ *   test_mem_random [instructions]   (default 400,000, ~6 M transactions;
  *                                     the ASan pass uses fewer)
  */
 #include <stdarg.h>
@@ -29,7 +29,7 @@
 
 #include "mem.h"
 
-static uint64_t total_insts = 600000;
+static uint64_t total_insts = 400000;
 
 static uint64_t rng_s;
 static uint64_t rnd(void)

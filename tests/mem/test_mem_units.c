@@ -271,6 +271,7 @@ static void test_miss_then_hit_latency(void **state)
 {
     (void)state;
     mem_config c = base_config();
+    c.sample_interval = 100;
     harness h;
     start(&h, &c);
     access1(&h, 0, MEM_LOAD, 0x10000, 1);
@@ -279,6 +280,13 @@ static void test_miss_then_hit_latency(void **state)
     run_until(&h, 300);
     assert_int_equal(done_at(&h, 1), COLD_RT);
     assert_int_equal(mem_free_mshrs(h.m, 0), 32);
+    /* one entry in use during cycles 0..219 (the fill frees it in 220):
+     * 220 entry-cycles; per-SM averages over 100-cycle samples, 4 SMs */
+    assert_int_equal(mem_get_stats(h.m)->l1_mshr_occ_sum, 220);
+    size_t ns;
+    const double *series = mem_occupancy_series(h.m, &ns);
+    assert_int_equal(ns, 3);
+    assert_true(series[0] == 0.25 && series[1] == 0.25 && series[2] == 0.05);
     /* now an L1 hit: l1d.latency */
     access1(&h, 0, MEM_LOAD, 0x10004, 2);
     run(&h, 40);
@@ -642,6 +650,39 @@ static void test_interconnect_backpressure(void **state)
     stop(&h);
 }
 
+static void test_collect_all(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    char err[256];
+    mem_system *m = mem_create(&c, err, sizeof err);
+    assert_non_null(m);
+    /* L1 hits are not needed: constant loads finish at t + const.latency */
+    uint64_t a = 0;
+    for (uint32_t sm = 3; sm >= 1; sm--) {
+        mem_request r = request(sm, sm, MEM_LOAD, MEM_CONST, 100 + sm);
+        lanes(&r, &a, 1, 4);
+        assert_int_equal(mem_submit(m, &r, NULL, err, sizeof err), 0);
+    }
+    mem_completion out[8];
+    for (int i = 0; i < 19; i++) {
+        mem_cycle(m);
+        assert_int_equal(mem_collect_all(m, out, 8), 0);
+    }
+    mem_cycle(m);                                   /* now = 20 */
+    assert_int_equal(mem_collect_all(m, out, 2), 2);  /* cap respected */
+    assert_int_equal(out[0].sm, 1);
+    assert_int_equal(out[0].tag, 101);
+    assert_int_equal(out[1].sm, 2);
+    assert_int_equal(out[1].cycle, 20);
+    assert_int_equal(mem_collect_all(m, out, 8), 1);
+    assert_int_equal(out[0].sm, 3);
+    assert_int_equal(out[0].warp, 3);
+    assert_int_equal(mem_collect_all(m, out, 8), 0);
+    assert_true(mem_idle(m));
+    mem_destroy(m);
+}
+
 static void test_deterministic(void **state)
 {
     (void)state;
@@ -697,6 +738,7 @@ int main(void)
         cmocka_unit_test(test_const_serialises_distinct_words),
         cmocka_unit_test(test_atomic_goes_to_l2),
         cmocka_unit_test(test_interconnect_backpressure),
+        cmocka_unit_test(test_collect_all),
         cmocka_unit_test(test_deterministic),
     };
     return cmocka_run_group_tests_name("mem_units", tests, NULL, NULL);
