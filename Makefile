@@ -64,7 +64,8 @@ $(B)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(INCLUDES) -c $< -o $@
 
--include $(shell find $(B) -path build/asan -prune -o -name '*.d' -print 2>/dev/null)
+# Header dependencies of this build's objects (the ASan build's own when SAN=1).
+-include $(shell find $(B) $(if $(filter 1,$(SAN)),,-path build/asan -prune -o) -name '*.d' -print 2>/dev/null)
 
 .PHONY: all deps demo test check check-san bench lint clean
 all: $(ALL_TARGETS)

@@ -163,7 +163,6 @@ smc_status smc_module_load_ptx(smc_device *dev, const char *name, const char *te
     char err[512];
     ptx_module *pm = ptx_parse(name, text, len, err, sizeof err);
     if (!pm) return fail(dev, SMC_ERR_INVALID_PTX, "%s", err);
-    if (pm->target_sm > dev->props.cc_major * 10 + dev->props.cc_minor + 20) { /* accept sm_75 .. sm_9x */ }
     smc_module *m = calloc(1, sizeof *m);
     if (!m) { ptx_module_free(pm); return fail(dev, SMC_ERR_OUT_OF_MEMORY, "out of host memory"); }
     m->dev = dev; m->pm = pm;
@@ -403,6 +402,8 @@ smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 bl
         .mem = &dev->mem, .num_sms = p->num_sms, .max_warps_per_sm = p->max_warps_per_sm,
         .watchdog = dev->opts.watchdog,
     };
+    const char *vr = getenv("SMC_VERIFY_REGALLOC");
+    d.verify_regalloc = vr && vr[0] == '1';
     emu_launch *l = emu_launch_create(&d);
     if (!l) return fail(dev, SMC_ERR_OUT_OF_MEMORY, "smc_launch: out of host memory");
     st = emu_run_functional(l);

@@ -112,6 +112,11 @@ typedef struct emu_launch_desc {
     uint32_t max_warps_per_sm;   /* %nwarpid */
     uint64_t watchdog;           /* warp-instructions without progress; 0 = default */
     emu_clock_fn clock; void *clock_ctx;
+    /* Check the register allocation while executing: every source operand's
+     * physical register must still hold that virtual register (last writer),
+     * else an SMC_ERR_LAUNCH_FAILED fault names both. smc_launch enables it
+     * when the environment has SMC_VERIFY_REGALLOC=1. */
+    bool verify_regalloc;
 } emu_launch_desc;
 
 #define EMU_DEFAULT_WATCHDOG 200000000ull

@@ -36,7 +36,7 @@ static uint8_t class_of(const ptx_insn *in, uint8_t *unit) {
     case OP_BAR: case OP_BARRIER: *unit = EU_BRANCH; return EC_BARRIER;
     case OP_EXIT: case OP_RET: case OP_TRAP: case OP_BRKPT: *unit = EU_BRANCH; return EC_EXIT;
     case OP_SHFL: case OP_VOTE: case OP_ACTIVEMASK: return EC_WARP;
-    case OP_FENCE: case OP_MEMBAR: case OP_PREFETCH: case OP_NANOSLEEP: return EC_NOP;
+    case OP_FENCE: case OP_MEMBAR: case OP_PREFETCH: case OP_NANOSLEEP: case OP_CALL: return EC_NOP;
     case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2:
     case OP_EX2: case OP_TANH:
         if (f64) { *unit = EU_DP; return EC_FP64; }
@@ -145,6 +145,8 @@ typedef struct warp {
     uint32_t bar_dst_mask;
     simt_entry *stack; uint32_t sp, cap;
     uint64_t *regs;          /* nregs x 32 */
+    uint32_t *owner;         /* verify_regalloc: per physical register and lane,
+                                1 + the virtual register that wrote it last */
 } warp;
 
 typedef struct barrier {
@@ -218,6 +220,10 @@ emu_cta *emu_cta_create(emu_launch *l, uint32_t linear, uint32_t smid) {
         uint32_t n = c->nthreads - i * 32;
         w->valid = n >= 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
         w->regs = calloc(nr + 1, sizeof *w->regs);
+        if (l->d.verify_regalloc) {
+            w->owner = calloc((PTX_MAX_PHYS_REGS + 1 + PTX_MAX_PRED_REGS) * 32, sizeof *w->owner);
+            if (!w->owner) goto fail;
+        }
         w->cap = 8;
         w->stack = malloc(w->cap * sizeof *w->stack);
         if (!w->regs || !w->stack) goto fail;
@@ -234,7 +240,7 @@ fail:
 
 void emu_cta_destroy(emu_cta *c) {
     if (!c) return;
-    if (c->w) for (uint32_t i = 0; i < c->nwarps; i++) { free(c->w[i].regs); free(c->w[i].stack); }
+    if (c->w) for (uint32_t i = 0; i < c->nwarps; i++) { free(c->w[i].regs); free(c->w[i].stack); free(c->w[i].owner); }
     free(c->w); free(c->smem); free(c->local); free(c);
 }
 uint32_t emu_cta_num_warps(const emu_cta *c) { return c->nwarps; }
@@ -481,6 +487,46 @@ static void barrier_check(emu_cta *c, uint32_t id) {
 /* ---- instruction groups ----------------------------------------------------- */
 static inline unsigned tbits(uint8_t t) { return ptx_type_size[t] * 8u; }
 
+/* Round a double to f16 in the given mode (one rounding step). */
+static uint16_t f32_to_f16(double f, uint8_t rnd) {
+    uint32_t sign = signbit(f) ? 0x8000 : 0;
+    if (isnan(f)) return (uint16_t)(sign | 0x7e00);
+    double a = fabs(f);
+    if (isinf(f)) return (uint16_t)(sign | 0x7c00);
+    /* scale to an integer number of units in the last place, round, rebuild */
+    int e; frexp(a, &e);                 /* a = m * 2^e, m in [0.5, 1) */
+    int exp16 = e - 1;                   /* unbiased exponent of the leading bit */
+    if (exp16 < -14) exp16 = -14;        /* subnormal range */
+    double ulp = ldexp(1.0, exp16 - 10);
+    double q = a / ulp, r;
+    switch (rnd) {
+    case RND_RZ: r = trunc(q); break;
+    case RND_RM: r = sign ? ceil(q) : floor(q); break;
+    case RND_RP: r = sign ? floor(q) : ceil(q); break;
+    default: r = nearbyint(q); break;
+    }
+    double v = r * ulp;
+    if (v >= 65520.0 || (v > 65504.0)) {
+        if (rnd == RND_RZ || (rnd == RND_RM && !sign) || (rnd == RND_RP && sign)) return (uint16_t)(sign | 0x7bff);
+        return (uint16_t)(sign | 0x7c00);
+    }
+    if (v == 0) return (uint16_t)sign;
+    int ve; double vm = frexp(v, &ve);
+    int be = ve - 1 + 15;
+    if (be <= 0) return (uint16_t)(sign | (uint32_t)(v / ldexp(1.0, -24)));
+    uint32_t mant = (uint32_t)((vm * 2 - 1) * 1024.0);
+    return (uint16_t)(sign | ((uint32_t)be << 10) | mant);
+}
+
+static float f16_to_f32(uint16_t h) {
+    uint32_t s = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    float v;
+    if (e == 0) v = ldexpf((float)m, -24);
+    else if (e == 31) v = m ? NAN : INFINITY;
+    else v = ldexpf((float)(m | 0x400), (int)e - 25);
+    return s ? -v : v;
+}
+
 static int exec_arith(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     uint8_t t = in->type;
@@ -489,6 +535,36 @@ static int exec_arith(ctx *X, uint32_t act) {
     const ptx_operand *o = in->ops;
     int32_t d = o[0].reg;
     int chg = 0;
+    if (t == PT_F16 || t == PT_F16X2) {
+        /* half precision: operands widened to double (exact), one rounding to f16 */
+        unsigned halves = t == PT_F16X2 ? 2 : 1;
+        LANES(act) {
+            uint64_t r = 0;
+            for (unsigned h = 0; h < halves; h++) {
+                double a = f16_to_f32((uint16_t)(val(X, &o[1], lane) >> (16 * h)));
+                double b = in->nops > 2 ? f16_to_f32((uint16_t)(val(X, &o[2], lane) >> (16 * h))) : 0;
+                double cc = in->nops > 3 ? f16_to_f32((uint16_t)(val(X, &o[3], lane) >> (16 * h))) : 0;
+                double v;
+                switch (in->op) {
+                case OP_ADD: v = a + b; break;
+                case OP_SUB: v = a - b; break;
+                case OP_MUL: v = a * b; break;
+                case OP_FMA: case OP_MAD: v = fma(a, b, cc); break;
+                case OP_NEG: v = -a; break;
+                case OP_ABS: v = fabs(a); break;
+                case OP_MIN: v = fmin(a, b); break;
+                case OP_MAX: v = fmax(a, b); break;
+                default:
+                    return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported",
+                                 ptx_op_name[in->op], ptx_type_name[t]);
+                }
+                if (in->flags & F_SAT) v = sat64(v);
+                r |= (uint64_t)f32_to_f16(v, in->rnd == RND_NONE ? RND_RN : in->rnd) << (16 * h);
+            }
+            wr(X, d, (int)lane, r);
+        }
+        return EMU_OK;
+    }
     if (ptx_type_class[t] == TC_FLOAT) {
         if (t != PT_F32 && t != PT_F64)
             return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[t]);
@@ -756,7 +832,8 @@ static int exec_logic(ctx *X, uint32_t act) {
 static bool compare(uint8_t cmp, uint8_t t, uint64_t a, uint64_t b) {
     unsigned bits = tbits(t);
     if (ptx_type_class[t] == TC_FLOAT) {
-        double x = t == PT_F32 ? f32(a) : f64(a), y = t == PT_F32 ? f32(b) : f64(b);
+        double x = t == PT_F32 ? f32(a) : t == PT_F16 ? f16_to_f32((uint16_t)a) : f64(a);
+        double y = t == PT_F32 ? f32(b) : t == PT_F16 ? f16_to_f32((uint16_t)b) : f64(b);
         bool un = isnan(x) || isnan(y);
         switch (cmp) {
         case CMP_EQ: return !un && x == y;
@@ -886,46 +963,6 @@ static uint64_t f2i(double x, uint8_t rnd, uint8_t dt) {
     return (uint64_t)x;
 }
 
-static uint16_t f32_to_f16(float f, uint8_t rnd) {
-    uint32_t x = (uint32_t)bf32(f);
-    uint32_t sign = (x >> 16) & 0x8000;
-    if (isnan(f)) return (uint16_t)(sign | 0x7e00);
-    double a = fabs((double)f);
-    if (isinf(f)) return (uint16_t)(sign | 0x7c00);
-    /* scale to an integer number of units in the last place, round, rebuild */
-    int e; frexp(a, &e);                 /* a = m * 2^e, m in [0.5, 1) */
-    int exp16 = e - 1;                   /* unbiased exponent of the leading bit */
-    if (exp16 < -14) exp16 = -14;        /* subnormal range */
-    double ulp = ldexp(1.0, exp16 - 10);
-    double q = a / ulp, r;
-    switch (rnd) {
-    case RND_RZ: r = trunc(q); break;
-    case RND_RM: r = sign ? ceil(q) : floor(q); break;
-    case RND_RP: r = sign ? floor(q) : ceil(q); break;
-    default: r = nearbyint(q); break;
-    }
-    double v = r * ulp;
-    if (v >= 65520.0 || (v > 65504.0)) {
-        if (rnd == RND_RZ || (rnd == RND_RM && !sign) || (rnd == RND_RP && sign)) return (uint16_t)(sign | 0x7bff);
-        return (uint16_t)(sign | 0x7c00);
-    }
-    if (v == 0) return (uint16_t)sign;
-    int ve; double vm = frexp(v, &ve);
-    int be = ve - 1 + 15;
-    if (be <= 0) return (uint16_t)(sign | (uint32_t)(v / ldexp(1.0, -24)));
-    uint32_t mant = (uint32_t)((vm * 2 - 1) * 1024.0);
-    return (uint16_t)(sign | ((uint32_t)be << 10) | mant);
-}
-
-static float f16_to_f32(uint16_t h) {
-    uint32_t s = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-    float v;
-    if (e == 0) v = ldexpf((float)m, -24);
-    else if (e == 31) v = m ? NAN : INFINITY;
-    else v = ldexpf((float)(m | 0x400), (int)e - 25);
-    return s ? -v : v;
-}
-
 static int exec_cvt(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
@@ -957,7 +994,7 @@ static int exec_cvt(ctx *X, uint32_t act) {
                     else if (db < 64 && (uint64_t)sv > zmask(db)) r = zmask(db);
                 }
             }
-            if (dc == TC_SINT) r = (uint64_t)sext(r, db);
+            r = dc == TC_SINT ? (uint64_t)sext(r, db) : r & zmask(db);
             wr(X, o[0].reg, (int)lane, r);
             continue;
         }
@@ -1009,8 +1046,7 @@ static int exec_cvt(ctx *X, uint32_t act) {
             if (sat) dv = sat64(dv);
             r = bf64(dv);
         } else if (dt == PT_F16) {
-            float f = exact_int ? (float)li : (float)x;
-            r = f32_to_f16(f, in->rnd);
+            r = f32_to_f16(exact_int ? (double)li : x, in->rnd);
         } else {
             reset_rounding(chg);
             return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "cvt to .%s is not supported", ptx_type_name[dt]);
@@ -1154,7 +1190,7 @@ static int exec_shfl(ctx *X, uint32_t act) {
     for (int i = 0; i < 32; i++) src[i] = val(X, &o[1], i);   /* inactive lanes: their register value */
     uint64_t res[32]; uint8_t pv[32];
     LANES(act) {
-        int32_t b = (int32_t)val(X, &o[2], (int)lane);
+        int32_t b = (int32_t)(val(X, &o[2], (int)lane) & 31);   /* b[4:0] */
         uint32_t c = (uint32_t)val(X, &o[3], (int)lane);
         int32_t cval = (int32_t)(c & 0x1f), seg = (int32_t)((c >> 8) & 0x1f);
         int32_t l = (int32_t)lane;
@@ -1205,10 +1241,14 @@ static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
     uint32_t lane0 = (uint32_t)__builtin_ctz(act ? act : 1);
     uint64_t id = val(X, &o[0], (int)lane0);
     if (id >= 16) return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier id %llu out of range 0..15", (unsigned long long)id);
+    /* Warp-granular arrival, as the PTX ISA defines it for sm_6x and below:
+     * when any thread of a warp executes the barrier, all (non-exited) threads
+     * of the warp count as arrived. Lanes parked at a reconvergence point
+     * (the usual `if (i >= n) return; ... __syncthreads()`) therefore do not
+     * block the CTA. */
     uint32_t live = w->valid & ~w->exited;
-    if (act != live || warp_mask != live)
-        return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0,
-                     "barrier in divergent code (active 0x%08x of 0x%08x) is not supported", act, live);
+    (void)warp_mask;
+    if (!act) return EMU_OK;                        /* guarded off in every lane */
     barrier *b = &c->bar[id];
     uint32_t expected = 0;
     if ((red && nrest == 3) || (!red && nrest == 2)) {
@@ -1220,7 +1260,7 @@ static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
         return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier %llu used with different thread counts", (unsigned long long)id);
     b->expected = expected;
     b->arrived_warps++;
-    b->arrived_threads += (uint32_t)__builtin_popcount(act);
+    b->arrived_threads += (uint32_t)__builtin_popcount(live);
     if (red) {
         const ptx_operand *po = &o[nrest - 1];
         uint32_t pm = 0;
@@ -1240,6 +1280,255 @@ static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
     w->bar_id = (uint8_t)id;
     barrier_check(c, (uint32_t)id);
     return w->state == W_BAR ? EMU_WAIT_BARRIER : EMU_OK;
+}
+
+
+
+
+/* ---- register-allocation verifier ---------------------------------------- */
+static uint32_t *owner_slot(const ptx_kernel *k, warp *w, uint32_t vreg, uint32_t half) {
+    uint32_t p = k->phys[vreg];
+    if (p == PTX_NO_PHYS) return NULL;
+    size_t row = k->reg_type[vreg] == PT_PRED ? PTX_MAX_PHYS_REGS + 1 + p : p + half;
+    return &w->owner[row * 32];
+}
+
+/* Before execution: each source's physical register(s) must hold that source
+ * (or nothing yet) in every lane that reads it. */
+static int verify_sources(ctx *X, uint32_t mask) {
+    const ptx_kernel *k = X->c->l->k;
+    int32_t d[8], s[16]; uint32_t nd, ns;
+    ptx_insn_regs(X->in, d, &nd, s, &ns);
+    for (uint32_t i = 0; i < ns; i++) {
+        uint32_t r = (uint32_t)s[i];
+        uint32_t halves = ptx_type_size[k->reg_type[r]] == 8 ? 2 : 1;
+        for (uint32_t h = 0; h < halves; h++) {
+            uint32_t *o = owner_slot(k, X->w, r, h);
+            if (!o) continue;
+            LANES(mask) {
+                if (o[lane] && o[lane] != r + 1)
+                    return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_LAUNCH_FAILED, 0,
+                                 "register allocation conflict: virtual register %u (physical %u%s) was overwritten by virtual register %u",
+                                 r, k->phys[r] + h, k->reg_type[r] == PT_PRED ? ", predicate" : "", o[lane] - 1);
+            }
+        }
+    }
+    return EMU_OK;
+}
+
+static void record_dests(ctx *X, uint32_t act) {
+    const ptx_kernel *k = X->c->l->k;
+    int32_t d[8], s[16]; uint32_t nd, ns;
+    ptx_insn_regs(X->in, d, &nd, s, &ns);
+    for (uint32_t i = 0; i < nd; i++) {
+        uint32_t r = (uint32_t)d[i];
+        uint32_t halves = ptx_type_size[k->reg_type[r]] == 8 ? 2 : 1;
+        for (uint32_t h = 0; h < halves; h++) {
+            uint32_t *o = owner_slot(k, X->w, r, h);
+            if (o) LANES(act) o[lane] = r + 1;
+        }
+    }
+}
+
+/* ---- device-runtime builtins: vprintf, __assertfail ------------------------ */
+static bool read_cstr(const ctx *X, int lane, uint64_t addr, char *buf, size_t cap) {
+    size_t i = 0;
+    for (; i + 1 < cap; i++) {
+        const char *p = xlate(X, lane, SP_GENERIC, addr + i, 1, false, NULL);
+        if (!p) return false;
+        if (!(buf[i] = *p)) return true;
+    }
+    buf[i] = 0;
+    return true;
+}
+
+static bool read_slot(const ctx *X, int lane, const ptx_operand *o, uint64_t *v) {
+    const uint8_t *p = xlate(X, lane, SP_LOCAL, o->imm, 8, false, NULL);
+    if (!p) return false;
+    *v = load_bytes(p, 8);
+    return true;
+}
+
+/* Format one lane's printf into out (CUDA's vprintf: arguments packed in a
+ * buffer, each aligned to its size; floats arrive as doubles). Returns the
+ * number of conversions, or -1 after a fault. */
+static int format_lane(const ctx *X, int lane, const char *fmt, uint64_t args, char *out, size_t cap) {
+    size_t n = 0, off = 0;
+    int count = 0;
+    for (const char *f = fmt; *f && n + 1 < cap; f++) {
+        if (*f != '%') { out[n++] = *f; continue; }
+        if (f[1] == '%') { out[n++] = '%'; f++; continue; }
+        char spec[32]; size_t k = 0;
+        spec[k++] = '%';
+        f++;
+        while (*f && strchr("-+ #0", *f) && k < 8) spec[k++] = *f++;
+        while (*f >= '0' && *f <= '9' && k < 16) spec[k++] = *f++;
+        if (*f == '.') { spec[k++] = *f++; while (*f >= '0' && *f <= '9' && k < 24) spec[k++] = *f++; }
+        int lng = 0;
+        while (*f && strchr("hlLzjt", *f)) { if (*f == 'l' || *f == 'z' || *f == 'j' || *f == 't' || *f == 'L') lng++; f++; }
+        char conv = *f;
+        if (!conv) break;
+        uint32_t sz = (strchr("diuxXoc", conv) && !lng) ? 4 : 8;
+        if (!strchr("diuxXocfFeEgGaAsp", conv)) {       /* unknown: print as written */
+            if (n + 2 < cap) { out[n++] = '%'; out[n++] = conv; }
+            continue;
+        }
+        off = (off + sz - 1) / sz * sz;
+        const uint8_t *p = xlate(X, lane, SP_GENERIC, args + off, sz, false, NULL);
+        if (!p) return -1;
+        uint64_t v = load_bytes(p, sz);
+        off += sz;
+        count++;
+        int w = 0;
+        if (strchr("di", conv)) {
+            spec[k++] = 'l'; spec[k++] = 'l'; spec[k++] = conv; spec[k] = 0;
+            long long sv = sz == 4 ? (long long)(int32_t)v : (long long)v;
+            w = snprintf(out + n, cap - n, spec, sv);
+        } else if (strchr("uxXo", conv)) {
+            spec[k++] = 'l'; spec[k++] = 'l'; spec[k++] = conv; spec[k] = 0;
+            w = snprintf(out + n, cap - n, spec, (unsigned long long)v);
+        } else if (conv == 'c') {
+            spec[k++] = 'c'; spec[k] = 0;
+            w = snprintf(out + n, cap - n, spec, (int)(unsigned char)v);
+        } else if (conv == 's') {
+            char str[1024];
+            if (v == 0) snprintf(str, sizeof str, "(null)");
+            else if (!read_cstr(X, lane, v, str, sizeof str)) return -1;
+            spec[k++] = 's'; spec[k] = 0;
+            w = snprintf(out + n, cap - n, spec, str);
+        } else if (conv == 'p') {
+            w = snprintf(out + n, cap - n, "0x%llx", (unsigned long long)v);
+        } else {
+            spec[k++] = conv; spec[k] = 0;
+            w = snprintf(out + n, cap - n, spec, f64(v));
+        }
+        if (w > 0) n += (size_t)w < cap - n ? (size_t)w : cap - n - 1;
+    }
+    out[n] = 0;
+    return count;
+}
+
+static int exec_builtin(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    if (in->mode == MD_ASSERTFAIL) {
+        if (!act) return EMU_OK;
+        int lane = __builtin_ctz(act);
+        uint64_t msg = 0, file = 0, line = 0, func = 0;
+        char m[128] = "?", f[96] = "?", fn[96] = "?";
+        if (in->nops > 1 && read_slot(X, lane, &in->ops[1], &msg)) read_cstr(X, lane, msg, m, sizeof m);
+        if (in->nops > 2 && read_slot(X, lane, &in->ops[2], &file)) read_cstr(X, lane, file, f, sizeof f);
+        if (in->nops > 3) read_slot(X, lane, &in->ops[3], &line);
+        if (in->nops > 4 && read_slot(X, lane, &in->ops[4], &func)) read_cstr(X, lane, func, fn, sizeof fn);
+        if (X->c->l->fault.status != SMC_OK) return EMU_FAULT;
+        return fault(X->c, X->wi, lane, X->pc, SMC_ERR_ASSERT, 0, "assertion '%.60s' failed at %.40s:%u in %.40s",
+                     m, f, (uint32_t)line, fn);
+    }
+    LANES(act) {
+        uint64_t fmt, args = 0;
+        if (in->nops < 2 || !read_slot(X, (int)lane, &in->ops[1], &fmt)) return EMU_FAULT;
+        if (in->nops > 2 && !read_slot(X, (int)lane, &in->ops[2], &args)) return EMU_FAULT;
+        char f[1024], out[4096];
+        if (!read_cstr(X, (int)lane, fmt, f, sizeof f)) return EMU_FAULT;
+        int cnt = format_lane(X, (int)lane, f, args, out, sizeof out);
+        if (cnt < 0) return EMU_FAULT;
+        fputs(out, stdout);
+        if (in->ops[0].kind == OK_ADDR) {
+            uint8_t *p = xlate(X, (int)lane, SP_LOCAL, in->ops[0].imm, 4, true, NULL);
+            if (!p) return EMU_FAULT;
+            store_bytes(p, (uint64_t)(uint32_t)cnt, 4);
+        }
+    }
+    fflush(stdout);
+    return EMU_OK;
+}
+
+/* ---- fast paths ----------------------------------------------------------- */
+/* The most frequent instructions (32/64-bit integer and f32 add/sub/mul/mad/
+ * logic/shift, mov, setp, selp, without ftz/sat/rounding modifiers) run in
+ * tight per-op loops over the active lanes. Operands are read through a
+ * (pointer, stride) pair: a register row (stride 1) or the immediate
+ * (stride 0). Returns false when the instruction needs the general path. */
+typedef struct srcp { const uint64_t *p; uint32_t s; } srcp;
+
+static inline bool fast_src(const ctx *X, const ptx_operand *o, srcp *r) {
+    if (o->kind == OK_REG && !o->neg) { r->p = &X->w->regs[(size_t)o->reg * 32]; r->s = 1; return true; }
+    if (o->kind == OK_IMM) { r->p = &o->imm; r->s = 0; return true; }
+    return false;
+}
+
+#define FAST_LOOP(expr) do { \
+        uint64_t *d_ = &X->w->regs[(size_t)dreg * 32]; \
+        LANES(act) { uint64_t a = A.p[lane * A.s]; uint64_t b = B.p[lane * B.s]; (void)b; d_[lane] = (expr) & dm; } \
+    } while (0)
+
+static bool exec_fast(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    if (in->flags & (F_SAT | F_FTZ | F_CC) || in->rnd > RND_RN || in->nops < 2) return false;
+    const ptx_operand *o = in->ops;
+    if (o[0].kind != OK_REG || o[0].reg2 >= 0) return false;
+    int32_t dreg = o[0].reg;
+    uint64_t dm = X->rmask[dreg];
+    srcp A, B = { NULL, 0 }, C = { NULL, 0 };
+    static const uint64_t zero = 0;
+    if (!fast_src(X, &o[1], &A)) return false;
+    if (in->nops > 2) { if (!fast_src(X, &o[2], &B)) return false; } else { B.p = &zero; B.s = 0; }
+    uint8_t t = in->type;
+    unsigned tb = tbits(t);
+    if (in->op == OP_MOV) { if (in->nops != 2) return false; FAST_LOOP(a); return true; }
+    if (tb == 32 && ptx_type_class[t] != TC_FLOAT) {
+        switch (in->op) {
+        case OP_ADD: FAST_LOOP((uint32_t)(a + b)); return true;
+        case OP_SUB: FAST_LOOP((uint32_t)(a - b)); return true;
+        case OP_MUL:
+            if (in->mode == MD_LO) { FAST_LOOP((uint32_t)(a * b)); return true; }
+            if (in->mode == MD_WIDE && t == PT_U32) { FAST_LOOP((uint64_t)(uint32_t)a * (uint32_t)b); return true; }
+            if (in->mode == MD_WIDE && t == PT_S32) { FAST_LOOP((uint64_t)((int64_t)(int32_t)a * (int32_t)b)); return true; }
+            return false;
+        case OP_MAD:
+            if (in->mode != MD_LO || in->nops != 4 || !fast_src(X, &o[3], &C)) return false;
+            {
+                uint64_t *d_ = &X->w->regs[(size_t)dreg * 32];
+                LANES(act) d_[lane] = (uint32_t)(A.p[lane * A.s] * B.p[lane * B.s] + C.p[lane * C.s]) & dm;
+            }
+            return true;
+        case OP_AND: FAST_LOOP(a & b); return true;
+        case OP_OR: FAST_LOOP(a | b); return true;
+        case OP_XOR: FAST_LOOP((a ^ b) & 0xFFFFFFFFu); return true;
+        case OP_SHL: FAST_LOOP((uint32_t)b >= 32 ? 0 : (uint32_t)(a << (uint32_t)b)); return true;
+        case OP_SHR:
+            if (t == PT_S32) { FAST_LOOP((uint32_t)((uint32_t)b >= 32 ? ((int32_t)a >> 31) : ((int32_t)a >> (uint32_t)b))); return true; }
+            FAST_LOOP((uint32_t)b >= 32 ? 0 : ((uint32_t)a >> (uint32_t)b)); return true;
+        default: return false;
+        }
+    }
+    if (tb == 64 && ptx_type_class[t] != TC_FLOAT) {
+        switch (in->op) {
+        case OP_ADD: FAST_LOOP(a + b); return true;
+        case OP_SUB: FAST_LOOP(a - b); return true;
+        case OP_MUL: if (in->mode == MD_LO) { FAST_LOOP(a * b); return true; } return false;
+        case OP_AND: FAST_LOOP(a & b); return true;
+        case OP_OR: FAST_LOOP(a | b); return true;
+        case OP_XOR: FAST_LOOP(a ^ b); return true;
+        case OP_SHL: FAST_LOOP((uint32_t)b >= 64 ? 0 : a << (uint32_t)b); return true;
+        default: return false;
+        }
+    }
+    if (t == PT_F32) {
+        switch (in->op) {
+        case OP_ADD: FAST_LOOP(bf32(f32(a) + f32(b))); return true;
+        case OP_SUB: FAST_LOOP(bf32(f32(a) - f32(b))); return true;
+        case OP_MUL: FAST_LOOP(bf32(f32(a) * f32(b))); return true;
+        case OP_FMA: case OP_MAD:
+            if (in->nops != 4 || !fast_src(X, &o[3], &C)) return false;
+            {
+                uint64_t *d_ = &X->w->regs[(size_t)dreg * 32];
+                LANES(act) d_[lane] = bf32(fmaf(f32(A.p[lane * A.s]), f32(B.p[lane * B.s]), f32(C.p[lane * C.s]))) & dm;
+            }
+            return true;
+        default: return false;
+        }
+    }
+    return false;
 }
 
 /* ---- the dispatcher ------------------------------------------------------- */
@@ -1277,13 +1566,20 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
     }
     int st = EMU_OK;
     bool advance = true;
+    if (w->owner) {
+        /* the guard is read by every lane of the warp; operands by the active ones */
+        if (verify_sources(&X, in->guard >= 0 ? mask : act) != EMU_OK) { if (out) out->status = EMU_FAULT; return EMU_FAULT; }
+        record_dests(&X, act);
+    }
+    if (exec_fast(&X, act)) goto done;
     switch (in->op) {
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA: case OP_DIV:
     case OP_REM: case OP_MIN: case OP_MAX: case OP_ABS: case OP_NEG: case OP_ADDC:
     case OP_SUBC: case OP_MADC: case OP_MUL24: case OP_MAD24: case OP_SAD: case OP_COPYSIGN:
     case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2:
     case OP_EX2: case OP_TANH:
-        if (in->type == PT_PRED || (ptx_type_class[in->type] == TC_BITS && in->op != OP_ADDC && in->op != OP_SUBC))
+        if (in->type == PT_PRED || (ptx_type_class[in->type] == TC_BITS && in->type != PT_F16X2 &&
+                                    in->op != OP_ADDC && in->op != OP_SUBC))
             st = fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[in->type]);
         else st = exec_arith(&X, act);
         break;
@@ -1305,6 +1601,7 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
     case OP_VOTE: st = exec_vote(&X, act); break;
     case OP_ACTIVEMASK: LANES(act) wr(&X, in->ops[0].reg, (int)lane, mask); break;
     case OP_FENCE: case OP_MEMBAR: case OP_PREFETCH: case OP_NANOSLEEP: break;
+    case OP_CALL: st = exec_builtin(&X, act); break;
     case OP_BAR: case OP_BARRIER:
         st = exec_bar(&X, act, mask);
         break;
@@ -1336,6 +1633,7 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
     default:
         st = fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "instruction '%s' is not supported", ptx_op_name[in->op]);
     }
+done:
     if (st == EMU_FAULT) { if (out) out->status = EMU_FAULT; return EMU_FAULT; }
     if (advance) {
         top = &w->stack[w->sp - 1];

@@ -175,14 +175,14 @@ static void inline_func(linker *L, linkstate *S, const ptx_func *f, binding *for
         L->reg_cap = (L->nregs + f->nregs) * 2;
         L->rtype = xrealloc(L, L->rtype, L->reg_cap);
     }
-    memcpy(L->rtype + L->nregs, f->reg_type, f->nregs);
+    if (f->nregs) memcpy(L->rtype + L->nregs, f->reg_type, f->nregs);
     L->nregs += f->nregs;
 
     /* bindings: formals first, then body variables */
     frame F = { .f = f, .is_entry = is_entry };
     F.nb = nformals + f->nvars;
     F.b = tmp_calloc(L, F.nb, sizeof *F.b);
-    memcpy(F.b, formals, nformals * sizeof *formals);
+    if (nformals) memcpy(F.b, formals, nformals * sizeof *formals);
     for (uint32_t i = 0; i < f->nvars; i++) {
         const ptx_var *v = &f->vars[i];
         binding *b = &F.b[nformals + i];
@@ -216,6 +216,28 @@ static void inline_func(linker *L, linkstate *S, const ptx_func *f, binding *for
             if (c->nargs != g->nparams || c->nrets != g->nrets)
                 lerr(L, src->line, src->col, "call of '%s' with %u arguments and %u results; it takes %u and %u",
                      g->name, c->nargs, c->nrets, g->nparams, g->nrets);
+            if (!g->has_body && (!strcmp(g->name, "vprintf") || !strcmp(g->name, "__assertfail"))) {
+                /* device-runtime builtins: a call instruction whose operands
+                 * are the local-memory slots of the result and arguments */
+                ptx_insn b; memset(&b, 0, sizeof b);
+                b.op = OP_CALL; b.guard = -1; b.vec = 1; b.line = src->line; b.col = src->col;
+                b.mode = g->name[0] == 'v' ? MD_VPRINTF : MD_ASSERTFAIL;
+                if (c->nargs + 1 > PTX_MAX_OPS) lerr(L, src->line, src->col, "too many arguments for %s", g->name);
+                b.nops = (uint8_t)(1 + c->nargs);
+                b.ops[0].reg = -1; b.ops[0].reg2 = -1;
+                for (uint32_t a = 0; a <= c->nargs; a++) {
+                    const char *nm = a == 0 ? (c->nrets ? c->rets[0] : NULL) : c->args[a - 1];
+                    ptx_operand *o = &b.ops[a];
+                    o->reg = -1; o->reg2 = -1;
+                    if (!nm) continue;
+                    uint8_t sp; uint64_t val;
+                    if (!resolve(L, &F, nm, &sp, &val) || sp != SP_LOCAL)
+                        lerr(L, src->line, src->col, "argument '%s' of %s must be a .param variable", nm, g->name);
+                    o->kind = OK_ADDR; o->imm = val;
+                }
+                emit(L, &b);
+                continue;
+            }
             uint32_t nfb = g->nparams + g->nrets;
             binding *fb = tmp_calloc(L, nfb, sizeof *fb);
             for (uint32_t k = 0; k < nfb; k++) {
@@ -602,7 +624,7 @@ ptx_kernel *ptx_link(const ptx_module *m, const ptx_func *entry, ptx_var_addr_fn
     memcpy(k->code, L->code, (size_t)L->ncode * sizeof *k->code);
     k->nregs = L->nregs;
     k->reg_type = ptx_arena_alloc(a, L->nregs + 1);
-    memcpy(k->reg_type, L->rtype, L->nregs);
+    if (L->nregs) memcpy(k->reg_type, L->rtype, L->nregs);
     k->phys = ptx_arena_alloc(a, (L->nregs + 1) * sizeof *k->phys);
     k->reconv = ptx_arena_alloc(a, (L->ncode + 1) * sizeof *k->reconv);
     if (!k->code || !k->reg_type || !k->phys || !k->reconv) lerr(L, 0, 0, "out of memory");

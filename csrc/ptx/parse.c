@@ -116,6 +116,9 @@ typedef struct parser {
     struct regdecl { const char *prefix; uint32_t plen; uint32_t count; int32_t base; bool range; } *decls;
     uint32_t ndecls, decls_cap;
     uint32_t scope_depth;
+    /* body variables visible in the current scope: name -> index in fn->vars */
+    struct scoped_var { const char *name; uint32_t idx; } *svars;
+    uint32_t nsvars, svars_cap;
 } parser;
 
 static void perr_at(parser *P, uint32_t line, uint32_t col, const char *fmt, ...)
@@ -365,7 +368,7 @@ static void apply_mod(parser *P, ptx_insn *in, const char *m, uint32_t n, uint32
         return;
     }
     if (IS("nc")) { in->flags |= F_NC; return; }
-    if (IS("uni")) { in->flags |= F_UNI; return; }
+    if (IS("uni") && op != OP_VOTE) { in->flags |= F_UNI; return; }
     if (IS("sat")) { in->flags |= F_SAT; return; }
     if (IS("ftz")) { in->flags |= F_FTZ; return; }
     if (IS("approx")) { in->flags |= F_APPROX; return; }
@@ -434,7 +437,7 @@ static void apply_mod(parser *P, ptx_insn *in, const char *m, uint32_t n, uint32
         if (IS("shiftamt")) { in->flags |= F_SHIFTAMT; return; }
     }
     if (op == OP_PREFETCH && (IS("L1") || IS("L2"))) return;
-    if ((op == OP_FENCE || op == OP_MEMBAR) && (IS("proxy") || IS("alias") || IS("async"))) return;
+    if ((op == OP_FENCE || op == OP_MEMBAR) && (IS("proxy") || IS("alias") || IS("async") || IS("gl"))) return;
 bad:;
     char buf[64];
     size_t c = n < sizeof buf - 1 ? n : sizeof buf - 1;
@@ -564,6 +567,15 @@ static void parse_var_rest(parser *P, ptx_var *v) {
             v->align = (uint32_t)a;
             continue;
         }
+        if (is_word(P, ".attribute")) {            /* .attribute(.managed): __managed__ */
+            next(P);
+            expect_punct2(P, '(');
+            if (!is_word(P, ".managed")) PERR_TOK(P, &P->tok, "unsupported variable attribute (supported: .managed):");
+            next(P);
+            expect_punct2(P, ')');
+            v->managed = 1;
+            continue;
+        }
         if (is_word(P, ".v2")) { vecn = 2; next(P); continue; }
         if (is_word(P, ".v4")) { vecn = 4; next(P); continue; }
         if (is_word(P, ".ptr") || is_word(P, ".global") || is_word(P, ".shared") || is_word(P, ".const") || is_word(P, ".local")) {
@@ -613,6 +625,16 @@ static void parse_var_rest(parser *P, ptx_var *v) {
 }
 
 /* ---- operands --------------------------------------------------------------- */
+/* A body variable name as the linker knows it: block-scoped declarations
+ * that reuse a name (nvcc's `param0` in every call block) are renamed
+ * "name#index" when declared, and uses resolve to the innermost one. */
+static const char *scoped_name(parser *P, const token *t) {
+    for (uint32_t i = P->nsvars; i-- > 0;)
+        if (strlen(P->svars[i].name) == t->n && !memcmp(P->svars[i].name, t->p, t->n))
+            return P->fn->vars[P->svars[i].idx].name;
+    return word_dup(P, t);
+}
+
 static int sreg_of(const char *s, uint32_t n) { return lookup(sreg_name, SR_COUNT, s, n); }
 
 static void parse_reg_operand(parser *P, ptx_operand *o) {
@@ -640,7 +662,7 @@ static void parse_operand(parser *P, ptx_operand *o) {
         } else if (P->tok.kind == TK_WORD && find_reg(P, P->tok.p, P->tok.n) >= 0) {
             o->reg = find_reg(P, P->tok.p, P->tok.n); next(P);
         } else if (P->tok.kind == TK_WORD) {
-            o->sym = word_dup(P, &P->tok); next(P);
+            o->sym = scoped_name(P, &P->tok); next(P);
         } else if (P->tok.kind == TK_NUM) {
             uint64_t v;
             if (parse_number(P, false, &v) != 0) PERR_TOK(P, &t, "bad address");
@@ -708,7 +730,7 @@ static void parse_operand(parser *P, ptx_operand *o) {
     }
     if (P->tok.kind == TK_WORD && P->tok.p[0] != '.') {
         o->kind = OK_SYM;
-        o->sym = word_dup(P, &P->tok);
+        o->sym = scoped_name(P, &P->tok);
         next(P);
         if (is_punct(P, '+')) {
             next(P);
@@ -728,7 +750,7 @@ static uint32_t parse_name_list(parser *P, const char ***out) {
     while (!is_punct(P, ')')) {
         if (P->tok.kind != TK_WORD) PERR_TOK(P, &P->tok, "expected a parameter name in call, found");
         v = grow(P, v, n, &cap, sizeof *v);
-        v[n++] = word_dup(P, &P->tok);
+        v[n++] = scoped_name(P, &P->tok);
         next(P);
         if (is_punct(P, ',')) next(P);
         else if (!is_punct(P, ')')) PERR_TOK(P, &P->tok, "expected ',' or ')' in call, found");
@@ -755,8 +777,9 @@ static void check_nops(parser *P, const ptx_insn *in, const token *opt) {
         lo = 2; hi = 2; break;
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_REM: case OP_AND:
     case OP_OR: case OP_XOR: case OP_SHL: case OP_SHR: case OP_MIN: case OP_MAX:
-    case OP_ADDC: case OP_SUBC: case OP_COPYSIGN: case OP_MUL24: case OP_RED:
+    case OP_ADDC: case OP_SUBC: case OP_COPYSIGN: case OP_MUL24:
         lo = 3; hi = 3; break;
+    case OP_RED: lo = 2; hi = 2; break;
     case OP_MAD: case OP_FMA: case OP_MADC: case OP_MAD24: case OP_SAD: case OP_SELP:
     case OP_SLCT: case OP_BFE: case OP_PRMT: case OP_SHF:
         lo = 4; hi = 4; break;
@@ -773,8 +796,37 @@ static void check_nops(parser *P, const ptx_insn *in, const token *opt) {
     }
     if (in->nops < lo || in->nops > hi) {
         char tb[64];
-        perr_at(P, opt->line, opt->col, "'%s' takes %d%s%d operands, found %u",
-                tokstr(P, opt, tb, sizeof tb), lo, lo == hi ? "" : "..", lo == hi ? lo : hi, in->nops);
+        if (lo == hi)
+            perr_at(P, opt->line, opt->col, "'%s' takes %d operands, found %u", tokstr(P, opt, tb, sizeof tb), lo, in->nops);
+        perr_at(P, opt->line, opt->col, "'%s' takes %d to %d operands, found %u",
+                tokstr(P, opt, tb, sizeof tb), lo, hi, in->nops);
+    }
+}
+
+/* Register operands of plain arithmetic/logic must have the instruction's
+ * size (ptxas: "Arguments mismatch"); wide forms double the destination. */
+static void check_operand_sizes(parser *P, const ptx_insn *in, const token *opt) {
+    switch (in->op) {
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_MIN: case OP_MAX: case OP_AND:
+    case OP_OR: case OP_XOR: case OP_NOT: case OP_NEG: case OP_ABS: case OP_DIV: case OP_REM:
+    case OP_FMA: case OP_ADDC: case OP_SUBC: case OP_MADC:
+        break;
+    default:
+        return;
+    }
+    if (in->type == PT_NONE) return;
+    uint32_t ts = in->type == PT_PRED ? 0 : ptx_type_size[in->type];
+    for (uint32_t i = 0; i < in->nops; i++) {
+        const ptx_operand *o = &in->ops[i];
+        if (o->kind != OK_REG) continue;
+        uint8_t rt = P->fn->reg_type[o->reg];
+        uint32_t want = (i == 0 && in->mode == MD_WIDE) || (i == 3 && in->mode == MD_WIDE) ? 2 * ts : ts;
+        uint32_t have = rt == PT_PRED ? 0 : ptx_type_size[rt];
+        if (have != want) {
+            char tb[64];
+            perr_at(P, opt->line, opt->col, "operand %u of '%s' is a .%s register; the instruction needs %u-bit operands",
+                    i + 1, tokstr(P, opt, tb, sizeof tb), ptx_type_name[rt], want * 8);
+        }
     }
 }
 
@@ -839,6 +891,9 @@ static void parse_instruction(parser *P) {
             if (!is_punct(P, ';')) PERR_TOK(P, &P->tok, "expected ',' or ';' after operand, found");
         }
         check_nops(P, &in, &opt);
+    check_operand_sizes(P, &in, &opt);
+    if ((op == OP_VOTE || op == OP_SHFL || op == OP_ATOM || op == OP_RED) && in.mode == MD_NONE)
+        perr_at(P, opt.line, opt.col, "'%.*s' needs an operation modifier", (int)(opt.n < 60 ? opt.n : 60), opt.p);
     }
     expect_punct2(P, ';');
     f->code = grow(P, f->code, f->ncode, &P->code_cap, sizeof in);
@@ -853,6 +908,12 @@ static void skip_to_semicolon(parser *P) {
     expect_punct2(P, ';');
 }
 
+/* Debug directives (.loc, .file) end at the end of their line. */
+static void skip_line(parser *P) {
+    uint32_t line = P->tok.line;
+    while (P->tok.kind != TK_EOF && P->tok.line == line) next(P);
+}
+
 /* Body-scope variable declaration (.local/.shared/.param). */
 static void parse_body_var(parser *P, uint8_t space) {
     ptx_func *f = P->fn;
@@ -862,6 +923,18 @@ static void parse_body_var(parser *P, uint8_t space) {
     v->space = space;
     next(P);
     parse_var_rest(P, v);
+    const char *plain = v->name;
+    for (uint32_t i = 0; i < f->nvars; i++)
+        if (!strcmp(f->vars[i].name, plain)) {
+            char *nn = P_alloc(P, strlen(plain) + 16);
+            sprintf(nn, "%s#%u", plain, f->nvars);
+            v->name = nn;
+            break;
+        }
+    P->svars = grow(P, P->svars, P->nsvars, &P->svars_cap, sizeof *P->svars);
+    P->svars[P->nsvars].name = plain;
+    P->svars[P->nsvars].idx = f->nvars;
+    P->nsvars++;
     f->nvars++;
     expect_punct2(P, ';');
 }
@@ -871,20 +944,23 @@ static void parse_body(parser *P) {
     ptx_func *f = P->fn;
     label *labels = NULL; uint32_t nlabels = 0, lcap = 0;
     uint32_t depth = 0;
-    struct { uint32_t ndecls; } scopes[64];
+    struct { uint32_t ndecls, nsvars; } scopes[64];
     for (;;) {
         token t = P->tok;
         if (t.kind == TK_EOF) perr_at(P, t.line, t.col, "unexpected end of file inside the body of '%s'", f->name);
         if (is_punct(P, '{')) {
             if (depth >= 64) PERR_TOK(P, &t, "blocks nested too deeply at");
-            scopes[depth++].ndecls = P->ndecls;
+            scopes[depth].ndecls = P->ndecls;
+            scopes[depth++].nsvars = P->nsvars;
             next(P);
             continue;
         }
         if (is_punct(P, '}')) {
             next(P);
             if (depth == 0) PERR_TOK(P, &t, "unbalanced");
-            P->ndecls = scopes[--depth].ndecls;
+            depth--;
+            P->ndecls = scopes[depth].ndecls;
+            P->nsvars = scopes[depth].nsvars;
             if (depth == 0) break;
             continue;
         }
@@ -893,8 +969,8 @@ static void parse_body(parser *P) {
             if (is_word(P, ".local")) { parse_body_var(P, SP_LOCAL); continue; }
             if (is_word(P, ".shared")) { parse_body_var(P, SP_SHARED); continue; }
             if (is_word(P, ".param")) { parse_body_var(P, SP_PARAM); continue; }
-            if (is_word(P, ".pragma") || is_word(P, ".loc") || is_word(P, ".file") ||
-                is_word(P, ".section")) { skip_to_semicolon(P); continue; }
+            if (is_word(P, ".pragma")) { skip_to_semicolon(P); continue; }
+            if (is_word(P, ".loc") || is_word(P, ".file")) { skip_line(P); continue; }
             PERR_TOK(P, &t, "unsupported directive in a function body (supported: .reg .local .shared .param .pragma .loc):");
         }
         if (t.kind == TK_WORD && t.p[0] != '%') {
@@ -991,10 +1067,14 @@ static void parse_function(parser *P, bool is_entry) {
     }
     m->nfuncs++;
     if (is_punct(P, ';')) { next(P); return; }      /* declaration only */
+    for (uint32_t i = 0; i + 1 < m->nfuncs; i++)
+        if (m->funcs[i].has_body && !strcmp(m->funcs[i].name, f->name))
+            perr_at(P, f->line, 1, "duplicate definition of '%s' (first at line %u)", f->name, m->funcs[i].line);
     if (!is_punct(P, '{')) PERR_TOK(P, &P->tok, "expected '{' or ';' after function header, found");
     P->fn = f;
     P->code_cap = P->regs_cap = P->fvars_cap = 0;
     P->ndecls = 0;
+    P->nsvars = 0;
     f->has_body = true;
     parse_body(P);
     P->fn = NULL;
@@ -1044,11 +1124,7 @@ static void parse_module(parser *P) {
             m->address_size = 64;
             continue;
         }
-        if (is_word(P, ".file")) {
-            next(P);
-            while (P->tok.kind != TK_EOF && (P->tok.kind == TK_NUM || P->tok.kind == TK_STR || is_punct(P, ','))) next(P);
-            continue;
-        }
+        if (is_word(P, ".file") || is_word(P, ".loc")) { skip_line(P); continue; }
         if (is_word(P, ".section")) {
             /* debug sections: skip the braced block */
             next(P);

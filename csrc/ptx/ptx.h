@@ -88,7 +88,8 @@ enum ptx_mode {
     /* testp */       MD_FINITE, MD_INFINITE, MD_NUMBER, MD_NOTANUMBER,
                       MD_NORMAL, MD_SUBNORMAL,
     /* cvta */        MD_TO,
-    /* prmt */        MD_F4E, MD_B4E, MD_RC8, MD_ECL, MD_ECR, MD_RC16
+    /* prmt */        MD_F4E, MD_B4E, MD_RC8, MD_ECL, MD_ECR, MD_RC16,
+    /* call of a runtime builtin (after linking) */ MD_VPRINTF, MD_ASSERTFAIL
 };
 /* Flag bits. */
 enum {
@@ -165,6 +166,7 @@ typedef struct ptx_var {
     uint8_t  type;      /* element type */
     uint8_t  is_extern; /* `.extern .shared ... name[]` (dynamic shared) */
     uint8_t  has_init;
+    uint8_t  managed;   /* .attribute(.managed): a __managed__ variable */
     uint32_t align;
     uint64_t size;      /* bytes (0 for an unsized extern array) */
     uint8_t *init;      /* `size` bytes when has_init */

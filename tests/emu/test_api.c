@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define BASICS "tests/emu/ptx/basics.ptx"
 #define VADD "_Z4vaddPKfS0_Pfi"
@@ -235,6 +236,54 @@ static void test_sticky_fault(void **state) {
     smc_device_destroy(dev);
 }
 
+/* device printf goes to the host's stdout, lane by lane; assert() is a
+ * located SMC_ERR_ASSERT fault carrying the assertion text. */
+static void test_printf_and_assert(void **state) {
+    (void)state;
+    smc_device *dev = tu_device(0);
+    smc_module *m = tu_load_file(dev, "tests/emu/ptx/runtime.ptx");
+    smc_kernel *ksw = tu_kernel(m, "_Z4k_swPii"), *kas = tu_kernel(m, "_Z8k_assertPi");
+    uint64_t d;
+    assert_int_equal(smc_malloc(dev, 64 * 4, SMC_MEM_MANAGED, &d), SMC_OK);
+    int *h = smc_host_ptr(dev, d, 64 * 4);
+    memset(h, 0, 64 * 4);
+    int n = 64;
+    const void *args[] = { &d, &n };
+    char path[] = "/tmp/smc_printf_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fd, 1);
+    smc_status st = tu_launch(dev, ksw, 1, 8, 0, args, 2);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    char buf[256] = { 0 };
+    lseek(fd, 0, SEEK_SET);
+    ssize_t got = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    unlink(path);
+    TU_OK(dev, st);
+    assert_true(got > 0);
+    assert_string_equal(buf, "hello 3 1.500000 x\n");
+    const int sw[7] = { 3, 11, -1, -4, -1, 100, 1 };
+    for (int t = 0; t < 8; t++) {
+        int e = t % 7 == 2 ? t * 5 : t % 7 == 4 ? (t ^ 9) : sw[t % 7];
+        assert_int_equal(h[t], e);
+    }
+    memset(h, 0, 64 * 4);
+    h[5] = 1;
+    const void *a2[] = { &d };
+    assert_int_equal(tu_launch(dev, kas, 1, 8, 0, a2, 1), SMC_ERR_ASSERT);
+    smc_fault f;
+    smc_device_fault(dev, &f);
+    assert_int_equal(f.lane, 5);
+    assert_non_null(strstr(f.message, "o[threadIdx.x] == 0"));
+    assert_non_null(strstr(f.message, "runtime.cu:11"));
+    smc_device_destroy(dev);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vadd),
@@ -243,6 +292,7 @@ int main(void) {
         cmocka_unit_test(test_props_and_names),
         cmocka_unit_test(test_launch_validation),
         cmocka_unit_test(test_sticky_fault),
+        cmocka_unit_test(test_printf_and_assert),
     };
     return cmocka_run_group_tests_name("emu_api", tests, NULL, NULL);
 }

@@ -10,6 +10,10 @@
 
 #include "smcosim.h"
 
+/* Assert that an smcosim call succeeds; on failure show the device message. */
+#define TU_OK(dev, expr) do { smc_status s_ = (expr); \
+    if (s_ != SMC_OK) fail_msg("%s -> %s: %s", #expr, smc_status_name(s_), smc_last_message(dev)); } while (0)
+
 /* A device with a small watchdog so that hang tests end quickly. */
 smc_device *tu_device(uint64_t watchdog);
 /* Load PTX text (fails the test with the loader's message on error). */

@@ -1,0 +1,346 @@
+/* test_simt.c — SIMT control flow (nested if/else, loops with break, early
+ * exit, reconvergence), barriers (bar.sync, bar.arrive, bar.red, divergent
+ * and deadlocked barriers), every guest fault kind with its location, and the
+ * timing-model interface of emu.h (peek/execute, barrier readiness, clock
+ * hook, %smid). Kernels are hand-written PTX around tu_wrap()'s prelude:
+ * %r1 = tid.x, %r4 = global thread id, %rd3 = &out[gid], %rd4 = &in[gid],
+ * %r0 = n. Expected values are computed here in C. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../csrc/emu/emu.h"
+
+typedef struct run { smc_device *dev; smc_kernel *k; uint64_t out, in; uint32_t *o; smc_status st; } run;
+
+/* Build, load and launch a wrapped kernel with `grid` x `block` threads;
+ * out[] and in[] have `n` words; out starts as 0xFFFFFFFF, in[i] = i. */
+static run go(const char *decls, const char *body, uint32_t grid, uint32_t block, uint32_t n, uint64_t watchdog) {
+    run r = { 0 };
+    r.dev = tu_device(watchdog);
+    char *src = tu_wrap(decls, body);
+    smc_module *m = tu_load(r.dev, src);
+    free(src);
+    r.k = tu_kernel(m, "k");
+    assert_int_equal(smc_malloc(r.dev, n * 4, SMC_MEM_MANAGED, &r.out), SMC_OK);
+    assert_int_equal(smc_malloc(r.dev, n * 4, SMC_MEM_MANAGED, &r.in), SMC_OK);
+    r.o = smc_host_ptr(r.dev, r.out, n * 4);
+    uint32_t *iv = smc_host_ptr(r.dev, r.in, n * 4);
+    for (uint32_t i = 0; i < n; i++) { r.o[i] = 0xFFFFFFFFu; iv[i] = i; }
+    const void *args[] = { &r.out, &r.in, &n };
+    r.st = tu_launch(r.dev, r.k, grid, block, 0, args, 3);
+    return r;
+}
+
+static void test_nested_if_else(void **state) {
+    (void)state;
+    run r = go("",
+        "\tand.b32 %r5, %r1, 1;\n\tsetp.eq.u32 %p1, %r5, 0;\n\t@%p1 bra EVEN;\n"
+        "\tand.b32 %r6, %r1, 2;\n\tsetp.eq.u32 %p2, %r6, 0;\n\t@%p2 bra ODD_A;\n"
+        "\tmov.u32 %r7, 30;\n\tbra ODD_END;\n"
+        "ODD_A:\n\tmov.u32 %r7, 10;\n"
+        "ODD_END:\n\tadd.u32 %r7, %r7, 1;\n\tbra END;\n"
+        "EVEN:\n\tsetp.lt.u32 %p3, %r1, 16;\n\t@%p3 bra EVEN_LO;\n\tmov.u32 %r7, 200;\n\tbra END;\n"
+        "EVEN_LO:\n\tmov.u32 %r7, 100;\n"
+        "END:\n\tadd.u32 %r8, %r7, %r1;\n\tst.global.u32 [%rd3], %r8;\n",
+        1, 64, 64, 0);
+    TU_OK(r.dev, r.st);
+    for (uint32_t t = 0; t < 64; t++) {
+        uint32_t e = (t & 1) ? ((t & 2) ? 31 : 11) : (t < 16 ? 100 : 200);
+        assert_int_equal(r.o[t], e + t);
+    }
+    /* reconvergence: per warp, the prelude (14), the two instructions after END
+     * and ret run once each; thread_insts counts each lane once per path. */
+    smc_launch_stats s;
+    assert_int_equal(smc_launch_get_stats(r.dev, 0, &s), SMC_OK);
+    /* warp 0: prelude 10, and/setp/bra 3, odd side: and/setp/bra 3, then
+     * (mov,bra) 2 and ODD_A mov 1, ODD_END add/bra 2; even side: setp/bra 2,
+     * (mov,bra) 2 and EVEN_LO mov 1; END add/st 2; ret 1 */
+    uint64_t per_warp0 = 10 + 3 + 3 + 2 + 1 + 2 + 2 + 2 + 1 + 2 + 1;
+    /* warp 1: tid >= 32, so the even side is uniform (mov, bra; no EVEN_LO) */
+    uint64_t per_warp1 = 10 + 3 + 3 + 2 + 1 + 2 + 2 + 2 + 2 + 1;
+    assert_int_equal(s.warp_insts, per_warp0 + per_warp1);
+    smc_device_destroy(r.dev);
+}
+
+static void test_loop_with_break(void **state) {
+    (void)state;
+    run r = go("",
+        "\tmov.u32 %r5, 0;\n\tmov.u32 %r6, 0;\n"
+        "LOOP:\n\tsetp.ge.u32 %p1, %r5, %r1;\n\t@%p1 bra DONE;\n"
+        "\tadd.u32 %r6, %r6, %r5;\n\tsetp.gt.u32 %p2, %r6, 50;\n\t@%p2 bra DONE;\n"
+        "\tadd.u32 %r5, %r5, 1;\n\tbra LOOP;\n"
+        "DONE:\n\tmad.lo.u32 %r7, %r6, 1000, %r5;\n\tst.global.u32 [%rd3], %r7;\n",
+        1, 40, 40, 0);
+    TU_OK(r.dev, r.st);
+    for (uint32_t t = 0; t < 40; t++) {
+        uint32_t i = 0, sum = 0;
+        for (;;) {
+            if (i >= t) break;
+            sum += i;
+            if (sum > 50) break;
+            i++;
+        }
+        assert_int_equal(r.o[t], sum * 1000 + i);
+    }
+    smc_device_destroy(r.dev);
+}
+
+static void test_early_exit_then_barrier(void **state) {
+    (void)state;
+    /* threads < 5 exit, thread 40 returns from a divergent branch; the others
+     * meet at a barrier (exited threads do not count) and exchange through
+     * shared memory. */
+    run r = go(".shared .align 4 .b32 sh[64];\n",
+        "\tsetp.lt.u32 %p1, %r1, 5;\n\t@%p1 exit;\n"
+        "\tsetp.eq.u32 %p2, %r1, 40;\n\t@%p2 bra BYE;\n"
+        "\tmov.u32 %r5, sh;\n\tshl.b32 %r6, %r1, 2;\n\tadd.u32 %r7, %r5, %r6;\n"
+        "\tmul.lo.u32 %r8, %r1, 3;\n\tst.shared.u32 [%r7], %r8;\n"
+        "\tbar.sync 0;\n"
+        "\txor.b32 %r9, %r1, 1;\n\tshl.b32 %r10, %r9, 2;\n\tadd.u32 %r11, %r5, %r10;\n"
+        "\tld.shared.u32 %r12, [%r11];\n\tst.global.u32 [%rd3], %r12;\n\tbra END;\n"
+        "BYE:\n\tst.global.u32 [%rd3], %r0;\n\tret;\n"
+        "END:\n",
+        1, 64, 64, 0);
+    TU_OK(r.dev, r.st);
+    for (uint32_t t = 0; t < 64; t++) {
+        uint32_t e;
+        if (t < 5) e = 0xFFFFFFFFu;
+        else if (t == 40) e = 64;
+        else if ((t ^ 1) < 5 || (t ^ 1) == 40) e = 0;     /* partner never wrote: shared starts zeroed */
+        else e = (t ^ 1) * 3;
+        assert_int_equal(r.o[t], e);
+    }
+    smc_device_destroy(r.dev);
+}
+
+static void test_barrier_with_parked_lanes(void **state) {
+    (void)state;
+    /* The common `if (t >= 20) return; s[t] = ...; __syncthreads(); ...` as
+     * nvcc compiles it: the returning lanes branch to the final ret, which is
+     * the reconvergence point, and wait there while lanes 0-19 of warp 0 reach
+     * the barrier; warp 1 takes the branch uniformly and exits. The barrier
+     * counts warps (PTX semantics for sm_6x and below). */
+    run r = go(".shared .align 4 .b32 sh[64];\n",
+        "\tsetp.ge.u32 %p1, %r1, 20;\n\t@%p1 bra RET;\n"
+        "\tmov.u32 %r5, sh;\n\tshl.b32 %r6, %r1, 2;\n\tadd.u32 %r7, %r5, %r6;\n"
+        "\tadd.u32 %r8, %r1, 500;\n\tst.shared.u32 [%r7], %r8;\n\tbar.sync 0;\n"
+        "\tmov.u32 %r9, 19;\n\tsub.u32 %r10, %r9, %r1;\n\tshl.b32 %r11, %r10, 2;\n\tadd.u32 %r12, %r5, %r11;\n"
+        "\tld.shared.u32 %r13, [%r12];\n\tst.global.u32 [%rd3], %r13;\n"
+        "RET:\n",
+        1, 64, 64, 0);
+    TU_OK(r.dev, r.st);
+    for (uint32_t t = 0; t < 64; t++) assert_int_equal(r.o[t], t < 20 ? 500 + (19 - t) : 0xFFFFFFFFu);
+    smc_device_destroy(r.dev);
+}
+
+static void test_barrier_reductions_and_arrive(void **state) {
+    (void)state;
+    /* 4 warps. bar.red.popc over (tid % 3 == 0); bar.red.and over (tid < 200);
+     * bar.red.or over (tid == 77). Then warps 0-1 produce into shared memory
+     * and bar.arrive on barrier 1 (128 threads), warps 2-3 bar.sync on it and
+     * consume. */
+    run r = go(".shared .align 4 .b32 sh[128];\n",
+        "\trem.u32 %r5, %r1, 3;\n\tsetp.eq.u32 %p1, %r5, 0;\n\tbar.red.popc.u32 %r6, 0, %p1;\n"
+        "\tsetp.lt.u32 %p2, %r1, 200;\n\tbar.red.and.pred %p3, 0, %p2;\n"
+        "\tsetp.eq.u32 %p4, %r1, 77;\n\tbar.red.or.pred %p5, 0, !%p4;\n"
+        "\tselp.u32 %r7, 1000, 0, %p3;\n\tselp.u32 %r8, 10000, 0, %p5;\n"
+        "\tadd.u32 %r9, %r6, %r7;\n\tadd.u32 %r9, %r9, %r8;\n"
+        "\tmov.u32 %r10, sh;\n\tshl.b32 %r11, %r1, 2;\n\tadd.u32 %r12, %r10, %r11;\n"
+        "\tsetp.ge.u32 %p6, %r1, 64;\n\t@%p6 bra CONSUME;\n"
+        "\tst.shared.u32 [%r12], %r9;\n\tbar.arrive 1, 128;\n\tbra OUT;\n"
+        "CONSUME:\n\tbar.sync 1, 128;\n"
+        "\tsub.u32 %r13, %r12, 256;\n\tld.shared.u32 %r14, [%r13];\n\tadd.u32 %r9, %r14, 5;\n"
+        "OUT:\n\tst.global.u32 [%rd3], %r9;\n",
+        1, 128, 128, 0);
+    TU_OK(r.dev, r.st);
+    uint32_t popc = 0;
+    for (uint32_t t = 0; t < 128; t++) popc += t % 3 == 0;
+    uint32_t v = popc + 1000 + 10000;   /* and: all < 200; or of !(t==77): true */
+    for (uint32_t t = 0; t < 128; t++) assert_int_equal(r.o[t], t < 64 ? v : v + 5);
+    smc_device_destroy(r.dev);
+}
+
+static void expect_fault(run *r, smc_status st, uint32_t cta, uint32_t warp, uint32_t lane, const char *frag) {
+    if (r->st != st) fail_msg("expected %s, got %s: %s", smc_status_name(st), smc_status_name(r->st), smc_last_message(r->dev));
+    smc_fault f;
+    smc_device_fault(r->dev, &f);
+    assert_int_equal(f.status, st);
+    assert_string_equal(f.kernel, "k");
+    assert_int_equal(f.cta.x, cta);
+    assert_int_equal(f.warp, warp);
+    assert_int_equal(f.lane, lane);
+    assert_true(f.ptx_line > 0);
+    if (frag && !strstr(f.message, frag)) fail_msg("fault message '%s' lacks '%s'", f.message, frag);
+    /* the host keeps running: the next call reports the sticky fault, reset clears it */
+    assert_int_equal(smc_memset(r->dev, r->out, 0, 4), st);
+    smc_device_reset(r->dev);
+    smc_device_fault(r->dev, &f);
+    assert_int_equal(f.status, SMC_OK);
+    smc_device_destroy(r->dev);
+}
+
+static void test_fault_global_oob(void **state) {
+    (void)state;
+    /* CTA 2, thread 37 (warp 1, lane 5) stores one word past the end of out */
+    run r = go("", "\tsetp.ne.u32 %p1, %r4, 165;\n\t@%p1 bra SKIP;\n\tmul.wide.u32 %rd5, %r0, 4;\n"
+                   "\tadd.s64 %rd6, %rd0, %rd5;\n\tst.global.u32 [%rd6], %r4;\nSKIP:\n", 3, 64, 192, 0);
+    smc_fault f; smc_device_fault(r.dev, &f);
+    assert_int_equal(f.address, r.out + 192 * 4);
+    assert_int_equal(f.ptx_line, 26);   /* tu_wrap's prelude ends at line 21 */
+    expect_fault(&r, SMC_ERR_ILLEGAL_ADDRESS, 2, 1, 5, "global store");
+}
+
+static void test_fault_misaligned(void **state) {
+    (void)state;
+    run r = go("", "\tld.global.u32 %r5, [%rd4+2];\n", 1, 32, 32, 0);
+    expect_fault(&r, SMC_ERR_MISALIGNED_ADDRESS, 0, 0, 0, "misaligned 4-byte global load");
+}
+
+static void test_fault_shared_local_param_null(void **state) {
+    (void)state;
+    run r = go(".shared .align 4 .b32 sh[4];\n", "\tmov.u32 %r5, sh;\n\tst.shared.u32 [%r5+16], %r1;\n", 1, 32, 32, 0);
+    expect_fault(&r, SMC_ERR_ILLEGAL_ADDRESS, 0, 0, 0, "shared store");
+    r = go("", "\t.local .align 4 .b8 dep[8];\n\tmov.u64 %rd5, dep;\n\tld.local.u32 %r5, [%rd5+8];\n", 1, 32, 32, 0);
+    expect_fault(&r, SMC_ERR_ILLEGAL_ADDRESS, 0, 0, 0, "local load");
+    r = go("", "\tst.param.u32 [k_n], %r1;\n", 1, 32, 32, 0);
+    expect_fault(&r, SMC_ERR_ILLEGAL_ADDRESS, 0, 0, 0, "param store");
+    r = go("", "\tmov.u64 %rd5, 0;\n\tld.u32 %r5, [%rd5];\n", 1, 32, 32, 0);
+    expect_fault(&r, SMC_ERR_ILLEGAL_ADDRESS, 0, 0, 0, "at 0x0");
+    /* a generic pointer into the shared window, past the CTA's shared size */
+    r = go(".shared .align 4 .b32 sh[4];\n", "\tmov.u64 %rd5, sh;\n\tcvta.shared.u64 %rd6, %rd5;\n\tld.u32 %r5, [%rd6+12];\n"
+                                             "\tld.u32 %r6, [%rd6+16];\n", 1, 32, 32, 0);
+    expect_fault(&r, SMC_ERR_ILLEGAL_ADDRESS, 0, 0, 0, "shared load");
+}
+
+static void test_fault_trap_watchdog_illegal(void **state) {
+    (void)state;
+    run r = go("", "\tsetp.eq.u32 %p1, %r1, 9;\n\t@%p1 trap;\n", 1, 32, 32, 0);
+    expect_fault(&r, SMC_ERR_ASSERT, 0, 0, 9, "trap");
+    r = go("", "LOOP:\n\tadd.u32 %r5, %r5, 1;\n\tbra LOOP;\n", 1, 32, 32, 10000);
+    expect_fault(&r, SMC_ERR_LAUNCH_TIMEOUT, 0, 0, 0, "watchdog");
+    r = go("", "\tprmt.b32.f4e %r5, %r1, %r1, 0;\n", 1, 32, 32, 0);
+    expect_fault(&r, SMC_ERR_ILLEGAL_INSTRUCTION, 0, 0, 0, "not supported");
+}
+
+static void test_fault_barriers(void **state) {
+    (void)state;
+    /* a barrier count that is never reached: deadlock */
+    run r = go("", "\tbar.sync 1, 96;\n", 1, 64, 64, 0);
+    expect_fault(&r, SMC_ERR_LAUNCH_TIMEOUT, 0, 0, 0, "deadlock");
+}
+
+/* ---- the timing-model interface --------------------------------------------- */
+static uint64_t fake_clock(void *ctx, uint32_t smid) { return *(uint64_t *)ctx + smid; }
+
+static void test_emu_interface(void **state) {
+    (void)state;
+    smc_device *dev = tu_device(0);
+    char *src = tu_wrap("",
+        "\tld.global.u32 %r5, [%rd4];\n"                     /* pc 10 (prelude: 0-9) */
+        "\tsetp.lt.u32 %p1, %r1, 8;\n"                       /* 11 */
+        "\t@%p1 bra SMALL;\n"                                /* 12 */
+        "\tadd.u32 %r5, %r5, 100;\n"                         /* 13 */
+        "SMALL:\n\tbar.sync 0;\n"                            /* 14 */
+        "\tmov.u32 %r6, %smid;\n\tmov.u64 %rd5, %clock64;\n" /* 15 16 */
+        "\tcvt.u32.u64 %r7, %rd5;\n\tmad.lo.u32 %r8, %r6, 1000, %r5;\n"
+        "\tadd.u32 %r8, %r8, %r7;\n\tst.global.u32 [%rd3], %r8;\n");
+    smc_module *m = tu_load(dev, src);
+    free(src);
+    smc_kernel *k = tu_kernel(m, "k");
+    uint32_t n = 128;
+    uint64_t out, in;
+    assert_int_equal(smc_malloc(dev, n * 4, SMC_MEM_MANAGED, &out), SMC_OK);
+    assert_int_equal(smc_malloc(dev, n * 4, SMC_MEM_MANAGED, &in), SMC_OK);
+    uint32_t *iv = smc_host_ptr(dev, in, n * 4), *ov = smc_host_ptr(dev, out, n * 4);
+    for (uint32_t i = 0; i < n; i++) iv[i] = 7 * i;
+    char params[32];
+    const void *args[] = { &out, &in, &n };
+    tu_pack(k, params, sizeof params, args, 3);
+    uint64_t now = 5000;
+    emu_launch_desc d = { .kernel = smc_kernel_emu(k), .grid = { 2, 1, 1 }, .block = { 64, 1, 1 },
+                          .params = params, .param_bytes = 20, .mem = smc_device_mem(dev),
+                          .num_sms = 14, .max_warps_per_sm = 64, .clock = fake_clock, .clock_ctx = &now };
+    emu_launch *l = emu_launch_create(&d);
+    assert_non_null(l);
+    assert_int_equal(emu_launch_num_ctas(l), 2);
+    emu_cta *c = emu_cta_create(l, 1, 3);      /* CTA 1 on SM 3 */
+    assert_non_null(c);
+    assert_int_equal(emu_cta_num_warps(c), 2);
+    emu_exec_info x;
+    /* run warp 0 up to the load; peek does not execute */
+    for (int i = 0; i < 10; i++) assert_int_equal(emu_warp_execute(c, 0, &x), EMU_OK);
+    const emu_inst_info *p1 = emu_warp_peek(c, 0), *p2 = emu_warp_peek(c, 0);
+    assert_ptr_equal(p1, p2);
+    assert_int_equal(p1->pc, 10);
+    assert_int_equal(p1->op_class, EC_MEM);
+    assert_int_equal(p1->is_load, 1);
+    assert_int_equal(p1->long_latency, 1);
+    assert_int_equal(p1->unit, EU_LDST);
+    assert_int_equal(emu_warp_execute(c, 0, &x), EMU_OK);
+    assert_int_equal(x.pc, 10);
+    assert_int_equal(x.active, 0xFFFFFFFFu);
+    assert_int_equal(x.access_size, 4);
+    assert_int_equal(x.mem_space, SP_GLOBAL);
+    for (uint32_t lane = 0; lane < 32; lane++) assert_int_equal(x.addr[lane], in + (64 + lane) * 4);
+    /* CTA 1's tids are 0..63 again: lanes 0-7 take the branch: divergence */
+    assert_int_equal(emu_warp_execute(c, 0, &x), EMU_OK);             /* setp */
+    assert_int_equal(emu_warp_execute(c, 0, &x), EMU_OK);             /* bra */
+    assert_int_equal(x.branch_taken, 1);
+    assert_int_equal(x.diverged, 1);
+    assert_int_equal(x.active, 0xFFu);
+    /* taken path first: lanes 0-7 reach SMALL = the reconvergence point,
+     * then the fall-through path (lanes 8-31) runs the add */
+    assert_int_equal(emu_warp_peek(c, 0)->pc, 13);
+    assert_int_equal(emu_warp_execute(c, 0, &x), EMU_OK);
+    assert_int_equal(x.active, 0xFFFFFF00u);
+    assert_int_equal(emu_warp_peek(c, 0)->pc, 14);
+    assert_int_equal(emu_warp_peek(c, 0)->is_barrier, 1);
+    assert_int_equal(emu_warp_execute(c, 0, &x), EMU_WAIT_BARRIER);
+    assert_int_equal(x.active, 0xFFFFFFFFu);                             /* reconverged */
+    assert_false(emu_warp_ready(c, 0));
+    assert_true(emu_warp_ready(c, 1));
+    /* warp 1 arrives: both may proceed */
+    int st;
+    while (!emu_warp_peek(c, 1)->is_barrier) assert_int_equal(emu_warp_execute(c, 1, &x), EMU_OK);
+    assert_int_equal(emu_warp_execute(c, 1, &x), EMU_OK);     /* the last to arrive completes it */
+    assert_true(emu_warp_ready(c, 0));
+    assert_true(emu_warp_ready(c, 1));
+    now = 90000;
+    while ((st = emu_warp_execute(c, 0, &x)) == EMU_OK) {}
+    assert_int_equal(st, EMU_EXITED);
+    assert_null(emu_warp_peek(c, 0));
+    assert_true(emu_warp_exited(c, 0));
+    assert_false(emu_cta_done(c));
+    while ((st = emu_warp_execute(c, 1, &x)) == EMU_OK) {}
+    assert_int_equal(st, EMU_EXITED);
+    assert_true(emu_cta_done(c));
+    for (uint32_t t = 0; t < 64; t++) {
+        uint32_t v = 7 * (64 + t) + (t < 8 ? 0 : 100);
+        uint32_t e = 3 * 1000 + v + (uint32_t)(90000 + 3);
+        assert_int_equal(ov[64 + t], e);
+    }
+    assert_int_equal(emu_launch_fault(l)->status, SMC_OK);
+    emu_cta_destroy(c);
+    emu_launch_destroy(l);
+    smc_device_destroy(dev);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nested_if_else),
+        cmocka_unit_test(test_loop_with_break),
+        cmocka_unit_test(test_early_exit_then_barrier),
+        cmocka_unit_test(test_barrier_with_parked_lanes),
+        cmocka_unit_test(test_barrier_reductions_and_arrive),
+        cmocka_unit_test(test_fault_global_oob),
+        cmocka_unit_test(test_fault_misaligned),
+        cmocka_unit_test(test_fault_shared_local_param_null),
+        cmocka_unit_test(test_fault_trap_watchdog_illegal),
+        cmocka_unit_test(test_fault_barriers),
+        cmocka_unit_test(test_emu_interface),
+    };
+    return cmocka_run_group_tests_name("emu_simt", tests, NULL, NULL);
+}
