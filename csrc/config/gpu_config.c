@@ -63,7 +63,6 @@ static const ck_key gpu_keys[] = {
     G32("sm.smem", smem_per_sm, 0, 1 << 24, "S: shared memory per SM, bytes (Eq. 3.3)"),
     G32("sm.smem_alloc_unit", smem_alloc_unit, 1, 1 << 16, "s_min: shared memory of a CTA is allocated in units of this many bytes (Eq. 3.3)"),
     CK_KEY_ENUM("gpu.dispatch", gpu_config, dispatch, dispatch_names, "CTA dispatcher: round-robin over SMs with free slots"),
-    G32("gpu.cta_launch_latency", cta_launch_latency, 0, 100000, "cycles from a CTA's resources being granted to its warps starting"),
     G32("sched.num", num_schedulers, 1, 8, "warp schedulers per SM (scheduler core NumSchedulers)"),
     G32("sched.ibuf_depth", ibuf_depth, 1, 8, "instruction-buffer entries per warp (IbufDepth)"),
     G32("sched.sb_entries", sb_entries, 1, 16, "scoreboard entries (pending register writes) per warp (SbEntries)"),
@@ -73,15 +72,10 @@ static const ck_key gpu_keys[] = {
     G32("sched.warp_limit", warp_limit, 0, 64, "SWL: warps per scheduler allowed to issue (0 = no limit)"),
     G32("sched.pool_size", pool_size, 1, 64, "two-level: warps in the active pool per scheduler"),
     CK_KEY_ENUM("sched.backend", gpu_config, backend, backend_names, "scheduler back end: C model, Verilated RTL, or both in lockstep"),
-    G32("sched.fetch_latency", fetch_latency, 0, 1000, "cycles from a fetch grant to the decoded instruction entering the buffer (ideal I-cache)"),
     UNIT_KEYS("sp", GPU_UNIT_SP, "single-precision/ALU"),
     UNIT_KEYS("sfu", GPU_UNIT_SFU, "special-function"),
     UNIT_KEYS("dpu", GPU_UNIT_DPU, "double-precision"),
     UNIT_KEYS("int", GPU_UNIT_INT, "integer-math"),
-    G32("unit.ldst.private", unit[GPU_UNIT_LDST].private_units, 0, 0, "LD/ST: must be 0 (the memory model has one LD/ST unit per SM)"),
-    G32("unit.ldst.shared", unit[GPU_UNIT_LDST].shared_units, 1, 1, "LD/ST units shared by the schedulers: 1 (the memory model's)"),
-    G32("unit.ldst.latency", unit[GPU_UNIT_LDST].latency, 1, 10000, "LD/ST: address-generation cycles from issue to the request entering the memory model"),
-    G32("unit.ldst.ii", unit[GPU_UNIT_LDST].ii, 1, 64, "LD/ST: cycles between warp-instructions entering the unit (it also waits for the memory model)"),
     UNIT_KEYS("branch", GPU_UNIT_BRANCH, "branch (also barrier, exit, shuffle/vote)"),
     CK_KEY_U64("gpu.watchdog_cycles", gpu_config, watchdog_cycles, 1000, UINT64_C(1) << 50, "cycles without any instruction issued before the launch is reported hung (SMC_ERR_LAUNCH_TIMEOUT)"),
     G32("gpu.progress_seconds", progress_seconds, 0, 3600, "a progress line on stderr every N seconds of host time (0 = never)"),
@@ -157,7 +151,6 @@ static void kepler_k20x(gpu_config *c)
     c->smem_per_sm = 48 * 1024;
     c->smem_alloc_unit = 256;            /* [CUDA] cc 3.x */
     c->dispatch = GPU_DISPATCH_ROUND_ROBIN;
-    c->cta_launch_latency = 0;           /* assumed: the giga-thread engine is not modelled */
     c->num_schedulers = 4;               /* [G-431] */
     c->ibuf_depth = 2;                   /* [G-FE] */
     c->sb_entries = 6;                   /* assumed (scheduler core default) */
@@ -167,7 +160,6 @@ static void kepler_k20x(gpu_config *c)
     c->warp_limit = 0;
     c->pool_size = 8;                    /* assumed (two-level only) */
     c->backend = GPU_SCHED_C;
-    c->fetch_latency = 1;                /* assumed: ideal I-cache, one cycle */
     /* [G-T41]/[G-431]: 6 SPUs = 4 private (one per scheduler) + 2 shared;
      * 4 BRUs private; 2 DPUs, 1 IMU, 1 SFU, 1 LSU shared; 32 lanes per unit,
      * so each unit takes a warp-instruction every cycle (ii = 1).
@@ -179,7 +171,7 @@ static void kepler_k20x(gpu_config *c)
     unit(c, GPU_UNIT_INT, 0, 1, 9, 1);
     unit(c, GPU_UNIT_LDST, 0, 1, 1, 1);
     unit(c, GPU_UNIT_BRANCH, 1, 0, 4, 1);
-    c->watchdog_cycles = 10000000;       /* assumed */
+    c->watchdog_cycles = 1000000;        /* assumed: far above any memory latency */
     c->progress_seconds = 5;
 }
 
@@ -198,7 +190,6 @@ static void fermi_gtx480(gpu_config *c)
     c->smem_per_sm = 48 * 1024;          /* [O-T1] */
     c->smem_alloc_unit = 128;            /* [CUDA] cc 2.0 */
     c->dispatch = GPU_DISPATCH_ROUND_ROBIN;
-    c->cta_launch_latency = 0;
     c->num_schedulers = 2;               /* assumed: GF100 dual warp scheduler */
     c->ibuf_depth = 2;                   /* assumed: GPGPU-Sim 3.x default */
     c->sb_entries = 6;
@@ -208,7 +199,6 @@ static void fermi_gtx480(gpu_config *c)
     c->warp_limit = 0;
     c->pool_size = 8;
     c->backend = GPU_SCHED_C;
-    c->fetch_latency = 1;
     /* SIMD width 16 [O-T1]: a 32-thread warp needs 2 cycles per unit (ii 2).
      * One 16-lane SP group per scheduler; SFU (4 lanes, ii 8), DP at 1/8 rate
      * on GeForce and the integer path shared (assumed, GTX480 whitepaper). */
@@ -218,7 +208,7 @@ static void fermi_gtx480(gpu_config *c)
     unit(c, GPU_UNIT_INT, 1, 0, 18, 2);
     unit(c, GPU_UNIT_LDST, 0, 1, 1, 1);
     unit(c, GPU_UNIT_BRANCH, 1, 0, 4, 2);
-    c->watchdog_cycles = 10000000;
+    c->watchdog_cycles = 1000000;
     c->progress_seconds = 5;
 }
 

@@ -37,7 +37,7 @@ enum gpu_unit {
     GPU_UNIT_SFU,         /* special functions */
     GPU_UNIT_DPU,         /* double precision */
     GPU_UNIT_INT,         /* integer math unit (mul, div, rem, bit ops) */
-    GPU_UNIT_LDST,        /* load/store: latency comes from the memory model */
+    GPU_UNIT_LDST,        /* load/store: the memory model's unit (no keys here) */
     GPU_UNIT_BRANCH,      /* branches, barriers, exit, warp-level ops */
     GPU_UNIT_COUNT
 };
@@ -80,7 +80,6 @@ typedef struct gpu_config {
 
     /* CTA dispatcher. */
     uint32_t dispatch;            /* enum gpu_dispatch */
-    uint32_t cta_launch_latency;  /* cycles from a CTA slot freeing to its warps running */
 
     /* Scheduler core (sched_params and inputs). */
     uint32_t num_schedulers;
@@ -92,7 +91,6 @@ typedef struct gpu_config {
     uint32_t warp_limit;          /* SWL: 0 = none */
     uint32_t pool_size;           /* two-level: active pool per scheduler */
     uint32_t backend;             /* enum gpu_sched_backend */
-    uint32_t fetch_latency;       /* cycles from fetch grant to the buffer push */
 
     gpu_unit_config unit[GPU_UNIT_COUNT];
 
