@@ -20,3 +20,7 @@ ifneq ($(and $(TIMING_HAVE_SCHED),$(wildcard bench/drivers/main.c)),)
 TEST_SUITES += "tests/timing/suite-timing.sh $(B)/bin/smcosim-bench c"
 SAN_SUITES  += "tests/timing/suite-timing.sh $(B)/bin/smcosim-bench c"
 endif
+
+# docs/config.md's key table is the generated one.
+TEST_SUITES += "tests/timing/config-doc.sh $(B)/bin/smcosim"
+TEST_DEPS   += $(B)/bin/smcosim
