@@ -153,35 +153,49 @@ module sched_core #(
   logic [NumSchedulers-1:0]       grant_valid;
   logic [NumSchedulers*LIdxW-1:0] grant_idx;
 
+  // Input decode, done once per port rather than once per warp: which warp
+  // each push port and each writeback port addresses, as one-hot masks, and
+  // each port's instruction payload.
+  logic [NumSchedulers*NumWarps-1:0] push_dec;
+  logic [NumSchedulers*InstrW-1:0]   push_data;
+  logic [WbPorts*NumWarps-1:0]       wb_dec;
+
+  for (genvar s = 0; s < NumSchedulers; s++) begin : g_push_dec
+    assign push_dec[s*NumWarps +: NumWarps] =
+        {{(NumWarps-1){1'b0}}, push_valid_i[s]} << push_warp_i[s*6 +: 6];
+    assign push_data[s*InstrW +: InstrW] =
+        {push_pred_miss_i[s*4 +: 4], push_hint_i[s*16 +: 16],
+         push_long_i[s], push_pred_i[s],
+         push_src_i[s*3*R +: 3*R], push_src_valid_i[s*3 +: 3],
+         push_dst_i[s*R +: R], push_dst_valid_i[s],
+         push_op_i[s*2 +: 2], push_pc_i[s*32 +: 32]};
+  end
+  for (genvar p = 0; p < WbPorts; p++) begin : g_wb_dec
+    assign wb_dec[p*NumWarps +: NumWarps] =
+        {{(NumWarps-1){1'b0}}, wb_valid_i[p]} << wb_warp_i[p*6 +: 6];
+  end
+
   for (genvar w = 0; w < NumWarps; w++) begin : g_warp
     localparam int S = w % NumSchedulers;
     localparam int L = w / NumSchedulers;
 
-    logic [InstrW-1:0] push_data;
-    logic              push_here;
     logic [WbPorts-1:0] wb_here;
     logic [InstrW-1:0] h;
     logic              limit_ok;
     logic              unit_ok;
 
-    assign push_here = push_valid_i[S] && (push_warp_i[S*6 +: 6] == 6'(w));
-    assign push_data = {push_pred_miss_i[S*4 +: 4], push_hint_i[S*16 +: 16],
-                        push_long_i[S], push_pred_i[S],
-                        push_src_i[S*3*R +: 3*R], push_src_valid_i[S*3 +: 3],
-                        push_dst_i[S*R +: R], push_dst_valid_i[S],
-                        push_op_i[S*2 +: 2], push_pc_i[S*32 +: 32]};
     assign pop[w] = grant_valid[S] && (grant_idx[S*LIdxW +: LIdxW] == LIdxW'(L));
 
     for (genvar p = 0; p < WbPorts; p++) begin : g_wb
-      assign wb_here[p] = wb_valid_i[p] && (wb_warp_i[p*6 +: 6] == 6'(w));
+      assign wb_here[p] = wb_dec[p*NumWarps + w];
     end
 
     sched_ibuffer #(.Depth(IbufDepth), .Width(InstrW)) u_ibuf (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
       .clear_i     (launch_i[w] | finish_i[w]),
-      .push_i      (push_here),
-      .push_data_i (push_data),
+      .push_i      (push_dec[S*NumWarps + w]),
+      .push_data_i (push_data[S*InstrW +: InstrW]),
       .pop_i       (pop[w]),
       .head_valid_o(head_valid[w]),
       .head_o      (h),
@@ -272,14 +286,11 @@ module sched_core #(
     assign fetch_warp_o[s*6 +: 6] = fvalid ? 6'(32'(fidx) * NumSchedulers + s) : 6'd0;
 
     // issued instruction and the reason for not issuing
+    assign issued = grant_valid[s] ? head[(32'(gidx)*NumSchedulers + s)*InstrW +: InstrW] : '0;
     always_comb begin
       logic [6:0] any;
-      issued = '0;
       any    = '0;
       for (int l = 0; l < Wps; l++) begin
-        if (grant_valid[s] && gidx == LIdxW'(l)) begin
-          issued = head[(l*NumSchedulers + s)*InstrW +: InstrW];
-        end
         any[reason[(l*NumSchedulers + s)*3 +: 3]] = 1'b1;
       end
       if (grant_valid[s])  sreason = 3'd0;

@@ -3,14 +3,16 @@
 // Entries slots, each {valid, register id, long-latency flag}, as in a
 // hardware scoreboard (not a per-register bit vector). An issued instruction
 // with a destination allocates the lowest free slot; a writeback event for
-// (this warp, reg) releases the slot holding reg. The head instruction of
-// the warp is checked against all valid slots:
+// (this warp, reg) releases the slot holding reg (only slots valid at the
+// start of the cycle are looked at). The head instruction of the warp is
+// checked against all valid slots:
 //   hazard_o       some source (RAW) or the destination (WAW) is pending
 //   hazard_long_o  ... and at least one matching slot is long-latency
 //   full_o         no free slot (an instruction with a destination stalls)
 //   long_pending_o any long-latency write pending (the HAWS trigger)
 // Writebacks for registers that are not pending are ignored. clear_i (warp
-// launch) empties the scoreboard and wins over an allocation.
+// launch) empties the scoreboard and wins over an allocation. The writeback
+// inputs steer only the clocked process (see sched_ibuffer for why).
 module sched_scoreboard #(
   parameter int Entries = 6,
   parameter int RegW    = 8,
@@ -36,60 +38,59 @@ module sched_scoreboard #(
   output logic                full_o,
   output logic                long_pending_o
 );
-  logic [Entries-1:0]      valid_q, valid_d;
-  logic [Entries-1:0]      long_q, long_d;
-  logic [Entries*RegW-1:0] reg_q, reg_d;
-  logic [Entries-1:0]      release_m;
+  logic [Entries-1:0]      valid_q;
+  logic [Entries-1:0]      long_q;
+  logic [Entries*RegW-1:0] reg_q;
   logic [Entries-1:0]      match_m;
+  logic [Entries-1:0]      alloc_m;   // one-hot: the lowest free slot
 
-  // Which slots a writeback releases, and which ones the head depends on.
+  // Which slots the head depends on, and which slot an allocation takes.
   always_comb begin
-    release_m = '0;
-    match_m   = '0;
+    logic found;
+    found   = 1'b0;
+    match_m = '0;
+    alloc_m = '0;
     for (int e = 0; e < Entries; e++) begin
-      for (int p = 0; p < WbPorts; p++) begin
-        if (wb_valid_i[p] && wb_reg_i[p*RegW +: RegW] == reg_q[e*RegW +: RegW]) begin
-          release_m[e] = valid_q[e];
-        end
-      end
       if (chk_dst_valid_i && chk_dst_i == reg_q[e*RegW +: RegW]) match_m[e] = valid_q[e];
       for (int s = 0; s < 3; s++) begin
         if (chk_src_valid_i[s] && chk_src_i[s*RegW +: RegW] == reg_q[e*RegW +: RegW]) begin
           match_m[e] = valid_q[e];
         end
       end
-    end
-  end
-
-  // Allocate the lowest free slot.
-  always_comb begin
-    logic found;
-    found   = 1'b0;
-    valid_d = valid_q & ~release_m;
-    long_d  = long_q;
-    reg_d   = reg_q;
-    for (int e = 0; e < Entries; e++) begin
-      if (alloc_i && !found && !valid_q[e]) begin
-        found                   = 1'b1;
-        valid_d[e]              = 1'b1;
-        long_d[e]               = alloc_long_i;
-        reg_d[e*RegW +: RegW]   = alloc_reg_i;
+      if (!found && !valid_q[e]) begin
+        found      = 1'b1;
+        alloc_m[e] = 1'b1;
       end
     end
-    if (clear_i) valid_d = '0;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q <= '0;
+    end else if (clear_i) begin
+      valid_q <= '0;
     end else begin
-      valid_q <= valid_d;
+      for (int e = 0; e < Entries; e++) begin
+        if (alloc_i && alloc_m[e]) begin
+          valid_q[e] <= 1'b1;
+        end else begin
+          for (int p = 0; p < WbPorts; p++) begin
+            if (wb_valid_i[p] && wb_reg_i[p*RegW +: RegW] == reg_q[e*RegW +: RegW]) begin
+              valid_q[e] <= 1'b0;
+            end
+          end
+        end
+      end
     end
   end
 
   always_ff @(posedge clk_i) begin
-    long_q <= long_d;
-    reg_q  <= reg_d;
+    for (int e = 0; e < Entries; e++) begin
+      if (alloc_i && alloc_m[e]) begin
+        long_q[e]              <= alloc_long_i;
+        reg_q[e*RegW +: RegW]  <= alloc_reg_i;
+      end
+    end
   end
 
   assign hazard_o       = |match_m;

@@ -1,0 +1,180 @@
+/*
+ * sched_if.c -- what every back end of sched_if.h shares: names, parameter
+ * and input checking, output comparison and the dispatch through the vtable.
+ */
+#include "sched_if.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const reason_names[SCHED_NUM_REASONS] = {
+    "issue", "no_instr", "scoreboard", "long_dep", "unit_busy", "barrier", "warp_limit"
+};
+static const char *const policy_names[SCHED_NUM_POLICIES] = { "lrr", "gto", "two_level" };
+
+const char *sched_reason_name(unsigned reason)
+{
+    return reason < SCHED_NUM_REASONS ? reason_names[reason] : "?";
+}
+
+const char *sched_policy_name(unsigned policy)
+{
+    return policy < SCHED_NUM_POLICIES ? policy_names[policy] : "?";
+}
+
+int sched_policy_parse(const char *name)
+{
+    for (int i = 0; i < SCHED_NUM_POLICIES; i++)
+        if (strcmp(name, policy_names[i]) == 0) return i;
+    return -1;
+}
+
+void sched_params_default(sched_params *p)
+{
+    p->num_warps = 64;
+    p->num_schedulers = 4;
+    p->reg_id_width = 8;
+    p->ibuf_depth = 2;
+    p->sb_entries = 6;
+    p->wb_ports = 4;
+}
+
+int sched_params_check(const sched_params *p, char *err, size_t errlen)
+{
+#define PCHECK(cond, ...) do { if (!(cond)) { snprintf(err, errlen, __VA_ARGS__); return -1; } } while (0)
+    PCHECK(p->num_schedulers >= 1 && p->num_schedulers <= SCHED_MAX_SCHEDULERS,
+           "num_schedulers=%u: must be 1..%d", p->num_schedulers, SCHED_MAX_SCHEDULERS);
+    PCHECK(p->num_warps >= 1 && p->num_warps <= SCHED_MAX_WARPS,
+           "num_warps=%u: must be 1..%d", p->num_warps, SCHED_MAX_WARPS);
+    PCHECK(p->num_warps % p->num_schedulers == 0,
+           "num_warps=%u: must be a multiple of num_schedulers=%u", p->num_warps, p->num_schedulers);
+    PCHECK(p->reg_id_width >= 1 && p->reg_id_width <= SCHED_MAX_REG_ID_WIDTH,
+           "reg_id_width=%u: must be 1..%d", p->reg_id_width, SCHED_MAX_REG_ID_WIDTH);
+    PCHECK(p->ibuf_depth >= 1 && p->ibuf_depth <= SCHED_MAX_IBUF_DEPTH,
+           "ibuf_depth=%u: must be 1..%d", p->ibuf_depth, SCHED_MAX_IBUF_DEPTH);
+    PCHECK(p->sb_entries >= 1 && p->sb_entries <= SCHED_MAX_SB_ENTRIES,
+           "sb_entries=%u: must be 1..%d", p->sb_entries, SCHED_MAX_SB_ENTRIES);
+    PCHECK(p->wb_ports >= 1 && p->wb_ports <= SCHED_MAX_WB_PORTS,
+           "wb_ports=%u: must be 1..%d", p->wb_ports, SCHED_MAX_WB_PORTS);
+    return 0;
+#undef PCHECK
+}
+
+int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err, size_t errlen)
+{
+#define ICHECK(cond, ...) do { if (!(cond)) { snprintf(err, errlen, __VA_ARGS__); return -1; } } while (0)
+    uint64_t warps = p->num_warps == 64 ? ~0ull : (1ull << p->num_warps) - 1;
+    unsigned reg_limit = 1u << p->reg_id_width;
+
+    ICHECK(in->policy < SCHED_NUM_POLICIES, "input policy=%u: unsupported (0 lrr, 1 gto, 2 two_level)",
+           in->policy);
+    ICHECK(in->warp_limit <= 127, "input warp_limit=%u: must be 0..127", in->warp_limit);
+    ICHECK(in->pool_size <= 127, "input pool_size=%u: must be 0..127", in->pool_size);
+    ICHECK(in->reserved_mshr_avail == 0 && in->reserved_mem_complete == 0,
+           "inputs reserved_mshr_avail/reserved_mem_complete: reserved for OAWS, must be 0");
+    ICHECK((in->barrier & ~warps) == 0, "input barrier: bits set beyond num_warps=%u", p->num_warps);
+    ICHECK((in->launch & ~warps) == 0, "input launch: bits set beyond num_warps=%u", p->num_warps);
+    ICHECK((in->finish & ~warps) == 0, "input finish: bits set beyond num_warps=%u", p->num_warps);
+    for (unsigned s = p->num_schedulers; s < SCHED_MAX_SCHEDULERS; s++)
+        ICHECK(!in->push[s].valid, "input push[%u]: only %u schedulers", s, p->num_schedulers);
+    for (unsigned k = p->wb_ports; k < SCHED_MAX_WB_PORTS; k++)
+        ICHECK(!in->wb[k].valid, "input wb[%u]: only %u writeback ports", k, p->wb_ports);
+    for (unsigned s = 0; s < p->num_schedulers; s++) {
+        const sched_push *ps = &in->push[s];
+        ICHECK(in->unit_avail[s] < 16, "input unit_avail[%u]=%u: 4 bits", s, in->unit_avail[s]);
+        if (!ps->valid) continue;
+        ICHECK(ps->valid == 1, "input push[%u].valid must be 0 or 1", s);
+        unsigned owner = (p->num_schedulers & (p->num_schedulers - 1)) == 0
+                       ? ps->warp & (p->num_schedulers - 1) : ps->warp % p->num_schedulers;
+        ICHECK(ps->warp < p->num_warps && owner == s,
+               "input push[%u].warp=%u: not a warp of scheduler %u", s, ps->warp, s);
+        const sched_instr *i = &ps->instr;
+        ICHECK(i->op < SCHED_NUM_OP_CLASSES, "input push[%u].op=%u: must be 0..3", s, i->op);
+        ICHECK(i->dst_valid <= 1 && i->pred <= 1 && i->long_lat <= 1,
+               "input push[%u]: dst_valid/pred/long_lat must be 0 or 1", s);
+        ICHECK(i->dst < reg_limit && i->src[0] < reg_limit && i->src[1] < reg_limit &&
+               i->src[2] < reg_limit, "input push[%u]: register id wider than %u bits", s,
+               p->reg_id_width);
+        ICHECK(i->src_valid < 8, "input push[%u].src_valid=%u: 3 bits", s, i->src_valid);
+        ICHECK(i->pred_miss < 16, "input push[%u].pred_miss=%u: 4 bits", s, i->pred_miss);
+    }
+    for (unsigned k = 0; k < p->wb_ports; k++) {
+        const sched_writeback *wb = &in->wb[k];
+        if (!wb->valid) continue;
+        ICHECK(wb->valid == 1, "input wb[%u].valid must be 0 or 1", k);
+        ICHECK(wb->warp < p->num_warps, "input wb[%u].warp=%u: >= num_warps", k, wb->warp);
+        ICHECK(wb->reg < reg_limit, "input wb[%u].reg=%u: wider than %u bits", k, wb->reg,
+               p->reg_id_width);
+    }
+    return 0;
+#undef ICHECK
+}
+
+int sched_outputs_compare(const sched_params *p, const sched_outputs *a, const sched_outputs *b,
+                          char *signal, size_t signal_len, uint64_t *value_a, uint64_t *value_b)
+{
+#define CMP(field, name, idx) do {                                            \
+        if ((uint64_t)(a->field) != (uint64_t)(b->field)) {                    \
+            snprintf(signal, signal_len, "%s[%u]", name, (unsigned)(idx));     \
+            *value_a = (uint64_t)(a->field);                                    \
+            *value_b = (uint64_t)(b->field);                                    \
+            return 0;                                                           \
+        } } while (0)
+    for (unsigned s = 0; s < p->num_schedulers; s++) {
+        CMP(issue[s].valid, "issue_valid", s);
+        CMP(issue[s].warp, "issue_warp", s);
+        CMP(issue[s].pc, "issue_pc", s);
+        CMP(issue[s].op, "issue_op", s);
+        CMP(issue[s].dst_valid, "issue_dst_valid", s);
+        CMP(issue[s].dst, "issue_dst", s);
+        CMP(issue[s].pred, "issue_pred", s);
+        CMP(issue[s].long_lat, "issue_long", s);
+        CMP(issue[s].hint, "issue_hint", s);
+        CMP(issue[s].pred_miss, "issue_pred_miss", s);
+        CMP(stall_reason[s], "stall_reason", s);
+        CMP(fetch_valid[s], "fetch_valid", s);
+        CMP(fetch_warp[s], "fetch_warp", s);
+        for (unsigned r = 0; r < SCHED_NUM_REASONS; r++)
+            CMP(counters[s][r], r == 0 ? "counter_issue" :
+                r == 1 ? "counter_no_instr" : r == 2 ? "counter_scoreboard" :
+                r == 3 ? "counter_long_dep" : r == 4 ? "counter_unit_busy" :
+                r == 5 ? "counter_barrier" : "counter_warp_limit", s);
+    }
+    CMP(long_pending, "long_pending", 0);
+    return 1;
+#undef CMP
+}
+
+void sched_reset(sched_backend *b)
+{
+    b->cycle = 0;
+    b->failed = 0;
+    b->error[0] = '\0';
+    b->ops->reset(b);
+}
+
+int sched_step(sched_backend *b, const sched_inputs *in)
+{
+    if (b->failed) return -1;
+    if (sched_inputs_check(&b->params, in, b->error, sizeof b->error) != 0) return -1;
+    b->ops->step(b, in);
+    b->cycle++;
+    return b->failed ? -1 : 0;
+}
+
+const sched_outputs *sched_get_outputs(const sched_backend *b) { return &b->out; }
+uint64_t sched_cycle(const sched_backend *b) { return b->cycle; }
+const sched_params *sched_get_params(const sched_backend *b) { return &b->params; }
+const char *sched_error(const sched_backend *b) { return b->error; }
+const char *sched_backend_name(const sched_backend *b) { return b->ops->name; }
+
+void sched_destroy(sched_backend *b)
+{
+    if (b) b->ops->destroy(b);
+}
+
+void sched_counters(const sched_backend *b, unsigned s, uint32_t n[SCHED_NUM_REASONS])
+{
+    for (unsigned r = 0; r < SCHED_NUM_REASONS; r++)
+        n[r] = s < b->params.num_schedulers ? b->out.counters[s][r] : 0;
+}

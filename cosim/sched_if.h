@@ -1,0 +1,230 @@
+/*
+ * sched_if.h -- the scheduler core's interface, as C structs, and the
+ * abstract back-end API.
+ *
+ * docs/sched-interface.md is the contract; this header is the same contract
+ * in C. Three back ends implement it and are interchangeable:
+ *
+ *   sched_cmodel_create()    the C reference model (libsmc_sched.a)
+ *   sched_rtl_create()       the Verilated RTL of rtl/sched_core.sv
+ *                            (libsmc_vsched.a, C++ inside)
+ *   sched_lockstep_create()  both, compared on every output every cycle
+ *                            (libsmc_vsched.a)
+ *
+ * The cycle protocol, for every back end:
+ *
+ *   sched_reset(b);                       // cycle 0 begins
+ *   for (;;) {
+ *       const sched_outputs *o = sched_get_outputs(b);  // outputs of cycle t
+ *       ... decide the inputs of cycle t from o and the rest of the SM ...
+ *       if (sched_step(b, &in) != 0) ...  // rising edge ending cycle t
+ *   }
+ *
+ * Outputs are functions of the core's registers only, so they are valid as
+ * soon as a cycle begins and do not change when inputs are set.
+ */
+#ifndef SMCOSIM_SCHED_IF_H
+#define SMCOSIM_SCHED_IF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Hard upper bounds of the parameters (the RTL allows the same). */
+#define SCHED_MAX_WARPS       64
+#define SCHED_MAX_SCHEDULERS   8
+#define SCHED_MAX_WB_PORTS     8
+#define SCHED_MAX_REG_ID_WIDTH 8
+#define SCHED_MAX_IBUF_DEPTH   8
+#define SCHED_MAX_SB_ENTRIES  16
+#define SCHED_NUM_OP_CLASSES   4
+#define SCHED_NUM_REASONS      7
+
+/* Warp-scheduling policies (input `policy`). */
+enum sched_policy {
+    SCHED_POLICY_LRR       = 0,  /* loose round-robin */
+    SCHED_POLICY_GTO       = 1,  /* greedy-then-oldest */
+    SCHED_POLICY_TWO_LEVEL = 2,  /* active/pending pools, LRR inside the pool */
+    SCHED_NUM_POLICIES     = 3   /* 3 is reserved (rejected by sched_step) */
+};
+
+/* Operation classes: which functional unit an instruction needs. */
+enum sched_op_class {
+    SCHED_OP_SP   = 0,   /* integer / single-precision ALU */
+    SCHED_OP_SFU  = 1,   /* special function unit */
+    SCHED_OP_LDST = 2,   /* load/store unit */
+    SCHED_OP_DP   = 3    /* double precision and everything else */
+};
+
+/* Why a scheduler issued or did not issue in a cycle (output stall_reason,
+ * index of the counters). When several warps block for different reasons,
+ * the scheduler reports the first of: unit busy, scoreboard, long-latency
+ * dependence, warp limit, barrier, no instruction. */
+enum sched_reason {
+    SCHED_REASON_ISSUE      = 0,
+    SCHED_REASON_NO_INSTR   = 1,
+    SCHED_REASON_SCOREBOARD = 2,
+    SCHED_REASON_LONG_DEP   = 3,
+    SCHED_REASON_UNIT_BUSY  = 4,
+    SCHED_REASON_BARRIER    = 5,
+    SCHED_REASON_WARP_LIMIT = 6
+};
+const char *sched_reason_name(unsigned reason);     /* "scoreboard" */
+const char *sched_policy_name(unsigned policy);     /* "gto" */
+int         sched_policy_parse(const char *name);   /* -1 when unknown */
+
+/* Synthesis-time parameters of the core (Verilog parameters). */
+typedef struct sched_params {
+    unsigned num_warps;        /* NumWarps, 1..64, a multiple of num_schedulers */
+    unsigned num_schedulers;   /* NumSchedulers, 1..8 */
+    unsigned reg_id_width;     /* RegIdWidth, 1..8 bits */
+    unsigned ibuf_depth;       /* IbufDepth, 1..8 entries per warp */
+    unsigned sb_entries;       /* SbEntries, 1..16 pending writes per warp */
+    unsigned wb_ports;         /* WbPorts, 1..8 writebacks per cycle */
+} sched_params;
+
+/* Defaults: one Kepler SM (Gong thesis ch. 4: 64 warps, 4 schedulers),
+ * 8-bit register ids (255 registers per thread in PTX-to-SASS terms),
+ * 2-entry instruction buffers (the thesis fetches 2 instructions per warp),
+ * 6 scoreboard entries per warp, 4 writebacks per cycle. */
+void sched_params_default(sched_params *p);
+/* 0 when valid; otherwise -1 and a message naming the parameter in err. */
+int  sched_params_check(const sched_params *p, char *err, size_t errlen);
+
+/* One decoded instruction, as pushed into a warp's buffer. */
+typedef struct sched_instr {
+    uint32_t pc;
+    uint8_t  op;               /* enum sched_op_class */
+    uint8_t  dst_valid;        /* writes dst */
+    uint8_t  dst;              /* destination register id */
+    uint8_t  src_valid;        /* bit i: src[i] is read */
+    uint8_t  src[3];           /* source register ids (predicates included:
+                                  the timing model maps them into the id space) */
+    uint8_t  pred;             /* guarded by a predicate (carried only) */
+    uint8_t  long_lat;         /* long-latency result (global/local load) */
+    uint16_t hint;             /* HAWS hint bits (reserved: carried only) */
+    uint8_t  pred_miss;        /* OAWS predicted misses, 4 bits (carried only) */
+} sched_instr;
+
+typedef struct sched_push {
+    uint8_t     valid;
+    uint8_t     warp;          /* must belong to this port's scheduler */
+    sched_instr instr;
+} sched_push;
+
+typedef struct sched_writeback {
+    uint8_t valid;
+    uint8_t warp;
+    uint8_t reg;
+} sched_writeback;
+
+/* Everything the core samples at one rising edge. Zero = idle. */
+typedef struct sched_inputs {
+    uint8_t  policy;                                    /* enum sched_policy */
+    uint8_t  warp_limit;                                /* SWL, 0 = none */
+    uint8_t  pool_size;                                 /* two-level pool per scheduler */
+    uint8_t  unit_avail[SCHED_MAX_SCHEDULERS];          /* bit c: op class c free */
+    uint64_t barrier;                                   /* bit w: warp waits at a barrier */
+    uint64_t launch;                                    /* bit w: (re)start warp w */
+    uint64_t finish;                                    /* bit w: warp w finished */
+    sched_push      push[SCHED_MAX_SCHEDULERS];         /* port s: warps of scheduler s */
+    sched_writeback wb[SCHED_MAX_WB_PORTS];
+    /* Reserved for OAWS (later issue); must be zero in this version:
+     * memory completions and MSHR availability from L1D. */
+    uint8_t  reserved_mshr_avail;
+    uint8_t  reserved_mem_complete;
+} sched_inputs;
+
+typedef struct sched_issue {
+    uint8_t  valid;
+    uint8_t  warp;
+    uint32_t pc;
+    uint8_t  op;
+    uint8_t  dst_valid;
+    uint8_t  dst;
+    uint8_t  pred;
+    uint8_t  long_lat;
+    uint16_t hint;
+    uint8_t  pred_miss;
+} sched_issue;                 /* all fields zero when !valid */
+
+typedef struct sched_outputs {
+    sched_issue issue[SCHED_MAX_SCHEDULERS];
+    uint8_t     stall_reason[SCHED_MAX_SCHEDULERS];     /* enum sched_reason */
+    uint8_t     fetch_valid[SCHED_MAX_SCHEDULERS];
+    uint8_t     fetch_warp[SCHED_MAX_SCHEDULERS];       /* 0 when !fetch_valid */
+    uint64_t    long_pending;                           /* bit w: long write pending */
+    uint32_t    counters[SCHED_MAX_SCHEDULERS][SCHED_NUM_REASONS];
+} sched_outputs;
+
+/* ---- back ends ---------------------------------------------------------- */
+
+typedef struct sched_backend sched_backend;
+
+/* Tracing of the RTL (FST, every signal), only in the window of cycles
+ * [start, end) counted from reset. path NULL = no tracing. */
+typedef struct sched_trace_opts {
+    const char *path;
+    uint64_t    start;
+    uint64_t    end;           /* 0 = until destroy */
+} sched_trace_opts;
+
+/* All create functions return NULL on failure with a message in err. */
+sched_backend *sched_cmodel_create(const sched_params *p, char *err, size_t errlen);
+sched_backend *sched_rtl_create(const sched_params *p, const sched_trace_opts *trace,
+                                char *err, size_t errlen);
+sched_backend *sched_lockstep_create(const sched_params *p, const sched_trace_opts *trace,
+                                     char *err, size_t errlen);
+
+void                 sched_reset(sched_backend *b);
+/* 0 on success; -1 on bad inputs or (lockstep) a mismatch: see sched_error. */
+int                  sched_step(sched_backend *b, const sched_inputs *in);
+const sched_outputs *sched_get_outputs(const sched_backend *b);
+uint64_t             sched_cycle(const sched_backend *b);   /* cycles since reset */
+const sched_params  *sched_get_params(const sched_backend *b);
+const char          *sched_error(const sched_backend *b);   /* "" when none */
+const char          *sched_backend_name(const sched_backend *b);
+void                 sched_destroy(sched_backend *b);
+
+/* Counters of scheduler s: n[SCHED_NUM_REASONS], n[0] = issue cycles. */
+void sched_counters(const sched_backend *b, unsigned s, uint32_t n[SCHED_NUM_REASONS]);
+
+/* Compare two output sets under params p. Returns 1 when equal; otherwise 0
+ * and the first differing signal's name (e.g. "issue_warp[2]") and values. */
+int sched_outputs_compare(const sched_params *p, const sched_outputs *a,
+                          const sched_outputs *b, char *signal, size_t signal_len,
+                          uint64_t *value_a, uint64_t *value_b);
+
+/* Lockstep test hook: called on the C model's outputs before each comparison,
+ * so a test can inject a difference and see the checker report it. */
+typedef void (*sched_mutator)(sched_outputs *cmodel_out, uint64_t cycle, void *ctx);
+void sched_lockstep_set_mutator(sched_backend *b, sched_mutator fn, void *ctx);
+
+/* ---- the vtable behind the functions above ------------------------------ */
+
+typedef struct sched_backend_ops {
+    const char *name;
+    void (*reset)(sched_backend *b);
+    void (*step)(sched_backend *b, const sched_inputs *in);   /* inputs checked */
+    void (*destroy)(sched_backend *b);
+} sched_backend_ops;
+
+struct sched_backend {
+    const sched_backend_ops *ops;
+    sched_params  params;
+    sched_outputs out;         /* outputs of the current cycle */
+    uint64_t      cycle;
+    int           failed;      /* sticky: a lockstep mismatch */
+    char          error[256];
+};
+
+/* For back-end implementations: validate inputs against params. */
+int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,56 @@
+/*
+ * sched_rtl.c -- the Verilated RTL as a sched_if.h back end.
+ */
+#include "sched_if.h"
+#include "vsched_shim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct rtl_backend {
+    sched_backend base;
+    vsched       *v;
+} rtl_backend;
+
+static void rtl_reset(sched_backend *b)
+{
+    rtl_backend *r = (rtl_backend *)b;
+    vsched_reset(r->v);
+    vsched_get_outputs(r->v, &b->out);
+}
+
+static void rtl_step(sched_backend *b, const sched_inputs *in)
+{
+    rtl_backend *r = (rtl_backend *)b;
+    vsched_step(r->v, in);
+    vsched_get_outputs(r->v, &b->out);
+}
+
+static void rtl_destroy(sched_backend *b)
+{
+    rtl_backend *r = (rtl_backend *)b;
+    vsched_destroy(r->v);
+    free(r);
+}
+
+static const sched_backend_ops rtl_ops = { "rtl", rtl_reset, rtl_step, rtl_destroy };
+
+sched_backend *sched_rtl_create(const sched_params *p, const sched_trace_opts *trace,
+                                char *err, size_t errlen)
+{
+    if (sched_params_check(p, err, errlen) != 0) return NULL;
+    rtl_backend *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    r->v = vsched_create(p, trace, err, errlen);
+    if (!r->v) {
+        free(r);
+        return NULL;
+    }
+    r->base.ops = &rtl_ops;
+    r->base.params = *p;
+    sched_reset(&r->base);
+    return &r->base;
+}

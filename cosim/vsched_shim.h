@@ -1,0 +1,34 @@
+/*
+ * vsched_shim.h -- extern "C" API over the Verilated sched_core models.
+ *
+ * Implemented in vsched_shim.cpp (the project's only C++). One Verilated
+ * model class exists per parameter set listed in cosim/module.mk
+ * (VSCHED_CONFIGS); vsched_create() picks the one matching the parameters.
+ * Each instance has its own VerilatedContext, so several may live in one
+ * process (one per SM). C code normally uses sched_rtl_create() instead.
+ */
+#ifndef SMCOSIM_VSCHED_SHIM_H
+#define SMCOSIM_VSCHED_SHIM_H
+
+#include "sched_if.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct vsched vsched;
+
+/* NULL on failure (unknown parameter set, no traced build, file error). */
+vsched *vsched_create(const sched_params *p, const sched_trace_opts *trace,
+                      char *err, size_t errlen);
+void    vsched_reset(vsched *v);                           /* cycle 0 */
+void    vsched_step(vsched *v, const sched_inputs *in);    /* one rising edge */
+void    vsched_get_outputs(vsched *v, sched_outputs *out);
+void    vsched_destroy(vsched *v);                         /* closes the trace */
+/* The parameter sets built into this library, e.g. "64/4/8/2/6/4, ...". */
+const char *vsched_configs(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
