@@ -41,6 +41,9 @@ int cmd_run(int argc, char **argv);
     "  --json FILE          all timing statistics as JSON, rewritten after every\n" \
     "                       kernel (SMCOSIM_JSON)\n" \
     "  --functional         functional emulation only, no timing (SMCOSIM_MODE)\n" \
+    "  --fst FILE           waveform of SM 0: RTL signals and the C side, one time\n" \
+    "                       axis (needs --sched rtl|lockstep; FILE.gtkw for GTKWave)\n" \
+    "  --fst-window A:B     cycles A..B-1 of each kernel (default 0:20000)\n" \
     "  --seed N             seed for anything randomised (SMCOSIM_SEED)\n" \
     "  Ctrl-C stops the running kernel, prints its statistics so far and writes the JSON.\n"
 
@@ -63,6 +66,8 @@ static const run_option_def run_option_table[] = {
     { "--sched",  "SMCOSIM_SCHED", 0 },
     { "--policy", "SMCOSIM_POLICY", 0 },
     { "--json",   "SMCOSIM_JSON", 0 },
+    { "--fst",    "SMCOSIM_FST", 0 },
+    { "--fst-window", "SMCOSIM_FST_WINDOW", 0 },
 };
 
 /* --set accumulates: SMCOSIM_SET holds "k=v;k=v" in command-line order. */

@@ -191,10 +191,14 @@ static void fermi_gtx480(gpu_config *c)
     c->smem_alloc_unit = 128;            /* [CUDA] cc 2.0 */
     c->dispatch = GPU_DISPATCH_ROUND_ROBIN;
     c->num_schedulers = 2;               /* assumed: GF100 dual warp scheduler */
-    c->ibuf_depth = 2;                   /* assumed: GPGPU-Sim 3.x default */
-    c->sb_entries = 6;
+    /* Scheduler-core sizes of the Fermi-sized Verilated model in
+     * cosim/module.mk (48 warps, 2 schedulers, 6-bit ids, 3-entry buffers,
+     * 4 scoreboard entries, 2 writeback ports), so that fermi-gtx480 also
+     * runs on the RTL; 6-bit ids fit Fermi's 63 registers per thread. */
+    c->ibuf_depth = 3;
+    c->sb_entries = 4;
     c->wb_ports = 2;
-    c->reg_id_width = 8;
+    c->reg_id_width = 6;
     c->policy = GPU_POLICY_GTO;          /* [O-T1] */
     c->warp_limit = 0;
     c->pool_size = 8;

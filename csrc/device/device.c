@@ -47,6 +47,8 @@ struct smc_device {
     timing_stats *tstats; uint32_t ntstats, tstats_cap;
     char *json_path;
     int print_stats;
+    char *fst_path;
+    uint64_t fst_from, fst_to;
 };
 
 /* ---- status names ---------------------------------------------------------- */
@@ -159,6 +161,19 @@ static int device_config(smc_device *dev, const smc_device_opts *o, int *timing,
     *timing = mode == SMC_MODE_TIMING;
     const char *json = opt_or_env(o ? o->json : NULL, "SMCOSIM_JSON");
     if (json && !(dev->json_path = strdup(json))) { snprintf(err, errlen, "out of memory"); return -1; }
+    const char *fst = opt_or_env(o ? o->fst : NULL, "SMCOSIM_FST");
+    if (fst) {
+        const char *win = opt_or_env(o ? o->fst_window : NULL, "SMCOSIM_FST_WINDOW");
+        unsigned long long a = 0, b = 20000;
+        char extra;
+        if (win && (sscanf(win, "%llu:%llu%c", &a, &b, &extra) != 2 || b <= a)) {
+            snprintf(err, errlen, "--fst-window '%s': expected FROM:TO cycles with FROM < TO", win);
+            return -1;
+        }
+        if (!(dev->fst_path = strdup(fst))) { snprintf(err, errlen, "out of memory"); return -1; }
+        dev->fst_from = a;
+        dev->fst_to = b;
+    }
     int ps = o ? o->print_stats : 0;
     if (ps == 0) { const char *e = getenv("SMCOSIM_PRINT_STATS"); ps = e && !strcmp(e, "1") ? 1 : -1; }
     dev->print_stats = ps > 0;
@@ -192,6 +207,7 @@ smc_status smc_device_create(const smc_device_opts *opts, smc_device **out) {
     if (!dev) return SMC_ERR_OUT_OF_MEMORY;
     if (opts) dev->opts = *opts;
     dev->opts.config = dev->opts.sched = dev->opts.policy = dev->opts.set = dev->opts.json = NULL;
+    dev->opts.fst = dev->opts.fst_window = NULL;
     default_props(&dev->props);
     char err[512];
     int timing = 0;
@@ -199,23 +215,33 @@ smc_status smc_device_create(const smc_device_opts *opts, smc_device **out) {
         /* no device to keep the message in: the caller only gets the status */
         fprintf(stderr, "smcosim: configuration: %s\n", err);
         free(dev->json_path);
+        free(dev->fst_path);
         free(dev);
         return SMC_ERR_UNSUPPORTED;
     }
     config_props(&dev->props, &dev->cfg);
-    if (timing && !(dev->tm = timing_create(&dev->cfg, err, sizeof err))) {
+    timing_trace tr = { dev->fst_path, dev->fst_from, dev->fst_to };
+    if (dev->fst_path && !timing) {
+        fprintf(stderr, "smcosim: --fst needs timing mode\n");
+        free(dev->json_path); free(dev->fst_path); free(dev);
+        return SMC_ERR_UNSUPPORTED;
+    }
+    if (timing && !(dev->tm = timing_create(&dev->cfg, &tr, err, sizeof err))) {
         fprintf(stderr, "smcosim: timing model: %s\n", err);
         free(dev->json_path);
+        free(dev->fst_path);
         free(dev);
         return SMC_ERR_UNSUPPORTED;
     }
     if (devmem_init(&dev->mem, dev->msg, sizeof dev->msg) != 0) {
-        timing_destroy(dev->tm); free(dev->json_path); free(dev);
+        timing_destroy(dev->tm, NULL, 0); free(dev->json_path); free(dev->fst_path); free(dev);
         return SMC_ERR_OUT_OF_MEMORY;
     }
     *out = dev;
     return SMC_OK;
 }
+
+timing_gpu *smc_device_timing_model(smc_device *dev) { return dev ? dev->tm : NULL; }
 
 const timing_stats *smc_device_timing(const smc_device *dev, uint32_t i) {
     return dev && i < dev->ntstats ? &dev->tstats[i] : NULL;
@@ -269,7 +295,13 @@ void smc_device_destroy(smc_device *dev) {
     while (dev->mods) { smc_module *n = dev->mods->next; module_free(dev->mods); dev->mods = n; }
     devmem_fini(&dev->mem);
     free(dev->stats);
-    timing_destroy(dev->tm);
+    char err[512];
+    if (timing_destroy(dev->tm, err, sizeof err) != 0)
+        fprintf(stderr, "smcosim: waveform: %s\n", err);
+    else if (dev->fst_path)
+        fprintf(stderr, "smcosim: waveform written to %s (GTKWave: gtkwave %s.gtkw)\n",
+                dev->fst_path, dev->fst_path);
+    free(dev->fst_path);
     for (uint32_t i = 0; i < dev->ntstats; i++) timing_stats_free(&dev->tstats[i]);
     free(dev->tstats);
     free(dev->json_path);

@@ -78,6 +78,11 @@ typedef struct smc_device_opts {
     const char *json;        /* rewrite this JSON file after every timed launch (SMCOSIM_JSON) */
     int         print_stats; /* 1: print each timed launch's statistics on stderr,
                                 -1: never; 0 = SMCOSIM_PRINT_STATS=1 */
+    const char *fst;         /* waveform of SM 0, RTL + C side, written when the
+                                device is destroyed (SMCOSIM_FST; needs sched rtl
+                                or lockstep) */
+    const char *fst_window;  /* "FROM:TO" cycles of each launch, default 0:20000
+                                (SMCOSIM_FST_WINDOW) */
 } smc_device_opts;
 
 enum { SMC_MODE_DEFAULT = 0, SMC_MODE_FUNCTIONAL = 1, SMC_MODE_TIMING = 2 };

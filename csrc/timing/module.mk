@@ -22,8 +22,11 @@ INCLUDES    += -Icsrc/timing
 
 $(EMU_LIB): $(TIMING_OBJS) $(TIMING_SCHED_OBJS)
 
-TIMING_RTL_LINK := -Wl,-u,sched_rtl_create -Wl,-u,sched_lockstep_create $(VSCHED_LIB) \
-                   -lstdc++ -lz -pthread -latomic
+TIMING_FST_OBJ  := $(B)/csrc/timing/fst.o
+TIMING_RTL_LINK := $(TIMING_FST_OBJ) -Wl,-u,sched_rtl_create -Wl,-u,sched_lockstep_create \
+                   $(VSCHED_LIB) -lstdc++ -lz -pthread -latomic
+# fstapi's header comes with Verilator (the code is in $(VSCHED_LIB))
+$(TIMING_FST_OBJ): INCLUDES += -I/usr/share/verilator/include
 
 # $(EMU_LIB) is also linked into the drop-in libcudart.so.13: everything in it
 # is position-independent (the timing model and the memory model reference
@@ -33,4 +36,10 @@ $(EMU_OBJS) $(CONFIG_OBJS) $(CONFIG_DEP_OBJS) $(TIMING_OBJS) $(TIMING_SCHED_OBJS
 # `smcosim run` defaults to timing mode when the timing model is built.
 ifneq ($(TIMING_HAVE_SCHED),)
 $(B)/csrc/cli/cmd_run.o: CFLAGS += -DSMC_HAVE_TIMING=1
+endif
+
+# smcosim and smcosim-bench get the RTL and lockstep back ends.
+ifneq ($(TIMING_HAVE_SCHED),)
+$(SMC_CLI) $(BENCH_BIN): $(VSCHED_LIB) $(TIMING_FST_OBJ)
+$(SMC_CLI) $(BENCH_BIN): LDLIBS += $(TIMING_RTL_LINK)
 endif

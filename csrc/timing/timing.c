@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "sched_if.h"
+#include "timing_fst.h"
 #include "../ptx/ptx.h"
 
 /* The RTL and lockstep back ends live in $(VSCHED_LIB) (C++ inside). They
@@ -40,6 +41,17 @@ extern sched_backend *sched_rtl_create(const sched_params *p, const sched_trace_
                                        char *err, size_t errlen) __attribute__((weak));
 extern sched_backend *sched_lockstep_create(const sched_params *p, const sched_trace_opts *trace,
                                             char *err, size_t errlen) __attribute__((weak));
+
+/* The combined waveform (fst.c) is linked only with the RTL: weak too. */
+#define TM_WEAK __attribute__((weak))
+extern tm_fst *tm_fst_create(const char *, uint64_t, uint64_t, char *, size_t) TM_WEAK;
+extern const char *tm_fst_rtl_path(const tm_fst *, char *, size_t) TM_WEAK;
+extern int tm_fst_var(tm_fst *, const char *, const char *, uint32_t) TM_WEAK;
+extern int tm_fst_reset(tm_fst *) TM_WEAK;
+extern int tm_fst_step(tm_fst *, uint64_t) TM_WEAK;
+extern int tm_fst_sample(tm_fst *, uint32_t, uint64_t) TM_WEAK;
+extern int tm_fst_finish(tm_fst *, char *, size_t) TM_WEAK;
+extern void tm_fst_destroy(tm_fst *) TM_WEAK;
 
 #define TM_REG_SLOTS (PTX_MAX_PHYS_REGS + 1 + PTX_MAX_PRED_REGS)  /* alias table */
 #define TM_PRED_BASE (PTX_MAX_PHYS_REGS + 1)
@@ -98,10 +110,17 @@ typedef struct tm_sm {
     uint64_t bar_mask, launch_next, finish_next;
     uint64_t *unit_next[GPU_UNIT_COUNT];  /* next_accept per unit instance */
     uint32_t unit_n[GPU_UNIT_COUNT];      /* instances: private (ns x p) then shared */
+    /* earliest next_accept of each scheduler's private units and of the
+     * shared units (UINT64_MAX when there are none), kept by unit_start */
+    uint64_t priv_min[GPU_UNIT_COUNT][SCHED_MAX_SCHEDULERS];
+    uint64_t shared_min[GPU_UNIT_COUNT];
     tm_wb   *wb; uint32_t nwb, capwb;
     uint64_t wb_order;
     uint32_t seq;
     uint32_t ldst_rr;
+    uint64_t ldst_head;           /* warps with a memory instruction at the buffer head */
+    uint32_t mem_out;             /* instructions inside the memory model */
+    int      cta_check;           /* a warp exited or drained: look for finished CTAs */
     tm_memrec *mr; uint32_t nmr, capmr;   /* tag = index; free list */
     int32_t  mr_free;
 } tm_sm;
@@ -109,6 +128,9 @@ typedef struct tm_sm {
 struct timing_gpu {
     gpu_config cfg;
     sched_params params;
+    uint64_t sched_mask[SCHED_MAX_SCHEDULERS];   /* warps of each scheduler */
+    tm_fst  *fst;                 /* --fst: SM 0, RTL + C side; NULL when off */
+    int      fst_var0;            /* index of the first C-side variable */
     tm_sm   *sm;
     uint32_t nsm;
     uint64_t cycle;               /* %clock */
@@ -235,16 +257,106 @@ static tm_wb wb_pop(tm_sm *sm)
 
 const gpu_config *timing_config(const timing_gpu *g) { return &g->cfg; }
 
+sched_backend *timing_sm_backend(timing_gpu *g, uint32_t sm)
+{
+    return g && sm < g->nsm ? g->sm[sm].sched : NULL;
+}
+
 uint64_t timing_clock(void *gpu, uint32_t smid)
 {
     (void)smid;
     return ((const timing_gpu *)gpu)->cycle;
 }
 
-timing_gpu *timing_create(const gpu_config *cfg, char *err, size_t errlen)
+/* ---- the combined waveform of SM 0 (--fst) ------------------------------- */
+
+/* C-side variables, in this order (docs/timing-model.md, "Waveform"). */
+enum { FV_CYCLE, FV_RESIDENT, FV_MSHR, FV_MEM_OUT, FV_LDST_READY, FV_SM_COUNT };
+enum { FV_ISSUE_VALID, FV_ISSUE_WARP, FV_ISSUE_PC, FV_STALL, FV_SCHED_COUNT };
+enum { FV_STATE, FV_PC, FV_IBUF_COUNT, FV_IBUF0, FV_IBUF1, FV_SB_PENDING, FV_INFLIGHT, FV_WARP_COUNT };
+
+static int fst_declare(timing_gpu *g)
+{
+    tm_fst *f = g->fst;
+    int first = tm_fst_var(f, "sm0", "cycle", 64);
+    g->fst_var0 = first;
+    int bad = first < 0;
+    bad |= tm_fst_var(f, "sm0", "resident_ctas", 8) < 0;
+    bad |= tm_fst_var(f, "sm0", "mshr_in_use", 16) < 0;
+    bad |= tm_fst_var(f, "sm0", "mem_outstanding", 16) < 0;
+    bad |= tm_fst_var(f, "sm0", "ldst_ready", 1) < 0;
+    char sc[24];
+    for (unsigned s = 0; s < g->cfg.num_schedulers; s++) {
+        snprintf(sc, sizeof sc, "sched%u", s);
+        bad |= tm_fst_var(f, sc, "issue_valid", 1) < 0;
+        bad |= tm_fst_var(f, sc, "issue_warp", 8) < 0;
+        bad |= tm_fst_var(f, sc, "issue_pc", 32) < 0;
+        bad |= tm_fst_var(f, sc, "stall_reason", 3) < 0;
+    }
+    for (unsigned w = 0; w < g->cfg.max_warps_per_sm; w++) {
+        snprintf(sc, sizeof sc, "warp%02u", w);
+        bad |= tm_fst_var(f, sc, "state", 2) < 0;
+        bad |= tm_fst_var(f, sc, "pc", 32) < 0;
+        bad |= tm_fst_var(f, sc, "ibuf_count", 4) < 0;
+        bad |= tm_fst_var(f, sc, "ibuf0_pc", 32) < 0;
+        bad |= tm_fst_var(f, sc, "ibuf1_pc", 32) < 0;
+        bad |= tm_fst_var(f, sc, "sb_pending", 8) < 0;
+        bad |= tm_fst_var(f, sc, "inflight", 16) < 0;
+    }
+    return bad ? -1 : 0;
+}
+
+/* Sample SM 0's state as of the start of cycle `cycle`. */
+static void fst_sample(timing_gpu *g, tm_sm *sm, uint64_t cycle)
+{
+    tm_fst *f = g->fst;
+    uint32_t v = (uint32_t)g->fst_var0;
+    tm_fst_sample(f, v + FV_CYCLE, cycle);
+    tm_fst_sample(f, v + FV_RESIDENT, sm->resident);
+    tm_fst_sample(f, v + FV_MSHR, g->mem ? g->cfg.mem.l1d_mshr_entries - mem_free_mshrs(g->mem, sm->id) : 0);
+    tm_fst_sample(f, v + FV_MEM_OUT, sm->mem_out);
+    tm_fst_sample(f, v + FV_LDST_READY, g->mem ? mem_ldst_ready(g->mem, sm->id) : 1);
+    v += FV_SM_COUNT;
+    const sched_outputs *o = sched_get_outputs(sm->sched);
+    for (unsigned s = 0; s < g->cfg.num_schedulers; s++, v += FV_SCHED_COUNT) {
+        tm_fst_sample(f, v + FV_ISSUE_VALID, o->issue[s].valid);
+        tm_fst_sample(f, v + FV_ISSUE_WARP, o->issue[s].warp);
+        tm_fst_sample(f, v + FV_ISSUE_PC, o->issue[s].pc);
+        tm_fst_sample(f, v + FV_STALL, o->stall_reason[s]);
+    }
+    for (unsigned w = 0; w < g->cfg.max_warps_per_sm; w++, v += FV_WARP_COUNT) {
+        const tm_warp *tw = &sm->warp[w];
+        unsigned state = !tw->cta ? 0 : tw->exited ? 3 : (sm->bar_mask >> w) & 1 ? 2 : 1;
+        const emu_inst_info *in = state == 1 || state == 2 ? emu_warp_peek(tw->cta, tw->widx) : NULL;
+        unsigned pend = 0;
+        if (tw->cta)
+            for (unsigned k = 0; k < 256; k++)
+                pend += tw->pend[k] != 0;
+        tm_fst_sample(f, v + FV_STATE, state);
+        tm_fst_sample(f, v + FV_PC, in ? in->pc : 0);
+        tm_fst_sample(f, v + FV_IBUF_COUNT, tw->count);
+        tm_fst_sample(f, v + FV_IBUF0, tw->count > 0 ? tw->buf[tw->head].info->pc : 0);
+        tm_fst_sample(f, v + FV_IBUF1, tw->count > 1 ?
+                      tw->buf[(tw->head + 1) % SCHED_MAX_IBUF_DEPTH].info->pc : 0);
+        tm_fst_sample(f, v + FV_SB_PENDING, pend);
+        tm_fst_sample(f, v + FV_INFLIGHT, tw->inflight);
+    }
+}
+
+timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char *err, size_t errlen)
 {
     if (gpu_config_check(cfg, err, errlen) != 0)
         return NULL;
+    int want_fst = trace && trace->path;
+    if (want_fst && cfg->backend == GPU_SCHED_C) {
+        snprintf(err, errlen, "--fst needs the RTL: use --sched rtl or --sched lockstep");
+        return NULL;
+    }
+    if (want_fst && !tm_fst_create) {
+        snprintf(err, errlen, "--fst: the waveform writer is not linked into this program "
+                 "(use smcosim or smcosim-bench)");
+        return NULL;
+    }
     timing_gpu *g = calloc(1, sizeof *g);
     if (!g) {
         snprintf(err, errlen, "out of memory");
@@ -257,11 +369,24 @@ timing_gpu *timing_create(const gpu_config *cfg, char *err, size_t errlen)
         .reg_id_width = cfg->reg_id_width, .ibuf_depth = cfg->ibuf_depth,
         .sb_entries = cfg->sb_entries, .wb_ports = cfg->wb_ports,
     };
+    for (unsigned w = 0; w < cfg->max_warps_per_sm; w++)
+        g->sched_mask[w % cfg->num_schedulers] |= 1ull << w;
     g->sm = calloc(g->nsm, sizeof *g->sm);
     if (!g->sm) {
         snprintf(err, errlen, "out of memory");
         free(g);
         return NULL;
+    }
+    char rtl_path[4096] = "";
+    if (want_fst) {
+        g->fst = tm_fst_create(trace->path, trace->from, trace->to, err, errlen);
+        if (!g->fst || fst_declare(g) != 0) {
+            if (g->fst)
+                snprintf(err, errlen, "out of memory");
+            timing_destroy(g, NULL, 0);
+            return NULL;
+        }
+        tm_fst_rtl_path(g->fst, rtl_path, sizeof rtl_path);
     }
     for (uint32_t i = 0; i < g->nsm; i++) {
         tm_sm *sm = &g->sm[i];
@@ -280,15 +405,17 @@ timing_gpu *timing_create(const gpu_config *cfg, char *err, size_t errlen)
                 snprintf(err, errlen, "scheduler back end '%s': the Verilated RTL is not "
                          "linked into this program (use smcosim or smcosim-bench, or link "
                          "libsmc_vsched.a)", gpu_backend_name(cfg->backend));
-                timing_destroy(g);
+                timing_destroy(g, NULL, 0);
                 return NULL;
             }
+            sched_trace_opts to = { rtl_path, trace ? trace->from : 0, trace ? trace->to : 0 };
+            const sched_trace_opts *tr = g->fst && i == 0 ? &to : NULL;
             switch (cfg->backend) {
             case GPU_SCHED_RTL:
-                sm->sched = sched_rtl_create(&g->params, NULL, e2, sizeof e2);
+                sm->sched = sched_rtl_create(&g->params, tr, e2, sizeof e2);
                 break;
             case GPU_SCHED_LOCKSTEP:
-                sm->sched = sched_lockstep_create(&g->params, NULL, e2, sizeof e2);
+                sm->sched = sched_lockstep_create(&g->params, tr, e2, sizeof e2);
                 break;
             default:
                 sm->sched = sched_cmodel_create(&g->params, e2, sizeof e2);
@@ -298,21 +425,21 @@ timing_gpu *timing_create(const gpu_config *cfg, char *err, size_t errlen)
         if (!ok || !sm->sched) {
             snprintf(err, errlen, "%s scheduler back end: %s", gpu_backend_name(cfg->backend),
                      ok ? e2 : "out of memory");
-            timing_destroy(g);
+            timing_destroy(g, NULL, 0);
             return NULL;
         }
     }
     return g;
 }
 
-void timing_destroy(timing_gpu *g)
+int timing_destroy(timing_gpu *g, char *err, size_t errlen)
 {
     if (!g)
-        return;
+        return 0;
     for (uint32_t i = 0; i < g->nsm; i++) {
         tm_sm *sm = &g->sm[i];
         if (sm->sched)
-            sched_destroy(sm->sched);
+            sched_destroy(sm->sched);   /* closes the RTL's own FST */
         free(sm->cta);
         for (unsigned u = 0; u < GPU_UNIT_COUNT; u++)
             free(sm->unit_next[u]);
@@ -320,7 +447,13 @@ void timing_destroy(timing_gpu *g)
         free(sm->mr);
     }
     free(g->sm);
+    int rc = 0;
+    if (g->fst) {
+        rc = tm_fst_finish(g->fst, err, errlen);
+        tm_fst_destroy(g->fst);
+    }
     free(g);
+    return rc;
 }
 
 /* ---- per-launch state --------------------------------------------------- */
@@ -328,6 +461,7 @@ void timing_destroy(timing_gpu *g)
 static void sm_reset(timing_gpu *g, tm_sm *sm)
 {
     sched_reset(sm->sched);
+    int sample = g->fst && sm->id == 0 && tm_fst_reset(g->fst);
     for (unsigned w = 0; w < SCHED_MAX_WARPS; w++) {
         sm->warp[w].cta_slot = -1;
         sm->warp[w].cta = NULL;
@@ -335,14 +469,23 @@ static void sm_reset(timing_gpu *g, tm_sm *sm)
     memset(sm->cta, 0, g->cfg.max_ctas_per_sm * sizeof *sm->cta);
     sm->resident = 0;
     sm->used_slots = sm->bar_mask = sm->launch_next = sm->finish_next = 0;
-    for (unsigned u = 0; u < GPU_UNIT_COUNT; u++)
+    for (unsigned u = 0; u < GPU_UNIT_COUNT; u++) {
         memset(sm->unit_next[u], 0, (sm->unit_n[u] + 1) * sizeof *sm->unit_next[u]);
+        for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++)
+            sm->priv_min[u][s] = g->cfg.unit[u].private_units ? 0 : UINT64_MAX;
+        sm->shared_min[u] = g->cfg.unit[u].shared_units ? 0 : UINT64_MAX;
+    }
     sm->nwb = 0;
     sm->wb_order = 0;
     sm->seq = 0;
     sm->ldst_rr = 0;
+    sm->ldst_head = 0;
+    sm->cta_check = 0;
+    sm->mem_out = 0;
     sm->nmr = 0;
     sm->mr_free = -1;
+    if (sample)
+        fst_sample(g, sm, 0);
 }
 
 static void warp_init(tm_warp *w, emu_cta *cta, uint32_t widx, int32_t slot)
@@ -396,6 +539,16 @@ static int place_cta(timing_gpu *g, tm_sm *sm, uint32_t linear)
 static int is_control(const emu_inst_info *in)
 {
     return in->is_branch || in->is_barrier || in->is_exit;
+}
+
+/* Keep tm_sm.ldst_head in step with warp wi's buffer head. */
+static void update_head(tm_sm *sm, unsigned wi)
+{
+    const tm_warp *w = &sm->warp[wi];
+    if (w->count && !w->exited && w->buf[w->head].kind == GPU_UNIT_LDST)
+        sm->ldst_head |= 1ull << wi;
+    else
+        sm->ldst_head &= ~(1ull << wi);
 }
 
 /* The pc of the warp's next instruction in program order, or -1 when it is
@@ -514,6 +667,7 @@ static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched
     }
     w->buf[(w->head + w->count) % SCHED_MAX_IBUF_DEPTH] = e;
     w->count++;
+    update_head(sm, wi);
     return 0;
 }
 
@@ -590,22 +744,26 @@ static uint64_t unit_start(timing_gpu *g, tm_sm *sm, unsigned kind, unsigned s, 
     }
     uint64_t start = nx[best] > t ? nx[best] : t;
     nx[best] = start + uc->ii;
+    /* refresh the group's earliest free time */
+    uint64_t m = UINT64_MAX;
+    if ((uint32_t)best < base) {
+        for (uint32_t i = 0; i < uc->private_units; i++)
+            if (nx[s * uc->private_units + i] < m)
+                m = nx[s * uc->private_units + i];
+        sm->priv_min[kind][s] = m;
+    } else {
+        for (uint32_t i = 0; i < uc->shared_units; i++)
+            if (nx[base + i] < m)
+                m = nx[base + i];
+        sm->shared_min[kind] = m;
+    }
     return start + uc->latency;
 }
 
 /* Can a unit of `kind` accept an instruction from scheduler s at cycle t? */
-static int unit_free(const timing_gpu *g, const tm_sm *sm, unsigned kind, unsigned s, uint64_t t)
+static inline int unit_free(const tm_sm *sm, unsigned kind, unsigned s, uint64_t t)
 {
-    const gpu_unit_config *uc = &g->cfg.unit[kind];
-    const uint64_t *nx = sm->unit_next[kind];
-    for (uint32_t i = 0; i < uc->private_units; i++)
-        if (nx[s * uc->private_units + i] <= t)
-            return 1;
-    uint32_t base = uc->private_units * g->cfg.num_schedulers;
-    for (uint32_t i = 0; i < uc->shared_units; i++)
-        if (nx[base + i] <= t)
-            return 1;
-    return 0;
+    return sm->priv_min[kind][s] <= t || sm->shared_min[kind] <= t;
 }
 
 static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is, uint64_t t)
@@ -621,10 +779,10 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
     tm_entry e = w->buf[w->head];
     w->head = (w->head + 1) % SCHED_MAX_IBUF_DEPTH;
     w->count--;
-    const emu_inst_info *actual = emu_warp_peek(w->cta, w->widx);
-    if (!actual || actual->pc != e.info->pc)
-        g->st->fetch_redirects++;
+    update_head(sm, wi);
     emu_exec_info x;
+    x.pc = e.info->pc;       /* in case nothing executes */
+    x.active = 0;
     int st = emu_warp_execute(w->cta, w->widx, &x);
     if (st == EMU_FAULT) {
         const smc_fault *f = emu_launch_fault(g->launch);
@@ -632,6 +790,10 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
         set_msg(g, "%s", f->message);
         return -1;
     }
+    /* what the emulator executed (x.pc) is normally what was buffered */
+    const emu_inst_info *actual = emu_kernel_inst(g->ek, x.pc);
+    if (x.pc != e.info->pc)
+        g->st->fetch_redirects++;
     g->st->unit_insts[e.kind]++;
     uint64_t ready;
     int to_mem = e.kind == GPU_UNIT_LDST && actual && actual->op_class == EC_MEM && x.active;
@@ -658,6 +820,7 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
             return -1;
         }
         sm->mr[slot] = (tm_memrec){ e.info, e.seq, (uint8_t)wi, e.dst, e.has_dst, -1 };
+        sm->mem_out++;
         rq.tag = (uint64_t)slot;
         char err[256];
         if (mem_submit(g->mem, &rq, NULL, err, sizeof err) != 0) {
@@ -689,6 +852,8 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
         for (; w->count; w->count--, w->head = (w->head + 1) % SCHED_MAX_IBUF_DEPTH)
             if (w->buf[w->head].has_dst && w->pend[w->buf[w->head].dst])
                 w->pend[w->buf[w->head].dst]--;
+        update_head(sm, wi);
+        sm->cta_check = 1;
     }
     return 0;
 }
@@ -701,11 +866,13 @@ static int mem_done(tm_sm *sm, const mem_completion *c, uint64_t t)
     int32_t slot = (int32_t)c->tag;
     tm_memrec r = sm->mr[slot];
     memrec_free(sm, slot);
+    sm->mem_out--;
     if (r.has_dst) {
         tm_wb b = { c->cycle > t + 1 ? c->cycle - 1 : t, 0, r.seq, r.warp, r.id, r.info };
         return wb_push(sm, b);   /* inflight drops at the writeback */
     }
-    sm->warp[r.warp].inflight--;
+    if (--sm->warp[r.warp].inflight == 0 && sm->warp[r.warp].exited)
+        sm->cta_check = 1;
     return 0;
 }
 
@@ -731,18 +898,6 @@ static int sm_front(timing_gpu *g, tm_sm *sm, uint64_t t, int *issued)
         if (issue_one(g, sm, s, &o->issue[s], t) != 0)
             return -1;
         *issued = 1;
-    }
-    return 0;
-}
-
-/* Does some warp of scheduler s have an instruction of `kind` at the head of
- * its buffer (as it will be in cycle t+1)? */
-static int sched_has_head(const timing_gpu *g, const tm_sm *sm, unsigned s, unsigned kind)
-{
-    for (unsigned w = s; w < g->cfg.max_warps_per_sm; w += g->cfg.num_schedulers) {
-        const tm_warp *tw = &sm->warp[w];
-        if (tw->count && tw->buf[tw->head].kind == kind && !tw->exited)
-            return 1;
     }
     return 0;
 }
@@ -784,7 +939,8 @@ static int sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
         if (w->pend[b.id])
             w->pend[b.id]--;
         release_aliases(w, &b);
-        w->inflight--;
+        if (--w->inflight == 0 && w->exited)
+            sm->cta_check = 1;
     }
 
     /* barriers released by the last arrival */
@@ -797,7 +953,7 @@ static int sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
     in.barrier = sm->bar_mask;
 
     /* CTAs whose warps have all exited and drained leave the SM */
-    for (uint32_t i = 0; i < c->max_ctas_per_sm; i++) {
+    for (uint32_t i = 0; sm->cta_check && i < c->max_ctas_per_sm; i++) {
         tm_cta *ct = &sm->cta[i];
         if (!ct->used || !emu_cta_done(ct->emu))
             continue;
@@ -817,6 +973,7 @@ static int sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
         ct->used = 0;
         sm->resident--;
     }
+    sm->cta_check = 0;
 
     in.launch = sm->launch_next;
     in.finish = sm->finish_next & ~sm->launch_next;
@@ -844,7 +1001,7 @@ static int sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
     if (ldst_ok)
         for (unsigned i = 0; i < ns; i++) {
             unsigned s = (sm->ldst_rr + i) % ns;
-            if (sched_has_head(g, sm, s, GPU_UNIT_LDST)) {
+            if (sm->ldst_head & g->sched_mask[s]) {
                 ldst_to = (int)s;
                 sm->ldst_rr = (s + 1) % ns;
                 break;
@@ -852,11 +1009,11 @@ static int sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
         }
     for (unsigned s = 0; s < ns; s++) {
         uint8_t a = 0;
-        if (unit_free(g, sm, GPU_UNIT_SP, s, t1) && unit_free(g, sm, GPU_UNIT_BRANCH, s, t1))
+        if (unit_free(sm, GPU_UNIT_SP, s, t1) && unit_free(sm, GPU_UNIT_BRANCH, s, t1))
             a |= 1u << SCHED_OP_SP;
-        if (unit_free(g, sm, GPU_UNIT_SFU, s, t1))
+        if (unit_free(sm, GPU_UNIT_SFU, s, t1))
             a |= 1u << SCHED_OP_SFU;
-        if (unit_free(g, sm, GPU_UNIT_DPU, s, t1) && unit_free(g, sm, GPU_UNIT_INT, s, t1))
+        if (unit_free(sm, GPU_UNIT_DPU, s, t1) && unit_free(sm, GPU_UNIT_INT, s, t1))
             a |= 1u << SCHED_OP_DP;
         if ((int)s == ldst_to)
             a |= 1u << SCHED_OP_LDST;
@@ -870,10 +1027,20 @@ static int sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
                 sched_error(sm->sched));
         return -1;
     }
+    if (g->fst && sm->id == 0 && tm_fst_step(g->fst, t))
+        fst_sample(g, sm, t + 1);
     return 0;
 }
 
-static int sm_busy(const tm_sm *sm)
+/* An SM with nothing resident or pending is not stepped — except SM 0 while
+ * a waveform is written, so that its time axis is the GPU's cycles. */
+static int sm_busy(const timing_gpu *g, const tm_sm *sm)
+{
+    return sm->resident || sm->launch_next || sm->finish_next || sm->nwb ||
+           (g->fst && sm->id == 0);
+}
+
+static int sm_work(const tm_sm *sm)
 {
     return sm->resident || sm->launch_next || sm->finish_next || sm->nwb;
 }
@@ -970,7 +1137,7 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
         /* 2. issue and execute */
         int issued = 0, busy = 0;
         for (uint32_t i = 0; i < g->nsm && !g->fault; i++)
-            if (sm_busy(&g->sm[i]) && sm_front(g, &g->sm[i], t, &issued) != 0)
+            if (sm_busy(g, &g->sm[i]) && sm_front(g, &g->sm[i], t, &issued) != 0)
                 break;
         if (g->fault)
             break;
@@ -979,11 +1146,11 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
         /* 4. completions, inputs, edge */
         for (uint32_t i = 0; i < g->nsm; i++) {
             tm_sm *sm = &g->sm[i];
-            if (!sm_busy(sm))
+            if (!sm_busy(g, sm))
                 continue;
             if (sm_back(g, sm, t) != 0)
                 break;
-            busy |= sm_busy(sm);
+            busy |= sm_work(sm);
         }
         if (g->fault)
             break;

@@ -87,10 +87,20 @@ typedef struct timing_stats {
 
 typedef struct timing_gpu timing_gpu;
 
+/* --fst: one waveform of SM 0 (RTL signals and the C side), cycles
+ * [from, to) of each launch (to 0 = to the end), written at timing_destroy. */
+typedef struct timing_trace {
+    const char *path;             /* NULL = no waveform */
+    uint64_t    from, to;
+} timing_trace;
+
 /* NULL and a message when the configuration is invalid or a back end cannot
  * be created (e.g. no Verilated model for these parameters). */
-timing_gpu *timing_create(const gpu_config *cfg, char *err, size_t errlen);
-void        timing_destroy(timing_gpu *g);
+timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace,
+                          char *err, size_t errlen);
+/* Frees everything; with a waveform, finishes it: -1 and a message when that
+ * fails. */
+int         timing_destroy(timing_gpu *g, char *err, size_t errlen);
 const gpu_config *timing_config(const timing_gpu *g);
 
 /* Run one launch to completion. The launch must have been created with
@@ -121,6 +131,11 @@ int  timing_stats_write_json(const timing_stats *s, uint32_t n, const char *path
 /* Bridge from the device API (csrc/device/): statistics of the i-th timed
  * launch of a device in timing mode, NULL when there is none. */
 const timing_stats *smc_device_timing(const smc_device *dev, uint32_t i);
+/* The timing model of a device (NULL in functional mode), and the scheduler
+ * back end of one SM (struct sched_backend, cosim/sched_if.h): for tests
+ * that inject a lockstep mismatch. */
+timing_gpu *smc_device_timing_model(smc_device *dev);
+struct sched_backend *timing_sm_backend(timing_gpu *g, uint32_t sm);
 
 #ifdef __cplusplus
 }

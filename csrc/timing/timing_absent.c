@@ -7,15 +7,20 @@
 
 #include <stdio.h>
 
-timing_gpu *timing_create(const gpu_config *cfg, char *err, size_t errlen)
+timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char *err, size_t errlen)
 {
     (void)cfg;
+    (void)trace;
     snprintf(err, errlen, "timing mode needs the scheduler core (cosim/sched_if.h, "
              "branch sched), which is not in this tree");
     return NULL;
 }
 
-void timing_destroy(timing_gpu *g) { (void)g; }
+int timing_destroy(timing_gpu *g, char *err, size_t errlen)
+{
+    (void)g; (void)err; (void)errlen;
+    return 0;
+}
 
 const gpu_config *timing_config(const timing_gpu *g) { (void)g; return NULL; }
 
@@ -29,4 +34,10 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
     (void)stop; (void)out;
     snprintf(msg, msglen, "timing model not built");
     return SMC_ERR_UNSUPPORTED;
+}
+
+struct sched_backend *timing_sm_backend(timing_gpu *g, uint32_t sm)
+{
+    (void)g; (void)sm;
+    return NULL;
 }

@@ -25,6 +25,7 @@
 
 #include "smcosim.h"
 #include "timing.h"
+#include "sched_if.h"
 
 /* ---- a tiny PTX builder ------------------------------------------------- */
 
@@ -116,11 +117,14 @@ typedef struct rig {
     sbuf ptx;
 } rig;
 
+static const char *backend = "c";   /* scheduler back end of rig_open */
+
 static void rig_open(rig *r, const char *config, const char *set, const char *json)
 {
     smc_device_opts o;
     memset(&o, 0, sizeof o);
     o.mode = SMC_MODE_TIMING;
+    o.sched = backend;
     o.config = config;
     o.set = set;
     o.json = json;
@@ -402,6 +406,84 @@ static void test_json_deterministic(void **state)
     unlink(b);
 }
 
+/* ---- back ends: the RTL and lockstep give the C model's cycles exactly --- */
+
+typedef struct summary { uint64_t cycles, slots[TS_COUNT], l1_miss; } summary;
+
+static summary run_mixed(const char *be, const char *policy)
+{
+    backend = be;
+    rig r = { 0 };
+    char set[128];
+    snprintf(set, sizeof set, "mem.num_sms=2;sched.policy=%s", policy);
+    rig_open(&r, "kepler-k20x", set, NULL);
+    ptx_work(&r.ptx, 24);
+    rig_load(&r, "work");
+    uint64_t out;
+    assert_int_equal(smc_malloc(r.dev, 12 * 192 * 4, SMC_MEM_DEVICE, &out), SMC_OK);
+    const timing_stats *s = launch(&r, (smc_dim3){ 12, 1, 1 }, (smc_dim3){ 192, 1, 1 }, &out, 8);
+    summary m;
+    m.cycles = s->cycles;
+    memcpy(m.slots, s->slots, sizeof m.slots);
+    m.l1_miss = s->mem.l1_miss[0] + s->mem.l1_miss[1];
+    float v;
+    assert_int_equal(smc_memcpy_dtoh(r.dev, &v, out + 4 * (192 * 5 + 7), 4), SMC_OK);
+    assert_true(v == 7.0f * 25);
+    rig_close(&r);
+    backend = "c";
+    return m;
+}
+
+static void test_backends_agree(void **state)
+{
+    (void)state;
+    const char *pols[] = { "lrr", "gto", "two-level" };
+    for (int p = 0; p < 3; p++) {
+        summary c = run_mixed("c", pols[p]);
+        summary v = run_mixed("rtl", pols[p]);
+        summary l = run_mixed("lockstep", pols[p]);
+        assert_int_equal(c.cycles, v.cycles);
+        assert_int_equal(c.cycles, l.cycles);
+        assert_memory_equal(c.slots, v.slots, sizeof c.slots);
+        assert_memory_equal(c.slots, l.slots, sizeof c.slots);
+        assert_int_equal(c.l1_miss, v.l1_miss);
+    }
+}
+
+/* A difference injected into SM 2's C-model outputs at cycle 100: the
+ * lockstep back end stops the launch and the message names the SM, the
+ * cycle, the signal and both values. */
+static void flip_stall(sched_outputs *o, uint64_t cycle, void *ctx)
+{
+    (void)ctx;
+    if (cycle == 100)
+        o->stall_reason[1] ^= 1;
+}
+
+static void test_lockstep_mismatch(void **state)
+{
+    (void)state;
+    backend = "lockstep";
+    rig r = { 0 };
+    rig_open(&r, "kepler-k20x", "mem.num_sms=4", NULL);
+    ptx_work(&r.ptx, 200);
+    rig_load(&r, "work");
+    sched_lockstep_set_mutator(timing_sm_backend(smc_device_timing_model(r.dev), 2), flip_stall, NULL);
+    uint64_t out;
+    assert_int_equal(smc_malloc(r.dev, 8 * 128 * 4, SMC_MEM_DEVICE, &out), SMC_OK);
+    smc_status st = smc_launch(r.dev, r.k, (smc_dim3){ 8, 1, 1 }, (smc_dim3){ 128, 1, 1 }, 0, 0,
+                               &out, 8, NULL);
+    assert_int_equal(st, SMC_ERR_LAUNCH_FAILED);
+    const char *m = smc_last_message(r.dev);
+    assert_non_null(strstr(m, "SM 2"));
+    assert_non_null(strstr(m, "cycle 100"));
+    assert_non_null(strstr(m, "stall_reason[1]"));
+    assert_non_null(strstr(m, "cmodel="));
+    assert_non_null(strstr(m, "rtl="));
+    rig_close(&r);
+    backend = "c";
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +493,8 @@ int main(void)
         cmocka_unit_test(test_waves),
         cmocka_unit_test(test_pointer_chase),
         cmocka_unit_test(test_json_deterministic),
+        cmocka_unit_test(test_backends_agree),
+        cmocka_unit_test(test_lockstep_mismatch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
