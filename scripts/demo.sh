@@ -6,7 +6,10 @@
 # build/demo/{lrr,gto}.json (docs/statistics.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bench=${DEMO_BENCH:-bicg}
+# spmv: CSR sparse matrix-vector product, irregular gathers (memory-bound);
+# n = 4096 rows keeps the RTL run to seconds
+bench=${DEMO_BENCH:-spmv}
+args=${DEMO_ARGS:--n 4096}
 smcosim=build/bin/smcosim
 out=build/demo
 if [ ! -x "$smcosim" ] || [ ! -x build/bin/smcosim-bench ]; then
@@ -17,7 +20,7 @@ mkdir -p "$out"
 for pol in lrr gto; do
   echo "== $bench, kepler-k20x, scheduler back end rtl, policy $pol"
   "$smcosim" run --sched rtl --policy "$pol" --json "$out/$pol.json" \
-      --bench "$bench" 2> "$out/$pol.log" || { cat "$out/$pol.log" >&2; exit 1; }
+      --bench "$bench" $args > "$out/$pol.log" 2>&1 || { cat "$out/$pol.log" >&2; exit 1; }
   grep -E ': (PASS|FAIL|ERROR)' "$out/$pol.log"
 done
 
@@ -29,7 +32,7 @@ sum() {
   else grep -o "\"$2\": [0-9.]*" "$1"; fi | awk '{s += $2} END {printf "%d", s}'
 }
 echo
-echo "$bench on kepler-k20x (RTL scheduler), all kernels:"
+echo "$bench $args on kepler-k20x (RTL scheduler), all kernels:"
 printf '%-28s %14s %14s\n' statistic LRR GTO
 for key in cycles warp_insts issued no_instruction scoreboard long_latency_dependence \
            unit_busy barrier; do
