@@ -137,6 +137,11 @@ bool emu_cta_done(const emu_cta *c);                 /* every warp exited */
 
 /* NULL when the warp has exited. */
 const emu_inst_info *emu_warp_peek(const emu_cta *c, uint32_t warp);
+/* The warp's current pc and active mask (top of its SIMT stack) and SIMT
+ * stack depth; PTX_NO_PC / 0 / 0 once it has exited. */
+uint32_t emu_warp_pc(const emu_cta *c, uint32_t warp);
+uint32_t emu_warp_active_mask(const emu_cta *c, uint32_t warp);
+uint32_t emu_warp_stack_depth(const emu_cta *c, uint32_t warp);
 /* May the warp issue (not exited, not waiting at a barrier)? */
 bool emu_warp_ready(const emu_cta *c, uint32_t warp);
 bool emu_warp_exited(const emu_cta *c, uint32_t warp);
@@ -146,6 +151,17 @@ int  emu_warp_execute(emu_cta *c, uint32_t warp, emu_exec_info *out);
 /* Bridges from the public API objects (csrc/device/). */
 const emu_kernel *smc_kernel_emu(const smc_kernel *k);
 devmem *smc_device_mem(smc_device *dev);
+
+/* Out-of-order issue (HAWS, a later issue). execute_ahead runs the
+ * non-control instruction at `pc` for `mask` now, without moving the warp
+ * (registers and memory change; the SIMT stack does not); when in-order
+ * execution reaches it, emu_warp_skip steps over it. Functional results thus
+ * follow the timing model's issue order: a wrong hint (a dependent
+ * instruction issued early) gives a wrong result instead of being hidden.
+ * Control instructions (bra, exit, ret, bar, trap) are refused with an
+ * SMC_ERR_LAUNCH_FAILED fault. */
+int emu_warp_execute_ahead(emu_cta *c, uint32_t warp, uint32_t pc, uint32_t mask, emu_exec_info *out);
+int emu_warp_skip(emu_cta *c, uint32_t warp);
 
 /* The whole grid, functionally. Returns SMC_OK or the fault status. */
 smc_status emu_run_functional(emu_launch *l);

@@ -249,6 +249,17 @@ bool emu_warp_exited(const emu_cta *c, uint32_t w) { return w >= c->nwarps || c-
 bool emu_warp_ready(const emu_cta *c, uint32_t w) {
     return w < c->nwarps && c->w[w].state == W_RUN && c->l->fault.status == SMC_OK;
 }
+uint32_t emu_warp_pc(const emu_cta *c, uint32_t w) {
+    if (w >= c->nwarps || c->w[w].state == W_DONE) return PTX_NO_PC;
+    return c->w[w].stack[c->w[w].sp - 1].pc;
+}
+uint32_t emu_warp_active_mask(const emu_cta *c, uint32_t w) {
+    if (w >= c->nwarps || c->w[w].state == W_DONE) return 0;
+    return c->w[w].stack[c->w[w].sp - 1].mask;
+}
+uint32_t emu_warp_stack_depth(const emu_cta *c, uint32_t w) {
+    return w < c->nwarps && c->w[w].state != W_DONE ? c->w[w].sp : 0;
+}
 const emu_inst_info *emu_warp_peek(const emu_cta *c, uint32_t w) {
     if (w >= c->nwarps || c->w[w].state == W_DONE) return NULL;
     const warp *W = &c->w[w];
@@ -790,9 +801,22 @@ static int exec_logic(ctx *X, uint32_t act) {
             break;
         }
         case OP_PRMT: {
-            if (in->mode != MD_NONE) return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "prmt modes (.f4e ...) are not supported");
             uint64_t bytes = (a & 0xFFFFFFFFu) | ((b & 0xFFFFFFFFu) << 32);
             r = 0;
+            if (in->mode != MD_NONE) {
+                /* PTX ISA prmt mode table: source byte for d.b3..d.b0, by c[1:0] */
+                static const uint8_t tab[6][4][4] = {
+                    { { 3, 2, 1, 0 }, { 4, 3, 2, 1 }, { 5, 4, 3, 2 }, { 6, 5, 4, 3 } },   /* f4e */
+                    { { 5, 6, 7, 0 }, { 6, 7, 0, 1 }, { 7, 0, 1, 2 }, { 0, 1, 2, 3 } },   /* b4e */
+                    { { 0, 0, 0, 0 }, { 1, 1, 1, 1 }, { 2, 2, 2, 2 }, { 3, 3, 3, 3 } },   /* rc8 */
+                    { { 3, 2, 1, 0 }, { 3, 2, 1, 1 }, { 3, 2, 2, 2 }, { 3, 3, 3, 3 } },   /* ecl */
+                    { { 0, 0, 0, 0 }, { 1, 1, 1, 0 }, { 2, 2, 1, 0 }, { 3, 2, 1, 0 } },   /* ecr */
+                    { { 1, 0, 1, 0 }, { 3, 2, 3, 2 }, { 1, 0, 1, 0 }, { 3, 2, 3, 2 } },   /* rc16 */
+                };
+                const uint8_t *sel = tab[in->mode - MD_F4E][c3 & 3];
+                for (unsigned i = 0; i < 4; i++) r |= ((bytes >> (8 * sel[3 - i])) & 0xff) << (8 * i);
+                break;
+            }
             for (unsigned i = 0; i < 4; i++) {
                 unsigned sel = (unsigned)(c3 >> (4 * i)) & 0xf;
                 uint64_t byte = (bytes >> (8 * (sel & 7))) & 0xff;
@@ -808,6 +832,40 @@ static int exec_logic(ctx *X, uint32_t act) {
             if (in->mode == MD_L) r = n == 0 ? (cat >> 32) : (uint64_t)((cat << n) >> 32);
             else r = cat >> n;
             if (in->mode == MD_L && n == 32) r = a;
+            break;
+        }
+        case OP_BMSK: {                      /* mask of b bits starting at bit a */
+            uint32_t pos = (uint32_t)a, wid = (uint32_t)b;
+            if (in->flags & F_WRAP) { pos &= 31; wid &= 31; }
+            else { pos = pos > 32 ? 32 : pos; wid = wid > 32 ? 32 : wid; }
+            uint64_t mk = wid >= 32 ? 0xFFFFFFFFull : ((1ull << wid) - 1);
+            r = pos >= 32 ? 0 : (mk << pos) & 0xFFFFFFFFull;
+            break;
+        }
+        case OP_SZEXT: {                     /* extend the low b bits of a */
+            uint32_t wid = (uint32_t)b;
+            wid = (in->flags & F_WRAP) ? (wid & 31) : (wid > 32 ? 32 : wid);
+            if (wid == 0) r = 0;
+            else if (wid >= 32) r = a & 0xFFFFFFFFu;
+            else r = sgn ? (uint64_t)sext(a, wid) & 0xFFFFFFFFu : a & ((1ull << wid) - 1);
+            break;
+        }
+        case OP_DP4A: case OP_DP2A: {
+            bool as = ptx_type_class[in->type] == TC_SINT, bs = ptx_type_class[in->type2] == TC_SINT;
+            int64_t acc = (int64_t)(int32_t)c3;
+            if (!as && !bs) acc = (int64_t)(uint32_t)c3;
+            for (unsigned i = 0; i < (in->op == OP_DP4A ? 4u : 2u); i++) {
+                int64_t x, y;
+                if (in->op == OP_DP4A) {
+                    x = as ? (int8_t)(a >> (8 * i)) : (int64_t)((a >> (8 * i)) & 0xff);
+                } else {
+                    x = as ? (int16_t)(a >> (16 * i)) : (int64_t)((a >> (16 * i)) & 0xffff);
+                }
+                unsigned bi = in->op == OP_DP4A ? i : i + (in->mode == MD_HI ? 2 : 0);
+                y = bs ? (int8_t)(b >> (8 * bi)) : (int64_t)((b >> (8 * bi)) & 0xff);
+                acc += x * y;
+            }
+            r = (uint64_t)acc & 0xFFFFFFFFu;
             break;
         }
         case OP_LOP3: {
@@ -1532,18 +1590,29 @@ static bool exec_fast(ctx *X, uint32_t act) {
 }
 
 /* ---- the dispatcher ------------------------------------------------------- */
-int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
+static bool is_control(const ptx_insn *in) {
+    switch (in->op) {
+    case OP_BRA: case OP_EXIT: case OP_RET: case OP_BAR: case OP_BARRIER: case OP_TRAP: case OP_BRKPT:
+        return true;
+    default:
+        return in->op == OP_CALL && in->mode == MD_ASSERTFAIL;
+    }
+}
+
+/* Execute the instruction at pc for the lanes in mask. In program order
+ * (ahead == false) pc/mask are the top of the SIMT stack and the warp
+ * advances; ahead of order (HAWS) nothing but the registers and memory
+ * change. */
+static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, bool ahead, emu_exec_info *out) {
     emu_launch *l = c->l;
-    if (wi >= c->nwarps) return EMU_FAULT;
     warp *w = &c->w[wi];
-    if (l->fault.status != SMC_OK) return EMU_FAULT;
-    if (w->state == W_DONE) return EMU_EXITED;
-    if (w->state == W_BAR) return EMU_WAIT_BARRIER;
     const ptx_kernel *k = l->k;
     simt_entry *top = &w->stack[w->sp - 1];
-    uint32_t pc = top->pc, mask = top->mask;
     if (pc >= k->ncode) return fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "pc out of range");
     const ptx_insn *in = &k->code[pc];
+    if (ahead && is_control(in))
+        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "timing model executed control instruction '%s' ahead of order",
+                     ptx_op_name[in->op]);
     uint32_t act = mask;
     if (in->guard >= 0) {
         const uint64_t *g = &w->regs[(size_t)in->guard * 32];
@@ -1585,7 +1654,8 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
         break;
     case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_SHL:
     case OP_SHR: case OP_POPC: case OP_CLZ: case OP_BREV: case OP_BFIND: case OP_BFE:
-    case OP_BFI: case OP_PRMT: case OP_SHF: case OP_LOP3:
+    case OP_BFI: case OP_PRMT: case OP_SHF: case OP_LOP3: case OP_BMSK: case OP_SZEXT:
+    case OP_DP4A: case OP_DP2A:
         st = exec_logic(&X, act);
         break;
     case OP_SETP: case OP_SET: st = exec_compare(&X, act); break;
@@ -1635,6 +1705,10 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
     }
 done:
     if (st == EMU_FAULT) { if (out) out->status = EMU_FAULT; return EMU_FAULT; }
+    if (ahead) {
+        if (out) { out->status = (uint8_t)st; out->next_pc = w->stack[w->sp - 1].pc; }
+        return st;
+    }
     if (advance) {
         top = &w->stack[w->sp - 1];
         top->pc = pc + 1;
@@ -1645,6 +1719,40 @@ done:
         out->next_pc = w->sp ? w->stack[w->sp - 1].pc : PTX_NO_PC;
     }
     return st;
+}
+
+int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
+    if (wi >= c->nwarps) return EMU_FAULT;
+    warp *w = &c->w[wi];
+    if (c->l->fault.status != SMC_OK) return EMU_FAULT;
+    if (w->state == W_DONE) return EMU_EXITED;
+    if (w->state == W_BAR) return EMU_WAIT_BARRIER;
+    simt_entry *top = &w->stack[w->sp - 1];
+    return execute_at(c, wi, top->pc, top->mask, false, out);
+}
+
+int emu_warp_execute_ahead(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, emu_exec_info *out) {
+    if (wi >= c->nwarps) return EMU_FAULT;
+    warp *w = &c->w[wi];
+    if (c->l->fault.status != SMC_OK) return EMU_FAULT;
+    if (w->state == W_DONE) return EMU_EXITED;
+    if (mask & ~(w->valid & ~w->exited))
+        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "execute ahead with lanes 0x%08x that have no live thread", mask);
+    return execute_at(c, wi, pc, mask, true, out);
+}
+
+int emu_warp_skip(emu_cta *c, uint32_t wi) {
+    if (wi >= c->nwarps) return EMU_FAULT;
+    warp *w = &c->w[wi];
+    if (c->l->fault.status != SMC_OK) return EMU_FAULT;
+    if (w->state == W_DONE) return EMU_EXITED;
+    if (w->state == W_BAR) return EMU_WAIT_BARRIER;
+    simt_entry *top = &w->stack[w->sp - 1];
+    if (top->pc >= c->l->k->ncode || is_control(&c->l->k->code[top->pc]))
+        return fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0, "skip of a control instruction");
+    top->pc++;
+    reconverge(w);
+    return EMU_OK;
 }
 
 /* ---- functional runner ----------------------------------------------------- */

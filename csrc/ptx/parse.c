@@ -419,6 +419,14 @@ static void apply_mod(parser *P, ptx_insn *in, const char *m, uint32_t n, uint32
         if (IS("uni")) { in->mode = MD_UNI; return; }
         if (IS("ballot")) { in->mode = MD_BALLOT; return; }
     }
+    if (op == OP_BMSK || op == OP_SZEXT) {
+        if (IS("wrap")) { in->flags |= F_WRAP; return; }
+        if (IS("clamp")) { in->flags |= F_CLAMP; return; }
+    }
+    if (op == OP_DP2A) {
+        if (IS("lo")) { in->mode = MD_LO; return; }
+        if (IS("hi")) { in->mode = MD_HI; return; }
+    }
     if (op == OP_SHF) {
         if (IS("l")) { in->mode = MD_L; return; }
         if (IS("r")) { in->mode = MD_R; return; }
@@ -785,6 +793,8 @@ static void check_nops(parser *P, const ptx_insn *in, const token *opt) {
         lo = 4; hi = 4; break;
     case OP_SETP: case OP_SET: lo = 3; hi = 4; break;
     case OP_BFI: lo = 5; hi = 5; break;
+    case OP_BMSK: case OP_SZEXT: lo = 3; hi = 3; break;
+    case OP_DP2A: case OP_DP4A: lo = 4; hi = 4; break;
     case OP_LOP3: lo = 5; hi = 5; break;
     case OP_ATOM: lo = 3; hi = 4; break;
     case OP_SHFL: lo = 5; hi = 5; break;

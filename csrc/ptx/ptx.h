@@ -41,10 +41,10 @@ extern const char *const ptx_space_name[SP_COUNT];
 #define PTX_OPCODES(X) \
     X(ABS, "abs") X(ACTIVEMASK, "activemask") X(ADD, "add") X(ADDC, "addc") \
     X(AND, "and") X(ATOM, "atom") X(BAR, "bar") X(BARRIER, "barrier") \
-    X(BFE, "bfe") X(BFI, "bfi") X(BFIND, "bfind") X(BRA, "bra") \
+    X(BFE, "bfe") X(BFI, "bfi") X(BFIND, "bfind") X(BMSK, "bmsk") X(BRA, "bra") \
     X(BREV, "brev") X(BRKPT, "brkpt") X(CALL, "call") X(CLZ, "clz") \
     X(CNOT, "cnot") X(COPYSIGN, "copysign") X(COS, "cos") X(CVT, "cvt") \
-    X(CVTA, "cvta") X(DIV, "div") X(EX2, "ex2") X(EXIT, "exit") \
+    X(CVTA, "cvta") X(DIV, "div") X(DP2A, "dp2a") X(DP4A, "dp4a") X(EX2, "ex2") X(EXIT, "exit") \
     X(FENCE, "fence") X(FMA, "fma") X(ISSPACEP, "isspacep") X(LD, "ld") \
     X(LDU, "ldu") X(LG2, "lg2") X(LOP3, "lop3") X(MAD, "mad") \
     X(MADC, "madc") X(MAD24, "mad24") X(MAX, "max") X(MEMBAR, "membar") \
@@ -54,7 +54,7 @@ extern const char *const ptx_space_name[SP_COUNT];
     X(RED, "red") X(REM, "rem") X(RET, "ret") X(RSQRT, "rsqrt") \
     X(SAD, "sad") X(SELP, "selp") X(SET, "set") X(SETP, "setp") \
     X(SHF, "shf") X(SHFL, "shfl") X(SHL, "shl") X(SHR, "shr") X(SIN, "sin") \
-    X(SLCT, "slct") X(SQRT, "sqrt") X(ST, "st") X(SUB, "sub") X(SUBC, "subc") \
+    X(SLCT, "slct") X(SQRT, "sqrt") X(ST, "st") X(SUB, "sub") X(SUBC, "subc") X(SZEXT, "szext") \
     X(TANH, "tanh") X(TESTP, "testp") X(TRAP, "trap") X(VOTE, "vote") \
     X(XOR, "xor")
 

@@ -128,7 +128,7 @@ static void test_carry_chains_and_division(void **state) {
 
 static void test_bits_and_compare(void **state) {
     (void)state;
-    uint32_t r[12];
+    uint32_t r[14];
     /* bfe.u32 0xF0F0 pos 4 len 8 = 0x0F; bfe.s32 0x0F00 pos 8 len 4 = 0xF -> sign bit set -> 0xFFFFFFFF;
      * bfi.b32 a=0xAB into b=0xFFFFFFFF at pos 8 len 8 = 0xFFFFABFF;
      * prmt 0x33221100, 0x77665544 selector 0x7531 -> bytes 1,3,5,7 = 0x77553311;
@@ -148,8 +148,11 @@ static void test_bits_and_compare(void **state) {
          "\tsetp.lt.f32 %p2, %f1, 0f3F800000;\n\tselp.u32 %r25, 1, 0, %p2;\n" ST(32, "%r25")
          "\tsetp.lt.and.f32 %p3, 0f00000000, 0f3F800000, %p2;\n\tselp.u32 %r25, 1, 0, %p3;\n" ST(36, "%r25")
          "\tmov.f32 %f2, 0f00000001;\n\ttestp.subnormal.f32 %p4, %f2;\n\tselp.u32 %r25, 1, 0, %p4;\n" ST(40, "%r25")
-         "\tcopysign.f32 %f3, 0fBF800000, 0f40400000;\n" ST(44, "%f3"),
-         r, 12);
+         "\tcopysign.f32 %f3, 0fBF800000, 0f40400000;\n" ST(44, "%f3")
+         /* prmt.f4e with c = 1: bytes {4,3,2,1} of b:a = 0x44332211; prmt.ecr c = 2: {2,2,1,0} = 0x22221100 */
+         "\tprmt.b32.f4e %r26, %r15, %r16, 1;\n" ST(48, "%r26")
+         "\tprmt.b32.ecr %r26, %r15, %r16, 2;\n" ST(52, "%r26"),
+         r, 14);
     assert_int_equal(r[0], 0x0F);
     assert_int_equal(r[1], 0xFFFFFFFF);
     assert_int_equal(r[2], 0xFFFFABFF);
@@ -162,6 +165,30 @@ static void test_bits_and_compare(void **state) {
     assert_int_equal(r[9], 0);
     assert_int_equal(r[10], 1);
     assert_int_equal(r[11], fbits(-3.0f));
+    assert_int_equal(r[12], 0x44332211);
+    assert_int_equal(r[13], 0x22221100);
+}
+
+static void test_newer_integer_ops(void **state) {
+    (void)state;
+    uint32_t r[6];
+    /* bmsk.clamp.b32 a=4 b=8 -> 0xFF0; bmsk.wrap a=36 (->4) b=33 (->1) -> 0x10;
+     * szext.clamp.s32 0x1F0 b=8 -> low byte 0xF0 sign-extended = 0xFFFFFFF0; szext.u32 -> 0xF0;
+     * dp4a.u32.u32 a=0x01020304 b=0x05060708 c=10: 1*5+2*6+3*7+4*8 + 10 = 80;
+     * dp4a.s32.s32 a=0xFF020304 (-1,2,3,4 from the top) b=0x05060708 c=0: -5+12+21+32 = 60 */
+    run1("\tbmsk.clamp.b32 %r10, 4, 8;\n" ST(0, "%r10")
+         "\tmov.u32 %r11, 36;\n\tbmsk.wrap.b32 %r10, %r11, 33;\n" ST(4, "%r10")
+         "\tmov.u32 %r12, 0x1F0;\n\tszext.clamp.s32 %r13, %r12, 8;\n" ST(8, "%r13")
+         "\tszext.clamp.u32 %r13, %r12, 8;\n" ST(12, "%r13")
+         "\tmov.u32 %r14, 0x01020304;\n\tmov.u32 %r15, 0x05060708;\n\tdp4a.u32.u32 %r16, %r14, %r15, 10;\n" ST(16, "%r16")
+         "\tmov.u32 %r14, 0xFF020304;\n\tdp4a.s32.s32 %r16, %r14, %r15, 0;\n" ST(20, "%r16"),
+         r, 6);
+    assert_int_equal(r[0], 0xFF0);
+    assert_int_equal(r[1], 0x10);
+    assert_int_equal(r[2], 0xFFFFFFF0);
+    assert_int_equal(r[3], 0xF0);
+    assert_int_equal(r[4], 80);
+    assert_int_equal(r[5], 60);
 }
 
 static void test_f16_cvt(void **state) {
@@ -190,6 +217,7 @@ int main(void) {
         cmocka_unit_test(test_rounding_fma_f64_and_cvt),
         cmocka_unit_test(test_carry_chains_and_division),
         cmocka_unit_test(test_bits_and_compare),
+        cmocka_unit_test(test_newer_integer_ops),
         cmocka_unit_test(test_f16_cvt),
     };
     return cmocka_run_group_tests_name("emu_ops", tests, NULL, NULL);

@@ -1,8 +1,8 @@
 /* test_simt.c — SIMT control flow (nested if/else, loops with break, early
- * exit, reconvergence), barriers (bar.sync, bar.arrive, bar.red, divergent
- * and deadlocked barriers), every guest fault kind with its location, and the
- * timing-model interface of emu.h (peek/execute, barrier readiness, clock
- * hook, %smid). Kernels are hand-written PTX around tu_wrap()'s prelude:
+ * exit, reconvergence), barriers (bar.sync, bar.arrive, bar.red, lanes
+ * parked at a reconvergence point, deadlock), every guest fault kind with its
+ * location, and the timing-model interface of emu.h (peek/execute, barrier
+ * readiness, clock hook, %smid, out-of-order execute_ahead/skip). Kernels are hand-written PTX around tu_wrap()'s prelude:
  * %r1 = tid.x, %r4 = global thread id, %rd3 = &out[gid], %rd4 = &in[gid],
  * %r0 = n. Expected values are computed here in C. */
 #include "testutil.h"
@@ -221,7 +221,7 @@ static void test_fault_trap_watchdog_illegal(void **state) {
     expect_fault(&r, SMC_ERR_ASSERT, 0, 0, 9, "trap");
     r = go("", "LOOP:\n\tadd.u32 %r5, %r5, 1;\n\tbra LOOP;\n", 1, 32, 32, 10000);
     expect_fault(&r, SMC_ERR_LAUNCH_TIMEOUT, 0, 0, 0, "watchdog");
-    r = go("", "\tprmt.b32.f4e %r5, %r1, %r1, 0;\n", 1, 32, 32, 0);
+    r = go("", "\tcvt.rn.bf16.f32 %r5, %f1;\n", 1, 32, 32, 0);
     expect_fault(&r, SMC_ERR_ILLEGAL_INSTRUCTION, 0, 0, 0, "not supported");
 }
 
@@ -294,6 +294,9 @@ static void test_emu_interface(void **state) {
     /* taken path first: lanes 0-7 reach SMALL = the reconvergence point,
      * then the fall-through path (lanes 8-31) runs the add */
     assert_int_equal(emu_warp_peek(c, 0)->pc, 13);
+    assert_int_equal(emu_warp_pc(c, 0), 13);
+    assert_int_equal(emu_warp_active_mask(c, 0), 0xFFFFFF00u);
+    assert_int_equal(emu_warp_stack_depth(c, 0), 2);            /* reconvergence entry + fall-through path */
     assert_int_equal(emu_warp_execute(c, 0, &x), EMU_OK);
     assert_int_equal(x.active, 0xFFFFFF00u);
     assert_int_equal(emu_warp_peek(c, 0)->pc, 14);
@@ -312,6 +315,8 @@ static void test_emu_interface(void **state) {
     while ((st = emu_warp_execute(c, 0, &x)) == EMU_OK) {}
     assert_int_equal(st, EMU_EXITED);
     assert_null(emu_warp_peek(c, 0));
+    assert_int_equal(emu_warp_pc(c, 0), PTX_NO_PC);
+    assert_int_equal(emu_warp_active_mask(c, 0), 0);
     assert_true(emu_warp_exited(c, 0));
     assert_false(emu_cta_done(c));
     while ((st = emu_warp_execute(c, 1, &x)) == EMU_OK) {}
@@ -328,6 +333,73 @@ static void test_emu_interface(void **state) {
     smc_device_destroy(dev);
 }
 
+/* HAWS-style out-of-order issue: an independent instruction executed ahead
+ * and skipped in order gives the right result; a dependent one executed
+ * ahead (a wrong hint) gives a wrong result, as the brief requires. */
+static void ooo_run(int wrong_hint, uint32_t *res) {
+    smc_device *dev = tu_device(0);
+    char *src = tu_wrap("",
+        "\tld.global.u32 %r5, [%rd4];\n"        /* pc 10 */
+        "\tadd.u32 %r6, %r5, 1;\n"              /* 11: depends on the load */
+        "\tmul.lo.u32 %r7, %r1, 3;\n"           /* 12: independent */
+        "\tadd.u32 %r8, %r6, %r7;\n"            /* 13 */
+        "\tst.global.u32 [%rd3], %r8;\n");      /* 14 */
+    smc_module *m = tu_load(dev, src);
+    free(src);
+    smc_kernel *k = tu_kernel(m, "k");
+    uint32_t n = 32;
+    uint64_t out, in;
+    assert_int_equal(smc_malloc(dev, n * 4, SMC_MEM_MANAGED, &out), SMC_OK);
+    assert_int_equal(smc_malloc(dev, n * 4, SMC_MEM_MANAGED, &in), SMC_OK);
+    uint32_t *iv = smc_host_ptr(dev, in, n * 4);
+    for (uint32_t i = 0; i < n; i++) iv[i] = 1000 + i;
+    char params[32];
+    const void *args[] = { &out, &in, &n };
+    tu_pack(k, params, sizeof params, args, 3);
+    emu_launch_desc d = { .kernel = smc_kernel_emu(k), .grid = { 1, 1, 1 }, .block = { 32, 1, 1 },
+                          .params = params, .param_bytes = 20, .mem = smc_device_mem(dev), .num_sms = 1 };
+    emu_launch *l = emu_launch_create(&d);
+    emu_cta *c = emu_cta_create(l, 0, 0);
+    emu_exec_info x;
+    for (int i = 0; i < 10; i++) assert_int_equal(emu_warp_execute(c, 0, &x), EMU_OK);
+    if (wrong_hint) {
+        assert_int_equal(emu_warp_execute_ahead(c, 0, 11, 0xFFFFFFFFu, &x), EMU_OK);   /* before the load */
+        assert_int_equal(emu_warp_execute(c, 0, &x), EMU_OK);                          /* 10 */
+        assert_int_equal(emu_warp_skip(c, 0), EMU_OK);                                 /* 11 */
+        assert_int_equal(emu_warp_execute(c, 0, &x), EMU_OK);                          /* 12 */
+    } else {
+        assert_int_equal(emu_warp_execute(c, 0, &x), EMU_OK);                          /* 10 */
+        assert_int_equal(emu_warp_execute_ahead(c, 0, 12, 0xFFFFFFFFu, &x), EMU_OK);   /* hoisted */
+        assert_int_equal(x.pc, 12);
+        assert_int_equal(emu_warp_pc(c, 0), 11);                                       /* the warp did not move */
+        assert_int_equal(emu_warp_execute(c, 0, &x), EMU_OK);                          /* 11 */
+        assert_int_equal(emu_warp_skip(c, 0), EMU_OK);                                 /* 12 */
+    }
+    int st;
+    while ((st = emu_warp_execute(c, 0, &x)) == EMU_OK) {}
+    assert_int_equal(st, EMU_EXITED);
+    memcpy(res, smc_host_ptr(dev, out, n * 4), n * 4);
+    /* control instructions cannot be executed ahead */
+    emu_cta_destroy(c);
+    c = emu_cta_create(l, 0, 0);
+    assert_int_equal(emu_warp_execute_ahead(c, 0, 15, 1, &x), EMU_FAULT);             /* ret/exit */
+    assert_int_equal(emu_launch_fault(l)->status, SMC_ERR_LAUNCH_FAILED);
+    emu_cta_destroy(c);
+    emu_launch_destroy(l);
+    smc_device_destroy(dev);
+}
+
+static void test_out_of_order_issue(void **state) {
+    (void)state;
+    uint32_t good[32], bad[32];
+    ooo_run(0, good);
+    ooo_run(1, bad);
+    for (uint32_t t = 0; t < 32; t++) {
+        assert_int_equal(good[t], 1000 + t + 1 + 3 * t);
+        assert_int_equal(bad[t], 0 + 1 + 3 * t);          /* the early add read the stale %r5 */
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nested_if_else),
@@ -341,6 +413,7 @@ int main(void) {
         cmocka_unit_test(test_fault_trap_watchdog_illegal),
         cmocka_unit_test(test_fault_barriers),
         cmocka_unit_test(test_emu_interface),
+        cmocka_unit_test(test_out_of_order_issue),
     };
     return cmocka_run_group_tests_name("emu_simt", tests, NULL, NULL);
 }
