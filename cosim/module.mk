@@ -19,6 +19,9 @@ VSCHED_CXX      := $(CXX) -std=gnu++17 -O2 -g0 -fno-strict-aliasing -Wno-unused 
                    -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
 VSCHED_VFLAGS   := --cc --no-MMD -O3 --x-assign fast --x-initial fast --noassert
 VSCHED_CLASSES  := $(addprefix Vsc_,$(VSCHED_CONFIGS))
+# rtl/module.mk is read after this file, so name the sources here (a
+# prerequisite list is expanded when it is read).
+VSCHED_RTL      := $(wildcard rtl/*.sv)
 VSCHED_MODEL_OBJS := $(foreach c,$(VSCHED_CLASSES),$(VSCHED_DIR)/$(c).o)
 # Verilator's runtime, compiled once and kept across rebuilds of the models.
 VSCHED_RT_OBJS  := $(VSCHED_RT_DIR)/verilated.o $(VSCHED_RT_DIR)/verilated_fst_c.o \
@@ -49,7 +52,7 @@ vsched_traced = $(if $(filter t,$(call vsched_field,$(1),7)),1,0)
 .PRECIOUS: $(VSCHED_DIR)/%/stamp
 
 # Verilate one parameter set, then compile all its C++ as one unity file.
-$(VSCHED_DIR)/%/stamp: $(RTL_SOURCES)
+$(VSCHED_DIR)/%/stamp: $(VSCHED_RTL)
 	@rm -rf $(@D) && mkdir -p $(@D)
 	verilator $(VSCHED_VFLAGS) $(if $(filter 1,$(call vsched_traced,$*)),--trace-fst) \
 	  --prefix $* -Mdir $(@D) $(call vsched_params,$*) $(RTL_SOURCES) --top-module $(RTL_TOP)

@@ -64,7 +64,7 @@ typedef struct cmodel {
     uint64_t in_active;                     /* two-level active pool */
     unsigned last_issue[SCHED_MAX_SCHEDULERS];  /* global warp ids */
     unsigned last_fetch[SCHED_MAX_SCHEDULERS];
-    uint32_t counters[SCHED_MAX_SCHEDULERS][SCHED_NUM_REASONS];
+    /* the counters are registers; they live in base.out.counters */
 
     /* decisions of the current cycle (from compute_outputs) */
     int      grant[SCHED_MAX_SCHEDULERS];   /* warp id or -1 */
@@ -108,7 +108,10 @@ static void refresh_warp(cmodel *m, unsigned w)
     m->hazard_long &= clr;
     m->need_full &= clr;
     m->long_pending &= clr;
-    for (unsigned c = 0; c < SCHED_NUM_OP_CLASSES; c++) m->op_mask[c] &= clr;
+    m->op_mask[0] &= clr;
+    m->op_mask[1] &= clr;
+    m->op_mask[2] &= clr;
+    m->op_mask[3] &= clr;
 
     if (wp->count < m->base.params.ibuf_depth) m->space |= bit;
     if (wp->sb_long_count) m->long_pending |= bit;
@@ -177,9 +180,9 @@ static void compute_outputs(cmodel *m)
         r &= ~m->hazard_long;
         uint64_t sb = r & (m->hazard | m->need_full);
         r &= ~sb;
-        uint64_t unit_ok = 0;
-        for (unsigned c = 0; c < SCHED_NUM_OP_CLASSES; c++)
-            if (m->unit_avail[s] & (1u << c)) unit_ok |= m->op_mask[c];
+        const uint64_t u = m->unit_avail[s];
+        uint64_t unit_ok = (m->op_mask[0] & -(u & 1)) | (m->op_mask[1] & -((u >> 1) & 1)) |
+                           (m->op_mask[2] & -((u >> 2) & 1)) | (m->op_mask[3] & -((u >> 3) & 1));
         uint64_t ub = r & ~unit_ok;
         uint64_t ready = r & unit_ok;
 
@@ -215,7 +218,6 @@ static void compute_outputs(cmodel *m)
             o->fetch_valid[s] = 0;
             o->fetch_warp[s] = 0;
         }
-        memcpy(o->counters[s], m->counters[s], sizeof m->counters[s]);
     }
     o->long_pending = m->long_pending;
 }
@@ -280,7 +282,7 @@ static void cm_step(sched_backend *b, const sched_inputs *in)
 
     /* Issue: pop the buffer head, allocate a scoreboard slot; counters. */
     for (unsigned s = 0; s < ns; s++) {
-        m->counters[s][m->reason[s]]++;
+        b->out.counters[s][m->reason[s]]++;
         if (m->fetch[s] >= 0) m->last_fetch[s] = (unsigned)m->fetch[s];
         if (m->grant[s] < 0) continue;
         unsigned w = (unsigned)m->grant[s];

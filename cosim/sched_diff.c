@@ -87,11 +87,14 @@ int main(int argc, char **argv)
         if (rc == 0) printf("sched_diff: %" PRIu64 " cycles in lockstep, no difference\n", cycles);
         return rc;
     }
-    /* every parameter set, chunks of at most 1M cycles, new seed per chunk */
+    /* every parameter set in turn, chunks of at most 1M cycles (so that even
+     * a short run covers all sets), a new seed per chunk */
     const unsigned nsets = sizeof param_sets / sizeof param_sets[0];
+    uint64_t per = (cycles + nsets - 1) / nsets;
+    if (per > 1000000) per = 1000000;
     uint64_t done = 0, chunk = 0;
     while (done < cycles) {
-        uint64_t n = cycles - done < 1000000 ? cycles - done : 1000000;
+        uint64_t n = cycles - done < per ? cycles - done : per;
         int rc = run_one(&param_sets[chunk % nsets], n, seed + chunk, policy);
         if (rc) return rc;
         done += n;

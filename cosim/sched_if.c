@@ -66,22 +66,33 @@ int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err,
     uint64_t warps = p->num_warps == 64 ? ~0ull : (1ull << p->num_warps) - 1;
     unsigned reg_limit = 1u << p->reg_id_width;
 
-    ICHECK(in->policy < SCHED_NUM_POLICIES, "input policy=%u: unsupported (0 lrr, 1 gto, 2 two_level)",
-           in->policy);
-    ICHECK(in->warp_limit <= 127, "input warp_limit=%u: must be 0..127", in->warp_limit);
-    ICHECK(in->pool_size <= 127, "input pool_size=%u: must be 0..127", in->pool_size);
-    ICHECK(in->reserved_mshr_avail == 0 && in->reserved_mem_complete == 0,
-           "inputs reserved_mshr_avail/reserved_mem_complete: reserved for OAWS, must be 0");
-    ICHECK((in->barrier & ~warps) == 0, "input barrier: bits set beyond num_warps=%u", p->num_warps);
-    ICHECK((in->launch & ~warps) == 0, "input launch: bits set beyond num_warps=%u", p->num_warps);
-    ICHECK((in->finish & ~warps) == 0, "input finish: bits set beyond num_warps=%u", p->num_warps);
+    /* The common case (everything in range) costs a few operations; the
+     * individual checks below only name the culprit. */
+    uint64_t units;
+    memcpy(&units, in->unit_avail, sizeof units);
+    int levels_ok = in->policy < SCHED_NUM_POLICIES && in->warp_limit <= 127 &&
+                    in->pool_size <= 127 && (in->reserved_mshr_avail | in->reserved_mem_complete) == 0 &&
+                    ((in->barrier | in->launch | in->finish) & ~warps) == 0 &&
+                    (units & 0xF0F0F0F0F0F0F0F0ull) == 0;
+    if (!levels_ok) {
+        ICHECK(in->policy < SCHED_NUM_POLICIES,
+               "input policy=%u: unsupported (0 lrr, 1 gto, 2 two_level)", in->policy);
+        ICHECK(in->warp_limit <= 127, "input warp_limit=%u: must be 0..127", in->warp_limit);
+        ICHECK(in->pool_size <= 127, "input pool_size=%u: must be 0..127", in->pool_size);
+        ICHECK(in->reserved_mshr_avail == 0 && in->reserved_mem_complete == 0,
+               "inputs reserved_mshr_avail/reserved_mem_complete: reserved for OAWS, must be 0");
+        ICHECK((in->barrier & ~warps) == 0, "input barrier: bits set beyond num_warps=%u", p->num_warps);
+        ICHECK((in->launch & ~warps) == 0, "input launch: bits set beyond num_warps=%u", p->num_warps);
+        ICHECK((in->finish & ~warps) == 0, "input finish: bits set beyond num_warps=%u", p->num_warps);
+        for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++)
+            ICHECK(in->unit_avail[s] < 16, "input unit_avail[%u]=%u: 4 bits", s, in->unit_avail[s]);
+    }
     for (unsigned s = p->num_schedulers; s < SCHED_MAX_SCHEDULERS; s++)
         ICHECK(!in->push[s].valid, "input push[%u]: only %u schedulers", s, p->num_schedulers);
     for (unsigned k = p->wb_ports; k < SCHED_MAX_WB_PORTS; k++)
         ICHECK(!in->wb[k].valid, "input wb[%u]: only %u writeback ports", k, p->wb_ports);
     for (unsigned s = 0; s < p->num_schedulers; s++) {
         const sched_push *ps = &in->push[s];
-        ICHECK(in->unit_avail[s] < 16, "input unit_avail[%u]=%u: 4 bits", s, in->unit_avail[s]);
         if (!ps->valid) continue;
         ICHECK(ps->valid == 1, "input push[%u].valid must be 0 or 1", s);
         unsigned owner = (p->num_schedulers & (p->num_schedulers - 1)) == 0

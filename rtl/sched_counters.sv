@@ -5,22 +5,20 @@
 //   dependence, 4 unit busy, 5 barrier, 6 warp limit.
 // Each cycle exactly one of them counts.
 module sched_counters (
-  input  logic          clk_i,
-  input  logic          rst_ni,
-  input  logic [2:0]    reason_i,
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  input  logic [2:0]      reason_i,
   output logic [7*32-1:0] count_o
 );
-  logic [7*32-1:0] count_q;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      count_q <= '0;
-    end else begin
-      for (int r = 0; r < 7; r++) begin
-        if (reason_i == 3'(r)) count_q[r*32 +: 32] <= count_q[r*32 +: 32] + 32'd1;
+  for (genvar r = 0; r < 7; r++) begin : g_cnt
+    logic [31:0] count_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        count_q <= '0;
+      end else if (reason_i == 3'(r)) begin
+        count_q <= count_q + 32'd1;
       end
     end
+    assign count_o[r*32 +: 32] = count_q;
   end
-
-  assign count_o = count_q;
 endmodule

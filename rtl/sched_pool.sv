@@ -19,23 +19,18 @@ module sched_pool #(
 );
   logic [N-1:0] active_q, active_d;
 
+  logic [N-1:0] stay, cand, promote;
+  logic [7:0]   count;
+
+  assign stay    = active_q & alive_i & ~long_wait_i;
+  assign cand    = ~active_q & alive_i & ~long_wait_i;
+  assign promote = (count < {1'b0, pool_size_i}) ? (cand & (~cand + 1'b1)) : '0;
+  assign active_d = stay | promote;
+
   always_comb begin
-    logic [N-1:0] stay;
-    logic [7:0]   count;
-    logic         done;
-    stay     = active_q & alive_i & ~long_wait_i;
-    count    = '0;
-    done     = 1'b0;
-    active_d = stay;
+    count = '0;
     for (int i = 0; i < N; i++) begin
       count = count + {7'd0, stay[i]};
-    end
-    for (int i = 0; i < N; i++) begin
-      if (!done && !active_q[i] && alive_i[i] && !long_wait_i[i] &&
-          count < {1'b0, pool_size_i}) begin
-        done        = 1'b1;
-        active_d[i] = 1'b1;
-      end
     end
   end
 

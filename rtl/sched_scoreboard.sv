@@ -11,8 +11,11 @@
 //   full_o         no free slot (an instruction with a destination stalls)
 //   long_pending_o any long-latency write pending (the HAWS trigger)
 // Writebacks for registers that are not pending are ignored. clear_i (warp
-// launch) empties the scoreboard and wins over an allocation. The writeback
-// inputs steer only the clocked process (see sched_ibuffer for why).
+// launch) empties the scoreboard and wins over an allocation.
+//
+// Written per slot (g_slot) with the writeback inputs used only inside the
+// clocked process: Verilator then evaluates plain word operations and skips
+// the writeback compare when no writeback addresses this warp.
 module sched_scoreboard #(
   parameter int Entries = 6,
   parameter int RegW    = 8,
@@ -38,63 +41,50 @@ module sched_scoreboard #(
   output logic                full_o,
   output logic                long_pending_o
 );
-  logic [Entries-1:0]      valid_q;
-  logic [Entries-1:0]      long_q;
-  logic [Entries*RegW-1:0] reg_q;
-  logic [Entries-1:0]      match_m;
-  logic [Entries-1:0]      alloc_m;   // one-hot: the lowest free slot
+  logic [Entries-1:0] valid_vec;
+  logic [Entries-1:0] long_vec;
+  logic [Entries-1:0] match_m;
+  logic [Entries-1:0] alloc_m;   // one-hot: the lowest free slot
 
-  // Which slots the head depends on, and which slot an allocation takes.
-  always_comb begin
-    logic found;
-    found   = 1'b0;
-    match_m = '0;
-    alloc_m = '0;
-    for (int e = 0; e < Entries; e++) begin
-      if (chk_dst_valid_i && chk_dst_i == reg_q[e*RegW +: RegW]) match_m[e] = valid_q[e];
-      for (int s = 0; s < 3; s++) begin
-        if (chk_src_valid_i[s] && chk_src_i[s*RegW +: RegW] == reg_q[e*RegW +: RegW]) begin
-          match_m[e] = valid_q[e];
-        end
-      end
-      if (!found && !valid_q[e]) begin
-        found      = 1'b1;
-        alloc_m[e] = 1'b1;
-      end
-    end
-  end
+  assign alloc_m = ~valid_vec & (valid_vec + 1'b1);
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q <= '0;
-    end else if (clear_i) begin
-      valid_q <= '0;
-    end else begin
-      for (int e = 0; e < Entries; e++) begin
-        if (alloc_i && alloc_m[e]) begin
-          valid_q[e] <= 1'b1;
-        end else begin
-          for (int p = 0; p < WbPorts; p++) begin
-            if (wb_valid_i[p] && wb_reg_i[p*RegW +: RegW] == reg_q[e*RegW +: RegW]) begin
-              valid_q[e] <= 1'b0;
-            end
-          end
+  for (genvar e = 0; e < Entries; e++) begin : g_slot
+    logic            valid_q;
+    logic            long_q;
+    logic [RegW-1:0] reg_q;
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        valid_q <= 1'b0;
+      end else if (clear_i) begin
+        valid_q <= 1'b0;
+      end else if (alloc_i && alloc_m[e]) begin
+        valid_q <= 1'b1;
+      end else if (valid_q && (wb_valid_i != '0)) begin
+        for (int p = 0; p < WbPorts; p++) begin
+          if (wb_valid_i[p] && wb_reg_i[p*RegW +: RegW] == reg_q) valid_q <= 1'b0;
         end
       end
     end
-  end
 
-  always_ff @(posedge clk_i) begin
-    for (int e = 0; e < Entries; e++) begin
+    always_ff @(posedge clk_i) begin
       if (alloc_i && alloc_m[e]) begin
-        long_q[e]              <= alloc_long_i;
-        reg_q[e*RegW +: RegW]  <= alloc_reg_i;
+        reg_q  <= alloc_reg_i;
+        long_q <= alloc_long_i;
       end
     end
+
+    assign valid_vec[e] = valid_q;
+    assign long_vec[e]  = long_q;
+    assign match_m[e]   = valid_q &
+        ((chk_dst_valid_i    & (chk_dst_i              == reg_q)) |
+         (chk_src_valid_i[0] & (chk_src_i[0 +: RegW]    == reg_q)) |
+         (chk_src_valid_i[1] & (chk_src_i[RegW +: RegW] == reg_q)) |
+         (chk_src_valid_i[2] & (chk_src_i[2*RegW +: RegW] == reg_q)));
   end
 
   assign hazard_o       = |match_m;
-  assign hazard_long_o  = |(match_m & long_q);
-  assign full_o         = &valid_q;
-  assign long_pending_o = |(valid_q & long_q);
+  assign hazard_long_o  = |(match_m & long_vec);
+  assign full_o         = &valid_vec;
+  assign long_pending_o = |(valid_vec & long_vec);
 endmodule
