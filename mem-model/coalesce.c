@@ -58,6 +58,25 @@ uint32_t mem_l1_set(const mem_config *cfg, uint64_t line_addr)
     return (uint32_t)h;
 }
 
+/* Slot of a key in a 256-entry open-addressing table (Fibonacci hashing). */
+static uint32_t slot_hash(uint64_t key)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 56);
+}
+
+/* Add key to keys[0..*n) unless present; slots index the keys (index + 1). */
+static void seen_add(uint64_t *keys, uint8_t *slots, uint32_t *n, uint64_t key)
+{
+    uint32_t h = slot_hash(key);
+    while (slots[h]) {
+        if (keys[slots[h] - 1] == key)
+            return;
+        h = (h + 1) & 255;
+    }
+    keys[*n] = key;
+    slots[h] = (uint8_t)++*n;
+}
+
 static int valid_size(uint32_t s)
 {
     return s == 1 || s == 2 || s == 4 || s == 8 || s == 16;
@@ -114,9 +133,50 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
     if (cfg->warp_size < 64 && (req->active_mask >> cfg->warp_size))
         return fail(err, errlen, "active mask 0x%llx has lanes beyond warp size %u",
                     (unsigned long long)req->active_mask, cfg->warp_size);
+    uint64_t blk = cfg->l1d_sector_bytes, line = cfg->l1d_line_bytes;
+    uint64_t mask = req->active_mask;
+    if ((req->space == MEM_GLOBAL || req->space == MEM_LOCAL) && mask &&
+        !(mask & (mask + 1))) {
+        /* Fast path for the common coherent case: lanes 0..n-1 active, all
+         * of one size, every byte in the block of lane 0. One pass of
+         * branch-free XOR/OR accumulation decides it; anything else (and
+         * any malformed lane) goes through the general code below, so the
+         * result is exactly what that code would give. */
+        uint32_t n = 64 - (uint32_t)__builtin_clzll(mask);
+        uint64_t a0 = req->addr[0], b0 = a0 & ~(blk - 1);
+        uint32_t s0 = req->size[0];
+        /* sizes: compare 8 lanes at a time with s0 repeated in every byte */
+        uint64_t s8 = s0 * 0x0101010101010101ull, sdiff = 0;
+        uint32_t lane = 0;
+        for (; lane + 8 <= n; lane += 8) {
+            uint64_t w;
+            memcpy(&w, &req->size[lane], sizeof w);
+            sdiff |= w ^ s8;
+        }
+        for (; lane < n; lane++)
+            sdiff |= req->size[lane] ^ s0;
+        /* every lane's bytes are in b0's block iff every offset a - b0
+         * (unsigned, so lanes below b0 are huge) is at most blk - s0 */
+        uint64_t maxoff = 0;
+        for (lane = 0; lane < n; lane++) {
+            uint64_t off = req->addr[lane] - b0;
+            maxoff = off > maxoff ? off : maxoff;
+        }
+        if (!sdiff && valid_size(s0) && s0 <= blk && maxoff <= blk - s0 &&
+            b0 <= UINT64_MAX - 16 - (blk - 1)) {
+            uint64_t total = (uint64_t)n * s0;
+            tx[0].block = b0;
+            tx[0].set = mem_l1_set(cfg, a0 & ~(line - 1));
+            tx[0].bytes = (uint32_t)(total < blk ? total : blk);
+            *ntx = 1;
+            info->transactions = info->lines = info->sets = 1;
+            info->coherent = true;
+            return 0;
+        }
+    }
     /* validate, and find the span of all lanes for the fast path below */
     uint64_t lo = UINT64_MAX, hi = 0, total = 0;
-    for (uint64_t act = req->active_mask; act; act &= act - 1) {
+    for (uint64_t act = mask; act; act &= act - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(act);
         uint64_t a = req->addr[lane];
         uint32_t sz = req->size[lane];
@@ -140,9 +200,7 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
         return 0;
     }
 
-    uint64_t blk = cfg->l1d_sector_bytes, line = cfg->l1d_line_bytes;
     uint64_t lines[MEM_MAX_TX];
-    uint32_t sets[MEM_MAX_TX];
     if (req->active_mask && (lo & ~(blk - 1)) == ((hi - 1) & ~(blk - 1))) {
         /* every lane in one block (the common coherent case): one
          * transaction, exactly what the general loop below would give */
@@ -154,6 +212,14 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
         info->coherent = true;
         return 0;
     }
+    /* Distinct blocks, lines and sets are found through small hash tables
+     * (slot = index + 1, 0 = empty) over the arrays that keep them in
+     * first-touch order. */
+    uint64_t set_keys[MEM_MAX_TX];
+    uint8_t tx_slot[256], line_slot[256], set_slot[256];
+    memset(tx_slot, 0, sizeof tx_slot);
+    memset(line_slot, 0, sizeof line_slot);
+    memset(set_slot, 0, sizeof set_slot);
     uint32_t n = 0, nlines = 0, nsets = 0, last = 0;
     for (uint64_t act = req->active_mask; act; act &= act - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(act);
@@ -164,28 +230,24 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
             /* neighbouring lanes usually share the previous lane's block */
             uint32_t j = last;
             if (j >= n || tx[j].block != b) {
-                j = 0;
-                while (j < n && tx[j].block != b)
-                    j++;
+                uint32_t h = slot_hash(b);
+                while (tx_slot[h] && tx[tx_slot[h] - 1].block != b)
+                    h = (h + 1) & 255;
+                if (tx_slot[h]) {
+                    j = tx_slot[h] - 1u;
+                } else {
+                    j = n;
+                    tx_slot[h] = (uint8_t)(n + 1);
+                    tx[n].block = b;
+                    tx[n].bytes = 0;
+                    uint64_t la = b & ~(line - 1);
+                    tx[n].set = mem_l1_set(cfg, la);
+                    n++;
+                    seen_add(lines, line_slot, &nlines, la);
+                    seen_add(set_keys, set_slot, &nsets, tx[j].set);
+                }
             }
             last = j;
-            if (j == n) {
-                tx[n].block = b;
-                tx[n].bytes = 0;
-                uint64_t la = b & ~(line - 1);
-                tx[n].set = mem_l1_set(cfg, la);
-                n++;
-                uint32_t k = 0;
-                while (k < nlines && lines[k] != la)
-                    k++;
-                if (k == nlines)
-                    lines[nlines++] = la;
-                k = 0;
-                while (k < nsets && sets[k] != tx[j].set)
-                    k++;
-                if (k == nsets)
-                    sets[nsets++] = tx[j].set;
-            }
             tx[j].bytes += (uint32_t)(stop - a);
             if (tx[j].bytes > blk)
                 tx[j].bytes = (uint32_t)blk;

@@ -3,16 +3,19 @@
  * memory, constant cache, interconnect, L2 slices with MSHRs, DRAM channels.
  *
  * Structure of one cycle (mem_cycle), in this order:
- *   1. DRAM: finished accesses go to the channel's return list; the FR-FCFS
- *      scheduler starts at most one request per channel.
+ *   1. DRAM: finished writes leave (finished reads wait for the L2 in their
+ *      FIFO); the FR-FCFS scheduler starts at most one request per channel.
  *   2. L2: a slice handles at most one DRAM fill and one request per cycle.
  *   3. Interconnect: packets move L2 -> SM, then SM -> L2, each port moving
  *      icnt.bytes_per_cycle; a packet moves only when the receiving queue has
  *      room (backpressure).
  *   4. SMs: an SM takes at most one response (L1 fill / atomic reply) and its
  *      LD/ST unit processes at most one transaction.
- * Only components with work are visited: SMs and partitions with pending
- * work are kept in bitsets, and nothing is done per idle structure.
+ * Only components with work are visited: a partition is skipped until its
+ * next possible event (part_wake), an SM is visited while its LD/ST unit
+ * works or when a response reaches the front of its ejection queue (a timing
+ * wheel wakes it then), and the interconnect visits only SMs with queued
+ * packets. Lookups are hashed (MSHR tables, L2 lines) rather than scanned.
  *
  * Requests and packets live in pools and fixed rings allocated at creation
  * (the instruction pool and completion heaps grow by doubling); nothing is
@@ -57,6 +60,159 @@ static int bs_init(bitset *b, uint32_t n)
 static void bs_set(bitset *b, uint32_t i) { b->w[i >> 6] |= 1ull << (i & 63); }
 static void bs_clear(bitset *b, uint32_t i) { b->w[i >> 6] &= ~(1ull << (i & 63)); }
 
+/* An MSHR table's index: block/line address -> entry, by open addressing
+ * with linear probing (at most half full), and a bitmap of free entries so
+ * that the lowest free entry is found without scanning the table. */
+typedef struct mshr_index {
+    uint64_t *key;
+    uint32_t *val;       /* entry + 1; 0 = empty slot */
+    uint32_t  mask;      /* slots - 1 */
+    uint32_t  shift;     /* 64 - log2(slots) */
+    uint64_t *free_bits; /* bit e set: entry e is free */
+    uint32_t  nwords;
+} mshr_index;
+
+static int mi_init(mshr_index *x, uint32_t entries)
+{
+    uint32_t slots = 4;
+    while (slots < 2 * entries)
+        slots *= 2;
+    x->key = calloc(slots, sizeof *x->key);
+    x->val = calloc(slots, sizeof *x->val);
+    x->mask = slots - 1;
+    x->shift = 64 - lg(slots);
+    x->nwords = (entries + 63) / 64;
+    x->free_bits = calloc(x->nwords, sizeof *x->free_bits);
+    if (!x->key || !x->val || !x->free_bits)
+        return -1;
+    for (uint32_t e = 0; e < entries; e++)
+        x->free_bits[e >> 6] |= 1ull << (e & 63);
+    return 0;
+}
+
+static void mi_free(mshr_index *x)
+{
+    free(x->key);
+    free(x->val);
+    free(x->free_bits);
+}
+
+static uint32_t mi_slot(const mshr_index *x, uint64_t key)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> x->shift);
+}
+
+/* The entry holding key, or -1. */
+static int mi_find(const mshr_index *x, uint64_t key)
+{
+    for (uint32_t h = mi_slot(x, key); x->val[h]; h = (h + 1) & x->mask)
+        if (x->key[h] == key)
+            return (int)x->val[h] - 1;
+    return -1;
+}
+
+/* Take the lowest free entry for key (the caller checked one is free). */
+static uint32_t mi_take(mshr_index *x, uint64_t key)
+{
+    uint32_t w = 0;
+    while (!x->free_bits[w])
+        w++;
+    uint32_t e = w * 64 + (uint32_t)__builtin_ctzll(x->free_bits[w]);
+    x->free_bits[w] &= x->free_bits[w] - 1;
+    uint32_t h = mi_slot(x, key);
+    while (x->val[h])
+        h = (h + 1) & x->mask;
+    x->key[h] = key;
+    x->val[h] = e + 1;
+    return e;
+}
+
+/* Release entry e holding key (backward-shift deletion keeps probing valid). */
+static void mi_release(mshr_index *x, uint64_t key, uint32_t e)
+{
+    x->free_bits[e >> 6] |= 1ull << (e & 63);
+    uint32_t h = mi_slot(x, key);
+    while (x->key[h] != key || x->val[h] != e + 1)
+        h = (h + 1) & x->mask;
+    for (uint32_t j = (h + 1) & x->mask; x->val[j]; j = (j + 1) & x->mask) {
+        uint32_t home = mi_slot(x, x->key[j]);
+        /* move j into the hole h unless its home lies cyclically in (h, j] */
+        if (((j - home) & x->mask) >= ((j - h) & x->mask)) {
+            x->key[h] = x->key[j];
+            x->val[h] = x->val[j];
+            h = j;
+        }
+    }
+    x->val[h] = 0;
+}
+
+/* A map from line address to a line's index (open addressing, linear
+ * probing, at most half full), for caches whose associativity makes a
+ * scan of the set cost more than a probe. */
+typedef struct line_map {
+    uint64_t *key;
+    uint32_t *val;       /* index + 1; 0 = empty slot */
+    uint32_t  mask, shift;
+} line_map;
+
+static int lm_init(line_map *x, uint32_t entries)
+{
+    uint64_t slots = 4;
+    while (slots < 2ull * entries)
+        slots *= 2;
+    x->key = calloc(slots, sizeof *x->key);
+    x->val = calloc(slots, sizeof *x->val);
+    x->mask = (uint32_t)(slots - 1);
+    x->shift = 64 - (uint32_t)__builtin_ctzll(slots);
+    return x->key && x->val ? 0 : -1;
+}
+
+static void lm_free(line_map *x)
+{
+    free(x->key);
+    free(x->val);
+}
+
+static uint32_t lm_slot(const line_map *x, uint64_t key)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> x->shift);
+}
+
+/* Index stored for key, or -1. */
+static int64_t lm_find(const line_map *x, uint64_t key)
+{
+    for (uint32_t h = lm_slot(x, key); x->val[h]; h = (h + 1) & x->mask)
+        if (x->key[h] == key)
+            return (int64_t)x->val[h] - 1;
+    return -1;
+}
+
+static void lm_insert(line_map *x, uint64_t key, uint32_t index)
+{
+    uint32_t h = lm_slot(x, key);
+    while (x->val[h])
+        h = (h + 1) & x->mask;
+    x->key[h] = key;
+    x->val[h] = index + 1;
+}
+
+/* Remove key (present); backward-shift deletion keeps probing valid. */
+static void lm_erase(line_map *x, uint64_t key)
+{
+    uint32_t h = lm_slot(x, key);
+    while (x->key[h] != key || !x->val[h])
+        h = (h + 1) & x->mask;
+    for (uint32_t j = (h + 1) & x->mask; x->val[j]; j = (j + 1) & x->mask) {
+        uint32_t home = lm_slot(x, x->key[j]);
+        if (((j - home) & x->mask) >= ((j - h) & x->mask)) {
+            x->key[h] = x->key[j];
+            x->val[h] = x->val[j];
+            h = j;
+        }
+    }
+    x->val[h] = 0;
+}
+
 /* ---- packets and rings -------------------------------------------------- */
 
 enum { PK_READ = 0, PK_WRITE = 1, PK_ATOMIC = 2 };
@@ -86,12 +242,13 @@ static int ring_full(const ring *r) { return r->count == r->cap; }
 static packet *ring_front(ring *r) { return &r->buf[r->head]; }
 static void ring_push(ring *r, const packet *p)
 {
-    r->buf[(r->head + r->count) % r->cap] = *p;
+    uint32_t tail = r->head + r->count;   /* no division: tail < 2 * cap */
+    r->buf[tail >= r->cap ? tail - r->cap : tail] = *p;
     r->count++;
 }
 static void ring_pop(ring *r)
 {
-    r->head = (r->head + 1) % r->cap;
+    r->head = r->head + 1 == r->cap ? 0 : r->head + 1;
     r->count--;
 }
 
@@ -142,6 +299,7 @@ typedef struct sm_state {
     l1_line *lines;      /* sets * ways */
     uint64_t lru_clock;
     mshr_entry *mshr;
+    mshr_index mshr_ix;
     uint32_t *targets;   /* mshr_entries * max_merge instruction ids */
     uint32_t mshr_used;
     /* interconnect ends */
@@ -156,7 +314,6 @@ typedef struct sm_state {
 
 typedef struct l2_line {
     uint64_t line;
-    uint64_t lru;
     uint8_t  valid, dirty;
 } l2_line;
 
@@ -189,25 +346,38 @@ typedef struct part_state {
     ring     in, out;
     uint64_t in_port_free, out_port_free;
     l2_line *lines;
+    uint64_t *lru;       /* last-use stamp of each line (a set's stamps are
+                            contiguous for the victim search) */
+    line_map  where;     /* valid line address -> index in lines[] */
+    uint32_t *nvalid;    /* per set: ways 0..nvalid-1 are valid (the L2
+                            fills ways in order and never invalidates) */
     uint64_t lru_clock;
     l2_mshr *mshr;
+    mshr_index mshr_ix;
     packet  *targets;    /* l2_mshr_entries * max_merge */
     uint32_t mshr_used;
     uint64_t last_resp_ready;  /* keeps the output queue in ready order */
     /* DRAM channel */
     dram_req *queue;     /* FR-FCFS queue, arrival order */
     uint32_t qn;
-    dram_req *flight;    /* scheduled, data not yet returned */
-    uint32_t fn, fcap;
-    uint32_t *ret;       /* finished reads (their L2 MSHR entries), FIFO */
-    uint32_t ret_head, ret_n;
+    /* Started requests. The data bus serialises all bursts, so the end of
+     * each burst is later than the previous one's: reads finish (done =
+     * end + dram.latency) in start order, and so do writes (done = end).
+     * Two FIFOs in start order therefore hold them sorted by done cycle. */
+    uint64_t *rd_done;   /* reads, until the L2 takes the fill */
+    uint32_t *rd_mshr;   /* ... and the L2 MSHR entry waiting for each */
+    uint32_t rd_head, rd_n;
+    uint64_t *wr_done;   /* writes, until their burst ends */
+    uint32_t wr_head, wr_n;
+    uint32_t fcap;       /* capacity of each FIFO; rd_n + wr_n <= fcap */
     dram_bank *banks;
     uint64_t bus_free;
     uint64_t last_act;
     uint8_t  any_act;
     uint64_t arrivals;
-    uint64_t next_done;  /* earliest done cycle in flight[] */
     uint64_t sched_wait; /* no bank with a queued request is ready before */
+    uint64_t wake;       /* neither the channel nor the slice has anything to
+                            do before this cycle (see part_wake) */
 } part_state;
 
 /* ---- duplicate-MSHR detection (seed 000 §6.1) ---------------------------- */
@@ -226,8 +396,16 @@ struct mem_system {
     mem_stats  st;
     sm_state  *sm;
     part_state *part;
-    bitset     sm_active;      /* LD/ST busy or responses queued */
+    bitset     sm_active;      /* to visit this cycle: LD/ST unit working,
+                                  or a response at the ejection-queue front
+                                  is due (or may be) */
+    /* Timing wheel of SMs whose ejection-queue front becomes due at a given
+     * cycle: slot t & wheel_mask holds them until cycle t, when they join
+     * sm_active. Every packet arrives at most wheel_mask cycles ahead. */
+    uint64_t  *wheel;          /* (wheel_mask + 1) * sm_active.nwords words */
+    uint32_t   wheel_mask;
     bitset     sm_out_busy;    /* injection queue not empty */
+    bitset     sm_ldst_busy;   /* LD/ST unit holds an instruction */
     bitset     sm_has_done;    /* completion heap not empty */
     uint32_t   rr_up, rr_down;
     inst_rec  *inst;
@@ -450,6 +628,7 @@ void mem_destroy(mem_system *m)
             sm_state *s = &m->sm[i];
             free(s->lines);
             free(s->mshr);
+            mi_free(&s->mshr_ix);
             free(s->targets);
             free(s->out.buf);
             free(s->in.buf);
@@ -462,18 +641,25 @@ void mem_destroy(mem_system *m)
             free(p->in.buf);
             free(p->out.buf);
             free(p->lines);
+            lm_free(&p->where);
+            free(p->nvalid);
+            free(p->lru);
             free(p->mshr);
+            mi_free(&p->mshr_ix);
             free(p->targets);
             free(p->queue);
-            free(p->flight);
-            free(p->ret);
+            free(p->rd_done);
+            free(p->rd_mshr);
+            free(p->wr_done);
             free(p->banks);
         }
     }
     free(m->sm);
     free(m->part);
     free(m->sm_active.w);
+    free(m->wheel);
     free(m->sm_out_busy.w);
+    free(m->sm_ldst_busy.w);
     free(m->sm_has_done.w);
     free(m->inst);
     free(m->dup);
@@ -501,8 +687,20 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     m->l2_out_cap = cfg->l2_queue_entries + cfg->l2_mshr_max_merge;
     m->sm = calloc(cfg->num_sms, sizeof *m->sm);
     m->part = calloc(cfg->l2_partitions, sizeof *m->part);
+    /* longest ejection-queue delay: icnt.latency + serialisation - 1 of a
+     * packet carrying a whole line */
+    uint32_t max_delay = cfg->icnt_latency +
+                         ceil_div(cfg->icnt_header_bytes + cfg->l1d_line_bytes,
+                                  cfg->icnt_bytes_per_cycle);
+    uint32_t wheel_slots = 1;
+    while (wheel_slots <= max_delay)
+        wheel_slots *= 2;
+    m->wheel_mask = wheel_slots - 1;
     int bad = !m->sm || !m->part || bs_init(&m->sm_active, cfg->num_sms) ||
+              !(m->wheel = calloc((size_t)wheel_slots * ((cfg->num_sms + 63) / 64),
+                                  sizeof *m->wheel)) ||
               bs_init(&m->sm_out_busy, cfg->num_sms) ||
+              bs_init(&m->sm_ldst_busy, cfg->num_sms) ||
               bs_init(&m->sm_has_done, cfg->num_sms) || dup_rehash(m, 1024);
     for (uint32_t i = 0; !bad && i < cfg->num_sms; i++) {
         sm_state *s = &m->sm[i];
@@ -511,12 +709,15 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         s->targets = calloc((size_t)cfg->l1d_mshr_entries * cfg->l1d_mshr_max_merge,
                             sizeof *s->targets);
         bad = !s->lines || !s->mshr || !s->targets ||
+              mi_init(&s->mshr_ix, cfg->l1d_mshr_entries) ||
               ring_init(&s->out, cfg->icnt_queue_entries) ||
               ring_init(&s->in, cfg->icnt_queue_entries);
     }
     for (uint32_t i = 0; !bad && i < cfg->l2_partitions; i++) {
         part_state *p = &m->part[i];
         p->lines = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lines);
+        p->nvalid = calloc(cfg->l2_sets, sizeof *p->nvalid);
+        p->lru = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lru);
         p->mshr = calloc(cfg->l2_mshr_entries, sizeof *p->mshr);
         p->targets = calloc((size_t)cfg->l2_mshr_entries * cfg->l2_mshr_max_merge,
                             sizeof *p->targets);
@@ -524,11 +725,15 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         /* room for every request that can be alive at once (queue, banks,
          * reads waiting for their L2 fill): the channel never blocks on it */
         p->fcap = cfg->dram_queue_entries + cfg->dram_banks + cfg->l2_mshr_entries;
-        p->flight = calloc(p->fcap, sizeof *p->flight);
-        p->ret = calloc(p->fcap, sizeof *p->ret);
+        p->rd_done = calloc(p->fcap, sizeof *p->rd_done);
+        p->rd_mshr = calloc(p->fcap, sizeof *p->rd_mshr);
+        p->wr_done = calloc(p->fcap, sizeof *p->wr_done);
         p->banks = calloc(cfg->dram_banks, sizeof *p->banks);
-        bad = !p->lines || !p->mshr || !p->targets || !p->queue || !p->flight ||
-              !p->ret || !p->banks || ring_init(&p->in, m->l2_in_cap) ||
+        bad = !p->lines || !p->nvalid || !p->lru ||
+              lm_init(&p->where, cfg->l2_sets * cfg->l2_ways) || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
+              !p->rd_mshr || !p->wr_done ||
+              mi_init(&p->mshr_ix, cfg->l2_mshr_entries) ||
+              !p->banks || ring_init(&p->in, m->l2_in_cap) ||
               ring_init(&p->out, m->l2_out_cap);
         for (uint32_t b = 0; !bad && b < cfg->dram_banks; b++)
             p->banks[b].open_row = -1;
@@ -626,27 +831,14 @@ static void dram_start(mem_system *m, part_state *p, dram_req *r)
 
 static void dram_cycle(mem_system *m, part_state *p)
 {
-    /* finished accesses: reads go back to the L2, writes disappear */
-    uint64_t next_done = UINT64_MAX;
-    for (uint32_t i = 0; p->next_done <= m->now && i < p->fn;) {
-        dram_req *r = &p->flight[i];
-        if (r->done > m->now) {
-            if (r->done < next_done)
-                next_done = r->done;
-            i++;
-            continue;
-        }
-        if (r->is_write) {
-            m->live--;
-        } else {
-            p->ret[(p->ret_head + p->ret_n) % p->fcap] = r->mshr;
-            p->ret_n++;
-        }
-        p->flight[i] = p->flight[--p->fn];
+    /* finished writes disappear (a finished read waits in rd_* until the
+     * L2 slice takes its fill) */
+    while (p->wr_n && p->wr_done[p->wr_head] <= m->now) {
+        p->wr_head = p->wr_head + 1 == p->fcap ? 0 : p->wr_head + 1;
+        p->wr_n--;
+        m->live--;
     }
-    if (p->next_done <= m->now)
-        p->next_done = next_done;
-    if (!p->qn || p->fn + p->ret_n >= p->fcap || p->sched_wait > m->now)
+    if (!p->qn || p->rd_n + p->wr_n >= p->fcap || p->sched_wait > m->now)
         return;
     /* FR-FCFS: the oldest row hit on a ready bank, else the oldest request
      * on a ready bank. The queue is kept in arrival order. */
@@ -675,40 +867,47 @@ static void dram_cycle(mem_system *m, part_state *p)
             (p->qn - (uint32_t)pick - 1) * sizeof *p->queue);
     p->qn--;
     dram_start(m, p, &r);
-    p->flight[p->fn++] = r;
-    if (r.done < p->next_done)
-        p->next_done = r.done;
+    if (r.is_write) {
+        uint32_t k = p->wr_head + p->wr_n++;
+        p->wr_done[k >= p->fcap ? k - p->fcap : k] = r.done;
+    } else {
+        uint32_t k = p->rd_head + p->rd_n++;
+        k = k >= p->fcap ? k - p->fcap : k;
+        p->rd_done[k] = r.done;
+        p->rd_mshr[k] = r.mshr;
+    }
 }
 
 /* ---- L2 slice ---------------------------------------------------------- */
 
-static l2_line *l2_set(mem_system *m, part_state *p, uint64_t lline)
-{
-    uint64_t idx = lline >> lg(m->cfg.l2_line_bytes);
-    return &p->lines[(idx & (m->cfg.l2_sets - 1)) * m->cfg.l2_ways];
-}
-
 static l2_line *l2_find(mem_system *m, part_state *p, uint64_t lline)
 {
-    l2_line *set = l2_set(m, p, lline);
-    for (uint32_t w = 0; w < m->cfg.l2_ways; w++)
-        if (set[w].valid && set[w].line == lline)
-            return &set[w];
-    return NULL;
+    (void)m;
+    int64_t i = lm_find(&p->where, lline);
+    return i < 0 ? NULL : &p->lines[i];
 }
 
-/* Allocate lline in its set (LRU victim). A dirty victim is written back,
- * which needs a DRAM queue slot: returns NULL (try again later) without it. */
+/* Allocate lline in its set: the first never-used way, else the LRU one. A
+ * dirty victim is written back, which needs a DRAM queue slot: returns NULL
+ * (try again later) without it. */
 static l2_line *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
 {
-    l2_line *set = l2_set(m, p, lline), *v = &set[0];
-    for (uint32_t w = 0; w < m->cfg.l2_ways; w++) {
-        if (!set[w].valid) {
-            v = &set[w];
-            break;
+    uint32_t ways = m->cfg.l2_ways;
+    uint32_t set = (uint32_t)((lline >> lg(m->cfg.l2_line_bytes)) & (m->cfg.l2_sets - 1));
+    l2_line *b = &p->lines[(size_t)set * ways], *v;
+    if (p->nvalid[set] < ways) {
+        v = &b[p->nvalid[set]];
+    } else {
+        /* oldest stamp (stamps are unique), selected without branches */
+        const uint64_t *lru = &p->lru[(size_t)set * ways];
+        uint64_t oldest = lru[0];
+        uint32_t vw = 0;
+        for (uint32_t w = 1; w < ways; w++) {
+            int older = lru[w] < oldest;
+            oldest = older ? lru[w] : oldest;
+            vw = older ? w : vw;
         }
-        if (set[w].lru < v->lru)
-            v = &set[w];
+        v = &b[vw];
     }
     if (v->valid && v->dirty) {
         if (!dram_queue_room(m, p))
@@ -716,9 +915,14 @@ static l2_line *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
         dram_enqueue(m, p, v->line, 1, 0);
         m->st.l2_writebacks++;
     }
+    if (v->valid)
+        lm_erase(&p->where, v->line);
+    else
+        p->nvalid[set]++;
     v->valid = 1;
     v->dirty = 0;
     v->line = lline;
+    lm_insert(&p->where, lline, (uint32_t)(v - p->lines));
     return v;
 }
 
@@ -735,8 +939,8 @@ static void l2_cycle(mem_system *m, part_state *p)
 {
     const mem_config *c = &m->cfg;
     /* 1. one DRAM fill */
-    if (p->ret_n) {
-        uint32_t e = p->ret[p->ret_head];
+    if (p->rd_n && p->rd_done[p->rd_head] <= m->now) {
+        uint32_t e = p->rd_mshr[p->rd_head];
         l2_mshr *ms = &p->mshr[e];
         uint64_t lline = ms->line;
         if (p->out.count + ms->ntargets <= m->l2_out_cap) {
@@ -744,7 +948,7 @@ static void l2_cycle(mem_system *m, part_state *p)
             if (!l)
                 l = l2_allocate(m, p, lline);
             if (l) {
-                l->lru = ++p->lru_clock;
+                p->lru[l - p->lines] = ++p->lru_clock;
                 for (uint32_t t = 0; t < ms->ntargets; t++) {
                     packet *tp = &p->targets[e * c->l2_mshr_max_merge + t];
                     if (tp->kind == PK_ATOMIC)
@@ -752,9 +956,10 @@ static void l2_cycle(mem_system *m, part_state *p)
                     l2_respond(p, tp, m->now);
                 }
                 ms->used = 0;
+                mi_release(&p->mshr_ix, lline, e);
                 p->mshr_used--;
-                p->ret_head = (p->ret_head + 1) % p->fcap;
-                p->ret_n--;
+                p->rd_head = p->rd_head + 1 == p->fcap ? 0 : p->rd_head + 1;
+                p->rd_n--;
                 m->live--;   /* the DRAM read */
             }
         }
@@ -777,7 +982,7 @@ static void l2_cycle(mem_system *m, part_state *p)
             m->st.l2_hit[k]++;
         }
         l->dirty = 1;
-        l->lru = ++p->lru_clock;
+        p->lru[l - p->lines] = ++p->lru_clock;
         ring_pop(&p->in);
         m->live--;
         return;
@@ -786,7 +991,7 @@ static void l2_cycle(mem_system *m, part_state *p)
     if (l) {
         if (p->out.count >= m->l2_out_cap)
             return;
-        l->lru = ++p->lru_clock;
+        p->lru[l - p->lines] = ++p->lru_clock;
         if (q->kind == PK_ATOMIC)
             l->dirty = 1;
         m->st.l2_hit[k]++;
@@ -794,21 +999,17 @@ static void l2_cycle(mem_system *m, part_state *p)
         ring_pop(&p->in);
         return;
     }
-    uint32_t e = 0, free_e = UINT32_MAX;
-    for (; e < c->l2_mshr_entries; e++) {
-        if (p->mshr[e].used && p->mshr[e].line == lline)
-            break;
-        if (!p->mshr[e].used && free_e == UINT32_MAX)
-            free_e = e;
-    }
-    if (e < c->l2_mshr_entries) {
+    int found = mi_find(&p->mshr_ix, lline);
+    uint32_t e;
+    if (found >= 0) {
+        e = (uint32_t)found;
         if (p->mshr[e].ntargets >= c->l2_mshr_max_merge)
             return;
         m->st.l2_mshr_merge++;
     } else {
-        if (free_e == UINT32_MAX || !dram_queue_room(m, p))
+        if (p->mshr_used == c->l2_mshr_entries || !dram_queue_room(m, p))
             return;
-        e = free_e;
+        e = mi_take(&p->mshr_ix, lline);
         p->mshr[e].used = 1;
         p->mshr[e].line = lline;
         p->mshr[e].ntargets = 0;
@@ -850,6 +1051,13 @@ static void sm_wake(mem_system *m, sm_state *s, uint32_t si)
     bs_set(&m->sm_active, si);
 }
 
+/* Visit SM si at cycle t (> now). */
+static void wheel_add(mem_system *m, uint32_t si, uint64_t t)
+{
+    uint64_t *slot = &m->wheel[(size_t)(t & m->wheel_mask) * m->sm_active.nwords];
+    slot[si >> 6] |= 1ull << (si & 63);
+}
+
 /* ---- interconnect ------------------------------------------------------ */
 
 static uint32_t ser_cycles(const mem_system *m, uint32_t payload)
@@ -873,7 +1081,7 @@ static void icnt_cycle(mem_system *m)
     uint32_t np = c->l2_partitions, ns = c->num_sms;
     /* L2 -> SM: responses; round-robin over partitions */
     for (uint32_t k = 0; k < np; k++) {
-        uint32_t pi = (m->rr_down + k) % np;
+        uint32_t pi = m->rr_down + k < np ? m->rr_down + k : m->rr_down + k - np;
         part_state *p = &m->part[pi];
         if (!p->out.count || p->out_port_free > m->now)
             continue;
@@ -887,11 +1095,12 @@ static void icnt_cycle(mem_system *m)
         moved.ready = icnt_send(m, moved.bytes, &p->out_port_free, &s->in_port_free);
         ring_push(&s->in, &moved);
         ring_pop(&p->out);
-        bs_set(&m->sm_active, moved.sm);
+        if (s->in.count == 1)
+            wheel_add(m, moved.sm, moved.ready);
         m->st.icnt_down_packets++;
         m->st.icnt_down_bytes += c->icnt_header_bytes + moved.bytes;
     }
-    m->rr_down = (m->rr_down + 1) % np;
+    m->rr_down = m->rr_down + 1 == np ? 0 : m->rr_down + 1;
     /* SM -> L2: requests; round-robin over SMs with queued packets */
     uint32_t nw = m->sm_out_busy.nwords;
     for (uint32_t k = 0; k <= nw; k++) {
@@ -921,6 +1130,8 @@ static void icnt_cycle(mem_system *m)
             moved.ready = icnt_send(m, payload, &s->out_port_free, &p->in_port_free) +
                           c->l2_latency;
             ring_push(&p->in, &moved);
+            if (moved.ready < p->wake)
+                p->wake = moved.ready;
             ring_pop(&s->out);
             if (!s->out.count)
                 bs_clear(&m->sm_out_busy, si);
@@ -929,7 +1140,7 @@ static void icnt_cycle(mem_system *m)
             m->st.icnt_up_bytes += c->icnt_header_bytes + payload;
         }
     }
-    m->rr_up = (m->rr_up + 1) % ns;
+    m->rr_up = m->rr_up + 1 == ns ? 0 : m->rr_up + 1;
 }
 
 /* ---- L1D --------------------------------------------------------------- */
@@ -978,13 +1189,6 @@ static uint32_t sector_bit(const mem_system *m, uint64_t block)
     return 1u << ((block & (m->cfg.l1d_line_bytes - 1)) >> lg(m->cfg.l1d_sector_bytes));
 }
 
-static int mshr_find(const mem_system *m, const sm_state *s, uint64_t block)
-{
-    for (uint32_t e = 0; e < m->cfg.l1d_mshr_entries; e++)
-        if (s->mshr[e].used && s->mshr[e].block == block)
-            return (int)e;
-    return -1;
-}
 
 /* A read response for `block` reached SM s: fill and serve the MSHR. */
 static void l1_fill(mem_system *m, sm_state *s, uint64_t block, uint32_t entry)
@@ -1019,6 +1223,7 @@ static void l1_fill(mem_system *m, sm_state *s, uint64_t block, uint32_t entry)
     m->st.l1_mshr_released++;
     m->st.l1_mshr_merge_hist[ms->ntargets > 64 ? 64 : ms->ntargets]++;
     ms->used = 0;
+    mi_release(&s->mshr_ix, block, entry);
     s->mshr_used--;
     m->mshr_used_all--;
 }
@@ -1072,7 +1277,7 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
         r->ready = max64(r->ready, m->now + c->l1d_latency);
         return 1;
     }
-    int e = mshr_find(m, s, tx->block);
+    int e = mi_find(&s->mshr_ix, tx->block);
     if (e >= 0) {
         mshr_entry *ms = &s->mshr[e];
         if (ms->ntargets >= c->l1d_mshr_max_merge) {
@@ -1111,9 +1316,7 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
         }
         l->reserved |= bit;
     }
-    uint32_t e2 = 0;
-    while (s->mshr[e2].used)
-        e2++;
+    uint32_t e2 = mi_take(&s->mshr_ix, tx->block);
     s->mshr[e2].used = 1;
     s->mshr[e2].block = tx->block;
     s->mshr[e2].ntargets = 1;
@@ -1135,6 +1338,7 @@ static void ldst_done(mem_system *m, sm_state *s, uint64_t ready)
 {
     inst_rec *r = &m->inst[s->inst];
     s->busy = 0;
+    bs_clear(&m->sm_ldst_busy, r->c.sm);
     r->issuing = 0;
     inst_data(m, s->inst, ready, 0);
 }
@@ -1174,18 +1378,45 @@ static void sm_cycle(mem_system *m, sm_state *s, uint32_t si)
 
 /* ---- the public cycle ------------------------------------------------------- */
 
+/* The first cycle at which mem_cycle must look at partition p again: the
+ * earliest of the DRAM scheduler's wait, the next write or read to finish
+ * and the slice input's front. Only a packet arriving from the interconnect
+ * can make it earlier, and icnt_cycle lowers it then. */
+static uint64_t part_wake(const part_state *p)
+{
+    uint64_t w = UINT64_MAX;
+    if (p->qn)
+        w = p->sched_wait;
+    if (p->wr_n && p->wr_done[p->wr_head] < w)
+        w = p->wr_done[p->wr_head];
+    if (p->rd_n && p->rd_done[p->rd_head] < w)
+        w = p->rd_done[p->rd_head];
+    if (p->in.count && p->in.buf[p->in.head].ready < w)
+        w = p->in.buf[p->in.head].ready;
+    return w;
+}
+
 void mem_cycle(mem_system *m)
 {
     const mem_config *c = &m->cfg;
     for (uint32_t i = 0; i < c->l2_partitions; i++) {
         part_state *p = &m->part[i];
-        if ((p->qn || p->fn) &&
-            (p->next_done <= m->now || (p->qn && p->sched_wait <= m->now)))
+        if (p->wake > m->now)
+            continue;
+        if ((p->qn && p->sched_wait <= m->now) ||
+            (p->wr_n && p->wr_done[p->wr_head] <= m->now))
             dram_cycle(m, p);
-        if (p->ret_n || p->in.count)
+        if ((p->rd_n && p->rd_done[p->rd_head] <= m->now) ||
+            (p->in.count && ring_front(&p->in)->ready <= m->now))
             l2_cycle(m, p);
+        p->wake = part_wake(p);
     }
     icnt_cycle(m);
+    uint64_t *due = &m->wheel[(size_t)(m->now & m->wheel_mask) * m->sm_active.nwords];
+    for (uint32_t w = 0; w < m->sm_active.nwords; w++) {
+        m->sm_active.w[w] |= due[w];
+        due[w] = 0;
+    }
     for (uint32_t w = 0; w < m->sm_active.nwords; w++) {
         uint64_t bits = m->sm_active.w[w];
         while (bits) {
@@ -1193,7 +1424,17 @@ void mem_cycle(mem_system *m)
             bits &= bits - 1;
             sm_state *s = &m->sm[si];
             sm_cycle(m, s, si);
-            if ((!s->busy || s->blocked) && !s->in.count)
+            /* stay for the next cycle if the unit works or the (new) front
+             * response is due then; otherwise sleep until that response */
+            int due_next = 0;
+            if (s->in.count) {
+                uint64_t ready = ring_front(&s->in)->ready;
+                if (ready <= m->now + 1)
+                    due_next = 1;
+                else
+                    wheel_add(m, si, ready);
+            }
+            if ((!s->busy || s->blocked) && !due_next)
                 bs_clear(&m->sm_active, si);
         }
     }
@@ -1229,6 +1470,22 @@ const double *mem_occupancy_series(const mem_system *m, size_t *n)
 bool mem_ldst_ready(const mem_system *m, uint32_t sm)
 {
     return sm < m->cfg.num_sms && !m->sm[sm].busy;
+}
+
+uint32_t mem_ldst_ready_list(const mem_system *m, uint32_t *sms)
+{
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < m->sm_ldst_busy.nwords; w++) {
+        uint64_t free_bits = ~m->sm_ldst_busy.w[w];
+        uint32_t left = m->cfg.num_sms - w * 64;
+        if (left < 64)
+            free_bits &= (1ull << left) - 1;
+        while (free_bits) {
+            sms[n++] = w * 64 + (uint32_t)__builtin_ctzll(free_bits);
+            free_bits &= free_bits - 1;
+        }
+    }
+    return n;
 }
 
 uint32_t mem_free_mshrs(const mem_system *m, uint32_t sm)
@@ -1313,6 +1570,7 @@ int mem_submit(mem_system *m, const mem_request *req, mem_coalesce_info *info,
             m->st.divergent_insts++;
     }
     s->busy = 1;
+    bs_set(&m->sm_ldst_busy, req->sm);
     bs_set(&m->sm_active, req->sm);
     return 0;
 }
@@ -1322,6 +1580,8 @@ size_t mem_collect(mem_system *m, uint32_t sm, mem_completion *out, size_t cap)
     if (sm >= m->cfg.num_sms)
         return 0;
     sm_state *s = &m->sm[sm];
+    if (!s->heap_n || s->heap[0].cycle > m->now)
+        return 0;                /* (sm_has_done is clear when the heap is empty) */
     size_t n = 0;
     while (n < cap && s->heap_n && s->heap[0].cycle <= m->now) {
         uint32_t i = s->heap[0].inst;

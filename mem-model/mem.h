@@ -196,6 +196,13 @@ uint64_t mem_now(const mem_system *m);
  * bank conflicts) or is being replayed (MSHR / interconnect full). */
 bool mem_ldst_ready(const mem_system *m, uint32_t sm);
 
+/* mem_ldst_ready for every SM at once: writes the ids of the SMs whose
+ * LD/ST unit can take an instruction this cycle to sms[] (room for num_sms),
+ * in ascending order, and returns how many. Submitting to one SM does not
+ * change the answer for another, so a caller may submit to each listed SM
+ * in turn. */
+uint32_t mem_ldst_ready_list(const mem_system *m, uint32_t *sms);
+
 /* Free L1D MSHR entries of `sm`, as of the start of this cycle. */
 uint32_t mem_free_mshrs(const mem_system *m, uint32_t sm);
 
