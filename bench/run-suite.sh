@@ -35,6 +35,8 @@ if [ $mode = auto ]; then
   if [ $have_nvcc = 1 ] && [ -f csrc/runtime/module.mk ]; then mode=cuda; else mode=emu; fi
 fi
 bench_bin=build/bin/smcosim-bench
+# make for what is missing; independent of a calling make's jobserver.
+build() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -j2 "$@" >/dev/null; }
 
 # The tools this mode needs, built by make (a no-op when up to date).
 targets=("$bench_bin")
@@ -42,7 +44,7 @@ if [ $mode = cuda ]; then
   [ $have_nvcc = 1 ] || { echo "run-suite: --cuda needs nvcc (not found)" >&2; exit 2; }
   targets+=(build/lib/libcudart.so.13)
 fi
-if ! make -s --no-print-directory -j2 "${targets[@]}" >/dev/null; then
+if ! build "${targets[@]}"; then
   echo "run-suite: could not build ${targets[*]}" >&2; exit 2
 fi
 if [ ${#names[@]} -eq 0 ]; then
@@ -60,7 +62,7 @@ for n in "${names[@]}"; do
   [ -f "bench/cuda/$n.cu" ] || { echo "run-suite: no bench/cuda/$n.cu" >&2; exit 2; }
   progs+=("build/bench/$n")
 done
-if ! make -s --no-print-directory -j2 "${progs[@]}" >/dev/null; then
+if ! build "${progs[@]}"; then
   echo "run-suite: nvcc failed to build the CUDA programs" >&2; exit 2
 fi
 pass=0; fail=0

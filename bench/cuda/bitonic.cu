@@ -1,4 +1,4 @@
-/* bitonic: shared-memory bitonic sort of 1024-key segments (see bench/ref/bitonic.h). */
+/* bitonic: bitonic sort, shared-memory segments + global/shared merges (see bench/ref/bitonic.h). */
 #define BENCH_NAME "bitonic"
 #include "bench_cuda.h"
 #include "../ref/bitonic.h"
@@ -13,7 +13,9 @@ __device__ static inline void bitonic_exchange(unsigned *ka, unsigned *va,
     }
 }
 
-/* grid n/BITONIC_SEG, block BITONIC_THREADS. */
+/* grid n/BITONIC_SEG, block BITONIC_THREADS. Sorts each segment; even
+ * segments ascending, odd ones descending, so that pairs form bitonic
+ * sequences for the merges (a single segment, n == SEG, ends ascending). */
 extern "C" __global__ void bitonic_sort_shared(unsigned *keys, unsigned *vals)
 {
     __shared__ unsigned sk[BITONIC_SEG];
@@ -28,14 +30,61 @@ extern "C" __global__ void bitonic_sort_shared(unsigned *keys, unsigned *vals)
 
     for (unsigned size = 2; size <= BITONIC_SEG; size <<= 1) {
         /* Halves of each bitonic sequence alternate direction; the last
-         * merge (size == SEG) is ascending for every thread. */
-        unsigned ascending = (t & (size / 2)) == 0;
+         * merge (size == SEG) goes the segment's way. */
+        unsigned ascending = size < BITONIC_SEG ? (t & (size / 2)) == 0
+                                                : (blockIdx.x & 1) == 0;
         for (unsigned stride = size / 2; stride > 0; stride >>= 1) {
             __syncthreads();
             unsigned pos = 2 * t - (t & (stride - 1));
             bitonic_exchange(&sk[pos], &sv[pos], &sk[pos + stride],
                              &sv[pos + stride], ascending);
         }
+    }
+    __syncthreads();
+    keys[t] = sk[t];
+    vals[t] = sv[t];
+    keys[t + BITONIC_THREADS] = sk[t + BITONIC_THREADS];
+    vals[t + BITONIC_THREADS] = sv[t + BITONIC_THREADS];
+}
+
+/* One compare-exchange per thread (n/2 threads) of merge `size` at a
+ * `stride` >= BITONIC_SEG. The size-block k of a comparator runs ascending
+ * when k is even; the final merge (size == n) is ascending. */
+extern "C" __global__ void bitonic_merge_global(unsigned *keys, unsigned *vals,
+                                                unsigned size, unsigned stride)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned ascending = (i & (size / 2)) == 0;
+    unsigned pos = 2 * i - (i & (stride - 1));
+    unsigned ka = keys[pos], kb = keys[pos + stride];
+    unsigned va = vals[pos], vb = vals[pos + stride];
+    bitonic_exchange(&ka, &va, &kb, &vb, ascending);
+    keys[pos] = ka;
+    keys[pos + stride] = kb;
+    vals[pos] = va;
+    vals[pos + stride] = vb;
+}
+
+/* The strides SEG/2 .. 1 of merge `size` for one segment per block
+ * (grid n/BITONIC_SEG, block BITONIC_THREADS). */
+extern "C" __global__ void bitonic_merge_shared(unsigned *keys, unsigned *vals,
+                                                unsigned size)
+{
+    __shared__ unsigned sk[BITONIC_SEG];
+    __shared__ unsigned sv[BITONIC_SEG];
+    unsigned t = threadIdx.x;
+    unsigned ascending = ((blockIdx.x * BITONIC_THREADS + t) & (size / 2)) == 0;
+    keys += blockIdx.x * BITONIC_SEG;
+    vals += blockIdx.x * BITONIC_SEG;
+    sk[t] = keys[t];
+    sv[t] = vals[t];
+    sk[t + BITONIC_THREADS] = keys[t + BITONIC_THREADS];
+    sv[t + BITONIC_THREADS] = vals[t + BITONIC_THREADS];
+    for (unsigned stride = BITONIC_SEG / 2; stride > 0; stride >>= 1) {
+        __syncthreads();
+        unsigned pos = 2 * t - (t & (stride - 1));
+        bitonic_exchange(&sk[pos], &sv[pos], &sk[pos + stride], &sv[pos + stride],
+                         ascending);
     }
     __syncthreads();
     keys[t] = sk[t];
@@ -58,6 +107,14 @@ int main(int argc, char **argv)
     unsigned *dv = (unsigned *)bench_to_device(vals_in, bytes);
     bitonic_sort_shared<<<p.n / BITONIC_SEG, BITONIC_THREADS>>>(dk, dv);
     CK_LAUNCH();
+    for (unsigned size = 2 * BITONIC_SEG; size <= (unsigned)p.n; size <<= 1) {
+        for (unsigned stride = size / 2; stride >= BITONIC_SEG; stride >>= 1) {
+            bitonic_merge_global<<<p.n / 2 / 256, 256>>>(dk, dv, size, stride);
+            CK_LAUNCH();
+        }
+        bitonic_merge_shared<<<p.n / BITONIC_SEG, BITONIC_THREADS>>>(dk, dv, size);
+        CK_LAUNCH();
+    }
     CK(cudaMemcpy(keys, dk, bytes, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(vals, dv, bytes, cudaMemcpyDeviceToHost));
     char why[256];

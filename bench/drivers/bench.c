@@ -28,7 +28,7 @@ static void ctx_device_error(bench_ctx *c, const char *what, smc_status s)
     smc_fault f;
     smc_device_fault(c->dev, &f);
     if (f.status != SMC_OK && f.message[0])
-        ctx_error(c, "%s: %s: %s", what, smc_status_name(s), f.message);
+        ctx_error(c, "%s: %s", what, f.message);   /* the report names the status */
     else
         ctx_error(c, "%s: %s: %s", what, smc_status_name(s), smc_last_message(c->dev));
 }
@@ -145,10 +145,10 @@ void bench_write_symbol(bench_ctx *c, const char *symbol, const void *host,
     bench_write(c, d, host, bytes);
 }
 
-static double now_seconds(void)
+static double clock_seconds(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -161,7 +161,7 @@ void bench_launch(bench_ctx *c, const char *kernel, smc_dim3 grid,
     smc_launch_ext ext;
     unsigned char params[4096];
     smc_status s;
-    double t0;
+    double t0, cpu0;
 
     if (bench_failed(c))
         return;
@@ -194,10 +194,13 @@ void bench_launch(bench_ctx *c, const char *kernel, smc_dim3 grid,
         memcpy(params + off, args[i].ptr, size);
     }
     memset(&ext, 0, sizeof ext);
-    t0 = now_seconds();
+    t0 = clock_seconds(CLOCK_MONOTONIC);
+    cpu0 = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
     s = smc_launch(c->dev, k, grid, block, dyn_smem, 0, params, info.param_bytes, &ext);
-    if (c->o->stats)
-        c->o->stats->launch_seconds += now_seconds() - t0;
+    if (c->o->stats) {
+        c->o->stats->launch_cpu_seconds += clock_seconds(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+        c->o->stats->launch_seconds += clock_seconds(CLOCK_MONOTONIC) - t0;
+    }
     if (s != SMC_OK) {
         ctx_device_error(c, kernel, s);
         return;

@@ -37,6 +37,8 @@ typedef struct bench_stats {
     uint64_t warp_insts;       /* smc_launch_get_stats */
     uint64_t thread_insts;
     double   launch_seconds;   /* wall time inside smc_launch only */
+    double   launch_cpu_seconds; /* CPU time of this thread inside smc_launch:
+                                    what the emulator cost, whatever the load */
 } bench_stats;
 
 typedef struct bench_opts {

@@ -1,4 +1,4 @@
-/* bitonic driver: bitonic_sort_shared from bench/ptx/bitonic.ptx. */
+/* bitonic driver: bitonic_sort_shared, bitonic_merge_global/shared from bench/ptx/bitonic.ptx. */
 #include "bench.h"
 #include "../ref/bitonic.h"
 
@@ -17,6 +17,13 @@ int bench_bitonic(smc_device *dev, const bench_opts *o)
     uint64_t dk = bench_upload(&c, keys_in, bytes), dv = bench_upload(&c, vals_in, bytes);
     BENCH_LAUNCH(&c, "bitonic_sort_shared", DIM1(p.n / BITONIC_SEG), DIM1(BITONIC_THREADS), 0,
                  BARG(dk), BARG(dv));
+    for (uint32_t size = 2 * BITONIC_SEG; size <= (uint32_t)p.n; size <<= 1) {
+        for (uint32_t stride = size / 2; stride >= BITONIC_SEG; stride >>= 1)
+            BENCH_LAUNCH(&c, "bitonic_merge_global", DIM1(p.n / 2 / 256), DIM1(256), 0,
+                         BARG(dk), BARG(dv), BARG(size), BARG(stride));
+        BENCH_LAUNCH(&c, "bitonic_merge_shared", DIM1(p.n / BITONIC_SEG), DIM1(BITONIC_THREADS), 0,
+                     BARG(dk), BARG(dv), BARG(size));
+    }
     bench_read(&c, keys, dk, bytes);
     bench_read(&c, vals, dv, bytes);
     if (!bench_failed(&c))

@@ -32,7 +32,7 @@ const bench_entry bench_registry[] = {
     { "matmul",     bench_matmul,     "matrix multiply, naive and 16x16 shared-memory tiles", NULL },
     { "transpose",  bench_transpose,  "matrix transpose, naive and 32x33 shared tile", NULL },
     { "scalarprod", bench_scalarprod, "batched dot products, shared-memory reduction", NULL },
-    { "bitonic",    bench_bitonic,    "bitonic sort of 1024-key segments in shared memory", NULL },
+    { "bitonic",    bench_bitonic,    "bitonic sort: shared-memory segments, global + shared merges", NULL },
     { "fwt",        bench_fwt,        "fast Walsh-Hadamard transform, global + shared stages", NULL },
     { "histogram",  bench_histogram,  "256-bin histogram, shared + global atomics", NULL },
     { "scan",       bench_scan,       "work-efficient exclusive scan, two levels", NULL },

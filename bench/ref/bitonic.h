@@ -1,11 +1,16 @@
 /*
- * bitonic — bitonic sort of key/value pairs in shared memory (CUDA SDK
- * sortingNetworks bitonicSortShared; seed 000 Table 4.2 "BS", 256-16k,
- * Tables 5.1, 5.3, 6.2). Each block sorts one segment of BITONIC_SEG
- * uint32 keys ascending (512 threads, two elements each, log2(SEG)*(log2(SEG)+1)/2
- * compare-exchange steps separated by __syncthreads); values carry the
- * original index. Compute/barrier-bound.
- *   n: total number of keys, a multiple of BITONIC_SEG.
+ * bitonic — bitonic sort of n key/value pairs, n a power of two (CUDA SDK
+ * sortingNetworks; seed 000 Table 4.2 "BS", 256-16k, Tables 5.1, 5.3, 6.2).
+ * Three kernels, as in the SDK:
+ *   bitonic_sort_shared   each block sorts a BITONIC_SEG segment in shared
+ *                         memory (512 threads, two keys each), neighbouring
+ *                         segments in opposite directions;
+ *   bitonic_merge_global  one compare-exchange per thread for a merge stride
+ *                         >= BITONIC_SEG (one launch per stride);
+ *   bitonic_merge_shared  the strides < BITONIC_SEG of one merge size, in
+ *                         shared memory.
+ * Values carry the original index. Compute/barrier-bound.
+ *   n: number of keys, a power of two >= BITONIC_SEG.
  */
 #ifndef BENCH_REF_BITONIC_H
 #define BENCH_REF_BITONIC_H
@@ -22,8 +27,8 @@ static const bench_params bitonic_presets[3] = {
 
 static inline int bitonic_check(const bench_params *p, char *why, size_t len)
 {
-    if (p->n % BITONIC_SEG || p->n > (1 << 24)) {
-        snprintf(why, len, "n=%d must be a multiple of %d and at most 2^24",
+    if (!bench_is_pow2(p->n) || p->n < BITONIC_SEG || p->n > (1 << 24)) {
+        snprintf(why, len, "n=%d must be a power of two in [%d, 2^24]",
                  p->n, BITONIC_SEG);
         return 1;
     }
@@ -48,9 +53,9 @@ static inline int bitonic_cmp_u32(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* keys must equal each segment sorted; vals must be a permutation of the
- * segment's indices with keys_in[val] == key (the sort is not stable, so
- * equal keys may carry their values in any order). */
+/* keys must equal the input sorted ascending; vals must be a permutation of
+ * 0..n-1 with keys_in[val] == key (the sort is not stable, so equal keys may
+ * carry their values in any order). */
 static inline int bitonic_verify(const bench_params *p, const uint32_t *keys_in,
                                  const uint32_t *keys, const uint32_t *vals,
                                  char *why, size_t len)
@@ -60,14 +65,11 @@ static inline int bitonic_verify(const bench_params *p, const uint32_t *keys_in,
     int bad = 0;
     memcpy(want, keys_in, (size_t)p->n * sizeof(uint32_t));
     memset(seen, 0, (size_t)p->n);
-    for (int s = 0; s < p->n; s += BITONIC_SEG)
-        qsort(want + s, BITONIC_SEG, sizeof(uint32_t), bitonic_cmp_u32);
+    qsort(want, (size_t)p->n, sizeof(uint32_t), bitonic_cmp_u32);
     bad = bench_compare_u32("bitonic: keys", keys, want, (size_t)p->n, why, len);
     for (int i = 0; i < p->n && !bad; i++) {
         uint32_t v = vals[i];
-        int seg = i / BITONIC_SEG * BITONIC_SEG;
-        if (v < (uint32_t)seg || v >= (uint32_t)(seg + BITONIC_SEG) || seen[v] ||
-            keys_in[v] != keys[i]) {
+        if (v >= (uint32_t)p->n || seen[v] || keys_in[v] != keys[i]) {
             snprintf(why, len, "bitonic: vals[%d] = %lu does not carry key %lu",
                      i, (unsigned long)v, (unsigned long)keys[i]);
             bad = 1;

@@ -25,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-int cmd_run(int argc, char **argv);
+#include "cli.h"
 
 #define RUN_USAGE \
     "usage: smcosim run [options] -- PROGRAM [ARGS...]\n" \
@@ -229,7 +229,7 @@ static int find_runtime_dir(char *dir, size_t len)
 
 /* ---- the command ------------------------------------------------------------ */
 
-int cmd_run(int argc, char **argv)
+int cli_run(int argc, char **argv)
 {
     run_options opt = { NULL };
     const char *bench = NULL;
@@ -394,6 +394,3 @@ int cmd_run(int argc, char **argv)
     remove(stats_path);
     return code;
 }
-
-/* The `run` entry of the subcommand table (cli.h). */
-int cli_run(int argc, char **argv) { return cmd_run(argc, argv); }

@@ -40,17 +40,25 @@ $(RT_GEN_DIR)/cuda_error_names.inc: $(RT_CUDA_INC)/driver_types.h
 	@test -s $@.tmp || { echo "runtime: no cudaError values found in $<" >&2; exit 1; }
 	mv $@.tmp $@
 
-$(B)/pic/csrc/runtime/%.o: csrc/runtime/%.c $(RT_GEN_DIR)/cuda_error_names.inc
-	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=default $(INCLUDES) \
-	    -Icsrc/include -Icsrc/runtime -I$(RT_GEN_DIR) -isystem $(RT_CUDA_INC) \
-	    -c $< -o $@
+# Everything in the shared library is compiled position-independent: the
+# runtime and its own copy of the emulator objects (EMU_SRCS, csrc/module.mk;
+# the static $(EMU_LIB) is not PIC, which the sanitizer build cannot link into
+# a shared object). Per-file flags of csrc/module.mk are mirrored here.
+RT_EMU_PIC_OBJS := $(patsubst %.c,$(B)/pic/%.o,$(EMU_SRCS))
+$(B)/pic/csrc/emu/exec.o: CFLAGS += -frounding-math
+$(RT_PIC_OBJS): INCLUDES += -Icsrc/runtime -I$(RT_GEN_DIR) -isystem $(RT_CUDA_INC)
+$(RT_PIC_OBJS): $(RT_GEN_DIR)/cuda_error_names.inc
 
-$(CUDART_SO): $(RT_PIC_OBJS) $(EMU_LIB) csrc/runtime/libcudart.map
+$(B)/pic/%.o: %.c
 	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC $(INCLUDES) -Icsrc/include -c $< -o $@
+
+$(CUDART_SO): $(RT_PIC_OBJS) $(RT_EMU_PIC_OBJS) csrc/runtime/libcudart.map
+	@mkdir -p $(@D)
+	@test -n "$(RT_EMU_PIC_OBJS)" || { echo "runtime: EMU_SRCS (csrc/module.mk) is empty" >&2; exit 1; }
 	$(CC) -shared -Wl,-soname,libcudart.so.13 \
 	    -Wl,--version-script=csrc/runtime/libcudart.map \
-	    -Wl,--no-undefined $(LDFLAGS) -o $@ $(RT_PIC_OBJS) $(EMU_LIB) \
+	    -Wl,--no-undefined $(LDFLAGS) -o $@ $(RT_PIC_OBJS) $(RT_EMU_PIC_OBJS) \
 	    -ldl -lpthread -lm
 
 ALL_TARGETS += $(CUDART_SO)
@@ -79,10 +87,10 @@ $(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)): tests/runtime/rt_check.h
 	$(RT_NVCC) $(RT_NVCC_FLAGS) $(RT_CU_FLAGS) -Itests/runtime $(filter %.cu,$^) -o $@
 TEST_DEPS += $(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS))
 endif
-TEST_DEPS   += $(CUDART_SO)
+TEST_DEPS   += $(CUDART_SO) $(SMC_CLI)
 TEST_SUITES += "tests/runtime/run_cuda_tests.sh $(B)"
 # The ASan/UBSan pass runs the same programs on an instrumented library.
-SAN_DEPS    += $(CUDART_SO) $(if $(RT_NVCC),$(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)))
+SAN_DEPS    += $(CUDART_SO) $(SMC_CLI) $(if $(RT_NVCC),$(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)))
 SAN_SUITES  += "tests/runtime/run_cuda_tests.sh $(B) --asan"
 
 else   # no CUDA headers or no emulator: say so when the library is asked for

@@ -145,12 +145,13 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 
 /* ---- copies -------------------------------------------------------------- */
 
-/* Is p a device-memory address (not a host view of managed/pinned memory)? */
-static int is_device_memory(const void *p, size_t n)
+/* Does p point into simulated memory (device, managed or pinned, or the host
+ * view of managed/pinned memory)? Such pointers are copied through the
+ * device API, which checks the whole range against the allocation. */
+static int is_device_memory(const void *p)
 {
-    if (smc_device_addr_of(rt_dev(), p))
-        return 0;
-    return smc_host_ptr(rt_dev(), (uint64_t)(uintptr_t)p, n ? n : 1) != NULL;
+    return smc_device_addr_of(rt_dev(), p) != 0 ||
+           smc_host_ptr(rt_dev(), (uint64_t)(uintptr_t)p, 1) != NULL;
 }
 
 static cudaError_t copy(void *dst, const void *src, size_t n,
@@ -165,8 +166,8 @@ static cudaError_t copy(void *dst, const void *src, size_t n,
     case cudaMemcpyDeviceToHost:   dst_dev = 0; src_dev = 1; break;
     case cudaMemcpyDeviceToDevice: dst_dev = 1; src_dev = 1; break;
     case cudaMemcpyDefault:
-        dst_dev = is_device_memory(dst, n);
-        src_dev = is_device_memory(src, n);
+        dst_dev = is_device_memory(dst);
+        src_dev = is_device_memory(src);
         break;
     default:
         return rt_ret(cudaErrorInvalidMemcpyDirection);

@@ -195,12 +195,25 @@ static void extract_ptx(rt_fatbin *fb, uint32_t max_arch)
                  "compute_%u: %s", entries[pick].arch, err);
 }
 
+/* `__managed__` variables are declared `.global .attribute(.managed)` in the
+ * PTX. Every module variable already lives in host-visible device memory in
+ * smcosim, so the runtime blanks the attribute out (same length: line and
+ * column numbers in diagnostics stay right) and __cudaRegisterManagedVar /
+ * __cudaInitModule point the host at the variable. */
+static void blank_managed_attribute(char *ptx)
+{
+    static const char attr[] = ".attribute(.managed)";
+    for (char *p = ptx; (p = strstr(p, attr)) != NULL; p += sizeof attr - 1)
+        memset(p, ' ', sizeof attr - 1);
+}
+
 static void load_fatbin(rt_fatbin *fb)
 {
     if (fb->unregistered || fb->mod)
         return;
     extract_ptx(fb, rt.props.cc_major * 10 + rt.props.cc_minor);
     if (!fb->problem[0]) {
+        blank_managed_attribute(fb->ptx);
         smc_status s = smc_module_load_ptx(rt.dev, "<fatbin>", fb->ptx,
                                            fb->ptx_len, &fb->mod);
         if (s != SMC_OK)

@@ -29,6 +29,18 @@ grep -qx "benchmarks: $expected passed, 0 failed" "$tmp/out"
 check "default suite: all $expected benchmarks pass ($(( $(date +%s) - start ))s)" $(( rc != 0 || $? != 0 ))
 [ "$expected" -ge 15 ]; check "default suite has at least 15 benchmarks ($expected)" $?
 
+# Deterministic: the same run twice gives the same instruction counts; another
+# seed gives other data that still matches the reference.
+"$bin" --size small bfs kmeans histogram >"$tmp/a" 2>&1
+"$bin" --size small bfs kmeans histogram >"$tmp/b" 2>&1
+cmp -s <(grep -o 'warp-insts=[0-9]*' "$tmp/a") <(grep -o 'warp-insts=[0-9]*' "$tmp/b") &&
+  grep -qx "benchmarks: 3 passed, 0 failed" "$tmp/a"
+check "two identical runs give identical warp-instruction counts" $?
+"$bin" --size small --seed 12345 bfs kmeans spmv bitonic >"$tmp/c" 2>&1
+grep -qx "benchmarks: 4 passed, 0 failed" "$tmp/c" &&
+  ! cmp -s <(grep -o '^bfs.*warp-insts=[0-9]*' "$tmp/a") <(grep -o '^bfs.*warp-insts=[0-9]*' "$tmp/c")
+check "another --seed gives other data (bfs work differs) and still passes" $?
+
 # 2. a wrong kernel must be reported: vectoradd with its add turned into a sub
 mkdir "$tmp/ptx"
 sed 's/add\.f32/sub.f32/' bench/ptx/vectoradd.ptx >"$tmp/ptx/vectoradd.ptx"
@@ -36,6 +48,17 @@ grep -q 'sub\.f32' "$tmp/ptx/vectoradd.ptx"; check "mutated PTX differs from the
 "$bin" --size small --ptx-dir "$tmp/ptx" vectoradd >"$tmp/out" 2>&1; rc=$?
 grep -q '^vectoradd: FAIL (c\[' "$tmp/out" && [ $rc -eq 1 ]
 check "a wrong result is a FAIL with the first bad element, exit 1" $?
+
+# A guest fault (vectoradd indexing 1024x too far) is an ERROR with the
+# device's report, and the device is usable again for the next benchmark.
+sed 's/mul\.wide\.s32 \t%rd5, %r1, 4;/mul.wide.s32 \t%rd5, %r1, 4096;/' bench/ptx/vectoradd.ptx >"$tmp/ptx/vectoradd.ptx"
+cp bench/ptx/scan.ptx "$tmp/ptx/"
+grep -q '%r1, 4096;' "$tmp/ptx/vectoradd.ptx"; check "out-of-bounds PTX was made" $?
+"$bin" --size small --ptx-dir "$tmp/ptx" vectoradd scan >"$tmp/out" 2>&1; rc=$?
+grep -q '^vectoradd: ERROR (vectoradd: .*ILLEGAL_ADDRESS' "$tmp/out" &&
+  grep -q '^scan: PASS' "$tmp/out" && grep -qx "benchmarks: 1 passed, 1 failed" "$tmp/out" &&
+  [ $rc -eq 1 ]
+check "a guest fault is an ERROR naming it; the next benchmark still passes" $?
 
 # 3. errors
 "$bin" --size small --ptx-dir "$tmp/nowhere" vectoradd >"$tmp/out" 2>&1; rc=$?

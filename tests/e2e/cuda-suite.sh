@@ -22,4 +22,16 @@ if [ $rc -ne 0 ] || ! grep -qx "benchmarks: $expected passed, 0 failed" <<<"$out
   echo "cuda-suite: FAIL: expected all $expected default benchmarks to pass"
   exit 1
 fi
+# The programs' own size options (built by run-suite.sh above).
+export LD_LIBRARY_PATH="$PWD/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fails=0
+out=$(build/bench/scan -n 100001 --seed 3 2>&1)
+[ "$out" = "scan: PASS" ] || { echo "cuda-suite: FAIL: scan -n 100001 --seed 3: $out"; fails=1; }
+out=$(build/bench/jacobi2d --size small -i 3 2>&1)
+[ "$out" = "jacobi2d: PASS" ] || { echo "cuda-suite: FAIL: jacobi2d -i 3: $out"; fails=1; }
+build/bench/matmul -n 100 >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || { echo "cuda-suite: FAIL: matmul -n 100 (not a multiple of 16) gave exit $rc, expected 2"; fails=1; }
+build/bench/fwt --bogus >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || { echo "cuda-suite: FAIL: fwt --bogus gave exit $rc, expected 2"; fails=1; }
+[ $fails -eq 0 ] || exit 1
 echo "cuda-suite: ok ($(( $(date +%s) - start ))s)"

@@ -170,6 +170,17 @@ static void test_memory_and_launch()
     for (int i = 0; i < n; i++)
         CHECK(got[i] == 2.0f * x[i] + want[i]);
 
+    // a copy running past the end of the allocation is refused, whichever
+    // way the direction is given
+    std::vector<float> big(n + 64);
+    CHECK_ERR(cudaMemcpy(big.data(), dz, big.size() * sizeof(float),
+                         cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+    CHECK_ERR(cudaMemcpy(big.data(), dz, big.size() * sizeof(float),
+                         cudaMemcpyDefault), cudaErrorInvalidValue);
+    CHECK_ERR(cudaMemcpy(dz, big.data(), big.size() * sizeof(float),
+                         cudaMemcpyDefault), cudaErrorInvalidValue);
+    CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+
     // memset, sync and async
     CHECK_CUDA(cudaMemset(dz, 0xAB, n * sizeof(float)));
     std::vector<unsigned char> bytes(n * sizeof(float));
