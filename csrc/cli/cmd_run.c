@@ -98,7 +98,8 @@ typedef struct kernel_total {
 typedef struct run_stats {
     kernel_total *k;
     size_t n;
-    char fault[1024];
+    char faults[16][1024];     /* the first 16 device faults */
+    unsigned n_faults;
     int any;               /* the file had the runtime's header */
 } run_stats;
 
@@ -119,7 +120,9 @@ static int read_stats(const char *path, run_stats *st)
             continue;
         }
         if (strncmp(line, "fault\t", 6) == 0) {
-            snprintf(st->fault, sizeof st->fault, "%s", line + 6);
+            if (st->n_faults < sizeof st->faults / sizeof st->faults[0])
+                snprintf(st->faults[st->n_faults++], sizeof st->faults[0], "%s",
+                         line + 6);
             continue;
         }
         char name[128], grid[64], block[64];
@@ -165,8 +168,8 @@ static void print_table(FILE *out, const run_stats *st)
         t += k->thread_insts;
     }
     fprintf(out, "%-40s %9llu %18llu %18llu\n", "total", l, w, t);
-    if (st->fault[0])
-        fprintf(out, "device fault: %s\n", st->fault);
+    for (unsigned i = 0; i < st->n_faults; i++)
+        fprintf(out, "device fault: %s\n", st->faults[i]);
 }
 
 static int write_report(const char *path, const run_stats *st)

@@ -9,6 +9,8 @@
  */
 #include "rt_internal.h"
 
+#include <cuda_profiler_api.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -562,13 +564,13 @@ cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheCon
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
 {
     static uint32_t next_id = 1;
-    (void)flags;
     if (!pStream)
         return rt_ret(cudaErrorInvalidValue);
     struct CUstream_st *s = malloc(sizeof *s);
     if (!s)
         return rt_ret(cudaErrorMemoryAllocation);
     s->id = next_id++;
+    s->flags = flags;
     *pStream = s;
     return cudaSuccess;
 }
@@ -809,3 +811,104 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
         return rt_ret(cudaErrorNotSupported);
     }
 }
+
+/* ---- smaller calls used by real programs ------------------------------------ */
+
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
+{
+    (void)hStream;
+    return cudaMalloc(devPtr, size);
+}
+
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
+{
+    (void)hStream;
+    return cudaFree(devPtr);
+}
+
+/* Limits are remembered and reported back; the emulator sizes stacks, the
+ * printf buffer and the device heap itself, so they have no effect. */
+static size_t rt_limits[] = {
+    [cudaLimitStackSize] = 1024,
+    [cudaLimitPrintfFifoSize] = 1u << 20,
+    [cudaLimitMallocHeapSize] = 8u << 20,
+};
+
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+    if ((unsigned)limit >= sizeof rt_limits / sizeof rt_limits[0] ||
+        rt_limits[limit] == 0)
+        return rt_ret(cudaErrorUnsupportedLimit);
+    rt_limits[limit] = value;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
+{
+    if (!pValue)
+        return rt_ret(cudaErrorInvalidValue);
+    if ((unsigned)limit >= sizeof rt_limits / sizeof rt_limits[0] ||
+        rt_limits[limit] == 0)
+        return rt_ret(cudaErrorUnsupportedLimit);
+    *pValue = rt_limits[limit];
+    return cudaSuccess;
+}
+
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+    if (!device || !prop)
+        return rt_ret(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaInitDevice(int device, unsigned int deviceFlags,
+                           unsigned int flags)
+{
+    (void)deviceFlags; (void)flags;
+    if (device != 0)
+        return rt_ret(cudaErrorInvalidDevice);
+    return rt_ret(rt_ready());
+}
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
+                                     unsigned int flags)
+{
+    (void)flags;
+    return cudaEventRecord(event, stream);
+}
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority,
+                                             int *greatestPriority)
+{
+    /* One priority level: streams are executed in order anyway. */
+    if (leastPriority)
+        *leastPriority = 0;
+    if (greatestPriority)
+        *greatestPriority = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
+{
+    if (!flags)
+        return rt_ret(cudaErrorInvalidValue);
+    *flags = hStream && hStream != cudaStreamLegacy &&
+             hStream != cudaStreamPerThread ? hStream->flags : cudaStreamDefault;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFuncGetName(const char **name, const void *func)
+{
+    if (!name)
+        return rt_ret(cudaErrorInvalidValue);
+    rt_kernel *k = rt_kernel_by_host(func);
+    if (!k)
+        return rt_ret(cudaErrorInvalidDeviceFunction);
+    *name = k->name;
+    return cudaSuccess;
+}
+
+/* There is no profiler to start; statistics come from `smcosim run`. */
+cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
+cudaError_t cudaProfilerStop(void) { return cudaSuccess; }

@@ -45,7 +45,7 @@ typedef struct rt_var {
     uint64_t    dptr;          /* resolved in the current device, or 0 */
 } rt_var;
 
-struct CUstream_st { uint32_t id; };
+struct CUstream_st { uint32_t id; unsigned flags; };
 struct CUevent_st  { int recorded; uint64_t cycle; };
 
 /* Returns cudaSuccess with rt_dev() usable, or the error to return. Creates

@@ -27,6 +27,7 @@ typedef struct fatbin_wrapper {
 
 #define RT_MAX_ENTRIES   64   /* entries per fatbinary */
 #define RT_CONFIG_DEPTH  32   /* nested <<<...>>> while evaluating arguments */
+#define RT_MAX_FAULTS    16
 
 typedef struct rt_launch_record {
     smc_launch_stats stats;
@@ -57,7 +58,10 @@ static struct {
     uint32_t dev_launches_seen;  /* smc_launch_count() already collected */
     uint64_t sim_cycles;
     rt_launch_record *launches; size_t n_launches, cap_launches;
-    char fault_line[512];        /* the first fault, for the stats file */
+    /* Every guest fault (one per cudaDeviceReset at most), for the
+     * statistics file; faults beyond RT_MAX_FAULTS are only printed. */
+    char faults[RT_MAX_FAULTS][512];
+    unsigned n_faults;
 } rt;
 
 static void record_new_launches(const dim3 *grid, const dim3 *block);
@@ -515,21 +519,23 @@ static void record_new_launches(const dim3 *grid, const dim3 *block)
 
 static void report_fault(smc_status launch_status)
 {
+    char line[512];
     smc_fault f;
     smc_device_fault(rt.dev, &f);
     if (f.status == SMC_OK) {
         /* The device gave no fault record: report what the launch said. */
-        snprintf(rt.fault_line, sizeof rt.fault_line, "%s: %s",
-                 smc_status_name(launch_status), smc_last_message(rt.dev));
-        fprintf(stderr, "smcosim: device fault: %s\n", rt.fault_line);
-        return;
+        snprintf(line, sizeof line, "%s: %s", smc_status_name(launch_status),
+                 smc_last_message(rt.dev));
+    } else {
+        snprintf(line, sizeof line,
+                 "%s in kernel %s, CTA (%u,%u,%u), warp %u, lane %u, PC %u, "
+                 "PTX line %u, address 0x%llx: %s", smc_status_name(f.status),
+                 f.kernel, f.cta.x, f.cta.y, f.cta.z, f.warp, f.lane, f.pc,
+                 f.ptx_line, (unsigned long long)f.address, f.message);
     }
-    snprintf(rt.fault_line, sizeof rt.fault_line,
-             "%s in kernel %s, CTA (%u,%u,%u), warp %u, lane %u, PC %u, "
-             "PTX line %u, address 0x%llx: %s", smc_status_name(f.status),
-             f.kernel, f.cta.x, f.cta.y, f.cta.z, f.warp, f.lane, f.pc,
-             f.ptx_line, (unsigned long long)f.address, f.message);
-    fprintf(stderr, "smcosim: device fault: %s\n", rt.fault_line);
+    fprintf(stderr, "smcosim: device fault: %s\n", line);
+    if (rt.n_faults < RT_MAX_FAULTS)
+        memcpy(rt.faults[rt.n_faults++], line, sizeof line);
 }
 
 cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args,
@@ -707,7 +713,7 @@ const char *cudaGetErrorString(cudaError_t error)
 /* Write one line per launch to $SMCOSIM_STATS_FILE (temporary name, then
  * rename). Format, tab-separated, documented in docs/runtime.md:
  *   launch <kernel> <gx,gy,gz> <bx,by,bz> <warp_insts> <thread_insts>
- *   fault <description>                       (only after a guest fault) */
+ *   fault <description>                       (one per guest fault) */
 static void write_stats(void)
 {
     const char *path = getenv("SMCOSIM_STATS_FILE");
@@ -732,8 +738,8 @@ static void write_stats(void)
                 (unsigned long long)r->stats.warp_insts,
                 (unsigned long long)r->stats.thread_insts);
     }
-    if (rt.fault_line[0])
-        fprintf(f, "fault\t%s\n", rt.fault_line);
+    for (unsigned i = 0; i < rt.n_faults; i++)
+        fprintf(f, "fault\t%s\n", rt.faults[i]);
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
         fprintf(stderr, "smcosim runtime: cannot write %s\n", path);
         remove(tmp);

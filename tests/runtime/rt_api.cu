@@ -3,6 +3,7 @@
 // times (default zstd-compressed fatbinary, -Xfatbin -compress=false and
 // -Xfatbin -compress-mode=speed) by csrc/runtime/module.mk.
 #include "rt_check.h"
+#include <cuda_profiler_api.h>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -100,6 +101,19 @@ static void test_properties()
     CHECK(p.totalGlobalMem > 0);
     CHECK(p.managedMemory == 1);
     CHECK(p.reserved[0] == 0 && p.reserved[55] == 0);
+    // The default preset is the thesis' K20X-like baseline (seed 000,
+    // Table 4.1; 732 MHz clock from section 4.4).
+    const char *cfg = std::getenv("SMCOSIM_CONFIG");
+    if (!cfg || !*cfg) {
+        CHECK(p.multiProcessorCount == 14);
+        CHECK(p.regsPerMultiprocessor == 65536);
+        CHECK(p.maxThreadsPerMultiProcessor == 2048);   // 64 warps of 32
+        CHECK(p.maxBlocksPerMultiProcessor == 16);
+        CHECK(p.l2CacheSize == 1536 * 1024);
+        int khz = 0;
+        CHECK_CUDA(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+        CHECK(khz == 732000);
+    }
     // The attribute path must agree with the struct path.
     int a;
     CHECK_CUDA(cudaDeviceGetAttribute(&a, cudaDevAttrMultiProcessorCount, 0));
@@ -361,6 +375,12 @@ static void test_streams_events()
     // simulated time: positive, finite, and the same for the same work
     CHECK(t1 > 0.0f && std::isfinite(t1));
     CHECK(t1 == t2);
+    // run_cuda_tests.sh checks this against the documented derivation
+    // (docs/runtime.md) from the launch's warp-instruction count.
+    int sms = 0, khz = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    CHECK_CUDA(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+    std::printf("rt_api: event_ms %.9g sms %d clock_khz %d\n", t1, sms, khz);
     // an event that was never recorded has no time
     cudaEvent_t e1, e2;
     CHECK_CUDA(cudaEventCreate(&e1));
@@ -433,6 +453,59 @@ static void test_func_attributes_and_occupancy()
     CHECK_CUDA(cudaFree(d));
 }
 
+static void test_misc()
+{
+    // stream-ordered allocation (synchronous here) used by a kernel
+    const int n = 256;
+    cudaStream_t s;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    unsigned flags = 99;
+    CHECK_CUDA(cudaStreamGetFlags(s, &flags));
+    CHECK(flags == cudaStreamNonBlocking);
+    int *d;
+    CHECK_CUDA(cudaMallocAsync((void **)&d, n * sizeof(int), s));
+    std::vector<int> h(n), back(n);
+    for (int i = 0; i < n; i++)
+        h[i] = 5 - i;
+    CHECK_CUDA(cudaMemcpyAsync(d, h.data(), n * sizeof(int), cudaMemcpyHostToDevice, s));
+    double_it<<<2, 128, 0, s>>>(d, n);
+    CHECK_CUDA(cudaMemcpyAsync(back.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost, s));
+    CHECK_CUDA(cudaStreamSynchronize(s));
+    for (int i = 0; i < n; i++)
+        CHECK(back[i] == 2 * (5 - i));
+    CHECK_CUDA(cudaFreeAsync(d, s));
+    CHECK_CUDA(cudaStreamDestroy(s));
+
+    size_t v = 0;
+    CHECK_CUDA(cudaDeviceSetLimit(cudaLimitPrintfFifoSize, 4u << 20));
+    CHECK_CUDA(cudaDeviceGetLimit(&v, cudaLimitPrintfFifoSize));
+    CHECK(v == (4u << 20));
+    CHECK_CUDA(cudaDeviceGetLimit(&v, cudaLimitStackSize));
+    CHECK(v > 0);
+    CHECK_ERR(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, 64),
+              cudaErrorUnsupportedLimit);
+    cudaGetLastError();
+
+    cudaDeviceProp want;
+    std::memset(&want, 0, sizeof want);
+    int dev = -1;
+    CHECK_CUDA(cudaChooseDevice(&dev, &want));
+    CHECK(dev == 0);
+    CHECK_CUDA(cudaInitDevice(0, 0, 0));
+    int lo = 1, hi = 1;
+    CHECK_CUDA(cudaDeviceGetStreamPriorityRange(&lo, &hi));
+    CHECK(lo >= hi);
+    const char *name = nullptr;
+    CHECK_CUDA(cudaFuncGetName(&name, (const void *)saxpy));
+    CHECK(std::strcmp(name, "_Z5saxpyfPKfPfi") == 0);
+    cudaEvent_t e;
+    CHECK_CUDA(cudaEventCreate(&e));
+    CHECK_CUDA(cudaEventRecordWithFlags(e, 0, 0));
+    CHECK_CUDA(cudaEventDestroy(e));
+    CHECK_CUDA(cudaProfilerStart());
+    CHECK_CUDA(cudaProfilerStop());
+}
+
 int main()
 {
     test_versions_and_devices();
@@ -444,6 +517,7 @@ int main()
     test_managed_and_host();
     test_streams_events();
     test_func_attributes_and_occupancy();
+    test_misc();
     CHECK_CUDA(cudaDeviceReset());
     int *d;
     CHECK_CUDA(cudaMalloc((void **)&d, 64));

@@ -4,6 +4,7 @@
 // fault report on stderr (checked by run_cuda_tests.sh), and after
 // cudaDeviceReset the program carries on and computes correct results.
 #include "rt_check.h"
+#include <cassert>
 
 __global__ void store_past_end(int *p, int n, int stride)
 {
@@ -17,6 +18,16 @@ __global__ void fill(int *p, int n)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
         p[i] = 7 * i;
+}
+
+// Device printf from one thread, then assert(p[i] >= 0) in every thread.
+__global__ void check_non_negative(const int *p, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i == 0)
+        printf("rt_fault: device says %d\n", p[0]);
+    if (i < n)
+        assert(p[i] >= 0);
 }
 
 int main()
@@ -47,6 +58,18 @@ int main()
     CHECK_CUDA(cudaMemcpy(out, d, sizeof out, cudaMemcpyDeviceToHost));
     for (int i = 0; i < n; i++)
         CHECK(out[i] == 7 * i);
+
+    // Device printf reaches stdout; a failed device assert is a sticky
+    // cudaErrorAssert that another reset clears.
+    check_non_negative<<<4, 32>>>(d, n);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    int neg = -5;
+    CHECK_CUDA(cudaMemcpy(d + 77, &neg, sizeof neg, cudaMemcpyHostToDevice));
+    check_non_negative<<<4, 32>>>(d, n);
+    CHECK_ERR(cudaDeviceSynchronize(), cudaErrorAssert);
+    CHECK_ERR(cudaGetLastError(), cudaErrorAssert);
+    CHECK_CUDA(cudaDeviceReset());
+    CHECK_CUDA(cudaMalloc((void **)&d, n * sizeof(int)));
     CHECK_CUDA(cudaFree(d));
     std::printf("rt_fault: all checks passed\n");
     return 0;

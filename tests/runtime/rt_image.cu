@@ -5,6 +5,8 @@
 //                 cudaErrorNoKernelImageForDevice and the runtime must say
 //                 what it found and how to rebuild (checked by
 //                 run_cuda_tests.sh), without crashing.
+//   rt_rdc:       PTX compiled with -rdc=true (unsupported): the same failure,
+//                 with a message saying so.
 #include "rt_check.h"
 #include <cstring>
 

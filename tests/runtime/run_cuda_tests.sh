@@ -57,6 +57,17 @@ for variant in zstd plain lz4; do
     if run "rt_api ($variant)" 0 "$CU/rt_api_$variant"; then
         expect_out "rt_api ($variant): all checks" "rt_api: all checks passed"
         expect_stats "rt_api ($variant): ran on the simulator" _Z5saxpyfPKfPfi
+        # Event time = ceil(warp-insts / SMs) cycles / clock (docs/runtime.md),
+        # for the one saxpy launch of 32 blocks of 128 threads between events.
+        read -r ms sms khz < <(sed -n 's/^rt_api: event_ms \([^ ]*\) sms \([0-9]*\) clock_khz \([0-9]*\)$/\1 \2 \3/p' "$tmp/out")
+        warp=$(awk -F'\t' '$1=="launch" && $2=="_Z5saxpyfPKfPfi" && $3=="32,1,1" {print $5; exit}' "$tmp/stats")
+        if [ -n "${ms:-}" ] && [ -n "$warp" ] && awk -v ms="$ms" -v w="$warp" -v s="$sms" -v k="$khz" \
+            'BEGIN { c = int((w + s - 1) / s); want = c / k; d = ms - want; if (d < 0) d = -d;
+                     exit !(want > 0 && d <= 1e-6 * want) }'; then
+            ok "rt_api ($variant): event time = ceil($warp warp-insts / $sms SMs) cycles at $khz kHz"
+        else
+            bad "rt_api ($variant): event time ${ms:-?} ms does not match $warp warp-insts / ${sms:-?} SMs at ${khz:-?} kHz"
+        fi
     fi
 done
 
@@ -67,10 +78,14 @@ if run "rt_fault" 0 "$CU/rt_fault"; then
     for field in "warp " "lane " "PC " "PTX line "; do
         expect_err "rt_fault: report has '$field'" "$field"
     done
-    n=$(grep -c "smcosim: device fault" "$tmp/err")
+    n=$(grep -c "smcosim: device fault: SMC_ERR_ILLEGAL_ADDRESS" "$tmp/err")
     [ "$n" -eq 1 ] && ok "rt_fault: report printed once" || bad "rt_fault: report printed $n times"
     grep -q "^fault	SMC_ERR_ILLEGAL_ADDRESS" "$tmp/stats" && ok "rt_fault: fault in statistics" \
         || bad "rt_fault: no fault line in the statistics file"
+    expect_out "rt_fault: device printf reaches stdout" "rt_fault: device says 0"
+    expect_err "rt_fault: device assert reported" "smcosim: device fault: SMC_ERR_ASSERT in kernel _Z18check_non_negativePKii, CTA (2,0,0)"
+    grep -q "^fault	SMC_ERR_ASSERT" "$tmp/stats" && ok "rt_fault: both faults in statistics" \
+        || bad "rt_fault: no assert fault line in the statistics file"
 fi
 
 if run "rt_multiarch" 0 "$CU/rt_multiarch"; then
@@ -81,6 +96,11 @@ if run "rt_sass" 0 "$CU/rt_sass" --expect-no-image; then
     expect_out "rt_sass: launch fails with cudaErrorNoKernelImageForDevice" "no usable image, as expected"
     expect_err "rt_sass: message names what was found" "found: sm_75 (SASS)"
     expect_err "rt_sass: message says how to rebuild" "rebuild with -gencode arch=compute_75,code=compute_75"
+fi
+
+if run "rt_rdc" 0 "$CU/rt_rdc" --expect-no-image; then
+    expect_out "rt_rdc: launch fails with cudaErrorNoKernelImageForDevice" "no usable image, as expected"
+    expect_err "rt_rdc: message says -rdc is not supported" "relocatable device code (-rdc) and separately linked device code are not supported"
 fi
 
 if [ -x "$CLI" ]; then
