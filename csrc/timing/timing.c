@@ -403,8 +403,9 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
         if (ok) {
             if (cfg->backend != GPU_SCHED_C && (!sched_rtl_create || !sched_lockstep_create)) {
                 snprintf(err, errlen, "scheduler back end '%s': the Verilated RTL is not "
-                         "linked into this program (use smcosim or smcosim-bench, or link "
-                         "libsmc_vsched.a)", gpu_backend_name(cfg->backend));
+                         "linked into this program (the drop-in CUDA runtime has the C back end "
+                         "only; use a C driver: smcosim run --bench NAME, smcosim-bench, "
+                         "or link libsmc_vsched.a)", gpu_backend_name(cfg->backend));
                 timing_destroy(g, NULL, 0);
                 return NULL;
             }
