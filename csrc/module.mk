@@ -1,7 +1,7 @@
 # csrc/: PTX loader (ptx/), functional emulator (emu/), device API (device/),
 # CLI (cli/). Tests live in tests/emu/ (tests/emu/module.mk).
 
-EMU_SRCS := csrc/ptx/parse.c csrc/ptx/link.c csrc/emu/exec.c \
+EMU_SRCS := $(SMC_MODEL_SRCS) csrc/ptx/parse.c csrc/ptx/link.c csrc/emu/exec.c \
             csrc/device/devmem.c csrc/device/device.c
 EMU_OBJS := $(patsubst %.c,$(B)/%.o,$(EMU_SRCS))
 INCLUDES += -Icsrc/include

@@ -90,6 +90,10 @@ int mem_config_load_file(mem_config *cfg, const char *path, char *err,
 void mem_config_print(const mem_config *cfg, FILE *out);
 /* Markdown key table; cfg NULL leaves out the value column. */
 void mem_config_markdown(const mem_config *cfg, FILE *out);
+/* The key table itself (struct ck_key from csrc/util/config_keys.h), so that
+ * a larger configuration embedding a mem_config can include these keys. */
+struct ck_key;
+const struct ck_key *mem_config_keys(size_t *nkeys);
 
 /* ---- requests -------------------------------------------------------------- */
 

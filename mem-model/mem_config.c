@@ -264,6 +264,12 @@ void mem_config_print(const mem_config *cfg, FILE *out)
     ck_print(mem_keys, NKEYS, cfg, out);
 }
 
+const struct ck_key *mem_config_keys(size_t *nkeys)
+{
+    *nkeys = NKEYS;
+    return mem_keys;
+}
+
 void mem_config_markdown(const mem_config *cfg, FILE *out)
 {
     ck_markdown(mem_keys, NKEYS, cfg, out);

@@ -9,7 +9,8 @@
 
 #define SMC_SUBCOMMANDS(X) \
     X(ptx_info, "ptx-info", "FILE.ptx...   kernels, registers, shared/local/const/param sizes (like ptxas -v)") \
-    X(run, "run", "[--report FILE] -- PROGRAM [ARGS]   run a CUDA program (nvcc --cudart shared) on the simulator")
+    X(run, "run", "[options] -- PROGRAM [ARGS]   run a CUDA program on the timing model (run --help)") \
+    X(config, "config", "[--config PRESET|FILE] [--set k=v]... [--markdown]   print the GPU configuration")
 
 #define X(fn, name, help) int cli_##fn(int argc, char **argv);
 SMC_SUBCOMMANDS(X)

@@ -28,12 +28,24 @@
 #include "cli.h"
 
 #define RUN_USAGE \
-    "usage: smcosim run [--report FILE] [--config PRESET|FILE] [--seed N] -- PROGRAM [ARGS...]\n" \
-    "  Runs a CUDA program (nvcc --cudart shared) on the simulator and prints\n" \
-    "  per-kernel instruction counts on stderr afterwards.\n" \
-    "  --report FILE  also write the table to FILE\n" \
-    "  --config X     device preset or config file (SMCOSIM_CONFIG)\n" \
-    "  --seed N       seed for anything randomised (SMCOSIM_SEED)\n"
+    "usage: smcosim run [options] -- PROGRAM [ARGS...]\n" \
+    "       smcosim run [options] --bench NAME [smcosim-bench options]\n" \
+    "  Runs a CUDA program (nvcc --cudart shared), or a benchmark's C driver, on\n" \
+    "  the timing model and prints each kernel's statistics on stderr, then\n" \
+    "  per-kernel instruction counts.\n" \
+    "  --report FILE        also write the instruction-count table to FILE\n" \
+    "  --config X[,Y...]    presets / config files, in order (SMCOSIM_CONFIG)\n" \
+    "  --set key=value      override one configuration key (repeatable; SMCOSIM_SET)\n" \
+    "  --sched c|rtl|lockstep  scheduler back end (SMCOSIM_SCHED)\n" \
+    "  --policy P           lrr, gto, two-level[:POOL], swl:N (SMCOSIM_POLICY)\n" \
+    "  --json FILE          all timing statistics as JSON, rewritten after every\n" \
+    "                       kernel (SMCOSIM_JSON)\n" \
+    "  --functional         functional emulation only, no timing (SMCOSIM_MODE)\n" \
+    "  --fst FILE           waveform of SM 0: RTL signals and the C side, one time\n" \
+    "                       axis (needs --sched rtl|lockstep; FILE.gtkw for GTKWave)\n" \
+    "  --fst-window A:B     cycles A..B-1 of each kernel (default 0:20000)\n" \
+    "  --seed N             seed for anything randomised (SMCOSIM_SEED)\n" \
+    "  Ctrl-C stops the running kernel, prints its statistics so far and writes the JSON.\n"
 
 typedef struct run_options {
     const char *report;    /* --report FILE or NULL */
@@ -51,7 +63,30 @@ static const run_option_def run_option_table[] = {
     { "--report", NULL, offsetof(run_options, report) },
     { "--config", "SMCOSIM_CONFIG", 0 },
     { "--seed",   "SMCOSIM_SEED", 0 },
+    { "--sched",  "SMCOSIM_SCHED", 0 },
+    { "--policy", "SMCOSIM_POLICY", 0 },
+    { "--json",   "SMCOSIM_JSON", 0 },
+    { "--fst",    "SMCOSIM_FST", 0 },
+    { "--fst-window", "SMCOSIM_FST_WINDOW", 0 },
 };
+
+/* --set accumulates: SMCOSIM_SET holds "k=v;k=v" in command-line order. */
+static int add_set(const char *assignment)
+{
+    if (strchr(assignment, ';') || !strchr(assignment, '=')) {
+        fprintf(stderr, "smcosim run: --set '%s': expected key=value\n", assignment);
+        return -1;
+    }
+    const char *old = getenv("SMCOSIM_SET");
+    size_t n = strlen(assignment) + (old ? strlen(old) : 0) + 2;
+    char *v = malloc(n);
+    if (!v)
+        return -1;
+    snprintf(v, n, "%s%s%s", old && *old ? old : "", old && *old ? ";" : "", assignment);
+    setenv("SMCOSIM_SET", v, 1);
+    free(v);
+    return 0;
+}
 
 /* ---- statistics ---------------------------------------------------------- */
 
@@ -200,6 +235,13 @@ static int find_runtime_dir(char *dir, size_t len)
 int cli_run(int argc, char **argv)
 {
     run_options opt = { NULL };
+    const char *bench = NULL;
+    /* timing mode and per-kernel statistics unless the caller says otherwise
+     * (SMC_HAVE_TIMING: the tree has the scheduler core, csrc/timing/module.mk) */
+#ifdef SMC_HAVE_TIMING
+    setenv("SMCOSIM_MODE", "timing", 0);
+#endif
+    setenv("SMCOSIM_PRINT_STATS", "1", 0);
     int i = 1;                       /* argv[0] is "run" */
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -210,6 +252,24 @@ int cli_run(int argc, char **argv)
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(RUN_USAGE, stdout);
             return 0;
+        }
+        if (strcmp(a, "--functional") == 0) {
+            setenv("SMCOSIM_MODE", "functional", 1);
+            continue;
+        }
+        if ((strcmp(a, "--set") == 0 || strcmp(a, "--bench") == 0) && i + 1 >= argc) {
+            fprintf(stderr, "smcosim run: %s needs a value\n", a);
+            return 2;
+        }
+        if (strcmp(a, "--set") == 0) {
+            if (add_set(argv[++i]) != 0)
+                return 2;
+            continue;
+        }
+        if (strcmp(a, "--bench") == 0) {
+            bench = argv[++i];
+            i++;
+            break;                   /* the rest goes to smcosim-bench */
         }
         if (a[0] != '-')
             break;                   /* the program, without "--" */
@@ -231,14 +291,34 @@ int cli_run(int argc, char **argv)
         else
             *(const char **)((char *)&opt + d->field) = value;
     }
-    if (i >= argc) {
+    char **prog = &argv[i];
+    char bench_path[PATH_MAX + 32];
+    char **bench_argv = NULL;
+    if (bench) {
+        /* the C drivers: smcosim-bench next to this executable */
+        ssize_t n = readlink("/proc/self/exe", bench_path, PATH_MAX - 1);
+        if (n <= 0) {
+            fprintf(stderr, "smcosim run: cannot locate this executable\n");
+            return 2;
+        }
+        bench_path[n] = '\0';
+        char *slash = strrchr(bench_path, '/');
+        snprintf(slash ? slash + 1 : bench_path, 32, "smcosim-bench");
+        bench_argv = calloc((size_t)(argc - i) + 3, sizeof *bench_argv);
+        if (!bench_argv)
+            return 2;
+        bench_argv[0] = bench_path;
+        bench_argv[1] = (char *)bench;
+        for (int k = i; k < argc; k++)
+            bench_argv[2 + k - i] = argv[k];
+        prog = bench_argv;
+    } else if (i >= argc) {
         fprintf(stderr, "smcosim run: no program given\n" RUN_USAGE);
         return 2;
     }
-    char **prog = &argv[i];
 
-    char libdir[PATH_MAX];
-    if (find_runtime_dir(libdir, sizeof libdir) != 0)
+    char libdir[PATH_MAX] = "";
+    if (!bench && find_runtime_dir(libdir, sizeof libdir) != 0)
         return 2;
 
     const char *tmpdir = getenv("TMPDIR");
@@ -268,7 +348,8 @@ int cli_run(int argc, char **argv)
             _exit(127);
         snprintf(path, need, "%s%s%s", libdir, old && *old ? ":" : "",
                  old && *old ? old : "");
-        setenv("LD_LIBRARY_PATH", path, 1);
+        if (libdir[0])
+            setenv("LD_LIBRARY_PATH", path, 1);
         setenv("SMCOSIM_STATS_FILE", stats_path, 1);
         execvp(prog[0], prog);
         fprintf(stderr, "smcosim run: cannot run %s: %s\n", prog[0],
@@ -302,7 +383,7 @@ int cli_run(int argc, char **argv)
     run_stats st;
     memset(&st, 0, sizeof st);
     if (read_stats(stats_path, &st) != 0 || !st.any) {
-        if (code != 127)   /* 127: exec failed, already reported */
+        if (code != 127 && !bench)   /* 127: exec failed, already reported */
             fprintf(stderr, "smcosim run: no launch statistics: %s did not "
                     "load the smcosim libcudart.so.13 (built with --cudart "
                     "shared?) or did not exit normally\n", prog[0]);
@@ -312,6 +393,7 @@ int cli_run(int argc, char **argv)
             code = 2;
     }
     free(st.k);
+    free(bench_argv);
     remove(stats_path);
     return code;
 }

@@ -11,8 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <signal.h>
+
 #include "devmem.h"
 #include "../emu/emu.h"
+#include "../timing/timing.h"
 #include "../ptx/link.h"
 #include "../ptx/ptx.h"
 
@@ -38,6 +41,14 @@ struct smc_device {
     smc_fault fault;
     smc_launch_stats *stats; uint32_t nstats, stats_cap;
     smc_module *mods;
+    /* timing mode (issue 5): see the "timing mode" section below */
+    gpu_config cfg;
+    timing_gpu *tm;              /* NULL in functional mode */
+    timing_stats *tstats; uint32_t ntstats, tstats_cap;
+    char *json_path;
+    int print_stats;
+    char *fst_path;
+    uint64_t fst_from, fst_to;
 };
 
 /* ---- status names ---------------------------------------------------------- */
@@ -112,19 +123,169 @@ static void default_props(smc_device_props *p) {
     p->cc_major = 7; p->cc_minor = 5;
 }
 
+/* ---- timing mode (issue 5) ---------------------------------------------------
+ * The device's configuration (csrc/config/) is resolved once at creation from
+ * the options, or the SMCOSIM_* environment variables when an option is unset
+ * (docs/timing-model.md). In timing mode every launch runs on the timing model
+ * (csrc/timing/), which executes the same emulator cycle by cycle. */
+static const char *opt_or_env(const char *v, const char *env) {
+    if (v && *v) return v;
+    const char *e = getenv(env);
+    return e && *e ? e : NULL;
+}
+
+static int device_config(smc_device *dev, const smc_device_opts *o, int *timing, char *err, size_t errlen) {
+    gpu_config *c = &dev->cfg;
+    if (gpu_config_load_spec(c, opt_or_env(o ? o->config : NULL, "SMCOSIM_CONFIG"), err, errlen) != 0) return -1;
+    const char *set = opt_or_env(o ? o->set : NULL, "SMCOSIM_SET");
+    if (set) {
+        char *copy = strdup(set), *save = NULL;
+        if (!copy) { snprintf(err, errlen, "out of memory"); return -1; }
+        int rc = 0;
+        for (char *a = strtok_r(copy, ";", &save); a && rc == 0; a = strtok_r(NULL, ";", &save))
+            rc = gpu_config_apply(c, a, err, errlen);
+        free(copy);
+        if (rc) return -1;
+    }
+    const char *pol = opt_or_env(o ? o->policy : NULL, "SMCOSIM_POLICY");
+    if (pol && gpu_config_set_policy(c, pol, err, errlen) != 0) return -1;
+    const char *sch = opt_or_env(o ? o->sched : NULL, "SMCOSIM_SCHED");
+    if (sch && gpu_config_set_backend(c, sch, err, errlen) != 0) return -1;
+    if (gpu_config_check(c, err, errlen) != 0) return -1;
+    int mode = o ? o->mode : SMC_MODE_DEFAULT;
+    if (mode == SMC_MODE_DEFAULT) {
+        const char *m = getenv("SMCOSIM_MODE");
+        if (m && !strcmp(m, "timing")) mode = SMC_MODE_TIMING;
+        else if (m && *m && strcmp(m, "functional")) { snprintf(err, errlen, "SMCOSIM_MODE '%s': expected functional or timing", m); return -1; }
+    }
+    *timing = mode == SMC_MODE_TIMING;
+    const char *json = opt_or_env(o ? o->json : NULL, "SMCOSIM_JSON");
+    if (json && !(dev->json_path = strdup(json))) { snprintf(err, errlen, "out of memory"); return -1; }
+    const char *fst = opt_or_env(o ? o->fst : NULL, "SMCOSIM_FST");
+    if (fst) {
+        const char *win = opt_or_env(o ? o->fst_window : NULL, "SMCOSIM_FST_WINDOW");
+        unsigned long long a = 0, b = 20000;
+        char extra;
+        if (win && (sscanf(win, "%llu:%llu%c", &a, &b, &extra) != 2 || b <= a)) {
+            snprintf(err, errlen, "--fst-window '%s': expected FROM:TO cycles with FROM < TO", win);
+            return -1;
+        }
+        if (!(dev->fst_path = strdup(fst))) { snprintf(err, errlen, "out of memory"); return -1; }
+        dev->fst_from = a;
+        dev->fst_to = b;
+    }
+    int ps = o ? o->print_stats : 0;
+    if (ps == 0) { const char *e = getenv("SMCOSIM_PRINT_STATS"); ps = e && !strcmp(e, "1") ? 1 : -1; }
+    dev->print_stats = ps > 0;
+    return 0;
+}
+
+/* Device properties from the configuration. */
+static void config_props(smc_device_props *p, const gpu_config *c) {
+    snprintf(p->name, sizeof p->name, "smcosim %s", c->preset);
+    p->num_sms = c->mem.num_sms;
+    p->max_threads_per_block = c->max_threads_per_block;
+    p->max_block_dim[0] = p->max_block_dim[1] = c->max_threads_per_block < 1024 ? c->max_threads_per_block : 1024;
+    p->max_threads_per_sm = c->max_threads_per_sm;
+    p->max_warps_per_sm = c->max_warps_per_sm;
+    p->max_ctas_per_sm = c->max_ctas_per_sm;
+    p->regs_per_sm = c->regs_per_sm;
+    p->max_regs_per_block = c->max_regs_per_block;
+    p->smem_per_sm = c->smem_per_sm;
+    p->smem_per_block = c->max_smem_per_block;
+    p->l2_bytes = c->mem.l2_partitions * c->mem.l2_sets * c->mem.l2_ways * c->mem.l2_line_bytes;
+    p->clock_khz = c->clock_mhz * 1000;
+}
+
+static volatile sig_atomic_t interrupted;
+static void on_sigint(int sig) { (void)sig; interrupted = 1; }
+
 smc_status smc_device_create(const smc_device_opts *opts, smc_device **out) {
     if (!out) return SMC_ERR_INVALID_VALUE;
     *out = NULL;
-    if (opts && opts->config && opts->config[0] && strcmp(opts->config, "default") && strcmp(opts->config, "kepler-k20x"))
-        return SMC_ERR_UNSUPPORTED;          /* configuration presets come with a later issue */
     smc_device *dev = calloc(1, sizeof *dev);
     if (!dev) return SMC_ERR_OUT_OF_MEMORY;
     if (opts) dev->opts = *opts;
-    dev->opts.config = NULL;
+    dev->opts.config = dev->opts.sched = dev->opts.policy = dev->opts.set = dev->opts.json = NULL;
+    dev->opts.fst = dev->opts.fst_window = NULL;
     default_props(&dev->props);
-    if (devmem_init(&dev->mem, dev->msg, sizeof dev->msg) != 0) { free(dev); return SMC_ERR_OUT_OF_MEMORY; }
+    char err[512];
+    int timing = 0;
+    if (device_config(dev, opts, &timing, err, sizeof err) != 0) {
+        /* no device to keep the message in: the caller only gets the status */
+        fprintf(stderr, "smcosim: configuration: %s\n", err);
+        free(dev->json_path);
+        free(dev->fst_path);
+        free(dev);
+        return SMC_ERR_UNSUPPORTED;
+    }
+    config_props(&dev->props, &dev->cfg);
+    timing_trace tr = { dev->fst_path, dev->fst_from, dev->fst_to };
+    if (dev->fst_path && !timing) {
+        fprintf(stderr, "smcosim: --fst needs timing mode\n");
+        free(dev->json_path); free(dev->fst_path); free(dev);
+        return SMC_ERR_UNSUPPORTED;
+    }
+    if (timing && !(dev->tm = timing_create(&dev->cfg, &tr, err, sizeof err))) {
+        fprintf(stderr, "smcosim: timing model: %s\n", err);
+        free(dev->json_path);
+        free(dev->fst_path);
+        free(dev);
+        return SMC_ERR_UNSUPPORTED;
+    }
+    if (devmem_init(&dev->mem, dev->msg, sizeof dev->msg) != 0) {
+        timing_destroy(dev->tm, NULL, 0); free(dev->json_path); free(dev->fst_path); free(dev);
+        return SMC_ERR_OUT_OF_MEMORY;
+    }
     *out = dev;
     return SMC_OK;
+}
+
+timing_gpu *smc_device_timing_model(smc_device *dev) { return dev ? dev->tm : NULL; }
+
+const timing_stats *smc_device_timing(const smc_device *dev, uint32_t i) {
+    return dev && i < dev->ntstats ? &dev->tstats[i] : NULL;
+}
+
+/* Run one launch on the timing model; keeps and reports its statistics. */
+static smc_status timed_launch(smc_device *dev, smc_kernel *k, emu_launch *l, smc_dim3 grid,
+                               smc_dim3 block, uint32_t dyn_smem, uint64_t *cycles) {
+    const smc_kernel_info *in = &k->info;
+    timing_kernel_req req = {
+        (uint32_t)((uint64_t)block.x * block.y * block.z), in->regs_per_thread,
+        in->static_smem_bytes + dyn_smem, emu_launch_num_ctas(l),
+    };
+    if (dev->ntstats == dev->tstats_cap) {
+        uint32_t nc = dev->tstats_cap ? dev->tstats_cap * 2 : 8;
+        timing_stats *n = realloc(dev->tstats, nc * sizeof *n);
+        if (!n) return fail(dev, SMC_ERR_OUT_OF_MEMORY, "out of host memory");
+        dev->tstats = n; dev->tstats_cap = nc;
+    }
+    timing_stats *ts = &dev->tstats[dev->ntstats];
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    interrupted = 0;
+    sigaction(SIGINT, &sa, &old);
+    char msg[512];
+    smc_status st = timing_run(dev->tm, k->ek, l, in->name, &req, grid, block, &interrupted, ts, msg, sizeof msg);
+    sigaction(SIGINT, &old, NULL);
+    dev->ntstats++;
+    *cycles = ts->cycles;
+    if (dev->print_stats) timing_stats_print(ts, stderr);
+    if (dev->json_path) {
+        char err[512];
+        if (timing_stats_write_json(dev->tstats, dev->ntstats, dev->json_path, err, sizeof err) != 0)
+            fprintf(stderr, "smcosim: statistics: %s\n", err);
+    }
+    if (st != SMC_OK && msg[0]) snprintf(dev->msg, sizeof dev->msg, "%s", msg);
+    if (st == SMC_ERR_INTERRUPTED) {
+        /* statistics are out: now let the signal do what it would have done */
+        fprintf(stderr, "smcosim: %s\n", msg);
+        raise(SIGINT);
+    }
+    return st;
 }
 
 static void module_free(smc_module *m);
@@ -134,6 +295,16 @@ void smc_device_destroy(smc_device *dev) {
     while (dev->mods) { smc_module *n = dev->mods->next; module_free(dev->mods); dev->mods = n; }
     devmem_fini(&dev->mem);
     free(dev->stats);
+    char err[512];
+    if (timing_destroy(dev->tm, err, sizeof err) != 0)
+        fprintf(stderr, "smcosim: waveform: %s\n", err);
+    else if (dev->fst_path)
+        fprintf(stderr, "smcosim: waveform written to %s (GTKWave: gtkwave %s.gtkw)\n",
+                dev->fst_path, dev->fst_path);
+    free(dev->fst_path);
+    for (uint32_t i = 0; i < dev->ntstats; i++) timing_stats_free(&dev->tstats[i]);
+    free(dev->tstats);
+    free(dev->json_path);
     free(dev);
 }
 
@@ -404,9 +575,20 @@ smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 bl
     };
     const char *vr = getenv("SMC_VERIFY_REGALLOC");
     d.verify_regalloc = vr && vr[0] == '1';
+    if (dev->tm) {
+        timing_occupancy occ;
+        timing_kernel_req req = { (uint32_t)threads, in->regs_per_thread, in->static_smem_bytes + dyn_smem_bytes,
+                                  (uint64_t)grid.x * grid.y * grid.z };
+        char why[256];
+        st = timing_occupancy_compute(&dev->cfg, &req, &occ, why, sizeof why);
+        if (st != SMC_OK) return fail(dev, st, "smc_launch %s: %s", in->name, why);
+        d.clock = timing_clock;
+        d.clock_ctx = dev->tm;
+    }
     emu_launch *l = emu_launch_create(&d);
     if (!l) return fail(dev, SMC_ERR_OUT_OF_MEMORY, "smc_launch: out of host memory");
-    st = emu_run_functional(l);
+    uint64_t cycles = 0;
+    st = dev->tm ? timed_launch(dev, k, l, grid, block, dyn_smem_bytes, &cycles) : emu_run_functional(l);
     if (dev->nstats >= dev->stats_cap) {
         uint32_t nc = dev->stats_cap ? dev->stats_cap * 2 : 16;
         smc_launch_stats *ns = realloc(dev->stats, nc * sizeof *ns);
@@ -418,9 +600,15 @@ smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 bl
         snprintf(s->kernel, sizeof s->kernel, "%s", in->name);
         s->warp_insts = emu_launch_warp_insts(l);
         s->thread_insts = emu_launch_thread_insts(l);
+        s->cycles = cycles;
     }
     if (st != SMC_OK) {
         dev->fault = *emu_launch_fault(l);
+        if (dev->fault.status == SMC_OK) {      /* timing model: hang, interruption, back end */
+            dev->fault.status = st;
+            snprintf(dev->fault.kernel, sizeof dev->fault.kernel, "%s", in->name);
+            snprintf(dev->fault.message, sizeof dev->fault.message, "%.255s", dev->msg);
+        }
         snprintf(dev->msg, sizeof dev->msg, "%s", dev->fault.message);
     }
     emu_launch_destroy(l);

@@ -64,8 +64,33 @@ typedef struct smc_device_opts {
     uint64_t    watchdog;    /* warp-instructions without progress before a hang
                                 is reported; 0 = default */
     uint64_t    seed;        /* for anything randomised; results depend only on it */
+
+    /* Timing model (issue 5, docs/timing-model.md). A NULL/0 field takes
+     * its value from the environment variable named next to it, so that
+     * `smcosim run` can configure the device inside an unmodified program.
+     * `config` above also accepts a comma-separated list of presets and
+     * config files (docs/config.md) and falls back to SMCOSIM_CONFIG. */
+    int         mode;        /* SMC_MODE_*; 0 = SMCOSIM_MODE ("functional"/"timing"),
+                                else functional */
+    const char *sched;       /* scheduler back end "c", "rtl", "lockstep" (SMCOSIM_SCHED) */
+    const char *policy;      /* "lrr", "gto", "two-level[:N]", "swl:N" (SMCOSIM_POLICY) */
+    const char *set;         /* "key=value;key=value" overrides (SMCOSIM_SET) */
+    const char *json;        /* rewrite this JSON file after every timed launch (SMCOSIM_JSON) */
+    int         print_stats; /* 1: print each timed launch's statistics on stderr,
+                                -1: never; 0 = SMCOSIM_PRINT_STATS=1 */
+    const char *fst;         /* waveform of SM 0, RTL + C side, written when the
+                                device is destroyed (SMCOSIM_FST; needs sched rtl
+                                or lockstep) */
+    const char *fst_window;  /* "FROM:TO" cycles of each launch, default 0:20000
+                                (SMCOSIM_FST_WINDOW) */
 } smc_device_opts;
 
+enum { SMC_MODE_DEFAULT = 0, SMC_MODE_FUNCTIONAL = 1, SMC_MODE_TIMING = 2 };
+
+/* A configuration that does not load (unknown preset or key, value out of
+ * range, unreadable file) or a back end that cannot be built gives
+ * SMC_ERR_UNSUPPORTED and a message naming the key on stderr (there is no
+ * device yet to hold it). */
 smc_status smc_device_create(const smc_device_opts *opts, smc_device **out);
 void       smc_device_destroy(smc_device *dev);
 const char *smc_last_message(const smc_device *dev);
@@ -196,6 +221,8 @@ typedef struct smc_launch_stats {
     char     kernel[128];
     uint64_t warp_insts;         /* warp-instructions executed */
     uint64_t thread_insts;       /* sum of active lanes over them */
+    uint64_t cycles;             /* timing mode: GPU cycles of the launch; 0 in
+                                    functional mode */
 } smc_launch_stats;
 /* Number of launches so far, and the stats of launch i (0-based). */
 uint32_t   smc_launch_count(const smc_device *dev);

@@ -1,0 +1,413 @@
+/*
+ * gpu_config.c — key table, presets and checks of the GPU configuration.
+ *
+ * Sources of the numbers (seed papers in ../shared/seeds/):
+ *   [G-431]  000 (Gong thesis) §4.3.1: 4 warp schedulers per SM; private
+ *            units per scheduler (pSPU, pBRU) and units shared by the four
+ *            schedulers (sSPU, sIMU, DPU, SFU, LSU); 32 lanes per unit
+ *   [G-T41]  000 Table 4.1: 14 SMs, 6 SPU / 4 BRU / 2 DPU / 1 IMU / 1 SFU /
+ *            1 LSU per SM, 65536 registers, 64 warps, 16 CTAs, 2048 threads
+ *   [G-T63]  000 Table 6.3: 732 MHz, round-robin scheduler
+ *   [G-T52]  000 Table 5.2: Radeon 7970, 1000 MHz, 32 CUs, 40 wavefronts,
+ *            GTO, 4 SIMT units of 16 lanes, 65536 vector registers, 64 KB LDS
+ *   [O-T1]   001 (OAWS) Table 1: GTX480, 1400 MHz, 30 SMs, 32K registers,
+ *            48 KB shared memory, SIMD width 16, 1536 threads, GTO
+ *   [G-FE]   000 §4.3.1: 2 instructions fetched per warp (buffer depth 2)
+ *   [CUDA]   CUDA programming guide, "technical specifications per compute
+ *            capability" (the table GPUDIAG Eq. 3.1/3.3 cite, footnote 2/3):
+ *            block and allocation-granularity limits
+ * Values marked "assumed" are not in the papers; docs/config.md lists them.
+ */
+#include "gpu_config.h"
+
+#include "config_keys.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const policy_names[] = { "lrr", "gto", "two-level", NULL };
+static const char *const backend_names[] = { "c", "rtl", "lockstep", NULL };
+static const char *const dispatch_names[] = { "round-robin", NULL };
+static const char *const unit_names[GPU_UNIT_COUNT] = {
+    "sp", "sfu", "dpu", "int", "ldst", "branch"
+};
+
+const char *gpu_unit_name(unsigned u) { return u < GPU_UNIT_COUNT ? unit_names[u] : "?"; }
+const char *gpu_policy_name(unsigned p) { return p < 3 ? policy_names[p] : "?"; }
+const char *gpu_backend_name(unsigned b) { return b < 3 ? backend_names[b] : "?"; }
+
+#define G32(name, field, lo, hi, doc) CK_KEY_U32(name, gpu_config, field, lo, hi, doc)
+#define UNIT_KEYS(nm, u, what)                                                          \
+    G32("unit." nm ".private", unit[u].private_units, 0, 8,                             \
+        what " units owned by each scheduler"),                                         \
+    G32("unit." nm ".shared", unit[u].shared_units, 0, 32,                              \
+        what " units shared by all schedulers of the SM"),                              \
+    G32("unit." nm ".latency", unit[u].latency, 1, 10000,                               \
+        what ": cycles from issue to writeback (scoreboard release)"),                  \
+    G32("unit." nm ".ii", unit[u].ii, 1, 64,                                            \
+        what ": initiation interval, cycles between warp-instructions on one unit")
+
+static const ck_key gpu_keys[] = {
+    G32("gpu.clock_mhz", clock_mhz, 1, 100000, "shader clock (reported by cudaGetDeviceProperties; cycles are core cycles)"),
+    G32("block.max_threads", max_threads_per_block, 1, 4096, "launch limit L(T/B): threads per block (Eq. 3.1)"),
+    G32("block.max_smem", max_smem_per_block, 0, 1 << 24, "launch limit L(S/B): shared memory per block, bytes (Eq. 3.1)"),
+    G32("thread.max_regs", max_regs_per_thread, 1, 255, "launch limit L(R/T): registers per thread (Eq. 3.1)"),
+    G32("block.max_regs", max_regs_per_block, 1, 1 << 24, "launch limit L(R/B): registers per block (Eq. 3.1)"),
+    G32("sm.max_threads", max_threads_per_sm, 1, 1 << 16, "threads resident per SM"),
+    G32("sm.max_warps", max_warps_per_sm, 1, 64, "N2: warp slots per SM (Eq. 3.3); also the scheduler core's NumWarps"),
+    G32("sm.max_ctas", max_ctas_per_sm, 1, 64, "N1: CTA (barrier) slots per SM (Eq. 3.3)"),
+    G32("sm.regs", regs_per_sm, 1, 1 << 24, "R: 32-bit registers per SM (Eq. 3.3)"),
+    G32("sm.reg_alloc_unit", reg_alloc_unit, 1, 1 << 16, "r_min: registers of a warp are allocated in units of this many (Eq. 3.3)"),
+    G32("sm.smem", smem_per_sm, 0, 1 << 24, "S: shared memory per SM, bytes (Eq. 3.3)"),
+    G32("sm.smem_alloc_unit", smem_alloc_unit, 1, 1 << 16, "s_min: shared memory of a CTA is allocated in units of this many bytes (Eq. 3.3)"),
+    CK_KEY_ENUM("gpu.dispatch", gpu_config, dispatch, dispatch_names, "CTA dispatcher: round-robin over SMs with free slots"),
+    G32("sched.num", num_schedulers, 1, 8, "warp schedulers per SM (scheduler core NumSchedulers)"),
+    G32("sched.ibuf_depth", ibuf_depth, 1, 8, "instruction-buffer entries per warp (IbufDepth)"),
+    G32("sched.sb_entries", sb_entries, 1, 16, "scoreboard entries (pending register writes) per warp (SbEntries)"),
+    G32("sched.wb_ports", wb_ports, 1, 8, "register writebacks per cycle per SM (WbPorts)"),
+    G32("sched.reg_id_width", reg_id_width, 4, 8, "bits of a register id in the core (RegIdWidth)"),
+    CK_KEY_ENUM("sched.policy", gpu_config, policy, policy_names, "warp-scheduling policy (lrr, gto, two-level); --policy also accepts swl:N"),
+    G32("sched.warp_limit", warp_limit, 0, 64, "SWL: warps per scheduler allowed to issue (0 = no limit)"),
+    G32("sched.pool_size", pool_size, 1, 64, "two-level: warps in the active pool per scheduler"),
+    CK_KEY_ENUM("sched.backend", gpu_config, backend, backend_names, "scheduler back end: C model, Verilated RTL, or both in lockstep"),
+    UNIT_KEYS("sp", GPU_UNIT_SP, "single-precision/ALU"),
+    UNIT_KEYS("sfu", GPU_UNIT_SFU, "special-function"),
+    UNIT_KEYS("dpu", GPU_UNIT_DPU, "double-precision"),
+    UNIT_KEYS("int", GPU_UNIT_INT, "integer-math"),
+    UNIT_KEYS("branch", GPU_UNIT_BRANCH, "branch (also barrier, exit, shuffle/vote)"),
+    CK_KEY_U64("gpu.watchdog_cycles", gpu_config, watchdog_cycles, 1000, UINT64_C(1) << 50, "cycles without any instruction issued before the launch is reported hung (SMC_ERR_LAUNCH_TIMEOUT)"),
+    G32("gpu.progress_seconds", progress_seconds, 0, 3600, "a progress line on stderr every N seconds of host time (0 = never)"),
+};
+#define NGPUKEYS (sizeof gpu_keys / sizeof gpu_keys[0])
+
+/* The full table: gpu_keys followed by the memory model's keys, whose
+ * offsets are moved into gpu_config.mem. Built once. */
+static ck_key *all_keys;
+static size_t nall_keys;
+static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
+
+static void build_keys(void)
+{
+    size_t nmem;
+    const ck_key *mk = mem_config_keys(&nmem);
+    ck_key *k = malloc((NGPUKEYS + nmem) * sizeof *k);
+    if (!k)
+        return;
+    memcpy(k, gpu_keys, sizeof gpu_keys);
+    for (size_t i = 0; i < nmem; i++) {
+        k[NGPUKEYS + i] = mk[i];
+        k[NGPUKEYS + i].offset += offsetof(gpu_config, mem);
+    }
+    all_keys = k;
+    nall_keys = NGPUKEYS + nmem;
+}
+
+static const ck_key *keys(size_t *n)
+{
+    pthread_once(&keys_once, build_keys);
+    *n = all_keys ? nall_keys : NGPUKEYS;
+    return all_keys ? all_keys : gpu_keys;
+}
+
+const char *const gpu_preset_names[] = { "kepler-k20x", "fermi-gtx480", "si-7970", NULL };
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static void unit(gpu_config *c, unsigned u, uint32_t priv, uint32_t shared,
+                 uint32_t latency, uint32_t ii)
+{
+    c->unit[u] = (gpu_unit_config){ priv, shared, latency, ii };
+}
+
+static void kepler_k20x(gpu_config *c)
+{
+    c->clock_mhz = 732;                  /* [G-T63] */
+    c->max_threads_per_block = 1024;     /* [CUDA] cc 3.5 */
+    c->max_smem_per_block = 48 * 1024;   /* [CUDA] cc 3.5 */
+    c->max_regs_per_thread = 255;        /* [CUDA] cc 3.5 */
+    c->max_regs_per_block = 65536;       /* [CUDA] cc 3.5 */
+    c->max_threads_per_sm = 2048;        /* [G-T41] */
+    c->max_warps_per_sm = 64;            /* [G-T41] */
+    c->max_ctas_per_sm = 16;             /* [G-T41] */
+    c->regs_per_sm = 65536;              /* [G-T41] */
+    c->reg_alloc_unit = 256;             /* [CUDA] cc 3.x: 256 registers per warp */
+    /* Table 4.1 lists 16 KB of shared memory, the 16 KB L1 split being the
+     * other 48 KB; the 64 KB array is split 48 KB shared / 16 KB L1 here so
+     * that programs written for 48 KB per block launch (the L1D keeps the
+     * table's 16 KB). */
+    c->smem_per_sm = 48 * 1024;
+    c->smem_alloc_unit = 256;            /* [CUDA] cc 3.x */
+    c->dispatch = GPU_DISPATCH_ROUND_ROBIN;
+    c->num_schedulers = 4;               /* [G-431] */
+    c->ibuf_depth = 2;                   /* [G-FE] */
+    c->sb_entries = 6;                   /* assumed (scheduler core default) */
+    c->wb_ports = 4;                     /* assumed: one per scheduler */
+    c->reg_id_width = 8;
+    c->policy = GPU_POLICY_LRR;          /* [G-T63] round robin */
+    c->warp_limit = 0;
+    c->pool_size = 8;                    /* assumed (two-level only) */
+    c->backend = GPU_SCHED_C;
+    /* [G-T41]/[G-431]: 6 SPUs = 4 private (one per scheduler) + 2 shared;
+     * 4 BRUs private; 2 DPUs, 1 IMU, 1 SFU, 1 LSU shared; 32 lanes per unit,
+     * so each unit takes a warp-instruction every cycle (ii = 1).
+     * Latencies are not in the papers: assumed from Kepler microbenchmarks
+     * (dependent FP32/INT ALU ~9 cycles, DP ~10, SFU ~18). */
+    unit(c, GPU_UNIT_SP, 1, 2, 9, 1);
+    unit(c, GPU_UNIT_SFU, 0, 1, 18, 1);
+    unit(c, GPU_UNIT_DPU, 0, 2, 10, 1);
+    unit(c, GPU_UNIT_INT, 0, 1, 9, 1);
+    unit(c, GPU_UNIT_LDST, 0, 1, 1, 1);
+    unit(c, GPU_UNIT_BRANCH, 1, 0, 4, 1);
+    c->watchdog_cycles = 1000000;        /* assumed: far above any memory latency */
+    c->progress_seconds = 5;
+}
+
+static void fermi_gtx480(gpu_config *c)
+{
+    c->clock_mhz = 1400;                 /* [O-T1] */
+    c->max_threads_per_block = 1024;     /* [CUDA] cc 2.0 */
+    c->max_smem_per_block = 48 * 1024;   /* [O-T1] 48 KB */
+    c->max_regs_per_thread = 63;         /* [CUDA] cc 2.0 */
+    c->max_regs_per_block = 32768;       /* [CUDA] cc 2.0 */
+    c->max_threads_per_sm = 1536;        /* [O-T1] */
+    c->max_warps_per_sm = 48;            /* 1536 / 32 [O-T1] */
+    c->max_ctas_per_sm = 8;              /* [CUDA] cc 2.0 */
+    c->regs_per_sm = 32768;              /* [O-T1] 32K */
+    c->reg_alloc_unit = 64;              /* [CUDA] cc 2.0 */
+    c->smem_per_sm = 48 * 1024;          /* [O-T1] */
+    c->smem_alloc_unit = 128;            /* [CUDA] cc 2.0 */
+    c->dispatch = GPU_DISPATCH_ROUND_ROBIN;
+    c->num_schedulers = 2;               /* assumed: GF100 dual warp scheduler */
+    /* Scheduler-core sizes of the Fermi-sized Verilated model in
+     * cosim/module.mk (48 warps, 2 schedulers, 6-bit ids, 3-entry buffers,
+     * 4 scoreboard entries, 2 writeback ports), so that fermi-gtx480 also
+     * runs on the RTL; 6-bit ids fit Fermi's 63 registers per thread. */
+    c->ibuf_depth = 3;
+    c->sb_entries = 4;
+    c->wb_ports = 2;
+    c->reg_id_width = 6;
+    c->policy = GPU_POLICY_GTO;          /* [O-T1] */
+    c->warp_limit = 0;
+    c->pool_size = 8;
+    c->backend = GPU_SCHED_C;
+    /* SIMD width 16 [O-T1]: a 32-thread warp needs 2 cycles per unit (ii 2).
+     * One 16-lane SP group per scheduler; SFU (4 lanes, ii 8), DP at 1/8 rate
+     * on GeForce and the integer path shared (assumed, GTX480 whitepaper). */
+    unit(c, GPU_UNIT_SP, 1, 0, 18, 2);   /* latency assumed (GPGPU-Sim ~18) */
+    unit(c, GPU_UNIT_SFU, 0, 1, 24, 8);
+    unit(c, GPU_UNIT_DPU, 0, 1, 24, 8);
+    unit(c, GPU_UNIT_INT, 1, 0, 18, 2);
+    unit(c, GPU_UNIT_LDST, 0, 1, 1, 1);
+    unit(c, GPU_UNIT_BRANCH, 1, 0, 4, 2);
+    c->watchdog_cycles = 1000000;
+    c->progress_seconds = 5;
+}
+
+static void si_7970(gpu_config *c)
+{
+    kepler_k20x(c);                      /* CUDA-style block limits, assumed */
+    c->clock_mhz = 1000;                 /* [G-T52] */
+    /* [G-T52]: 40 wavefronts of 64. The emulator executes PTX warps of 32
+     * threads, so this preset schedules 40 warps of 32 (docs/config.md). */
+    c->max_warps_per_sm = 40;
+    c->max_threads_per_sm = 40 * 32;
+    c->max_ctas_per_sm = 16;             /* assumed: 16 work-groups per CU */
+    c->regs_per_sm = 65536;              /* [G-T52] vector registers */
+    c->smem_per_sm = 64 * 1024;          /* [G-T52] LDS 64 KB */
+    c->max_smem_per_block = 32 * 1024;   /* assumed: GCN 32 KB per work-group */
+    c->num_schedulers = 4;               /* [G-T52] 4 SIMT units */
+    c->policy = GPU_POLICY_GTO;          /* [G-T52] */
+    /* 16-lane SIMT units [G-T52]: a 32-thread warp takes 2 cycles (ii 2);
+     * each SIMT unit is private to its scheduler. Latencies assumed. */
+    unit(c, GPU_UNIT_SP, 1, 0, 8, 2);
+    unit(c, GPU_UNIT_SFU, 0, 1, 16, 8);
+    unit(c, GPU_UNIT_DPU, 0, 1, 16, 8);
+    unit(c, GPU_UNIT_INT, 1, 0, 8, 2);
+    unit(c, GPU_UNIT_LDST, 0, 1, 1, 1);
+    unit(c, GPU_UNIT_BRANCH, 1, 0, 4, 1);
+}
+
+int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errlen)
+{
+    gpu_config c;
+    memset(&c, 0, sizeof c);
+    if (strcmp(name, "kepler-k20x") == 0)
+        kepler_k20x(&c);
+    else if (strcmp(name, "fermi-gtx480") == 0)
+        fermi_gtx480(&c);
+    else if (strcmp(name, "si-7970") == 0)
+        si_7970(&c);
+    else
+        return fail(err, errlen, "unknown GPU preset '%s' (kepler-k20x, "
+                    "fermi-gtx480, si-7970)", name);
+    if (mem_config_preset(&c.mem, name, err, errlen) != 0)
+        return -1;
+    /* The emulator's warps are 32 threads wide (see si_7970 above). */
+    c.mem.warp_size = 32;
+    snprintf(c.preset, sizeof c.preset, "%s", name);
+    *cfg = c;
+    return 0;
+}
+
+int gpu_config_apply(gpu_config *cfg, const char *assignment, char *err, size_t errlen)
+{
+    size_t n;
+    const ck_key *k = keys(&n);
+    gpu_config tmp = *cfg;
+    if (ck_apply(k, n, &tmp, assignment, err, errlen) != 0)
+        return -1;
+    *cfg = tmp;
+    return 0;
+}
+
+int gpu_config_load_file(gpu_config *cfg, const char *path, char *err, size_t errlen)
+{
+    size_t n;
+    const ck_key *k = keys(&n);
+    gpu_config tmp = *cfg;
+    if (ck_load_file(k, n, &tmp, path, err, errlen) != 0)
+        return -1;
+    *cfg = tmp;
+    return 0;
+}
+
+static int is_preset(const char *s)
+{
+    for (size_t i = 0; gpu_preset_names[i]; i++)
+        if (strcmp(s, gpu_preset_names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+int gpu_config_load_spec(gpu_config *cfg, const char *spec, char *err, size_t errlen)
+{
+    gpu_config c;
+    if (gpu_config_preset(&c, GPU_DEFAULT_PRESET, err, errlen) != 0)
+        return -1;
+    if (spec && *spec) {
+        char *copy = strdup(spec);
+        if (!copy)
+            return fail(err, errlen, "out of memory");
+        int rc = 0;
+        char *save = NULL;
+        for (char *item = strtok_r(copy, ",", &save); item && rc == 0;
+             item = strtok_r(NULL, ",", &save)) {
+            if (strcmp(item, "default") == 0)
+                item = GPU_DEFAULT_PRESET;
+            if (is_preset(item))
+                rc = gpu_config_preset(&c, item, err, errlen);
+            else
+                rc = gpu_config_load_file(&c, item, err, errlen);
+        }
+        free(copy);
+        if (rc != 0)
+            return -1;
+    }
+    *cfg = c;
+    return 0;
+}
+
+int gpu_config_check(const gpu_config *c, char *err, size_t errlen)
+{
+    size_t n;
+    const ck_key *k = keys(&n);
+    if (ck_check(k, n, c, err, errlen) != 0)
+        return -1;
+    if (mem_config_check(&c->mem, err, errlen) != 0)
+        return -1;
+    if (c->mem.warp_size != 32)
+        return fail(err, errlen, "key 'mem.warp_size': %u is not supported by "
+                    "the timing model (the emulator executes 32-thread warps)",
+                    c->mem.warp_size);
+    if (c->max_warps_per_sm % c->num_schedulers)
+        return fail(err, errlen, "key 'sm.max_warps': %u is not a multiple of "
+                    "sched.num %u", c->max_warps_per_sm, c->num_schedulers);
+    if (c->max_threads_per_sm > c->max_warps_per_sm * 32u)
+        return fail(err, errlen, "key 'sm.max_threads': %u exceeds sm.max_warps "
+                    "x 32 = %u", c->max_threads_per_sm, c->max_warps_per_sm * 32u);
+    if (c->warp_limit > c->max_warps_per_sm / c->num_schedulers)
+        return fail(err, errlen, "key 'sched.warp_limit': %u exceeds the %u warps "
+                    "of a scheduler", c->warp_limit,
+                    c->max_warps_per_sm / c->num_schedulers);
+    for (unsigned u = 0; u < GPU_UNIT_COUNT; u++)
+        if (c->unit[u].private_units + c->unit[u].shared_units == 0)
+            return fail(err, errlen, "key 'unit.%s.shared': the SM has no %s "
+                        "unit (private and shared are both 0)", unit_names[u],
+                        unit_names[u]);
+    if (c->unit[GPU_UNIT_SP].private_units * c->num_schedulers +
+        c->unit[GPU_UNIT_SP].shared_units > 64)
+        return fail(err, errlen, "key 'unit.sp.shared': too many units");
+    return 0;
+}
+
+int gpu_config_set_policy(gpu_config *cfg, const char *policy, char *err, size_t errlen)
+{
+    gpu_config tmp = *cfg;
+    char *end;
+    if (strcmp(policy, "lrr") == 0) {
+        tmp.policy = GPU_POLICY_LRR;
+        tmp.warp_limit = 0;
+    } else if (strcmp(policy, "gto") == 0) {
+        tmp.policy = GPU_POLICY_GTO;
+        tmp.warp_limit = 0;
+    } else if (strcmp(policy, "two-level") == 0) {
+        tmp.policy = GPU_POLICY_TWO_LEVEL;
+        tmp.warp_limit = 0;
+    } else if (strncmp(policy, "two-level:", 10) == 0) {
+        unsigned long v = strtoul(policy + 10, &end, 10);
+        if (*end || v < 1 || v > 64)
+            return fail(err, errlen, "--policy '%s': pool size must be 1..64", policy);
+        tmp.policy = GPU_POLICY_TWO_LEVEL;
+        tmp.pool_size = (uint32_t)v;
+        tmp.warp_limit = 0;
+    } else if (strncmp(policy, "swl:", 4) == 0) {
+        unsigned long v = strtoul(policy + 4, &end, 10);
+        if (*end || v < 1 || v > 64)
+            return fail(err, errlen, "--policy '%s': warp limit must be 1..64", policy);
+        tmp.policy = GPU_POLICY_GTO;
+        tmp.warp_limit = (uint32_t)v;
+    } else {
+        return fail(err, errlen, "unknown policy '%s' (lrr, gto, two-level[:POOL], "
+                    "swl:N)", policy);
+    }
+    *cfg = tmp;
+    return 0;
+}
+
+int gpu_config_set_backend(gpu_config *cfg, const char *name, char *err, size_t errlen)
+{
+    for (uint32_t i = 0; backend_names[i]; i++)
+        if (strcmp(name, backend_names[i]) == 0) {
+            cfg->backend = i;
+            return 0;
+        }
+    return fail(err, errlen, "unknown scheduler back end '%s' (c, rtl, lockstep)", name);
+}
+
+void gpu_config_print(const gpu_config *cfg, FILE *out)
+{
+    size_t n;
+    const ck_key *k = keys(&n);
+    fprintf(out, "# smcosim GPU configuration (preset %s)\n", cfg->preset);
+    ck_print(k, n, cfg, out);
+}
+
+void gpu_config_markdown(const gpu_config *cfg, FILE *out)
+{
+    size_t n;
+    const ck_key *k = keys(&n);
+    ck_markdown(k, n, cfg, out);
+}

@@ -1,0 +1,132 @@
+/*
+ * gpu_config.h — the configuration of the simulated GPU (issue 5).
+ *
+ * One plain struct holds everything the timing model needs: occupancy limits
+ * of an SM, the scheduler core's parameters and policy, the functional units,
+ * and the memory hierarchy (an embedded mem_config, whose keys keep their own
+ * names: "l1d.sets", "mem.num_sms", ...). It is described once by a key table
+ * built on csrc/util/config_keys (the same mechanism the memory model uses),
+ * so presets, "key=value" overrides, config files, printing and the Markdown
+ * table in docs/config.md all come from that one table.
+ *
+ * The SM count and the warp width are the memory model's keys mem.num_sms and
+ * mem.warp_size: there is exactly one place for each.
+ *
+ * Presets (sources in gpu_config.c, next to every number):
+ *   kepler-k20x   seed 000 Tables 4.1 and 6.3, §4.3.1 (default)
+ *   fermi-gtx480  seed 001 (OAWS) Table 1
+ *   si-7970       seed 000 Table 5.2
+ */
+#ifndef SMC_GPU_CONFIG_H
+#define SMC_GPU_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../mem-model/mem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Functional-unit kinds of the SM (seed 000 §4.3.1: SPU, SFU, DPU, IMU, LSU,
+ * BRU). Every instruction class of the emulator maps onto one of them. */
+enum gpu_unit {
+    GPU_UNIT_SP = 0,      /* single-precision ALU (also plain integer ALU ops) */
+    GPU_UNIT_SFU,         /* special functions */
+    GPU_UNIT_DPU,         /* double precision */
+    GPU_UNIT_INT,         /* integer math unit (mul, div, rem, bit ops) */
+    GPU_UNIT_LDST,        /* load/store: the memory model's unit (no keys here) */
+    GPU_UNIT_BRANCH,      /* branches, barriers, exit, warp-level ops */
+    GPU_UNIT_COUNT
+};
+const char *gpu_unit_name(unsigned unit);   /* "sp", "sfu", ... */
+
+/* One kind of functional unit. Each scheduler owns `private_units` of them;
+ * `shared_units` more are shared by all schedulers of the SM (Kepler,
+ * seed 000 §4.3.1 and §4.4.2). A unit accepts a new warp-instruction every
+ * `ii` cycles (initiation interval: 32 lanes / lanes per unit) and delivers
+ * its result `latency` cycles after issue. */
+typedef struct gpu_unit_config {
+    uint32_t private_units;
+    uint32_t shared_units;
+    uint32_t latency;
+    uint32_t ii;
+} gpu_unit_config;
+
+enum gpu_policy { GPU_POLICY_LRR = 0, GPU_POLICY_GTO, GPU_POLICY_TWO_LEVEL };
+enum gpu_sched_backend { GPU_SCHED_C = 0, GPU_SCHED_RTL, GPU_SCHED_LOCKSTEP };
+enum gpu_dispatch { GPU_DISPATCH_ROUND_ROBIN = 0 };
+
+typedef struct gpu_config {
+    char     preset[32];          /* preset it started from (not a key) */
+    uint32_t clock_mhz;
+
+    /* Launch limits (GPUDIAG Eq. 3.1). */
+    uint32_t max_threads_per_block;
+    uint32_t max_smem_per_block;
+    uint32_t max_regs_per_thread;
+    uint32_t max_regs_per_block;
+
+    /* SM state buffers (GPUDIAG Eq. 3.3). */
+    uint32_t max_threads_per_sm;
+    uint32_t max_warps_per_sm;    /* N2; also the scheduler core's NumWarps */
+    uint32_t max_ctas_per_sm;     /* N1: barrier slots = CTA slots */
+    uint32_t regs_per_sm;         /* R */
+    uint32_t reg_alloc_unit;      /* r_min: registers per warp are rounded up to it */
+    uint32_t smem_per_sm;         /* S */
+    uint32_t smem_alloc_unit;     /* s_min */
+
+    /* CTA dispatcher. */
+    uint32_t dispatch;            /* enum gpu_dispatch */
+
+    /* Scheduler core (sched_params and inputs). */
+    uint32_t num_schedulers;
+    uint32_t ibuf_depth;
+    uint32_t sb_entries;
+    uint32_t wb_ports;
+    uint32_t reg_id_width;
+    uint32_t policy;              /* enum gpu_policy */
+    uint32_t warp_limit;          /* SWL: 0 = none */
+    uint32_t pool_size;           /* two-level: active pool per scheduler */
+    uint32_t backend;             /* enum gpu_sched_backend */
+
+    gpu_unit_config unit[GPU_UNIT_COUNT];
+
+    uint64_t watchdog_cycles;     /* cycles without any issue before a hang is reported */
+    uint32_t progress_seconds;    /* progress line on stderr every N s (0 = never) */
+
+    mem_config mem;
+} gpu_config;
+
+extern const char *const gpu_preset_names[];   /* NULL-terminated */
+#define GPU_DEFAULT_PRESET "kepler-k20x"
+
+/* Fill cfg with a preset. -1 and a message naming it when unknown. */
+int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errlen);
+/* One "key=value". cfg is unchanged on error. */
+int gpu_config_apply(gpu_config *cfg, const char *assignment, char *err, size_t errlen);
+/* A file of "key = value" lines on top of cfg; errors name file:line and key. */
+int gpu_config_load_file(gpu_config *cfg, const char *path, char *err, size_t errlen);
+/* A comma-separated list of presets and files, applied in order on top of the
+ * default preset: "fermi-gtx480", "my.cfg", "si-7970,fast.cfg". NULL or ""
+ * gives the default preset. */
+int gpu_config_load_spec(gpu_config *cfg, const char *spec, char *err, size_t errlen);
+/* Ranges of every key and the cross-key rules (multiples, powers of two). */
+int gpu_config_check(const gpu_config *cfg, char *err, size_t errlen);
+
+/* --policy syntax: lrr | gto | two-level[:POOL] | swl:N (GTO limited to N
+ * warps per scheduler, Rogers et al., as OAWS compares with). */
+int gpu_config_set_policy(gpu_config *cfg, const char *policy, char *err, size_t errlen);
+int gpu_config_set_backend(gpu_config *cfg, const char *name, char *err, size_t errlen);
+const char *gpu_policy_name(unsigned policy);
+const char *gpu_backend_name(unsigned backend);
+
+void gpu_config_print(const gpu_config *cfg, FILE *out);     /* valid config-file text */
+void gpu_config_markdown(const gpu_config *cfg, FILE *out);  /* docs/config.md table */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,22 @@
+# csrc/config/: the GPU configuration (presets, keys, overrides) — issue 5.
+#
+# The device API (csrc/device/) hands launches to the timing model, so the
+# configuration, the timing model (csrc/timing/) and what they use — the
+# memory model, the key-table helper and the scheduler core's C model — are
+# part of the device library: SMC_MODEL_SRCS is added to EMU_SRCS in
+# csrc/module.mk (this fragment is included before it), so $(EMU_LIB) and the
+# runtime's position-independent copy both get them. Without the scheduler
+# core (cosim/) in the tree, timing_absent.c makes timing mode fail with a
+# message at device creation.
+
+TIMING_HAVE_SCHED := $(wildcard cosim/sched_if.h)
+SMC_MODEL_SRCS := csrc/config/gpu_config.c csrc/util/config_keys.c \
+                  mem-model/mem.c mem-model/coalesce.c mem-model/mem_config.c \
+                  mem-model/mem_stats.c csrc/timing/occupancy.c csrc/timing/stats.c
+ifneq ($(TIMING_HAVE_SCHED),)
+SMC_MODEL_SRCS += csrc/timing/timing.c cosim/sched_if.c cosim/sched_cmodel.c
+else
+SMC_MODEL_SRCS += csrc/timing/timing_absent.c
+endif
+CONFIG_OBJS := $(B)/csrc/config/gpu_config.o
+INCLUDES    += -Icsrc/config -Icsrc/util -Imem-model -Icsrc/timing $(if $(TIMING_HAVE_SCHED),-Icosim)

@@ -1,0 +1,157 @@
+/*
+ * stats.c — printing and JSON of the per-launch timing statistics
+ * (docs/statistics.md explains every field).
+ */
+#include "timing.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *const timing_slot_names[TS_COUNT] = {
+    "issued", "no_instruction", "scoreboard", "long_latency_dependence",
+    "unit_busy", "barrier", "warp_limit"
+};
+
+void timing_stats_free(timing_stats *s)
+{
+    if (!s)
+        return;
+    free(s->mem_json);
+    s->mem_json = NULL;
+}
+
+static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
+
+void timing_stats_print(const timing_stats *s, FILE *out)
+{
+    uint64_t slots = 0;
+    for (unsigned i = 0; i < TS_COUNT; i++)
+        slots += s->slots[i];
+    fprintf(out, "kernel %s  grid (%u,%u,%u) block (%u,%u,%u)  config %s  sched %s  policy %s\n",
+            s->kernel, s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1],
+            s->block[2], s->config, s->backend, s->policy);
+    if (s->status != SMC_OK)
+        fprintf(out, "  status            %s (statistics up to the stop)\n", smc_status_name(s->status));
+    fprintf(out, "  cycles            %llu\n", (unsigned long long)s->cycles);
+    fprintf(out, "  warp-instructions %llu  (thread-instructions %llu)\n",
+            (unsigned long long)s->warp_insts, (unsigned long long)s->thread_insts);
+    fprintf(out, "  IPC               %.3f warp-instructions/cycle\n", s->ipc);
+    fprintf(out, "  blocks            %llu  (%llu per SM at once, %llu waves)\n",
+            (unsigned long long)s->ctas, (unsigned long long)s->ctas_per_sm_limit,
+            (unsigned long long)s->waves);
+    fprintf(out, "  issue slots       %llu of SMs with resident warps:\n", (unsigned long long)slots);
+    for (unsigned i = 0; i < TS_COUNT; i++)
+        fprintf(out, "    %-24s %12llu  %5.1f%%\n", timing_slot_names[i],
+                (unsigned long long)s->slots[i], pct(s->slots[i], slots));
+    const mem_stats *m = &s->mem;
+    uint64_t l1h = m->l1_hit[0] + m->l1_hit[1] + m->l1_hit[2];
+    uint64_t l1m = m->l1_miss[0] + m->l1_miss[1] + m->l1_miss[2];
+    uint64_t l2h = m->l2_hit[0] + m->l2_hit[1] + m->l2_hit[2];
+    uint64_t l2m = m->l2_miss[0] + m->l2_miss[1] + m->l2_miss[2];
+    fprintf(out, "  L1D               %llu hits, %llu misses (%.1f%% hit)\n",
+            (unsigned long long)l1h, (unsigned long long)l1m, pct(l1h, l1h + l1m));
+    fprintf(out, "  L2                %llu hits, %llu misses (%.1f%% hit)\n",
+            (unsigned long long)l2h, (unsigned long long)l2m, pct(l2h, l2h + l2m));
+    fprintf(out, "  MSHR              %llu allocated, %llu merged, %llu duplicate, max %u in use, "
+            "avg %.2f\n", (unsigned long long)m->l1_mshr_alloc,
+            (unsigned long long)m->l1_mshr_merge, (unsigned long long)m->l1_mshr_dup,
+            m->l1_mshr_occ_max,
+            s->sm_active_cycles ? (double)m->l1_mshr_occ_sum / (double)s->sm_active_cycles : 0.0);
+    fprintf(out, "  loads             %llu done, average latency %.1f cycles, max %llu\n",
+            (unsigned long long)m->load_insts_done,
+            m->load_insts_done ? (double)m->load_latency_sum / (double)m->load_insts_done : 0.0,
+            (unsigned long long)m->load_latency_max);
+    fprintf(out, "  DRAM              %llu reads, %llu writes, %llu row hits\n",
+            (unsigned long long)m->dram_reads, (unsigned long long)m->dram_writes,
+            (unsigned long long)m->dram_row_hits);
+    if (s->host_seconds > 0)
+        fprintf(out, "  simulation        %.2f s host, %.0f SM-cycles/s\n", s->host_seconds,
+                (double)s->sm_active_cycles / s->host_seconds);
+}
+
+static void json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+void timing_stats_json(const timing_stats *s, FILE *out)
+{
+    fprintf(out, "{\"kernel\": ");
+    json_str(out, s->kernel);
+    fprintf(out, ", \"config\": ");
+    json_str(out, s->config);
+    fprintf(out, ", \"sched\": ");
+    json_str(out, s->backend);
+    fprintf(out, ", \"policy\": ");
+    json_str(out, s->policy);
+    fprintf(out, ", \"status\": ");
+    json_str(out, smc_status_name(s->status));
+    fprintf(out, ",\n  \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u]",
+            s->grid[0], s->grid[1], s->grid[2], s->block[0], s->block[1], s->block[2]);
+    fprintf(out, ",\n  \"cycles\": %llu, \"warp_insts\": %llu, \"thread_insts\": %llu, \"ipc\": %.6f",
+            (unsigned long long)s->cycles, (unsigned long long)s->warp_insts,
+            (unsigned long long)s->thread_insts, s->ipc);
+    fprintf(out, ",\n  \"blocks\": %llu, \"blocks_per_sm\": %llu, \"waves\": %llu, "
+            "\"sm_active_cycles\": %llu",
+            (unsigned long long)s->ctas, (unsigned long long)s->ctas_per_sm_limit,
+            (unsigned long long)s->waves, (unsigned long long)s->sm_active_cycles);
+    fprintf(out, ",\n  \"issue_slots\": {");
+    for (unsigned i = 0; i < TS_COUNT; i++)
+        fprintf(out, "%s\"%s\": %llu", i ? ", " : "", timing_slot_names[i],
+                (unsigned long long)s->slots[i]);
+    fprintf(out, "}, \"idle_slots\": %llu", (unsigned long long)s->idle_slots);
+    fprintf(out, ",\n  \"unit_insts\": {");
+    for (unsigned i = 0; i < GPU_UNIT_COUNT; i++)
+        fprintf(out, "%s\"%s\": %llu", i ? ", " : "", gpu_unit_name(i),
+                (unsigned long long)s->unit_insts[i]);
+    fprintf(out, "}");
+    fprintf(out, ",\n  \"front_end\": {\"fetch_redirects\": %llu, \"held_pushes\": %llu, "
+            "\"wb_port_stalls\": %llu}", (unsigned long long)s->fetch_redirects,
+            (unsigned long long)s->held_pushes, (unsigned long long)s->wb_port_stalls);
+    fprintf(out, ",\n  \"memory\": {%s}}", s->mem_json ? s->mem_json : "");
+}
+
+int timing_stats_write_json(const timing_stats *s, uint32_t n, const char *path,
+                            char *err, size_t errlen)
+{
+    size_t len = strlen(path);
+    char *tmp = malloc(len + 32);
+    if (!tmp) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    snprintf(tmp, len + 32, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    fprintf(f, "{\"launches\": [");
+    for (uint32_t i = 0; i < n; i++) {
+        fprintf(f, "%s\n ", i ? "," : "");
+        timing_stats_json(&s[i], f);
+    }
+    fprintf(f, "\n]}\n");
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}

@@ -1,0 +1,143 @@
+/*
+ * timing.h — the cycle-level GPU/SM timing model (issue 5).
+ *
+ * A timing_gpu joins three parts, cycle by cycle:
+ *   - the functional emulator (csrc/emu/): instructions are decoded with
+ *     emu_warp_peek and executed with emu_warp_execute at the cycle the
+ *     scheduler issues them, so results are those of functional mode;
+ *   - one scheduler core per SM (cosim/sched_if.h), C model, Verilated RTL or
+ *     both in lockstep;
+ *   - the memory hierarchy (mem-model/mem.h).
+ * docs/timing-model.md describes the pipeline and what is modelled;
+ * docs/statistics.md explains every statistic.
+ */
+#ifndef SMC_TIMING_H
+#define SMC_TIMING_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "gpu_config.h"
+#include "../emu/emu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- occupancy and launch limits (GPUDIAG Eq. 3.1-3.3) ------------------ */
+
+typedef struct timing_kernel_req {
+    uint32_t threads_per_cta;     /* B */
+    uint32_t regs_per_thread;     /* r (per thread; per warp = 32 r) */
+    uint32_t smem_per_cta;        /* s: static + dynamic */
+    uint64_t num_ctas;            /* G */
+} timing_kernel_req;
+
+typedef struct timing_occupancy {
+    uint32_t warps_per_cta;       /* b = ceil(B / 32) */
+    uint32_t regs_per_warp;       /* ceil(32 r, r_min) */
+    uint32_t smem_per_cta;        /* ceil(s, s_min) */
+    uint32_t limit_ctas, limit_warps, limit_threads, limit_regs, limit_smem;
+    uint32_t ctas_per_sm;         /* N_slot = min of the limits (Eq. 3.3) */
+    const char *limiter;          /* "ctas", "warps", "threads", "registers", "shared memory" */
+    uint64_t waves;               /* ceil(ceil(G / n_mp) / N_slot) (Eq. 3.2) */
+} timing_occupancy;
+
+/* Eq. 3.1 (launch limits) then Eq. 3.3. SMC_OK, or the status a GPU returns
+ * (SMC_ERR_INVALID_CONFIGURATION for too many threads per block,
+ * SMC_ERR_LAUNCH_OUT_OF_RESOURCES for registers/shared memory, also when not
+ * even one CTA fits an SM) with a message naming the limit. */
+smc_status timing_occupancy_compute(const gpu_config *cfg, const timing_kernel_req *req,
+                                    timing_occupancy *out, char *msg, size_t msglen);
+
+/* ---- statistics of one launch ------------------------------------------- */
+
+enum timing_slot {                /* = enum sched_reason */
+    TS_ISSUED = 0, TS_NO_INSTR, TS_SCOREBOARD, TS_LONG_DEP, TS_UNIT_BUSY,
+    TS_BARRIER, TS_WARP_LIMIT, TS_COUNT
+};
+extern const char *const timing_slot_names[TS_COUNT];
+
+typedef struct timing_stats {
+    char     kernel[128];
+    char     config[32];
+    char     backend[16];
+    char     policy[24];
+    uint32_t grid[3], block[3];
+    smc_status status;
+    uint64_t cycles;              /* GPU cycles from launch to the last writeback */
+    uint64_t warp_insts, thread_insts;
+    double   ipc;                 /* warp-instructions per cycle, whole GPU */
+    uint64_t slots[TS_COUNT];     /* scheduler issue slots of SMs with resident warps */
+    uint64_t idle_slots;          /* slots of SMs with nothing resident */
+    uint64_t unit_insts[GPU_UNIT_COUNT];
+    uint64_t ctas, ctas_per_sm_limit, waves;
+    uint64_t fetch_redirects;     /* buffered instruction was not the one executed */
+    uint64_t held_pushes;         /* decode held: more than 3 pending source registers */
+    uint64_t wb_port_stalls;      /* writebacks delayed by the port limit */
+    uint64_t sm_active_cycles;    /* sum over SMs of cycles with resident warps */
+    uint64_t lockstep_cycles;     /* cycles compared (lockstep back end) */
+    mem_stats mem;                /* caches, MSHRs, interconnect, DRAM */
+    char    *mem_json;            /* the memory model's own JSON members (owned) */
+    double   host_seconds;        /* not written to JSON (not deterministic) */
+} timing_stats;
+
+/* ---- the model ---------------------------------------------------------- */
+
+typedef struct timing_gpu timing_gpu;
+
+/* --fst: one waveform of SM 0 (RTL signals and the C side), cycles
+ * [from, to) of each launch (to 0 = to the end), written at timing_destroy. */
+typedef struct timing_trace {
+    const char *path;             /* NULL = no waveform */
+    uint64_t    from, to;
+} timing_trace;
+
+/* NULL and a message when the configuration is invalid or a back end cannot
+ * be created (e.g. no Verilated model for these parameters). */
+timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace,
+                          char *err, size_t errlen);
+/* Frees everything; with a waveform, finishes it: -1 and a message when that
+ * fails. */
+int         timing_destroy(timing_gpu *g, char *err, size_t errlen);
+const gpu_config *timing_config(const timing_gpu *g);
+
+/* Run one launch to completion. The launch must have been created with
+ * timing_clock as its clock function and the gpu as clock context.
+ * `req` describes its resources (checked with timing_occupancy_compute).
+ * `stop` (may be NULL) is polled: when it becomes non-zero the run stops with
+ * SMC_ERR_INTERRUPTED and the statistics so far. A guest fault returns the
+ * emulator's status; a scheduler-back-end failure (lockstep mismatch) returns
+ * SMC_ERR_LAUNCH_FAILED with the mismatch in msg. */
+smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const char *kernel_name,
+                      const timing_kernel_req *req, smc_dim3 grid, smc_dim3 block,
+                      volatile sig_atomic_t *stop, timing_stats *out,
+                      char *msg, size_t msglen);
+
+/* emu_clock_fn for %clock/%clock64: the simulated cycle. */
+uint64_t timing_clock(void *gpu, uint32_t smid);
+
+/* Frees what a timing_stats owns (mem_json). */
+void timing_stats_free(timing_stats *s);
+/* Human-readable summary of one launch. */
+void timing_stats_print(const timing_stats *s, FILE *out);
+/* JSON object of one launch (deterministic: no host time). */
+void timing_stats_json(const timing_stats *s, FILE *out);
+/* Write {"launches": [...]} to path via a temporary file and rename. */
+int  timing_stats_write_json(const timing_stats *s, uint32_t n, const char *path,
+                             char *err, size_t errlen);
+
+/* Bridge from the device API (csrc/device/): statistics of the i-th timed
+ * launch of a device in timing mode, NULL when there is none. */
+const timing_stats *smc_device_timing(const smc_device *dev, uint32_t i);
+/* The timing model of a device (NULL in functional mode), and the scheduler
+ * back end of one SM (struct sched_backend, cosim/sched_if.h): for tests
+ * that inject a lockstep mismatch. */
+timing_gpu *smc_device_timing_model(smc_device *dev);
+struct sched_backend *timing_sm_backend(timing_gpu *g, uint32_t sm);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

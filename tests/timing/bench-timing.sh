@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `make bench` table of the timing model's speed: simulated SM-cycles per
+# second (cycles of SMs with resident CTAs, summed over SMs) and
+# warp-instructions per second, per scheduler back end, on a memory-bound and
+# a compute-bound benchmark (default preset, default sizes). Host time is the
+# simulation time the model reports ("simulation ... s host"), not the
+# driver's set-up or CPU reference check.
+#   tests/timing/bench-timing.sh BUILD_DIR [BACKEND...]
+set -eu
+b=$1; shift
+backends=("$@"); [ ${#backends[@]} -eq 0 ] && backends=(c rtl)
+smcosim=$b/bin/smcosim
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# (keys that the memory model's members also use are matched with their
+# neighbour in the launch record: "cycles" is followed by "warp_insts")
+sum() {
+  if [ "$2" = cycles ]; then grep -o '"cycles": [0-9]*, "warp_insts"' "$1"
+  else grep -o "\"$2\": [0-9.]*" "$1"; fi | awk '{s += $2} END {printf "%d", s}'
+}
+printf '%-10s %-10s %-8s %12s %12s %10s %14s %14s\n' benchmark kind sched cycles \
+       SM-cycles warp-insts SM-cycles/s warp-insts/s
+# spmv: irregular CSR gathers (memory-bound); gemm: fp32 multiply-add loops
+# (compute-bound); default sizes
+for pair in spmv:memory gemm:compute; do
+  name=${pair%%:*}; kind=${pair##*:}
+  for be in "${backends[@]}"; do
+    "$smcosim" run --sched "$be" --json "$tmp/s.json" --bench "$name" > /dev/null 2> "$tmp/log" \
+      || { echo "bench-timing: $name/$be failed:" >&2; tail -5 "$tmp/log" >&2; exit 1; }
+    host=$(grep -o 'simulation *[0-9.]* s host' "$tmp/log" | awk '{s += $2} END {print s}')
+    cyc=$(sum "$tmp/s.json" cycles); smc=$(sum "$tmp/s.json" sm_active_cycles)
+    wi=$(sum "$tmp/s.json" warp_insts)
+    awk -v n="$name" -v k="$kind" -v be="$be" -v c="$cyc" -v s="$smc" -v w="$wi" -v h="$host" \
+      'BEGIN { printf "%-10s %-10s %-8s %12d %12d %10d %14.0f %14.0f\n", n, k, be, c, s, w, s / h, w / h }'
+  done
+done

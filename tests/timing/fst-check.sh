@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# --fst: run a benchmark on the RTL back end with a waveform, read it back
+# with fst2vcd (gtkwave package) and check that the documented signals are
+# there — the RTL's and the C side's, on one time axis — and that they change.
+#   tests/timing/fst-check.sh BUILD_DIR
+set -u
+b=$1
+command -v fst2vcd > /dev/null || { echo "fst-check: SKIP (fst2vcd not installed)"; exit 0; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+"$b/bin/smcosim" run --sched rtl --fst "$tmp/w.fst" --fst-window 10:500 \
+    --bench vectoradd --size small > "$tmp/out" 2>&1
+check "run passes" "grep -q 'vectoradd: PASS' '$tmp/out'"
+check "waveform written" "[ -s '$tmp/w.fst' ] && [ -s '$tmp/w.fst.gtkw' ]"
+check "no intermediate files left" "[ ! -e '$tmp/w.fst.rtl' ] && [ ! -e '$tmp/w.fst.tmp' ]"
+fst2vcd "$tmp/w.fst" > "$tmp/w.vcd" 2> /dev/null
+check "fst2vcd reads it" "[ -s '$tmp/w.vcd' ]"
+# declarations: C side
+for v in cycle resident_ctas mshr_in_use mem_outstanding ldst_ready issue_valid issue_warp \
+         issue_pc stall_reason state pc ibuf_count ibuf0_pc ibuf1_pc sb_pending inflight; do
+  check "C-side signal $v" "grep -q '\$var .* $v \(\[[0-9:]*\] \)\?\$end' '$tmp/w.vcd'"
+done
+for sc in cmodel sm0 sched0 sched3 warp00 warp63; do
+  check "scope $sc" "grep -q '\$scope module $sc \$end' '$tmp/w.vcd'"
+done
+# declarations: RTL (scheduler core ports)
+check "RTL scope sched_core" "grep -q '\$scope module sched_core \$end' '$tmp/w.vcd'"
+for v in clk_i issue_valid_o issue_warp_o stall_reason_o fetch_warp_o push_valid_i wb_valid_i; do
+  check "RTL signal $v" "grep -q '\$var .* $v ' '$tmp/w.vcd'"
+done
+# one time axis: timestamps from 2*10 to 2*2010, both sides change
+first=$(grep -m1 '^#' "$tmp/w.vcd" | tr -d '#'); last=$(grep '^#' "$tmp/w.vcd" | tail -1 | tr -d '#')
+check "time axis starts at cycle 10 (t=$first)" "[ '$first' = 20 ]"
+check "time axis ends at cycle 500 (t=$last)" "[ '$last' = 999 ]"
+n=$(grep -c '^#' "$tmp/w.vcd")
+check "value changes at many times ($n)" "[ '$n' -gt 900 ]"
+check "gtkw names the file and groups" "grep -q 'dumpfile' '$tmp/w.fst.gtkw' && grep -q 'C model: sched0' '$tmp/w.fst.gtkw' && grep -q 'RTL scheduler core outputs' '$tmp/w.fst.gtkw'"
+# errors are clear
+"$b/bin/smcosim" run --sched c --fst "$tmp/x.fst" --bench vectoradd --size small > "$tmp/err" 2>&1
+check "--fst with the C back end is refused" "grep -q 'needs the RTL' '$tmp/err'"
+"$b/bin/smcosim" run --sched rtl --fst "$tmp/x.fst" --fst-window 9:3 --bench vectoradd --size small > "$tmp/err" 2>&1
+check "bad window is refused" "grep -q 'fst-window' '$tmp/err'"
+exit $fail

@@ -1,0 +1,44 @@
+# tests/timing/: the GPU configuration and the SM timing model (issue 5).
+# The timing tests need the scheduler core (cosim/, see csrc/timing/module.mk).
+
+TIMING_TEST_NAMES := test_config $(if $(TIMING_HAVE_SCHED),test_timing)
+TIMING_TEST_BINS  := $(patsubst %,$(B)/tests/timing/%,$(TIMING_TEST_NAMES))
+
+$(B)/tests/timing/%: $(B)/tests/timing/%.o $(EMU_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(EMU_LIB) $(LDLIBS) -lcmocka
+
+# the timing test also drives the RTL and lockstep back ends
+ifneq ($(TIMING_HAVE_SCHED),)
+$(B)/tests/timing/test_timing: $(VSCHED_LIB) $(TIMING_FST_OBJ)
+$(B)/tests/timing/test_timing: LDLIBS += $(TIMING_RTL_LINK)
+endif
+
+.SECONDARY: $(patsubst %,$(B)/tests/timing/%.o,$(TIMING_TEST_NAMES))
+
+TEST_SUITES += $(TIMING_TEST_BINS)
+TEST_DEPS   += $(TIMING_TEST_BINS)
+SAN_SUITES  += $(TIMING_TEST_BINS)
+SAN_DEPS    += $(TIMING_TEST_BINS)
+
+# The benchmark suite in timing mode, every policy: C model and RTL, and the
+# lockstep back end on a few benchmarks (the ASan pass: C model only).
+# The waveform (--fst) read back with fst2vcd.
+ifneq ($(and $(TIMING_HAVE_SCHED),$(wildcard bench/drivers/main.c)),)
+TEST_SUITES += "tests/timing/suite-timing.sh $(B)/bin/smcosim-bench c rtl lockstep" \
+               "tests/timing/fst-check.sh $(B)" \
+               "tests/timing/sigint-check.sh $(B)/bin/smcosim-bench"
+TEST_DEPS   += $(B)/bin/smcosim $(B)/bin/smcosim-bench
+SAN_SUITES  += "tests/timing/suite-timing.sh $(B)/bin/smcosim-bench c"
+SAN_DEPS    += $(B)/bin/smcosim-bench
+endif
+
+# docs/config.md's key table is the generated one.
+TEST_SUITES += "tests/timing/config-doc.sh $(B)/bin/smcosim"
+TEST_DEPS   += $(B)/bin/smcosim
+
+# make bench: the timing model's speed per back end (tests/timing/bench-timing.sh)
+.PHONY: bench-timing
+bench-timing: $(B)/bin/smcosim $(B)/bin/smcosim-bench
+	@tests/timing/bench-timing.sh $(B)
+BENCH_TARGETS += bench-timing

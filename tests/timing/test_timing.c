@@ -1,0 +1,500 @@
+/*
+ * test_timing.c — microbenchmarks with known answers for the timing model
+ * (issue 5), written as PTX generated here so that every instruction is known:
+ *
+ *   - a dependent chain of N ALU instructions takes N x unit.sp.latency;
+ *   - independent instructions from many warps issue one per cycle per
+ *     scheduler (Kepler), or one per ii cycles (Fermi's 16-lane SIMD);
+ *   - more CTAs than fit run in waves (GPUDIAG Eq. 3.2/3.3);
+ *   - a pointer chase measures the configured L1 / L2 / DRAM latencies;
+ *   - Eq. 3.1 limits return the CUDA-equivalent status;
+ *   - the JSON statistics are byte-identical across runs.
+ * Expected values are computed here from the configuration keys and the
+ * latency formulas of docs/memory-model.md, not taken from the model.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "smcosim.h"
+#include "timing.h"
+#include "sched_if.h"
+
+/* ---- a tiny PTX builder ------------------------------------------------- */
+
+typedef struct { char *s; size_t n, cap; } sbuf;
+
+static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int k = vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+        va_end(ap);
+        if ((size_t)k < b->cap - b->n) {
+            b->n += (size_t)k;
+            return;
+        }
+        b->cap = b->cap * 2 + (size_t)k + 256;
+        b->s = realloc(b->s, b->cap);
+        assert_non_null(b->s);
+    }
+}
+
+static void header(sbuf *b, const char *name, const char *params)
+{
+    b->n = 0;
+    if (b->s)
+        b->s[0] = 0;
+    put(b, ".version 9.0\n.target sm_75\n.address_size 64\n\n.visible .entry %s(%s)\n{\n", name, params);
+    put(b, ".reg .pred %%p<4>;\n.reg .f32 %%f<80>;\n.reg .b32 %%r<80>;\n.reg .b64 %%rd<80>;\n");
+}
+
+/* chain(out): N dependent fp32 adds between two clock reads. */
+static void ptx_chain(sbuf *b, int n)
+{
+    header(b, "chain", ".param .u64 out, .param .f32 a");
+    put(b, "ld.param.u64 %%rd1, [out];\nld.param.f32 %%f1, [a];\n");
+    put(b, "add.f32 %%f2, %%f1, %%f1;\nmov.u32 %%r1, %%clock;\n");
+    for (int i = 0; i < n; i++)
+        put(b, "add.f32 %%f2, %%f2, %%f1;\n");
+    put(b, "mov.u32 %%r2, %%clock;\nsub.s32 %%r3, %%r2, %%r1;\n");
+    put(b, "st.global.u32 [%%rd1], %%r3;\nst.global.f32 [%%rd1+4], %%f2;\nret;\n}\n");
+}
+
+/* indep(out): every thread does k independent adds on 16 destinations. */
+static void ptx_indep(sbuf *b, int k)
+{
+    header(b, "indep", ".param .u64 out");
+    put(b, "ld.param.u64 %%rd1, [out];\nmov.u32 %%r1, %%tid.x;\ncvt.rn.f32.u32 %%f1, %%r1;\n");
+    for (int i = 0; i < k; i++)
+        put(b, "add.f32 %%f%d, %%f1, %%f1;\n", 2 + i % 16);
+    put(b, "mov.u32 %%r2, %%ctaid.x;\nmov.u32 %%r3, %%ntid.x;\nmad.lo.s32 %%r4, %%r2, %%r3, %%r1;\n");
+    put(b, "mul.wide.u32 %%rd2, %%r4, 4;\nadd.s64 %%rd3, %%rd1, %%rd2;\n");
+    put(b, "add.f32 %%f20, %%f2, %%f17;\nst.global.f32 [%%rd3], %%f20;\nret;\n}\n");
+}
+
+/* work(out): m dependent adds per thread (latency-bound CTAs). */
+static void ptx_work(sbuf *b, int m)
+{
+    header(b, "work", ".param .u64 out");
+    put(b, "ld.param.u64 %%rd1, [out];\nmov.u32 %%r1, %%tid.x;\ncvt.rn.f32.u32 %%f1, %%r1;\n");
+    put(b, "mov.f32 %%f2, %%f1;\n");
+    for (int i = 0; i < m; i++)
+        put(b, "add.f32 %%f2, %%f2, %%f1;\n");
+    put(b, "mov.u32 %%r2, %%ctaid.x;\nmov.u32 %%r3, %%ntid.x;\nmad.lo.s32 %%r4, %%r2, %%r3, %%r1;\n");
+    put(b, "mul.wide.u32 %%rd2, %%r4, 4;\nadd.s64 %%rd3, %%rd1, %%rd2;\nst.global.f32 [%%rd3], %%f2;\nret;\n}\n");
+}
+
+/* chase(start, out): one thread follows n pointers, reading %clock after
+ * every load; out[i] = clock after load i, out[n] = low word of the end. */
+static void ptx_chase(sbuf *b, int n)
+{
+    header(b, "chase", ".param .u64 start, .param .u64 out");
+    put(b, "ld.param.u64 %%rd1, [start];\nld.param.u64 %%rd79, [out];\n");
+    put(b, "mov.u32 %%r1, %%tid.x;\nsetp.ne.u32 %%p1, %%r1, 0;\n@%%p1 bra DONE;\n");
+    for (int i = 0; i < n; i++)
+        put(b, "ld.global.u64 %%rd%d, [%%rd%d];\nmov.u32 %%r%d, %%clock;\n", 2 + i, 1 + i, 2 + i);
+    for (int i = 0; i < n; i++)
+        put(b, "st.global.u32 [%%rd79+%d], %%r%d;\n", 4 * i, 2 + i);
+    put(b, "cvt.u32.u64 %%r70, %%rd%d;\nst.global.u32 [%%rd79+%d], %%r70;\nDONE:\nret;\n}\n", 1 + n, 4 * n);
+}
+
+/* ---- device helpers -------------------------------------------------------- */
+
+typedef struct rig {
+    smc_device *dev;
+    smc_module *mod;
+    smc_kernel *k;
+    sbuf ptx;
+} rig;
+
+static const char *backend = "c";   /* scheduler back end of rig_open */
+
+static void rig_open(rig *r, const char *config, const char *set, const char *json)
+{
+    smc_device_opts o;
+    memset(&o, 0, sizeof o);
+    o.mode = SMC_MODE_TIMING;
+    o.sched = backend;
+    o.config = config;
+    o.set = set;
+    o.json = json;
+    o.print_stats = -1;
+    assert_int_equal(smc_device_create(&o, &r->dev), SMC_OK);
+}
+
+static void rig_load(rig *r, const char *kernel)
+{
+    smc_status st = smc_module_load_ptx(r->dev, kernel, r->ptx.s, r->ptx.n, &r->mod);
+    if (st != SMC_OK)
+        fail_msg("PTX: %s", smc_last_message(r->dev));
+    assert_int_equal(smc_module_get_kernel(r->mod, kernel, &r->k), SMC_OK);
+}
+
+static void rig_close(rig *r)
+{
+    smc_device_destroy(r->dev);
+    free(r->ptx.s);
+    memset(r, 0, sizeof *r);
+}
+
+static const timing_stats *launch(rig *r, smc_dim3 grid, smc_dim3 block, const void *params,
+                                  size_t nparams)
+{
+    smc_status st = smc_launch(r->dev, r->k, grid, block, 0, 0, params, nparams, NULL);
+    if (st != SMC_OK)
+        fail_msg("launch: %s: %s", smc_status_name(st), smc_last_message(r->dev));
+    const timing_stats *s = smc_device_timing(r->dev, smc_launch_count(r->dev) - 1);
+    assert_non_null(s);
+    return s;
+}
+
+/* ---- dependent chain: N x latency ---------------------------------------- */
+
+static uint32_t run_chain(const char *set, int n)
+{
+    rig r = { 0 };
+    rig_open(&r, "kepler-k20x", set, NULL);
+    ptx_chain(&r.ptx, n);
+    rig_load(&r, "chain");
+    uint64_t out;
+    assert_int_equal(smc_malloc(r.dev, 8, SMC_MEM_DEVICE, &out), SMC_OK);
+    struct { uint64_t out; float a; } __attribute__((packed)) p = { out, 1.0f };
+    char params[16] = { 0 };
+    memcpy(params, &p.out, 8);
+    memcpy(params + 8, &p.a, 4);
+    launch(&r, (smc_dim3){ 1, 1, 1 }, (smc_dim3){ 32, 1, 1 }, params, 12);
+    uint32_t res[2];
+    assert_int_equal(smc_memcpy_dtoh(r.dev, res, out, 8), SMC_OK);
+    float f;
+    memcpy(&f, &res[1], 4);
+    assert_true(f == (float)(n + 2));         /* the emulator's result, unchanged */
+    rig_close(&r);
+    return res[0];
+}
+
+static void test_dependent_chain(void **state)
+{
+    (void)state;
+    /* kepler-k20x: unit.sp.latency = 9 */
+    assert_int_equal(run_chain(NULL, 64), 64 * 9);
+    assert_int_equal(run_chain("unit.sp.latency=20", 64), 64 * 20);
+    assert_int_equal(run_chain("unit.sp.latency=3", 100), 100 * 3);
+}
+
+/* ---- independent instructions: one per cycle per scheduler ---------------- */
+
+static double run_indep(const char *config, unsigned ctas, unsigned threads, int k, int sp_only)
+{
+    rig r = { 0 };
+    rig_open(&r, config, "mem.num_sms=1", NULL);
+    ptx_indep(&r.ptx, k);
+    rig_load(&r, "indep");
+    uint64_t out;
+    assert_int_equal(smc_malloc(r.dev, (size_t)ctas * threads * 4, SMC_MEM_DEVICE, &out), SMC_OK);
+    const timing_stats *s = launch(&r, (smc_dim3){ ctas, 1, 1 }, (smc_dim3){ threads, 1, 1 }, &out, 8);
+    /* issue rate (all instructions, or those on the SP units) per cycle */
+    double rate = (double)(sp_only ? s->unit_insts[GPU_UNIT_SP] : s->slots[TS_ISSUED]) /
+                  (double)s->cycles;
+    float v;
+    assert_int_equal(smc_memcpy_dtoh(r.dev, &v, out + 4 * 5, 4), SMC_OK);
+    assert_true(v == 5.0f * 2 + 5.0f * 2);
+    rig_close(&r);
+    return rate;
+}
+
+static void test_independent_issue(void **state)
+{
+    (void)state;
+    /* Kepler: 4 schedulers, a private SP (ii 1) each: at most 4 per cycle;
+     * 64 warps x 512 adds keep them busy but for the start and the end. */
+    double k = run_indep("kepler-k20x", 2, 1024, 512, 0);
+    assert_true(k <= 4.0);
+    assert_true(k >= 3.8);
+    /* Fermi: 2 schedulers with a 16-lane SP each (ii 2): 1 SP instruction
+     * per cycle. */
+    double f = run_indep("fermi-gtx480", 3, 512, 512, 1);
+    assert_true(f <= 1.0);
+    assert_true(f >= 0.95);
+}
+
+/* ---- waves (Eq. 3.2 / 3.3) --------------------------------------------- */
+
+static void test_occupancy_eq33(void **state)
+{
+    (void)state;
+    gpu_config c;
+    char err[256];
+    assert_int_equal(gpu_config_preset(&c, "kepler-k20x", err, sizeof err), 0);
+    timing_occupancy o;
+    /* 256 threads (b = 8), 32 regs (1024 per warp), 4 KB: regs 64 warps -> 8,
+     * warps 64/8 = 8, threads 2048/256 = 8, CTAs 16, smem 48K/4K = 12 */
+    timing_kernel_req q = { 256, 32, 4096, 1000 };
+    assert_int_equal(timing_occupancy_compute(&c, &q, &o, err, sizeof err), SMC_OK);
+    assert_int_equal(o.warps_per_cta, 8);
+    assert_int_equal(o.limit_regs, 8);
+    assert_int_equal(o.limit_smem, 12);
+    assert_int_equal(o.ctas_per_sm, 8);
+    /* g = ceil(1000/14) = 72, waves = 9 */
+    assert_int_equal(o.waves, 9);
+    /* 63 regs -> 2016 -> rounded to 2048 per warp: 32 warps -> 4 CTAs */
+    q.regs_per_thread = 63;
+    assert_int_equal(timing_occupancy_compute(&c, &q, &o, err, sizeof err), SMC_OK);
+    assert_int_equal(o.regs_per_warp, 2048);
+    assert_int_equal(o.ctas_per_sm, 4);
+    assert_string_equal(o.limiter, "registers");
+    /* 100 bytes of shared memory round to 256: 192 per SM, capped by 16 CTAs */
+    q = (timing_kernel_req){ 32, 8, 100, 1 };
+    assert_int_equal(timing_occupancy_compute(&c, &q, &o, err, sizeof err), SMC_OK);
+    assert_int_equal(o.smem_per_cta, 256);
+    assert_int_equal(o.ctas_per_sm, 16);
+    assert_string_equal(o.limiter, "ctas");
+    /* Eq. 3.1 violations */
+    q = (timing_kernel_req){ 2048, 8, 0, 1 };
+    assert_int_equal(timing_occupancy_compute(&c, &q, &o, err, sizeof err), SMC_ERR_INVALID_CONFIGURATION);
+    q = (timing_kernel_req){ 256, 8, 64 * 1024, 1 };
+    assert_int_equal(timing_occupancy_compute(&c, &q, &o, err, sizeof err), SMC_ERR_LAUNCH_OUT_OF_RESOURCES);
+    assert_non_null(strstr(err, "block.max_smem"));
+    q = (timing_kernel_req){ 1024, 255, 0, 1 };     /* 1024 x 255 > 65536 */
+    assert_int_equal(timing_occupancy_compute(&c, &q, &o, err, sizeof err), SMC_ERR_LAUNCH_OUT_OF_RESOURCES);
+}
+
+static void test_waves(void **state)
+{
+    (void)state;
+    rig r = { 0 };
+    /* 2 SMs, 2 CTA slots each: N_slot = 2 */
+    rig_open(&r, "kepler-k20x", "mem.num_sms=2;sm.max_ctas=2", NULL);
+    ptx_work(&r.ptx, 60);
+    rig_load(&r, "work");
+    uint64_t out;
+    assert_int_equal(smc_malloc(r.dev, 64 * 64 * 4, SMC_MEM_DEVICE, &out), SMC_OK);
+    uint64_t t[4];
+    unsigned grids[4] = { 4, 8, 12, 5 };
+    uint64_t waves[4] = { 1, 2, 3, 2 };     /* ceil(ceil(G/2)/2) */
+    for (int i = 0; i < 4; i++) {
+        const timing_stats *s = launch(&r, (smc_dim3){ grids[i], 1, 1 }, (smc_dim3){ 64, 1, 1 }, &out, 8);
+        assert_int_equal(s->waves, waves[i]);
+        assert_int_equal(s->ctas_per_sm_limit, 2);
+        t[i] = s->cycles;
+    }
+    /* latency-bound CTAs: fu(c) = 1, so T(g) = waves x T(1 wave) (Eq. 3.2) */
+    double r2 = (double)t[1] / t[0], r3 = (double)t[2] / t[0], r5 = (double)t[3] / t[0];
+    assert_true(r2 > 1.9 && r2 < 2.1);
+    assert_true(r3 > 2.85 && r3 < 3.15);
+    assert_true(r5 > 1.9 && r5 < 2.1);
+    rig_close(&r);
+}
+
+/* ---- pointer chase: L1 / L2 / DRAM latencies ------------------------------ */
+
+#define CHASE_N 64
+
+/* Median of the per-load latencies of loads [from, CHASE_N - 1). */
+static uint32_t run_chase(const char *set, unsigned nodes, unsigned from)
+{
+    rig r = { 0 };
+    rig_open(&r, "kepler-k20x", set, NULL);
+    ptx_chase(&r.ptx, CHASE_N);
+    rig_load(&r, "chase");
+    uint64_t arr, out;
+    size_t stride = 128;
+    assert_int_equal(smc_malloc(r.dev, nodes * stride, SMC_MEM_DEVICE, &arr), SMC_OK);
+    assert_int_equal(smc_malloc(r.dev, 4 * (CHASE_N + 1), SMC_MEM_DEVICE, &out), SMC_OK);
+    /* node i points to node (i + 1) mod nodes, one node per 128-byte line */
+    for (unsigned i = 0; i < nodes; i++) {
+        uint64_t next = arr + ((i + 1) % nodes) * stride;
+        assert_int_equal(smc_memcpy_htod(r.dev, arr + i * stride, &next, 8), SMC_OK);
+    }
+    uint64_t params[2] = { arr, out };
+    launch(&r, (smc_dim3){ 1, 1, 1 }, (smc_dim3){ 32, 1, 1 }, params, 16);
+    uint32_t clk[CHASE_N + 1];
+    assert_int_equal(smc_memcpy_dtoh(r.dev, clk, out, sizeof clk), SMC_OK);
+    assert_int_equal(clk[CHASE_N], (uint32_t)(arr + (CHASE_N % nodes) * stride));
+    uint32_t lat[CHASE_N];
+    unsigned n = 0;
+    for (unsigned i = from; i + 1 < CHASE_N; i++)
+        lat[n++] = clk[i + 1] - clk[i];       /* issue of load i+1 - issue of load i */
+    for (unsigned i = 0; i < n; i++)           /* insertion sort */
+        for (unsigned j = i; j > 0 && lat[j] < lat[j - 1]; j--) {
+            uint32_t x = lat[j]; lat[j] = lat[j - 1]; lat[j - 1] = x;
+        }
+    rig_close(&r);
+    return lat[n / 2];
+}
+
+static void test_pointer_chase(void **state)
+{
+    (void)state;
+    /* L1 hits: 8 lines fit the 16 KB L1; after the first 8 loads every load
+     * hits: l1d.latency (kepler-k20x: 28) */
+    assert_int_equal(run_chase(NULL, 8, 8), 28);
+    assert_int_equal(run_chase("l1d.latency=40", 8, 8), 40);
+    /* L2 hits: a 1-set, 4-way L1 cannot hold 16 lines; the L2 can. Round
+     * trip 2 x icnt.latency + ser(8 B) + ser(8 + 128 B) + l2.latency
+     * = 20 + 1 + 5 + 94 = 120 (docs/memory-model.md) */
+    uint32_t l2 = run_chase("l1d.sets=1", 16, 16);
+    assert_int_equal(l2, 120);
+    uint32_t l2b = run_chase("l1d.sets=1;l2.latency=150", 16, 16);
+    assert_int_equal(l2b, 176);
+    /* DRAM: 512 lines overflow a 1-set L2 (6 x 16 lines): round trip + tRCD +
+     * tCL + burst ceil(128/57) + dram.latency + 1 = 120 + 12 + 12 + 3 + 73 + 1
+     * = 221 with the row closed; a row hit saves tRCD (209), a row miss adds
+     * tRP (233) */
+    uint32_t d = run_chase("l1d.sets=1;l2.sets=1", 512, 1);
+    assert_true(d >= 209 && d <= 233);
+}
+
+/* ---- JSON determinism -------------------------------------------------- */
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    s[n] = 0;
+    *len = (size_t)n;
+    return s;
+}
+
+static void run_for_json(const char *path)
+{
+    rig r = { 0 };
+    rig_open(&r, "kepler-k20x", "mem.num_sms=3", path);
+    ptx_indep(&r.ptx, 40);
+    rig_load(&r, "indep");
+    uint64_t out;
+    assert_int_equal(smc_malloc(r.dev, 20 * 256 * 4, SMC_MEM_DEVICE, &out), SMC_OK);
+    launch(&r, (smc_dim3){ 20, 1, 1 }, (smc_dim3){ 256, 1, 1 }, &out, 8);
+    launch(&r, (smc_dim3){ 7, 1, 1 }, (smc_dim3){ 96, 1, 1 }, &out, 8);
+    rig_close(&r);
+}
+
+static void test_json_deterministic(void **state)
+{
+    (void)state;
+    char a[] = "/tmp/smc_json_a_XXXXXX", b[] = "/tmp/smc_json_b_XXXXXX";
+    close(mkstemp(a));
+    close(mkstemp(b));
+    run_for_json(a);
+    run_for_json(b);
+    size_t na, nb;
+    char *sa = slurp(a, &na), *sb = slurp(b, &nb);
+    assert_true(na > 100);
+    assert_int_equal(na, nb);
+    assert_memory_equal(sa, sb, na);
+    assert_non_null(strstr(sa, "\"launches\""));
+    assert_non_null(strstr(sa, "\"issue_slots\""));
+    assert_non_null(strstr(sa, "\"l1d\""));
+    free(sa);
+    free(sb);
+    unlink(a);
+    unlink(b);
+}
+
+/* ---- back ends: the RTL and lockstep give the C model's cycles exactly --- */
+
+typedef struct summary { uint64_t cycles, slots[TS_COUNT], l1_miss; } summary;
+
+static summary run_mixed(const char *be, const char *policy)
+{
+    backend = be;
+    rig r = { 0 };
+    char set[128];
+    snprintf(set, sizeof set, "mem.num_sms=2;sched.policy=%s", policy);
+    rig_open(&r, "kepler-k20x", set, NULL);
+    ptx_work(&r.ptx, 24);
+    rig_load(&r, "work");
+    uint64_t out;
+    assert_int_equal(smc_malloc(r.dev, 12 * 192 * 4, SMC_MEM_DEVICE, &out), SMC_OK);
+    const timing_stats *s = launch(&r, (smc_dim3){ 12, 1, 1 }, (smc_dim3){ 192, 1, 1 }, &out, 8);
+    summary m;
+    m.cycles = s->cycles;
+    memcpy(m.slots, s->slots, sizeof m.slots);
+    m.l1_miss = s->mem.l1_miss[0] + s->mem.l1_miss[1];
+    float v;
+    assert_int_equal(smc_memcpy_dtoh(r.dev, &v, out + 4 * (192 * 5 + 7), 4), SMC_OK);
+    assert_true(v == 7.0f * 25);
+    rig_close(&r);
+    backend = "c";
+    return m;
+}
+
+static void test_backends_agree(void **state)
+{
+    (void)state;
+    const char *pols[] = { "lrr", "gto", "two-level" };
+    for (int p = 0; p < 3; p++) {
+        summary c = run_mixed("c", pols[p]);
+        summary v = run_mixed("rtl", pols[p]);
+        summary l = run_mixed("lockstep", pols[p]);
+        assert_int_equal(c.cycles, v.cycles);
+        assert_int_equal(c.cycles, l.cycles);
+        assert_memory_equal(c.slots, v.slots, sizeof c.slots);
+        assert_memory_equal(c.slots, l.slots, sizeof c.slots);
+        assert_int_equal(c.l1_miss, v.l1_miss);
+    }
+}
+
+/* A difference injected into SM 2's C-model outputs at cycle 100: the
+ * lockstep back end stops the launch and the message names the SM, the
+ * cycle, the signal and both values. */
+static void flip_stall(sched_outputs *o, uint64_t cycle, void *ctx)
+{
+    (void)ctx;
+    if (cycle == 100)
+        o->stall_reason[1] ^= 1;
+}
+
+static void test_lockstep_mismatch(void **state)
+{
+    (void)state;
+    backend = "lockstep";
+    rig r = { 0 };
+    rig_open(&r, "kepler-k20x", "mem.num_sms=4", NULL);
+    ptx_work(&r.ptx, 200);
+    rig_load(&r, "work");
+    sched_lockstep_set_mutator(timing_sm_backend(smc_device_timing_model(r.dev), 2), flip_stall, NULL);
+    uint64_t out;
+    assert_int_equal(smc_malloc(r.dev, 8 * 128 * 4, SMC_MEM_DEVICE, &out), SMC_OK);
+    smc_status st = smc_launch(r.dev, r.k, (smc_dim3){ 8, 1, 1 }, (smc_dim3){ 128, 1, 1 }, 0, 0,
+                               &out, 8, NULL);
+    assert_int_equal(st, SMC_ERR_LAUNCH_FAILED);
+    const char *m = smc_last_message(r.dev);
+    assert_non_null(strstr(m, "SM 2"));
+    assert_non_null(strstr(m, "cycle 100"));
+    assert_non_null(strstr(m, "stall_reason[1]"));
+    assert_non_null(strstr(m, "cmodel="));
+    assert_non_null(strstr(m, "rtl="));
+    rig_close(&r);
+    backend = "c";
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dependent_chain),
+        cmocka_unit_test(test_independent_issue),
+        cmocka_unit_test(test_occupancy_eq33),
+        cmocka_unit_test(test_waves),
+        cmocka_unit_test(test_pointer_chase),
+        cmocka_unit_test(test_json_deterministic),
+        cmocka_unit_test(test_backends_agree),
+        cmocka_unit_test(test_lockstep_mismatch),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
