@@ -140,7 +140,11 @@ module sched_core #(
   end
 
   // per-warp wires
-  logic [NumWarps*InstrW-1:0] head;
+  // The buffer heads as an array rather than one NumWarps*InstrW-bit bus:
+  // the Verilated model then copies three words per warp instead of
+  // rebuilding a 5 888-bit concatenation every cycle, and the issue mux is
+  // an indexed read.
+  logic [InstrW-1:0]          head [NumWarps];
   logic [NumWarps-1:0]        head_valid;
   logic [NumWarps-1:0]        has_space;
   logic [NumWarps-1:0]        hazard, hazard_long, sb_full;
@@ -181,6 +185,8 @@ module sched_core #(
 
     logic [WbPorts-1:0] wb_here;
     logic [InstrW-1:0] h;
+    logic [SbEntries-1:0]   head_dep, alloc_slot;
+    logic [SbEntries*R-1:0] sb_reg;
     logic              limit_ok;
     logic              unit_ok;
 
@@ -190,18 +196,24 @@ module sched_core #(
       assign wb_here[p] = wb_dec[p*NumWarps + w];
     end
 
-    sched_ibuffer #(.Depth(IbufDepth), .Width(InstrW)) u_ibuf (
+    sched_ibuffer #(.Depth(IbufDepth), .Width(InstrW), .Entries(SbEntries), .RegW(R),
+                    .OffDstV(OffDstV), .OffDst(OffDst), .OffSrcV(OffSrcV), .OffSrc(OffSrc)) u_ibuf (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
       .clear_i     (launch_i[w] | finish_i[w]),
       .push_i      (push_dec[S*NumWarps + w]),
       .push_data_i (push_data[S*InstrW +: InstrW]),
       .pop_i       (pop[w]),
+      .sb_reg_i    (sb_reg),
+      .alloc_i     (pop[w] && h[OffDstV]),
+      .alloc_slot_i(alloc_slot),
+      .alloc_reg_i (h[OffDst +: R]),
       .head_valid_o(head_valid[w]),
       .head_o      (h),
+      .head_dep_o  (head_dep),
       .has_space_o (has_space[w])
     );
-    assign head[w*InstrW +: InstrW] = h;
+    assign head[w] = h;
 
     sched_scoreboard #(.Entries(SbEntries), .RegW(R), .WbPorts(WbPorts)) u_sb (
       .clk_i          (clk_i),
@@ -212,10 +224,9 @@ module sched_core #(
       .alloc_long_i   (h[OffLong]),
       .wb_valid_i     (wb_here),
       .wb_reg_i       (wb_reg_i),
-      .chk_dst_valid_i(h[OffDstV]),
-      .chk_dst_i      (h[OffDst +: R]),
-      .chk_src_valid_i(h[OffSrcV +: 3]),
-      .chk_src_i      (h[OffSrc +: 3*R]),
+      .chk_dep_i      (head_dep),
+      .reg_o          (sb_reg),
+      .alloc_slot_o   (alloc_slot),
       .hazard_o       (hazard[w]),
       .hazard_long_o  (hazard_long[w]),
       .full_o         (sb_full[w]),
@@ -286,7 +297,7 @@ module sched_core #(
     assign fetch_warp_o[s*6 +: 6] = fvalid ? 6'(32'(fidx) * NumSchedulers + s) : 6'd0;
 
     // issued instruction and the reason for not issuing
-    assign issued = grant_valid[s] ? head[(32'(gidx)*NumSchedulers + s)*InstrW +: InstrW] : '0;
+    assign issued = grant_valid[s] ? head[32'(gidx)*NumSchedulers + s] : '0;
     always_comb begin
       logic [6:0] any;
       any    = '0;

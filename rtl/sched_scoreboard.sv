@@ -5,7 +5,10 @@
 // with a destination allocates the lowest free slot; a writeback event for
 // (this warp, reg) releases the slot holding reg (only slots valid at the
 // start of the cycle are looked at). The head instruction of the warp is
-// checked against all valid slots:
+// checked against all valid slots; which slots hold one of its registers
+// comes precomputed from the instruction buffer (chk_dep_i, see
+// sched_ibuffer), which gets the slots' register ids (reg_o) and the slot
+// each allocation takes (alloc_slot_o) for that:
 //   hazard_o       some source (RAW) or the destination (WAW) is pending
 //   hazard_long_o  ... and at least one matching slot is long-latency
 //   full_o         no free slot (an instruction with a destination stalls)
@@ -31,11 +34,10 @@ module sched_scoreboard #(
   // writebacks already filtered to this warp
   input  logic [WbPorts-1:0]      wb_valid_i,
   input  logic [WbPorts*RegW-1:0] wb_reg_i,
-  // the head instruction to check
-  input  logic                chk_dst_valid_i,
-  input  logic [RegW-1:0]     chk_dst_i,
-  input  logic [2:0]          chk_src_valid_i,
-  input  logic [3*RegW-1:0]   chk_src_i,
+  // the head instruction to check: bit e = it reads or writes slot e's register
+  input  logic [Entries-1:0]  chk_dep_i,
+  output logic [Entries*RegW-1:0] reg_o,
+  output logic [Entries-1:0]  alloc_slot_o,
   output logic                hazard_o,
   output logic                hazard_long_o,
   output logic                full_o,
@@ -46,7 +48,9 @@ module sched_scoreboard #(
   logic [Entries-1:0] match_m;
   logic [Entries-1:0] alloc_m;   // one-hot: the lowest free slot
 
-  assign alloc_m = ~valid_vec & (valid_vec + 1'b1);
+  assign alloc_m      = ~valid_vec & (valid_vec + 1'b1);
+  assign alloc_slot_o = alloc_m;
+  assign match_m      = chk_dep_i & valid_vec;
 
   for (genvar e = 0; e < Entries; e++) begin : g_slot
     logic            valid_q;
@@ -76,11 +80,7 @@ module sched_scoreboard #(
 
     assign valid_vec[e] = valid_q;
     assign long_vec[e]  = long_q;
-    assign match_m[e]   = valid_q &
-        ((chk_dst_valid_i    & (chk_dst_i              == reg_q)) |
-         (chk_src_valid_i[0] & (chk_src_i[0 +: RegW]    == reg_q)) |
-         (chk_src_valid_i[1] & (chk_src_i[RegW +: RegW] == reg_q)) |
-         (chk_src_valid_i[2] & (chk_src_i[2*RegW +: RegW] == reg_q)));
+    assign reg_o[e*RegW +: RegW] = reg_q;
   end
 
   assign hazard_o       = |match_m;
