@@ -149,7 +149,10 @@ module sched_core #(
   logic [NumWarps-1:0]        has_space;
   logic [NumWarps-1:0]        hazard, hazard_long, sb_full;
   logic [NumWarps-1:0]        ready;
-  logic [NumWarps*3-1:0]      reason;
+  logic [NumWarps-1:0]        limit_ok, unit_ok, need_full;
+  // per-warp stall reasons, one mask each (see sched_qualify)
+  logic [NumWarps-1:0]        r_no_instr, r_barrier, r_warp_limit, r_long_dep;
+  logic [NumWarps-1:0]        r_scoreboard, r_unit_busy;
   logic [NumWarps-1:0]        in_active;
   logic [NumWarps-1:0]        pop;
 
@@ -187,8 +190,6 @@ module sched_core #(
     logic [InstrW-1:0] h;
     logic [SbEntries-1:0]   head_dep, alloc_slot;
     logic [SbEntries*R-1:0] sb_reg;
-    logic              limit_ok;
-    logic              unit_ok;
 
     assign pop[w] = grant_valid[S] && (grant_idx[S*LIdxW +: LIdxW] == LIdxW'(L));
 
@@ -233,24 +234,30 @@ module sched_core #(
       .long_pending_o (long_pending_o[w])
     );
 
-    assign limit_ok = swl_ok[w] && ((policy_q != PolicyTwoLevel) || in_active[w]);
+    assign limit_ok[w]  = swl_ok[w] && ((policy_q != PolicyTwoLevel) || in_active[w]);
     logic [3:0] units;
-    assign units    = unit_avail_q[S*4 +: 4];
-    assign unit_ok  = units[h[OffOp +: 2]];
-
-    sched_qualify u_qual (
-      .alive_i          (alive_q[w]),
-      .head_valid_i     (head_valid[w]),
-      .barrier_i        (barrier_q[w]),
-      .limit_ok_i       (limit_ok),
-      .hazard_i         (hazard[w]),
-      .hazard_long_i    (hazard_long[w]),
-      .need_entry_full_i(h[OffDstV] && sb_full[w]),
-      .unit_ok_i        (unit_ok),
-      .ready_o          (ready[w]),
-      .reason_o         (reason[w*3 +: 3])
-    );
+    assign units        = unit_avail_q[S*4 +: 4];
+    assign unit_ok[w]   = units[h[OffOp +: 2]];
+    assign need_full[w] = h[OffDstV] && sb_full[w];
   end
+
+  sched_qualify #(.N(NumWarps)) u_qual (
+    .alive_i          (alive_q),
+    .head_valid_i     (head_valid),
+    .barrier_i        (barrier_q),
+    .limit_ok_i       (limit_ok),
+    .hazard_i         (hazard),
+    .hazard_long_i    (hazard_long),
+    .need_entry_full_i(need_full),
+    .unit_ok_i        (unit_ok),
+    .ready_o          (ready),
+    .no_instr_o       (r_no_instr),
+    .barrier_o        (r_barrier),
+    .warp_limit_o     (r_warp_limit),
+    .long_dep_o       (r_long_dep),
+    .scoreboard_o     (r_scoreboard),
+    .unit_busy_o      (r_unit_busy)
+  );
 
   for (genvar s = 0; s < NumSchedulers; s++) begin : g_sched
     logic [Wps-1:0]   ready_l, space_l, alive_l, long_wait_l, active_l;
@@ -258,6 +265,10 @@ module sched_core #(
     logic             fvalid;
     logic [InstrW-1:0] issued;
     logic [2:0]       sreason;
+    logic [NumWarps-1:0] mine;   // the warps of this scheduler
+    for (genvar w = 0; w < NumWarps; w++) begin : g_mine
+      assign mine[w] = (w % NumSchedulers) == s;
+    end
 
     for (genvar l = 0; l < Wps; l++) begin : g_local
       assign ready_l[l]     = ready[l*NumSchedulers + s];
@@ -298,19 +309,16 @@ module sched_core #(
 
     // issued instruction and the reason for not issuing
     assign issued = grant_valid[s] ? head[32'(gidx)*NumSchedulers + s] : '0;
+    // The scheduler's reason: the first of unit busy, scoreboard,
+    // long-latency dependence, warp limit, barrier among its warps.
     always_comb begin
-      logic [6:0] any;
-      any    = '0;
-      for (int l = 0; l < Wps; l++) begin
-        any[reason[(l*NumSchedulers + s)*3 +: 3]] = 1'b1;
-      end
-      if (grant_valid[s])  sreason = 3'd0;
-      else if (any[4])     sreason = 3'd4;  // unit busy
-      else if (any[2])     sreason = 3'd2;  // scoreboard
-      else if (any[3])     sreason = 3'd3;  // long-latency dependence
-      else if (any[6])     sreason = 3'd6;  // warp limit
-      else if (any[5])     sreason = 3'd5;  // barrier
-      else                 sreason = 3'd1;  // no valid instruction
+      if (grant_valid[s])                      sreason = 3'd0;
+      else if ((r_unit_busy  & mine) != '0)    sreason = 3'd4;
+      else if ((r_scoreboard & mine) != '0)    sreason = 3'd2;
+      else if ((r_long_dep   & mine) != '0)    sreason = 3'd3;
+      else if ((r_warp_limit & mine) != '0)    sreason = 3'd6;
+      else if ((r_barrier    & mine) != '0)    sreason = 3'd5;
+      else                                     sreason = 3'd1;  // no valid instruction
     end
 
     assign issue_valid_o[s]              = grant_valid[s];

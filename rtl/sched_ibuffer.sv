@@ -98,17 +98,18 @@ module sched_ibuffer #(
   always_ff @(posedge clk_i) begin
     if (alloc_i) begin
       for (int d = 0; d < Depth; d++) begin
-        for (int e = 0; e < Entries; e++) begin
-          if (alloc_slot_i[e]) dep_q[d][e] <= uses_reg(slot_q[d], alloc_reg_i);
-        end
+        dep_q[d] <= (dep_q[d] & ~alloc_slot_i) |
+                    (uses_reg(slot_q[d], alloc_reg_i) ? alloc_slot_i : '0);
       end
     end
     if (push_i && has_space_o && !clear_i) begin
-      slot_q[wr_idx] <= push_data_i;
+      logic [Entries-1:0] dep;
       for (int e = 0; e < Entries; e++) begin
-        dep_q[wr_idx][e] <= uses_reg(push_data_i, (alloc_i && alloc_slot_i[e])
-                                     ? alloc_reg_i : sb_reg_i[e*RegW +: RegW]);
+        dep[e] = uses_reg(push_data_i, (alloc_i && alloc_slot_i[e])
+                          ? alloc_reg_i : sb_reg_i[e*RegW +: RegW]);
       end
+      slot_q[wr_idx] <= push_data_i;
+      dep_q[wr_idx]  <= dep;
     end
   end
 
