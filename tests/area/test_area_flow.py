@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""Tests of the area flow (scripts/area/area_flow.py), run by `make check`.
+
+- end to end on the fixture RTL (tests/area/fixtures/rtl) with the `tiny`
+  preset (including nextpnr-ice40) and a second, odd-sized set: every table
+  is written, and each block's storage bits equal the formula its parameters
+  imply, computed here from the fixture's specification (its header comments),
+  not from the flow;
+- the scheduler RTL in rtl/ (when present) with the `tiny` preset on a couple
+  of blocks: storage bits against the formulas of docs/area.md;
+- a broken RTL file makes the flow fail with Yosys's message and leaves no
+  table, not even an old one;
+- a malformed parameter set is reported with its file and line.
+
+The formulas below are written from the RTL specifications independently of
+the flow's code; keep them that way.
+"""
+
+import csv
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+FLOW = os.path.join(REPO, "scripts", "area", "area_flow.py")
+FIXTURES = os.path.join(REPO, "tests", "area", "fixtures", "rtl")
+TINY = os.path.join(REPO, "fpga", "param-sets", "tiny.conf")
+RTL = os.path.join(REPO, "rtl")
+
+
+def clog2(n):
+    return max(0, math.ceil(math.log2(n))) if n > 0 else 0
+
+
+# ---- storage formulas of the fixture blocks (from their header comments) --
+
+def fx_ibuf_bits(p):
+    w, d, r = p["NumWarps"], p["IbufDepth"], p["RegIdWidth"]
+    ptr = clog2(d) if d > 1 else 1
+    return w * d * (8 + 3 * r) + w * (2 * ptr + clog2(d + 1))
+
+
+def fx_core_bits(p):
+    per = p["NumWarps"] // p["NumSchedulers"]
+    slot = clog2(per) if per > 1 else 1
+    return fx_ibuf_bits(p) + p["NumSchedulers"] * (1 + slot)
+
+
+FIXTURE_FORMULAS = {"fx_ibuf": fx_ibuf_bits, "fx_core": fx_core_bits}
+
+# ---- storage formulas of the scheduler RTL (docs/area.md) -----------------
+# Written from each block's header comment and port list in rtl/ (the state
+# the specification says it keeps), with the parameters the core gives it.
+
+def idx_w(p):
+    return clog2(p["N"]) if p["N"] > 1 else 1
+
+
+def core_bits(p):
+    w, s, r = p["NumWarps"], p["NumSchedulers"], p["RegIdWidth"]
+    d, e = p["IbufDepth"], p["SbEntries"]
+    wps = w // s
+    instr = 60 + 4 * r                        # payload layout in sched_core.sv
+    per_warp = d * instr + clog2(d + 1)       # instruction buffer
+    per_warp += e * (1 + r + 1)               # scoreboard: valid, reg id, long
+    lidx = clog2(wps) if wps > 1 else 1
+    per_sched = lidx + lidx + wps + 7 * 32    # arbiter, fetch pointer, pool, counters
+    levels = 2 + 7 + 7 + 4 * s + w + w        # policy, limit, pool size, units, barrier, alive
+    return w * per_warp + s * per_sched + levels
+
+
+RTL_FORMULAS = {
+    "sched_ibuffer": lambda p: p["Depth"] * p["Width"] + clog2(p["Depth"] + 1),
+    "sched_scoreboard": lambda p: p["Entries"] * (p["RegW"] + 2),
+    "sched_arbiter": idx_w,                   # last issued warp
+    "sched_fetch_arb": idx_w,                 # last requested warp
+    "sched_pool": lambda p: p["N"],           # active-pool bit per warp
+    "sched_counters": lambda p: 7 * 32,
+    "sched_qualify": lambda p: 0,
+    "sched_rr_pick": lambda p: 0,
+    "sched_core": core_bits,
+}
+
+
+def run_flow(*args):
+    return subprocess.run([sys.executable, FLOW, *args], capture_output=True, text=True)
+
+
+def read_csv(path):
+    """{block: row}; a block measured with two parameter sets is an error here."""
+    rows = {}
+    with open(path, newline="", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            block = row["block"].replace(" (whole core)", "")
+            assert block not in rows, f"{path}: {block} twice"
+            row["p"] = {k: int(v) for k, v in
+                        (kv.split("=") for kv in row["params"].split() if kv != "-")}
+            rows[block] = row
+    return rows
+
+
+def read_conf(path):
+    params = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if "=" in line:
+                k, v = (s.strip() for s in line.split("=", 1))
+                if not k.startswith("flow."):
+                    params[k] = int(v)
+    return params
+
+
+class FixtureEndToEnd(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="area-test-")
+        cls.odd = os.path.join(cls.tmp, "odd.conf")
+        with open(cls.odd, "w", encoding="utf-8") as f:
+            f.write("# odd sizes: non-power-of-two buffer depth, one scheduler\n"
+                    "NumWarps = 4\nNumSchedulers = 1\nIbufDepth = 3\nRegIdWidth = 5\n")
+        cls.out = os.path.join(cls.tmp, "out")
+        cls.proc = run_flow("--rtl-dir", FIXTURES, "--top", "fx_core", "--out", cls.out,
+                            TINY, cls.odd)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_flow_succeeds_and_writes_every_table(self):
+        self.assertEqual(self.proc.returncode, 0, self.proc.stderr)
+        for name in ("tiny.md", "tiny.csv", "odd.md", "odd.csv", "report.md"):
+            self.assertTrue(os.path.isfile(os.path.join(self.out, name)), name)
+        with open(os.path.join(self.out, "report.md"), encoding="utf-8") as f:
+            report = f.read()
+        self.assertIn("| fx_core (whole core) |", report)
+        self.assertIn("7.34 KB", report)
+        self.assertIn("348 bytes", report)
+
+    def test_storage_bits_match_the_parameters(self):
+        self.assertEqual(self.proc.returncode, 0, self.proc.stderr)
+        for conf, name in ((TINY, "tiny"), (self.odd, "odd")):
+            params = read_conf(conf)
+            rows = read_csv(os.path.join(self.out, f"{name}.csv"))
+            self.assertEqual(sorted(rows), ["fx_core", "fx_ibuf"])
+            for block, formula in FIXTURE_FORMULAS.items():
+                # The set's parameters reach every block (the core passes them on).
+                self.assertEqual(int(rows[block]["storage_bits"]), formula(params),
+                                 f"{name}/{block}")
+                self.assertEqual(int(rows[block]["storage_bits"]), formula(rows[block]["p"]))
+            self.assertEqual(rows["fx_ibuf"]["instances"], "1")
+        # Hand check of one value: 4 warps x 2 x (8 + 3*8) + 4 x (1+1+2) = 272.
+        self.assertEqual(read_conf(TINY)["NumWarps"], 4)
+        self.assertEqual(int(read_csv(os.path.join(self.out, "tiny.csv"))["fx_ibuf"]
+                             ["storage_bits"]), 272)
+
+    def test_costs_are_consistent(self):
+        self.assertEqual(self.proc.returncode, 0, self.proc.stderr)
+        rows = read_csv(os.path.join(self.out, "tiny.csv"))
+        for block, r in rows.items():
+            bits = int(r["storage_bits"])
+            # Every storage bit is a flip-flop of 16 transistors, plus logic.
+            self.assertGreater(int(r["transistors"]), 16 * bits, block)
+            self.assertGreater(int(r["gates"]), 0, block)
+            # Nangate45 DFF_X1 is 4.522 um^2: the area holds at least the flops.
+            a45 = float(r["area45_um2"])
+            self.assertGreater(a45, 4.522 * bits, block)
+            self.assertAlmostEqual(float(r["area28_um2"]), a45 * (28 / 45) ** 2, delta=0.1)
+            self.assertAlmostEqual(float(r["area40_um2"]), a45 * (40 / 45) ** 2, delta=0.1)
+            self.assertGreater(int(r["lut"]), 0, block)
+            self.assertGreater(int(r["depth"]), 1, block)
+        # tiny places and routes the whole core on an iCE40 HX8K
+        self.assertGreater(float(rows["fx_core"]["fmax_mhz"]), 1.0)
+        self.assertEqual(rows["fx_ibuf"]["fmax_mhz"], "n/a")
+        # The whole core holds the instruction buffer and more.
+        self.assertGreater(float(rows["fx_core"]["area45_um2"]),
+                           float(rows["fx_ibuf"]["area45_um2"]))
+        odd = read_csv(os.path.join(self.out, "odd.csv"))
+        self.assertEqual(odd["fx_core"]["fmax_mhz"], "n/a")  # odd asks for no nextpnr
+
+
+class SchedulerRtl(unittest.TestCase):
+    def test_storage_bits_of_rtl_blocks(self):
+        if not os.path.isdir(RTL) or not any(f.endswith(".sv") for f in os.listdir(RTL)):
+            self.skipTest("rtl/ holds no RTL yet")
+        with tempfile.TemporaryDirectory(prefix="area-rtl-") as tmp:
+            # The tiny preset's parameters without place and route (kept quick).
+            conf = os.path.join(tmp, "tiny-nopnr.conf")
+            params = read_conf(TINY)
+            with open(conf, "w", encoding="utf-8") as f:
+                f.write("".join(f"{k} = {v}\n" for k, v in params.items()))
+            out = os.path.join(tmp, "out")
+            proc = run_flow("--rtl-dir", RTL, "--top", "sched_core", "--out", out, conf)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            rows = read_csv(os.path.join(out, "tiny-nopnr.csv"))
+            for k, v in params.items():
+                self.assertEqual(rows["sched_core"]["p"][k], v, k)
+            unchecked = sorted(set(rows) - set(RTL_FORMULAS))
+            for block, row in rows.items():
+                if block in RTL_FORMULAS:
+                    self.assertEqual(int(row["storage_bits"]), RTL_FORMULAS[block](row["p"]),
+                                     f"{block} {row['params']}")
+            # Hand check: 4 warps x (2 x 92 + 2 + 6 x 10) + 2 x (1 + 1 + 2 + 224)
+            # + (2 + 7 + 7 + 8 + 4 + 4) = 984 + 456 + 32.
+            if params == {"NumWarps": 4, "NumSchedulers": 2, "RegIdWidth": 8, "IbufDepth": 2}:
+                self.assertEqual(int(rows["sched_core"]["storage_bits"]), 1472)
+            if unchecked:
+                print(f"note: no storage formula for {', '.join(unchecked)} "
+                      "(add one to tests/area/test_area_flow.py and docs/area.md)",
+                      file=sys.stderr)
+
+
+class Failures(unittest.TestCase):
+    def test_broken_rtl_fails_with_yosys_message_and_no_table(self):
+        with tempfile.TemporaryDirectory(prefix="area-broken-") as tmp:
+            rtl = os.path.join(tmp, "rtl")
+            shutil.copytree(FIXTURES, rtl)
+            with open(os.path.join(rtl, "fx_ibuf.sv"), "a", encoding="utf-8") as f:
+                f.write("module broken_tail (input logic a; endmodule\n")
+            out = os.path.join(tmp, "out")
+            os.makedirs(out)
+            stale = os.path.join(out, "tiny.md")  # an old table must not survive
+            with open(stale, "w", encoding="utf-8") as f:
+                f.write("old table\n")
+            proc = run_flow("--rtl-dir", rtl, "--top", "fx_core", "--out", out, TINY)
+            self.assertNotEqual(proc.returncode, 0)
+            self.assertIn("ERROR", proc.stderr)
+            self.assertIn("fx_ibuf.sv", proc.stderr)
+            left = [f for f in os.listdir(out) if f.endswith((".md", ".csv"))]
+            self.assertEqual(left, [])
+
+    def test_malformed_parameter_set_names_file_and_line(self):
+        with tempfile.TemporaryDirectory(prefix="area-conf-") as tmp:
+            conf = os.path.join(tmp, "bad.conf")
+            with open(conf, "w", encoding="utf-8") as f:
+                f.write("# comment\nNumWarps = 8\nIbufDepth = two\n")
+            proc = run_flow("--rtl-dir", FIXTURES, "--top", "fx_core",
+                            "--out", os.path.join(tmp, "out"), conf)
+            self.assertNotEqual(proc.returncode, 0)
+            self.assertIn(f"{conf}:3", proc.stderr)
+            self.assertIn("IbufDepth", proc.stderr)
+
+    def test_parameter_no_block_declares_is_an_error(self):
+        with tempfile.TemporaryDirectory(prefix="area-conf-") as tmp:
+            conf = os.path.join(tmp, "typo.conf")
+            with open(conf, "w", encoding="utf-8") as f:
+                f.write("NumWraps = 8\n")
+            proc = run_flow("--rtl-dir", FIXTURES, "--top", "fx_core",
+                            "--out", os.path.join(tmp, "out"), conf)
+            self.assertNotEqual(proc.returncode, 0)
+            self.assertIn("NumWraps", proc.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
