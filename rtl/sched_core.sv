@@ -140,12 +140,19 @@ module sched_core #(
   end
 
   // per-warp wires
-  logic [NumWarps*InstrW-1:0] head;
+  // The buffer heads as an array rather than one NumWarps*InstrW-bit bus:
+  // the Verilated model then copies three words per warp instead of
+  // rebuilding a 5 888-bit concatenation every cycle, and the issue mux is
+  // an indexed read.
+  logic [InstrW-1:0]          head [NumWarps];
   logic [NumWarps-1:0]        head_valid;
   logic [NumWarps-1:0]        has_space;
   logic [NumWarps-1:0]        hazard, hazard_long, sb_full;
   logic [NumWarps-1:0]        ready;
-  logic [NumWarps*3-1:0]      reason;
+  logic [NumWarps-1:0]        limit_ok, unit_ok, need_full;
+  // per-warp stall reasons, one mask each (see sched_qualify)
+  logic [NumWarps-1:0]        r_no_instr, r_barrier, r_warp_limit, r_long_dep;
+  logic [NumWarps-1:0]        r_scoreboard, r_unit_busy;
   logic [NumWarps-1:0]        in_active;
   logic [NumWarps-1:0]        pop;
 
@@ -181,8 +188,8 @@ module sched_core #(
 
     logic [WbPorts-1:0] wb_here;
     logic [InstrW-1:0] h;
-    logic              limit_ok;
-    logic              unit_ok;
+    logic [SbEntries-1:0]   head_dep, alloc_slot;
+    logic [SbEntries*R-1:0] sb_reg;
 
     assign pop[w] = grant_valid[S] && (grant_idx[S*LIdxW +: LIdxW] == LIdxW'(L));
 
@@ -190,18 +197,24 @@ module sched_core #(
       assign wb_here[p] = wb_dec[p*NumWarps + w];
     end
 
-    sched_ibuffer #(.Depth(IbufDepth), .Width(InstrW)) u_ibuf (
+    sched_ibuffer #(.Depth(IbufDepth), .Width(InstrW), .Entries(SbEntries), .RegW(R),
+                    .OffDstV(OffDstV), .OffDst(OffDst), .OffSrcV(OffSrcV), .OffSrc(OffSrc)) u_ibuf (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
       .clear_i     (launch_i[w] | finish_i[w]),
       .push_i      (push_dec[S*NumWarps + w]),
       .push_data_i (push_data[S*InstrW +: InstrW]),
       .pop_i       (pop[w]),
+      .sb_reg_i    (sb_reg),
+      .alloc_i     (pop[w] && h[OffDstV]),
+      .alloc_slot_i(alloc_slot),
+      .alloc_reg_i (h[OffDst +: R]),
       .head_valid_o(head_valid[w]),
       .head_o      (h),
+      .head_dep_o  (head_dep),
       .has_space_o (has_space[w])
     );
-    assign head[w*InstrW +: InstrW] = h;
+    assign head[w] = h;
 
     sched_scoreboard #(.Entries(SbEntries), .RegW(R), .WbPorts(WbPorts)) u_sb (
       .clk_i          (clk_i),
@@ -212,34 +225,39 @@ module sched_core #(
       .alloc_long_i   (h[OffLong]),
       .wb_valid_i     (wb_here),
       .wb_reg_i       (wb_reg_i),
-      .chk_dst_valid_i(h[OffDstV]),
-      .chk_dst_i      (h[OffDst +: R]),
-      .chk_src_valid_i(h[OffSrcV +: 3]),
-      .chk_src_i      (h[OffSrc +: 3*R]),
+      .chk_dep_i      (head_dep),
+      .reg_o          (sb_reg),
+      .alloc_slot_o   (alloc_slot),
       .hazard_o       (hazard[w]),
       .hazard_long_o  (hazard_long[w]),
       .full_o         (sb_full[w]),
       .long_pending_o (long_pending_o[w])
     );
 
-    assign limit_ok = swl_ok[w] && ((policy_q != PolicyTwoLevel) || in_active[w]);
+    assign limit_ok[w]  = swl_ok[w] && ((policy_q != PolicyTwoLevel) || in_active[w]);
     logic [3:0] units;
-    assign units    = unit_avail_q[S*4 +: 4];
-    assign unit_ok  = units[h[OffOp +: 2]];
-
-    sched_qualify u_qual (
-      .alive_i          (alive_q[w]),
-      .head_valid_i     (head_valid[w]),
-      .barrier_i        (barrier_q[w]),
-      .limit_ok_i       (limit_ok),
-      .hazard_i         (hazard[w]),
-      .hazard_long_i    (hazard_long[w]),
-      .need_entry_full_i(h[OffDstV] && sb_full[w]),
-      .unit_ok_i        (unit_ok),
-      .ready_o          (ready[w]),
-      .reason_o         (reason[w*3 +: 3])
-    );
+    assign units        = unit_avail_q[S*4 +: 4];
+    assign unit_ok[w]   = units[h[OffOp +: 2]];
+    assign need_full[w] = h[OffDstV] && sb_full[w];
   end
+
+  sched_qualify #(.N(NumWarps)) u_qual (
+    .alive_i          (alive_q),
+    .head_valid_i     (head_valid),
+    .barrier_i        (barrier_q),
+    .limit_ok_i       (limit_ok),
+    .hazard_i         (hazard),
+    .hazard_long_i    (hazard_long),
+    .need_entry_full_i(need_full),
+    .unit_ok_i        (unit_ok),
+    .ready_o          (ready),
+    .no_instr_o       (r_no_instr),
+    .barrier_o        (r_barrier),
+    .warp_limit_o     (r_warp_limit),
+    .long_dep_o       (r_long_dep),
+    .scoreboard_o     (r_scoreboard),
+    .unit_busy_o      (r_unit_busy)
+  );
 
   for (genvar s = 0; s < NumSchedulers; s++) begin : g_sched
     logic [Wps-1:0]   ready_l, space_l, alive_l, long_wait_l, active_l;
@@ -247,6 +265,10 @@ module sched_core #(
     logic             fvalid;
     logic [InstrW-1:0] issued;
     logic [2:0]       sreason;
+    logic [NumWarps-1:0] mine;   // the warps of this scheduler
+    for (genvar w = 0; w < NumWarps; w++) begin : g_mine
+      assign mine[w] = (w % NumSchedulers) == s;
+    end
 
     for (genvar l = 0; l < Wps; l++) begin : g_local
       assign ready_l[l]     = ready[l*NumSchedulers + s];
@@ -286,20 +308,17 @@ module sched_core #(
     assign fetch_warp_o[s*6 +: 6] = fvalid ? 6'(32'(fidx) * NumSchedulers + s) : 6'd0;
 
     // issued instruction and the reason for not issuing
-    assign issued = grant_valid[s] ? head[(32'(gidx)*NumSchedulers + s)*InstrW +: InstrW] : '0;
+    assign issued = grant_valid[s] ? head[32'(gidx)*NumSchedulers + s] : '0;
+    // The scheduler's reason: the first of unit busy, scoreboard,
+    // long-latency dependence, warp limit, barrier among its warps.
     always_comb begin
-      logic [6:0] any;
-      any    = '0;
-      for (int l = 0; l < Wps; l++) begin
-        any[reason[(l*NumSchedulers + s)*3 +: 3]] = 1'b1;
-      end
-      if (grant_valid[s])  sreason = 3'd0;
-      else if (any[4])     sreason = 3'd4;  // unit busy
-      else if (any[2])     sreason = 3'd2;  // scoreboard
-      else if (any[3])     sreason = 3'd3;  // long-latency dependence
-      else if (any[6])     sreason = 3'd6;  // warp limit
-      else if (any[5])     sreason = 3'd5;  // barrier
-      else                 sreason = 3'd1;  // no valid instruction
+      if (grant_valid[s])                      sreason = 3'd0;
+      else if ((r_unit_busy  & mine) != '0)    sreason = 3'd4;
+      else if ((r_scoreboard & mine) != '0)    sreason = 3'd2;
+      else if ((r_long_dep   & mine) != '0)    sreason = 3'd3;
+      else if ((r_warp_limit & mine) != '0)    sreason = 3'd6;
+      else if ((r_barrier    & mine) != '0)    sreason = 3'd5;
+      else                                     sreason = 3'd1;  // no valid instruction
     end
 
     assign issue_valid_o[s]              = grant_valid[s];

@@ -1,40 +1,51 @@
-// sched_qualify -- readiness and stall reason of one warp.
+// sched_qualify -- readiness and stall reasons of all warps, as vectors.
 //
-// The checks, in this order; the first that fails names the reason:
-//   not alive (not launched, or finished) -> ignored (reason 0, not ready)
-//   no valid instruction at the buffer head -> 1 NoInstr
-//   waiting at a barrier                    -> 5 Barrier
+// Bit w of every port is warp w. The checks, in this order; the first that
+// fails names the warp's reason (one bit set in at most one *_o mask):
+//   not alive (not launched, or finished) -> ignored (in no mask, not ready)
+//   no valid instruction at the buffer head -> no_instr_o   (1 NoInstr)
+//   waiting at a barrier                    -> barrier_o    (5 Barrier)
 //   outside the warp limit (SWL) or, under
-//   two-level, not in the active pool        -> 6 WarpLimit
-//   RAW/WAW on a long-latency pending write  -> 3 LongDep
+//   two-level, not in the active pool        -> warp_limit_o (6 WarpLimit)
+//   RAW/WAW on a long-latency pending write  -> long_dep_o   (3 LongDep)
 //   RAW/WAW on a short pending write, or a
-//   destination while the scoreboard is full -> 2 Scoreboard
-//   functional unit not available            -> 4 UnitBusy
-//   otherwise ready (reason 0).
-module sched_qualify (
-  input  logic       alive_i,
-  input  logic       head_valid_i,
-  input  logic       barrier_i,
-  input  logic       limit_ok_i,
-  input  logic       hazard_i,
-  input  logic       hazard_long_i,
-  input  logic       need_entry_full_i,
-  input  logic       unit_ok_i,
-  output logic       ready_o,
-  output logic [2:0] reason_o
+//   destination while the scoreboard is full -> scoreboard_o (2 Scoreboard)
+//   functional unit not available            -> unit_busy_o  (4 UnitBusy)
+//   otherwise ready_o.
+// Written over whole vectors rather than once per warp: the Verilated model
+// then does a handful of word operations instead of 64 small priority chains.
+module sched_qualify #(
+  parameter int N = 64
+) (
+  input  logic [N-1:0] alive_i,
+  input  logic [N-1:0] head_valid_i,
+  input  logic [N-1:0] barrier_i,
+  input  logic [N-1:0] limit_ok_i,
+  input  logic [N-1:0] hazard_i,
+  input  logic [N-1:0] hazard_long_i,
+  input  logic [N-1:0] need_entry_full_i,
+  input  logic [N-1:0] unit_ok_i,
+  output logic [N-1:0] ready_o,
+  output logic [N-1:0] no_instr_o,
+  output logic [N-1:0] barrier_o,
+  output logic [N-1:0] warp_limit_o,
+  output logic [N-1:0] long_dep_o,
+  output logic [N-1:0] scoreboard_o,
+  output logic [N-1:0] unit_busy_o
 );
-  always_comb begin
-    ready_o = 1'b0;
-    if (!alive_i)                            reason_o = 3'd0;
-    else if (!head_valid_i)                  reason_o = 3'd1;
-    else if (barrier_i)                      reason_o = 3'd5;
-    else if (!limit_ok_i)                    reason_o = 3'd6;
-    else if (hazard_long_i)                  reason_o = 3'd3;
-    else if (hazard_i || need_entry_full_i)  reason_o = 3'd2;
-    else if (!unit_ok_i)                     reason_o = 3'd4;
-    else begin
-      reason_o = 3'd0;
-      ready_o  = 1'b1;
-    end
-  end
+  logic [N-1:0] has_instr, past_barrier, past_limit, past_long, past_sb;
+
+  assign has_instr    = alive_i & head_valid_i;
+  assign past_barrier = has_instr & ~barrier_i;
+  assign past_limit   = past_barrier & limit_ok_i;
+  assign past_long    = past_limit & ~hazard_long_i;
+  assign past_sb      = past_long & ~(hazard_i | need_entry_full_i);
+
+  assign no_instr_o   = alive_i & ~head_valid_i;
+  assign barrier_o    = has_instr & barrier_i;
+  assign warp_limit_o = past_barrier & ~limit_ok_i;
+  assign long_dep_o   = past_limit & hazard_long_i;
+  assign scoreboard_o = past_long & (hazard_i | need_entry_full_i);
+  assign unit_busy_o  = past_sb & ~unit_ok_i;
+  assign ready_o      = past_sb & unit_ok_i;
 endmodule

@@ -60,18 +60,13 @@ def idx_w(p):
     return clog2(p["N"]) if p["N"] > 1 else 1
 
 
-def ibuf_ctrl(depth):
-    """Ring control of one instruction buffer: a count (0..Depth) and a read
-    pointer (clog2(Depth) bits, at least 1)."""
-    return clog2(depth + 1) + (clog2(depth) if depth > 1 else 1)
-
-
 def core_bits(p):
     w, s, r = p["NumWarps"], p["NumSchedulers"], p["RegIdWidth"]
     d, e = p["IbufDepth"], p["SbEntries"]
     wps = w // s
     instr = 60 + 4 * r                        # payload layout in sched_core.sv
-    per_warp = d * instr + ibuf_ctrl(d)       # instruction buffer
+    # instruction buffer: payload + dependency bits per entry, count, read pointer
+    per_warp = d * (instr + e) + clog2(d + 1) + (clog2(d) if d > 1 else 1)
     per_warp += e * (1 + r + 1)               # scoreboard: valid, reg id, long
     lidx = clog2(wps) if wps > 1 else 1
     per_sched = lidx + lidx + wps + 7 * 32    # arbiter, fetch pointer, pool, counters
@@ -80,7 +75,10 @@ def core_bits(p):
 
 
 RTL_FORMULAS = {
-    "sched_ibuffer": lambda p: p["Depth"] * p["Width"] + ibuf_ctrl(p["Depth"]),
+    # payload and one dependency bit per scoreboard slot per entry, count,
+    # read pointer
+    "sched_ibuffer": lambda p: (p["Depth"] * (p["Width"] + p["Entries"]) + clog2(p["Depth"] + 1)
+                                + (clog2(p["Depth"]) if p["Depth"] > 1 else 1)),
     "sched_scoreboard": lambda p: p["Entries"] * (p["RegW"] + 2),
     "sched_arbiter": idx_w,                   # last issued warp
     "sched_fetch_arb": idx_w,                 # last requested warp
@@ -210,10 +208,11 @@ class SchedulerRtl(unittest.TestCase):
                 if block in RTL_FORMULAS:
                     self.assertEqual(int(row["storage_bits"]), RTL_FORMULAS[block](row["p"]),
                                      f"{block} {row['params']}")
-            # Hand check: 4 warps x (2 x 92 + 2 (count) + 1 (read pointer) + 6 x 10)
-            # + 2 x (1 + 1 + 2 + 224) + (2 + 7 + 7 + 8 + 4 + 4) = 988 + 456 + 32.
+            # Hand check: 4 warps x (2 x (92 + 6) + 2 + 1 + 6 x 10) + 2 x (1 + 1 + 2 + 224)
+            # + (2 + 7 + 7 + 8 + 4 + 4) = 1036 + 456 + 32 (buffer entries: payload
+            # and 6 dependency bits each; count 2 bits, read pointer 1 bit).
             if params == {"NumWarps": 4, "NumSchedulers": 2, "RegIdWidth": 8, "IbufDepth": 2}:
-                self.assertEqual(int(rows["sched_core"]["storage_bits"]), 1476)
+                self.assertEqual(int(rows["sched_core"]["storage_bits"]), 1524)
             if unchecked:
                 print(f"note: no storage formula for {', '.join(unchecked)} "
                       "(add one to tests/area/test_area_flow.py and docs/area.md)",
