@@ -18,3 +18,7 @@ area:
 	  $(if $(AREA_BLOCKS),--blocks $(AREA_BLOCKS)) $(AREA_SETS:%=fpga/param-sets/%.conf)
 
 TEST_SUITES += tests/area/test_area_flow.py
+
+# The parameter sets named after GPU presets must match those presets.
+TEST_SUITES += "tests/area/preset-params.sh $(B)/bin/smcosim"
+TEST_DEPS   += $(B)/bin/smcosim
