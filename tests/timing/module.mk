@@ -33,6 +33,13 @@ SAN_SUITES  += "tests/timing/suite-timing.sh $(B)/bin/smcosim-bench c"
 SAN_DEPS    += $(B)/bin/smcosim-bench
 endif
 
+# nvcc-built programs under --sched rtl|lockstep through the drop-in runtime
+# and the plugin libsmc_vsched.so (SKIPs without nvcc).
+ifneq ($(TIMING_HAVE_SCHED),)
+TEST_SUITES += "tests/timing/cuda-backends.sh $(B)"
+TEST_DEPS   += $(B)/bin/smcosim $(TIMING_PLUGIN) $(CUDART_SO)
+endif
+
 # docs/config.md's key table is the generated one.
 TEST_SUITES += "tests/timing/config-doc.sh $(B)/bin/smcosim"
 TEST_DEPS   += $(B)/bin/smcosim
