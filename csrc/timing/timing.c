@@ -233,7 +233,12 @@ struct timing_gpu {
     gpu_config cfg;
     sched_params params;
     uint64_t sched_mask[SCHED_MAX_SCHEDULERS];   /* warps of each scheduler */
-    tm_fst  *fst;                 /* --fst: SM 0, RTL + C side; NULL when off */
+    tm_fst  *fst;                 /* --fst: SM trace_sm, RTL + C side; NULL when off */
+    uint32_t trace_sm;
+    int      mismatch;            /* the last failure was a lockstep mismatch */
+    uint32_t mismatch_sm;
+    uint64_t mismatch_cycle;
+    uint64_t inject_cycle;        /* SMCOSIM_TEST_LOCKSTEP_INJECT (test hook) */
     int      fst_var0;            /* index of the first C-side variable */
     tm_sm   *sm;
     uint32_t nsm;
@@ -382,13 +387,15 @@ enum { FV_STATE, FV_PC, FV_IBUF_COUNT, FV_IBUF0, FV_IBUF1, FV_SB_PENDING, FV_INF
 static int fst_declare(timing_gpu *g)
 {
     tm_fst *f = g->fst;
-    int first = vs.fst_var(f, "sm0", "cycle", 64);
+    char smsc[16];
+    snprintf(smsc, sizeof smsc, "sm%u", g->trace_sm);
+    int first = vs.fst_var(f, smsc, "cycle", 64);
     g->fst_var0 = first;
     int bad = first < 0;
-    bad |= vs.fst_var(f, "sm0", "resident_ctas", 8) < 0;
-    bad |= vs.fst_var(f, "sm0", "mshr_in_use", 16) < 0;
-    bad |= vs.fst_var(f, "sm0", "mem_outstanding", 16) < 0;
-    bad |= vs.fst_var(f, "sm0", "ldst_ready", 1) < 0;
+    bad |= vs.fst_var(f, smsc, "resident_ctas", 8) < 0;
+    bad |= vs.fst_var(f, smsc, "mshr_in_use", 16) < 0;
+    bad |= vs.fst_var(f, smsc, "mem_outstanding", 16) < 0;
+    bad |= vs.fst_var(f, smsc, "ldst_ready", 1) < 0;
     char sc[24];
     for (unsigned s = 0; s < g->cfg.num_schedulers; s++) {
         snprintf(sc, sizeof sc, "sched%u", s);
@@ -447,6 +454,45 @@ static void fst_sample(timing_gpu *g, tm_sm *sm, uint64_t cycle)
     }
 }
 
+/* Test hook: SMCOSIM_TEST_LOCKSTEP_INJECT=SM:CYCLE flips bit 0 of scheduler
+ * 0's stall_reason in the C model's outputs of that cycle on that SM, so a
+ * test can see a lockstep mismatch reported (and its waveform written)
+ * through `smcosim run`. Deterministic: a re-run flips the same bit. */
+static void flip_stall0(sched_outputs *o, uint64_t cycle, void *ctx)
+{
+    const timing_gpu *g = ctx;
+    if (cycle == g->inject_cycle)
+        o->stall_reason[0] ^= 1;
+}
+
+static int inject_lockstep(timing_gpu *g, tm_sm *sm)
+{
+    const char *e = getenv("SMCOSIM_TEST_LOCKSTEP_INJECT");
+    if (!e || !*e)
+        return 0;
+    char *end;
+    unsigned long smid = strtoul(e, &end, 10);
+    if (end == e || *end != ':')
+        return -1;
+    const char *c = end + 1;
+    unsigned long long cyc = strtoull(c, &end, 10);
+    if (end == c || *end)
+        return -1;
+    g->inject_cycle = cyc;
+    if (smid == sm->id)
+        vs.set_mutator(sm->sched, flip_stall0, g);
+    return 0;
+}
+
+int timing_lockstep_mismatch(const timing_gpu *g, uint32_t *sm, uint64_t *cycle)
+{
+    if (!g || !g->mismatch)
+        return 0;
+    *sm = g->mismatch_sm;
+    *cycle = g->mismatch_cycle;
+    return 1;
+}
+
 timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char *err, size_t errlen)
 {
     if (gpu_config_check(cfg, err, errlen) != 0)
@@ -468,6 +514,8 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
     }
     g->cfg = *cfg;
     g->nsm = cfg->mem.num_sms;
+    if (trace && trace->sm < g->nsm)
+        g->trace_sm = trace->sm;
     g->params = (sched_params){
         .num_warps = cfg->max_warps_per_sm, .num_schedulers = cfg->num_schedulers,
         .reg_id_width = cfg->reg_id_width, .ibuf_depth = cfg->ibuf_depth,
@@ -506,7 +554,7 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
         char e2[256] = "";
         if (ok) {
             sched_trace_opts to = { rtl_path, trace ? trace->from : 0, trace ? trace->to : 0 };
-            const sched_trace_opts *tr = g->fst && i == 0 ? &to : NULL;
+            const sched_trace_opts *tr = g->fst && i == g->trace_sm ? &to : NULL;
             switch (cfg->backend) {
             case GPU_SCHED_RTL:
                 sm->sched = vs.rtl_create(&g->params, tr, e2, sizeof e2);
@@ -518,6 +566,12 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
                 sm->sched = sched_cmodel_create(&g->params, e2, sizeof e2);
                 break;
             }
+        }
+        if (ok && sm->sched && cfg->backend == GPU_SCHED_LOCKSTEP && inject_lockstep(g, sm) != 0) {
+            snprintf(err, errlen, "SMCOSIM_TEST_LOCKSTEP_INJECT '%s': expected SM:CYCLE",
+                     getenv("SMCOSIM_TEST_LOCKSTEP_INJECT"));
+            timing_destroy(g, NULL, 0);
+            return NULL;
         }
         if (!ok || !sm->sched) {
             snprintf(err, errlen, "%s scheduler back end: %s", gpu_backend_name(cfg->backend),
@@ -558,7 +612,7 @@ int timing_destroy(timing_gpu *g, char *err, size_t errlen)
 static void sm_reset(timing_gpu *g, tm_sm *sm)
 {
     sched_reset(sm->sched);
-    int sample = g->fst && sm->id == 0 && vs.fst_reset(g->fst);
+    int sample = g->fst && sm->id == g->trace_sm && vs.fst_reset(g->fst);
     for (unsigned w = 0; w < SCHED_MAX_WARPS; w++) {
         sm->warp[w].cta_slot = -1;
         sm->warp[w].cta = NULL;
@@ -1119,12 +1173,17 @@ static int sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
 
     if (sched_step(sm->sched, &in) != 0) {
         g->fault = SMC_ERR_LAUNCH_FAILED;
+        if (g->cfg.backend == GPU_SCHED_LOCKSTEP) {
+            g->mismatch = 1;
+            g->mismatch_sm = sm->id;
+            g->mismatch_cycle = t + 1;   /* the outputs of cycle t+1 differ */
+        }
         set_msg(g, "scheduler back end %s failed on SM %u at cycle %llu: %s",
                 sched_backend_name(sm->sched), sm->id, (unsigned long long)t,
                 sched_error(sm->sched));
         return -1;
     }
-    if (g->fst && sm->id == 0 && vs.fst_step(g->fst, t))
+    if (g->fst && sm->id == g->trace_sm && vs.fst_step(g->fst, t))
         fst_sample(g, sm, t + 1);
     return 0;
 }
@@ -1134,7 +1193,7 @@ static int sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
 static int sm_busy(const timing_gpu *g, const tm_sm *sm)
 {
     return sm->resident || sm->launch_next || sm->finish_next || sm->nwb ||
-           (g->fst && sm->id == 0);
+           (g->fst && sm->id == g->trace_sm);
 }
 
 static int sm_work(const tm_sm *sm)
@@ -1186,6 +1245,7 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
     g->launch = l;
     g->st = out;
     g->fault = SMC_OK;
+    g->mismatch = 0;
     g->cycle = 0;
     const ptx_kernel *pk = emu_kernel_ptx(ek);
     g->ncode = pk->ncode;
