@@ -16,7 +16,7 @@ fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fails=0; runs=0
 fail() { echo "cuda-backends: FAIL: $*"; fails=$((fails + 1)); }
-cycles_of() { grep -o '"cycles": [0-9]*' "$1" | awk 'NR % 2 == 1 { print $2 }'; }  # launch, not memory
+cycles_of() { python3 -c 'import json, sys; print(" ".join(str(x["cycles"]) for x in json.load(open(sys.argv[1]))["launches"]))' "$1"; }
 for prog in vectoradd histogram scan; do
   for pol in lrr gto; do
     for s in c rtl lockstep; do

@@ -49,3 +49,17 @@ TEST_DEPS   += $(B)/bin/smcosim
 bench-timing: $(B)/bin/smcosim $(B)/bin/smcosim-bench
 	@tests/timing/bench-timing.sh $(B)
 BENCH_TARGETS += bench-timing
+
+# cudaEventElapsedTime in timing mode: an nvcc-built program (when nvcc is
+# present; the script SKIPs otherwise).
+TIMING_NVCC := $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
+ifneq ($(and $(TIMING_HAVE_SCHED),$(TIMING_NVCC)),)
+$(B)/tests/timing/event_time: tests/timing/event_time.cu
+	@mkdir -p $(@D)
+	$(TIMING_NVCC) --cudart shared -O2 -Wno-deprecated-gpu-targets \
+	    -gencode arch=compute_75,code=compute_75 $< -o $@.tmp && mv -f $@.tmp $@
+TEST_DEPS   += $(B)/tests/timing/event_time
+endif
+ifneq ($(TIMING_HAVE_SCHED),)
+TEST_SUITES += "tests/timing/event-time.sh $(B)"
+endif
