@@ -1234,6 +1234,29 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
         return st;
     out->ctas_per_sm_limit = g->occ.ctas_per_sm;
     out->waves = g->occ.waves;
+    /* SWL counts warps waiting at a barrier against the limit (the core lets
+     * the first warp_limit alive warps of the SM issue): when a CTA has more
+     * warps than the limit, its warps inside the limit wait at the barrier
+     * for warps outside it that can never issue. Refuse such a launch up
+     * front instead of running into the watchdog. */
+    if (g->cfg.warp_limit && g->occ.warps_per_cta > g->cfg.warp_limit) {
+        uint32_t bar_pc = UINT32_MAX;
+        const emu_inst_info *in;
+        for (uint32_t pc = 0; (in = emu_kernel_inst(ek, pc)) != NULL; pc++)
+            if (in->is_barrier) {
+                bar_pc = pc;
+                break;
+            }
+        if (bar_pc != UINT32_MAX) {
+            set_msg(g, "policy swl:%u lets only %u warps per SM issue, but a block of %u "
+                    "threads has %u warps and kernel %s has a barrier (PTX line %u): the "
+                    "warps at the barrier would wait forever for warps outside the limit; "
+                    "use swl:%u or more, or a smaller block", g->cfg.warp_limit,
+                    g->cfg.warp_limit, req->threads_per_cta, g->occ.warps_per_cta, kernel_name,
+                    in->ptx_line, g->occ.warps_per_cta);
+            return out->status = SMC_ERR_INVALID_CONFIGURATION;
+        }
+    }
 
     char err[256];
     g->mem = mem_create(&g->cfg.mem, err, sizeof err);
