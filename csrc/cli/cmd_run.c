@@ -44,6 +44,9 @@
     "  --fst FILE           waveform of SM 0: RTL signals and the C side, one time\n" \
     "                       axis (needs --sched rtl|lockstep; FILE.gtkw for GTKWave)\n" \
     "  --fst-window A:B     cycles A..B-1 of each kernel (default 0:20000)\n" \
+    "  --mismatch-window W  lockstep: on a mismatch at cycle C, re-run the launch and\n" \
+    "                       write cycles C-W..C of that SM to JSON.mismatch.fst\n" \
+    "                       (default 200, 0 = off; SMCOSIM_MISMATCH_WINDOW)\n" \
     "  --seed N             seed for anything randomised (SMCOSIM_SEED)\n" \
     "  Ctrl-C stops the running kernel, prints its statistics so far and writes the JSON.\n"
 
@@ -68,6 +71,7 @@ static const run_option_def run_option_table[] = {
     { "--json",   "SMCOSIM_JSON", 0 },
     { "--fst",    "SMCOSIM_FST", 0 },
     { "--fst-window", "SMCOSIM_FST_WINDOW", 0 },
+    { "--mismatch-window", "SMCOSIM_MISMATCH_WINDOW", 0 },
 };
 
 /* --set accumulates: SMCOSIM_SET holds "k=v;k=v" in command-line order. */

@@ -69,7 +69,7 @@ static const ck_key gpu_keys[] = {
     G32("sched.wb_ports", wb_ports, 1, 8, "register writebacks per cycle per SM (WbPorts)"),
     G32("sched.reg_id_width", reg_id_width, 4, 8, "bits of a register id in the core (RegIdWidth)"),
     CK_KEY_ENUM("sched.policy", gpu_config, policy, policy_names, "warp-scheduling policy (lrr, gto, two-level); --policy also accepts swl:N"),
-    G32("sched.warp_limit", warp_limit, 0, 64, "SWL: warps per scheduler allowed to issue (0 = no limit)"),
+    G32("sched.warp_limit", warp_limit, 0, 64, "SWL: the first N alive warps of an SM (by id) may issue (0 = no limit; at most the warps of one scheduler; must not be below the warps of a block for kernels with barriers)"),
     G32("sched.pool_size", pool_size, 1, 64, "two-level: warps in the active pool per scheduler"),
     CK_KEY_ENUM("sched.backend", gpu_config, backend, backend_names, "scheduler back end: C model, Verilated RTL, or both in lockstep"),
     UNIT_KEYS("sp", GPU_UNIT_SP, "single-precision/ALU"),

@@ -510,10 +510,12 @@ static void record_new_launches(const dim3 *grid, const dim3 *block)
         if (smc_launch_get_stats(rt.dev, rt.dev_launches_seen, &r->stats) != SMC_OK)
             continue;
         rt.n_launches++;
-        /* Simulated time until the timing model provides cycles: each SM
-         * issues one warp-instruction per cycle (docs/runtime.md). */
+        /* Simulated time: in timing mode the launch's GPU cycles from the
+         * timing model; in functional mode each SM issues one
+         * warp-instruction per cycle (docs/runtime.md). */
         uint32_t sms = rt.props.num_sms ? rt.props.num_sms : 1;
-        rt.sim_cycles += (r->stats.warp_insts + sms - 1) / sms;
+        rt.sim_cycles += r->stats.cycles ? r->stats.cycles
+                                         : (r->stats.warp_insts + sms - 1) / sms;
     }
 }
 

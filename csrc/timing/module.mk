@@ -19,3 +19,41 @@ $(SMC_CLI) $(BENCH_BIN): LDLIBS += $(TIMING_RTL_LINK)
 # `smcosim run` defaults to timing mode when the timing model is built
 $(B)/csrc/cli/cmd_run.o: CFLAGS += -DSMC_HAVE_TIMING=1
 endif
+
+# ---- the RTL back-end plugin for the drop-in runtime ----------------------
+# libcudart.so.13 is loaded into arbitrary nvcc-built programs, so it does
+# not carry Verilator and libstdc++ itself: when --sched rtl or lockstep is
+# asked for, timing.c dlopens $(TIMING_PLUGIN) (found next to the library
+# that holds the timing model, or at $SMCOSIM_VSCHED_PLUGIN). It is built
+# from the same sources as $(VSCHED_LIB) and fst.c, all compiled
+# position-independent (the Verilated models once more, with -fPIC).
+TIMING_PLUGIN := $(B)/lib/libsmc_vsched.so
+ifneq ($(TIMING_HAVE_SCHED),)
+TIMING_PLUGIN_MODELS := $(foreach c,$(VSCHED_CLASSES),$(VSCHED_DIR)/pic/$(c).o)
+TIMING_PLUGIN_VRT    := $(patsubst $(VSCHED_RT_DIR)/%,$(VSCHED_RT_DIR)/pic/%,$(VSCHED_RT_OBJS))
+TIMING_PLUGIN_COBJS  := $(patsubst %.c,$(B)/pic/%.o,cosim/sched_if.c cosim/sched_cmodel.c \
+                          cosim/sched_rtl.c cosim/sched_lockstep.c csrc/timing/fst.c)
+TIMING_PLUGIN_SHIM   := $(B)/pic/cosim/vsched_shim.o
+
+# the unity file is written by the rule of the non-PIC model object
+$(VSCHED_DIR)/pic/%.o: $(VSCHED_DIR)/%.o
+	@mkdir -p $(@D)
+	$(VSCHED_CXX) -fPIC -I$(VSCHED_DIR)/$* -c $(VSCHED_DIR)/$*__unity.cpp -o $@
+$(VSCHED_RT_DIR)/pic/%.o: $(VERILATOR_INC)/%.cpp
+	@mkdir -p $(@D)
+	$(VSCHED_CXX) -fPIC -c $< -o $@
+$(TIMING_PLUGIN_COBJS): $(B)/pic/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC $(INCLUDES) -I/usr/share/verilator/include -c $< -o $@
+$(TIMING_PLUGIN_SHIM): cosim/vsched_shim.cpp $(B)/cosim/vsched_shim.o
+	@mkdir -p $(@D)
+	$(VSCHED_CXX) -fPIC -Icosim -I$(VSCHED_DIR) $(addprefix -I$(VSCHED_DIR)/,$(VSCHED_CLASSES)) -c $< -o $@
+
+$(TIMING_PLUGIN): $(TIMING_PLUGIN_COBJS) $(TIMING_PLUGIN_SHIM) $(TIMING_PLUGIN_MODELS) $(TIMING_PLUGIN_VRT)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libsmc_vsched.so -Wl,-Bsymbolic -Wl,--no-undefined $(LDFLAGS) \
+	    -o $@.tmp $^ -lstdc++ -lz -pthread -latomic -lm && mv -f $@.tmp $@
+
+ALL_TARGETS += $(TIMING_PLUGIN)
+TEST_DEPS   += $(TIMING_PLUGIN)
+endif

@@ -22,7 +22,10 @@
  * the edge ending cycle d-1, so a dependent instruction issues at d: a chain
  * of N dependent ALU instructions takes N x latency cycles.
  */
+#define _GNU_SOURCE   /* dladdr */
 #include "timing.h"
+
+#include <dlfcn.h>
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -34,13 +37,18 @@
 #include "../ptx/ptx.h"
 
 /* The RTL and lockstep back ends live in $(VSCHED_LIB) (C++ inside). They
- * are weak references so that programs which do not need them (the drop-in
- * runtime, most tests) link without Verilator and libstdc++; a program that
- * links $(VSCHED_LIB) (see csrc/timing/module.mk, TIMING_RTL_LINK) gets them. */
+ * are weak references so that programs which do not need them (most tests)
+ * link without Verilator and libstdc++; a program that links $(VSCHED_LIB)
+ * (see csrc/timing/module.mk, TIMING_RTL_LINK) gets them directly. Where they
+ * are not linked (the drop-in runtime libcudart.so.13, loaded into arbitrary
+ * nvcc-built programs), vsched_resolve() loads them from the plugin
+ * libsmc_vsched.so, built from the same sources. */
 extern sched_backend *sched_rtl_create(const sched_params *p, const sched_trace_opts *trace,
                                        char *err, size_t errlen) __attribute__((weak));
 extern sched_backend *sched_lockstep_create(const sched_params *p, const sched_trace_opts *trace,
                                             char *err, size_t errlen) __attribute__((weak));
+extern void sched_lockstep_set_mutator(sched_backend *b, sched_mutator fn, void *ctx)
+    __attribute__((weak));
 
 /* The combined waveform (fst.c) is linked only with the RTL: weak too. */
 #define TM_WEAK __attribute__((weak))
@@ -52,6 +60,102 @@ extern int tm_fst_step(tm_fst *, uint64_t) TM_WEAK;
 extern int tm_fst_sample(tm_fst *, uint32_t, uint64_t) TM_WEAK;
 extern int tm_fst_finish(tm_fst *, char *, size_t) TM_WEAK;
 extern void tm_fst_destroy(tm_fst *) TM_WEAK;
+
+/* The functions above, linked or from the plugin (all NULL until resolved). */
+static struct vsched_api {
+    sched_backend *(*rtl_create)(const sched_params *, const sched_trace_opts *, char *, size_t);
+    sched_backend *(*lockstep_create)(const sched_params *, const sched_trace_opts *, char *,
+                                      size_t);
+    void (*set_mutator)(sched_backend *, sched_mutator, void *);
+    tm_fst *(*fst_create)(const char *, uint64_t, uint64_t, char *, size_t);
+    const char *(*fst_rtl_path)(const tm_fst *, char *, size_t);
+    int (*fst_var)(tm_fst *, const char *, const char *, uint32_t);
+    int (*fst_reset)(tm_fst *);
+    int (*fst_step)(tm_fst *, uint64_t);
+    int (*fst_sample)(tm_fst *, uint32_t, uint64_t);
+    int (*fst_finish)(tm_fst *, char *, size_t);
+    void (*fst_destroy)(tm_fst *);
+} vs;
+
+/* Where the plugin is looked for: $SMCOSIM_VSCHED_PLUGIN, else next to the
+ * object that holds this code (build/lib/libcudart.so.13 ->
+ * build/lib/libsmc_vsched.so), else the dynamic loader's search path. */
+static void *vsched_open(char *tried, size_t triedlen)
+{
+    const char *env = getenv("SMCOSIM_VSCHED_PLUGIN");
+    if (env && *env) {
+        void *h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
+        if (!h)
+            snprintf(tried, triedlen, "$SMCOSIM_VSCHED_PLUGIN: %s", dlerror());
+        return h;
+    }
+    Dl_info info;
+    char path[4096] = "";
+    if (dladdr((void *)&vsched_open, &info) && info.dli_fname) {
+        const char *slash = strrchr(info.dli_fname, '/');
+        if (slash)
+            snprintf(path, sizeof path, "%.*s/libsmc_vsched.so",
+                     (int)(slash - info.dli_fname), info.dli_fname);
+    }
+    void *h = path[0] ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+    if (!h) {
+        snprintf(tried, triedlen, "%s", path[0] ? dlerror() : "");
+        h = dlopen("libsmc_vsched.so", RTLD_NOW | RTLD_LOCAL);
+        if (!h && !tried[0])
+            snprintf(tried, triedlen, "%s", dlerror());
+    }
+    return h;
+}
+
+/* Fill vs: the linked functions when this program has them, otherwise the
+ * plugin's. 0 on success; -1 with a message naming the back end in err. */
+static int vsched_resolve(const char *what, char *err, size_t errlen)
+{
+    if (vs.rtl_create)
+        return 0;
+    if (sched_rtl_create && sched_lockstep_create && tm_fst_create) {
+        vs = (struct vsched_api){
+            sched_rtl_create, sched_lockstep_create, sched_lockstep_set_mutator,
+            tm_fst_create, tm_fst_rtl_path, tm_fst_var, tm_fst_reset, tm_fst_step,
+            tm_fst_sample, tm_fst_finish, tm_fst_destroy,
+        };
+        return 0;
+    }
+    char tried[1024] = "";
+    void *h = vsched_open(tried, sizeof tried);
+    if (!h) {
+        snprintf(err, errlen, "%s needs the Verilated scheduler RTL, which this program does "
+                 "not link; its plugin libsmc_vsched.so (make build/lib/libsmc_vsched.so, "
+                 "installed next to libcudart.so.13, or set SMCOSIM_VSCHED_PLUGIN) could "
+                 "not be loaded: %s", what, tried);
+        return -1;
+    }
+    struct vsched_api a;
+    /* POSIX: a data pointer from dlsym converts to a function pointer */
+#define VS_SYM(field, name) *(void **)&a.field = dlsym(h, name)
+    VS_SYM(rtl_create, "sched_rtl_create");
+    VS_SYM(lockstep_create, "sched_lockstep_create");
+    VS_SYM(set_mutator, "sched_lockstep_set_mutator");
+    VS_SYM(fst_create, "tm_fst_create");
+    VS_SYM(fst_rtl_path, "tm_fst_rtl_path");
+    VS_SYM(fst_var, "tm_fst_var");
+    VS_SYM(fst_reset, "tm_fst_reset");
+    VS_SYM(fst_step, "tm_fst_step");
+    VS_SYM(fst_sample, "tm_fst_sample");
+    VS_SYM(fst_finish, "tm_fst_finish");
+    VS_SYM(fst_destroy, "tm_fst_destroy");
+#undef VS_SYM
+    if (!a.rtl_create || !a.lockstep_create || !a.set_mutator || !a.fst_create ||
+        !a.fst_rtl_path || !a.fst_var || !a.fst_reset || !a.fst_step || !a.fst_sample ||
+        !a.fst_finish || !a.fst_destroy) {
+        snprintf(err, errlen, "%s: the plugin libsmc_vsched.so lacks a symbol "
+                 "(rebuild it: make build/lib/libsmc_vsched.so)", what);
+        dlclose(h);
+        return -1;
+    }
+    vs = a;   /* the plugin stays loaded for the life of the process */
+    return 0;
+}
 
 #define TM_REG_SLOTS (PTX_MAX_PHYS_REGS + 1 + PTX_MAX_PRED_REGS)  /* alias table */
 #define TM_PRED_BASE (PTX_MAX_PHYS_REGS + 1)
@@ -129,7 +233,12 @@ struct timing_gpu {
     gpu_config cfg;
     sched_params params;
     uint64_t sched_mask[SCHED_MAX_SCHEDULERS];   /* warps of each scheduler */
-    tm_fst  *fst;                 /* --fst: SM 0, RTL + C side; NULL when off */
+    tm_fst  *fst;                 /* --fst: SM trace_sm, RTL + C side; NULL when off */
+    uint32_t trace_sm;
+    int      mismatch;            /* the last failure was a lockstep mismatch */
+    uint32_t mismatch_sm;
+    uint64_t mismatch_cycle;
+    uint64_t inject_cycle;        /* SMCOSIM_TEST_LOCKSTEP_INJECT (test hook) */
     int      fst_var0;            /* index of the first C-side variable */
     tm_sm   *sm;
     uint32_t nsm;
@@ -278,30 +387,32 @@ enum { FV_STATE, FV_PC, FV_IBUF_COUNT, FV_IBUF0, FV_IBUF1, FV_SB_PENDING, FV_INF
 static int fst_declare(timing_gpu *g)
 {
     tm_fst *f = g->fst;
-    int first = tm_fst_var(f, "sm0", "cycle", 64);
+    char smsc[16];
+    snprintf(smsc, sizeof smsc, "sm%u", g->trace_sm);
+    int first = vs.fst_var(f, smsc, "cycle", 64);
     g->fst_var0 = first;
     int bad = first < 0;
-    bad |= tm_fst_var(f, "sm0", "resident_ctas", 8) < 0;
-    bad |= tm_fst_var(f, "sm0", "mshr_in_use", 16) < 0;
-    bad |= tm_fst_var(f, "sm0", "mem_outstanding", 16) < 0;
-    bad |= tm_fst_var(f, "sm0", "ldst_ready", 1) < 0;
+    bad |= vs.fst_var(f, smsc, "resident_ctas", 8) < 0;
+    bad |= vs.fst_var(f, smsc, "mshr_in_use", 16) < 0;
+    bad |= vs.fst_var(f, smsc, "mem_outstanding", 16) < 0;
+    bad |= vs.fst_var(f, smsc, "ldst_ready", 1) < 0;
     char sc[24];
     for (unsigned s = 0; s < g->cfg.num_schedulers; s++) {
         snprintf(sc, sizeof sc, "sched%u", s);
-        bad |= tm_fst_var(f, sc, "issue_valid", 1) < 0;
-        bad |= tm_fst_var(f, sc, "issue_warp", 8) < 0;
-        bad |= tm_fst_var(f, sc, "issue_pc", 32) < 0;
-        bad |= tm_fst_var(f, sc, "stall_reason", 3) < 0;
+        bad |= vs.fst_var(f, sc, "issue_valid", 1) < 0;
+        bad |= vs.fst_var(f, sc, "issue_warp", 8) < 0;
+        bad |= vs.fst_var(f, sc, "issue_pc", 32) < 0;
+        bad |= vs.fst_var(f, sc, "stall_reason", 3) < 0;
     }
     for (unsigned w = 0; w < g->cfg.max_warps_per_sm; w++) {
         snprintf(sc, sizeof sc, "warp%02u", w);
-        bad |= tm_fst_var(f, sc, "state", 2) < 0;
-        bad |= tm_fst_var(f, sc, "pc", 32) < 0;
-        bad |= tm_fst_var(f, sc, "ibuf_count", 4) < 0;
-        bad |= tm_fst_var(f, sc, "ibuf0_pc", 32) < 0;
-        bad |= tm_fst_var(f, sc, "ibuf1_pc", 32) < 0;
-        bad |= tm_fst_var(f, sc, "sb_pending", 8) < 0;
-        bad |= tm_fst_var(f, sc, "inflight", 16) < 0;
+        bad |= vs.fst_var(f, sc, "state", 2) < 0;
+        bad |= vs.fst_var(f, sc, "pc", 32) < 0;
+        bad |= vs.fst_var(f, sc, "ibuf_count", 4) < 0;
+        bad |= vs.fst_var(f, sc, "ibuf0_pc", 32) < 0;
+        bad |= vs.fst_var(f, sc, "ibuf1_pc", 32) < 0;
+        bad |= vs.fst_var(f, sc, "sb_pending", 8) < 0;
+        bad |= vs.fst_var(f, sc, "inflight", 16) < 0;
     }
     return bad ? -1 : 0;
 }
@@ -311,18 +422,18 @@ static void fst_sample(timing_gpu *g, tm_sm *sm, uint64_t cycle)
 {
     tm_fst *f = g->fst;
     uint32_t v = (uint32_t)g->fst_var0;
-    tm_fst_sample(f, v + FV_CYCLE, cycle);
-    tm_fst_sample(f, v + FV_RESIDENT, sm->resident);
-    tm_fst_sample(f, v + FV_MSHR, g->mem ? g->cfg.mem.l1d_mshr_entries - mem_free_mshrs(g->mem, sm->id) : 0);
-    tm_fst_sample(f, v + FV_MEM_OUT, sm->mem_out);
-    tm_fst_sample(f, v + FV_LDST_READY, g->mem ? mem_ldst_ready(g->mem, sm->id) : 1);
+    vs.fst_sample(f, v + FV_CYCLE, cycle);
+    vs.fst_sample(f, v + FV_RESIDENT, sm->resident);
+    vs.fst_sample(f, v + FV_MSHR, g->mem ? g->cfg.mem.l1d_mshr_entries - mem_free_mshrs(g->mem, sm->id) : 0);
+    vs.fst_sample(f, v + FV_MEM_OUT, sm->mem_out);
+    vs.fst_sample(f, v + FV_LDST_READY, g->mem ? mem_ldst_ready(g->mem, sm->id) : 1);
     v += FV_SM_COUNT;
     const sched_outputs *o = sched_get_outputs(sm->sched);
     for (unsigned s = 0; s < g->cfg.num_schedulers; s++, v += FV_SCHED_COUNT) {
-        tm_fst_sample(f, v + FV_ISSUE_VALID, o->issue[s].valid);
-        tm_fst_sample(f, v + FV_ISSUE_WARP, o->issue[s].warp);
-        tm_fst_sample(f, v + FV_ISSUE_PC, o->issue[s].pc);
-        tm_fst_sample(f, v + FV_STALL, o->stall_reason[s]);
+        vs.fst_sample(f, v + FV_ISSUE_VALID, o->issue[s].valid);
+        vs.fst_sample(f, v + FV_ISSUE_WARP, o->issue[s].warp);
+        vs.fst_sample(f, v + FV_ISSUE_PC, o->issue[s].pc);
+        vs.fst_sample(f, v + FV_STALL, o->stall_reason[s]);
     }
     for (unsigned w = 0; w < g->cfg.max_warps_per_sm; w++, v += FV_WARP_COUNT) {
         const tm_warp *tw = &sm->warp[w];
@@ -332,15 +443,54 @@ static void fst_sample(timing_gpu *g, tm_sm *sm, uint64_t cycle)
         if (tw->cta)
             for (unsigned k = 0; k < 256; k++)
                 pend += tw->pend[k] != 0;
-        tm_fst_sample(f, v + FV_STATE, state);
-        tm_fst_sample(f, v + FV_PC, in ? in->pc : 0);
-        tm_fst_sample(f, v + FV_IBUF_COUNT, tw->count);
-        tm_fst_sample(f, v + FV_IBUF0, tw->count > 0 ? tw->buf[tw->head].info->pc : 0);
-        tm_fst_sample(f, v + FV_IBUF1, tw->count > 1 ?
+        vs.fst_sample(f, v + FV_STATE, state);
+        vs.fst_sample(f, v + FV_PC, in ? in->pc : 0);
+        vs.fst_sample(f, v + FV_IBUF_COUNT, tw->count);
+        vs.fst_sample(f, v + FV_IBUF0, tw->count > 0 ? tw->buf[tw->head].info->pc : 0);
+        vs.fst_sample(f, v + FV_IBUF1, tw->count > 1 ?
                       tw->buf[(tw->head + 1) % SCHED_MAX_IBUF_DEPTH].info->pc : 0);
-        tm_fst_sample(f, v + FV_SB_PENDING, pend);
-        tm_fst_sample(f, v + FV_INFLIGHT, tw->inflight);
+        vs.fst_sample(f, v + FV_SB_PENDING, pend);
+        vs.fst_sample(f, v + FV_INFLIGHT, tw->inflight);
     }
+}
+
+/* Test hook: SMCOSIM_TEST_LOCKSTEP_INJECT=SM:CYCLE flips bit 0 of scheduler
+ * 0's stall_reason in the C model's outputs of that cycle on that SM, so a
+ * test can see a lockstep mismatch reported (and its waveform written)
+ * through `smcosim run`. Deterministic: a re-run flips the same bit. */
+static void flip_stall0(sched_outputs *o, uint64_t cycle, void *ctx)
+{
+    const timing_gpu *g = ctx;
+    if (cycle == g->inject_cycle)
+        o->stall_reason[0] ^= 1;
+}
+
+static int inject_lockstep(timing_gpu *g, tm_sm *sm)
+{
+    const char *e = getenv("SMCOSIM_TEST_LOCKSTEP_INJECT");
+    if (!e || !*e)
+        return 0;
+    char *end;
+    unsigned long smid = strtoul(e, &end, 10);
+    if (end == e || *end != ':')
+        return -1;
+    const char *c = end + 1;
+    unsigned long long cyc = strtoull(c, &end, 10);
+    if (end == c || *end)
+        return -1;
+    g->inject_cycle = cyc;
+    if (smid == sm->id)
+        vs.set_mutator(sm->sched, flip_stall0, g);
+    return 0;
+}
+
+int timing_lockstep_mismatch(const timing_gpu *g, uint32_t *sm, uint64_t *cycle)
+{
+    if (!g || !g->mismatch)
+        return 0;
+    *sm = g->mismatch_sm;
+    *cycle = g->mismatch_cycle;
+    return 1;
 }
 
 timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char *err, size_t errlen)
@@ -352,11 +502,11 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
         snprintf(err, errlen, "--fst needs the RTL: use --sched rtl or --sched lockstep");
         return NULL;
     }
-    if (want_fst && !tm_fst_create) {
-        snprintf(err, errlen, "--fst: the waveform writer is not linked into this program "
-                 "(use smcosim or smcosim-bench)");
+    if ((want_fst || cfg->backend != GPU_SCHED_C) &&
+        vsched_resolve(want_fst ? "--fst" : cfg->backend == GPU_SCHED_RTL ? "--sched rtl"
+                                                                          : "--sched lockstep",
+                       err, errlen) != 0)
         return NULL;
-    }
     timing_gpu *g = calloc(1, sizeof *g);
     if (!g) {
         snprintf(err, errlen, "out of memory");
@@ -364,6 +514,8 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
     }
     g->cfg = *cfg;
     g->nsm = cfg->mem.num_sms;
+    if (trace && trace->sm < g->nsm)
+        g->trace_sm = trace->sm;
     g->params = (sched_params){
         .num_warps = cfg->max_warps_per_sm, .num_schedulers = cfg->num_schedulers,
         .reg_id_width = cfg->reg_id_width, .ibuf_depth = cfg->ibuf_depth,
@@ -379,14 +531,14 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
     }
     char rtl_path[4096] = "";
     if (want_fst) {
-        g->fst = tm_fst_create(trace->path, trace->from, trace->to, err, errlen);
+        g->fst = vs.fst_create(trace->path, trace->from, trace->to, err, errlen);
         if (!g->fst || fst_declare(g) != 0) {
             if (g->fst)
                 snprintf(err, errlen, "out of memory");
             timing_destroy(g, NULL, 0);
             return NULL;
         }
-        tm_fst_rtl_path(g->fst, rtl_path, sizeof rtl_path);
+        vs.fst_rtl_path(g->fst, rtl_path, sizeof rtl_path);
     }
     for (uint32_t i = 0; i < g->nsm; i++) {
         tm_sm *sm = &g->sm[i];
@@ -401,27 +553,25 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
         }
         char e2[256] = "";
         if (ok) {
-            if (cfg->backend != GPU_SCHED_C && (!sched_rtl_create || !sched_lockstep_create)) {
-                snprintf(err, errlen, "scheduler back end '%s': the Verilated RTL is not "
-                         "linked into this program (the drop-in CUDA runtime has the C back end "
-                         "only; use a C driver: smcosim run --bench NAME, smcosim-bench, "
-                         "or link libsmc_vsched.a)", gpu_backend_name(cfg->backend));
-                timing_destroy(g, NULL, 0);
-                return NULL;
-            }
             sched_trace_opts to = { rtl_path, trace ? trace->from : 0, trace ? trace->to : 0 };
-            const sched_trace_opts *tr = g->fst && i == 0 ? &to : NULL;
+            const sched_trace_opts *tr = g->fst && i == g->trace_sm ? &to : NULL;
             switch (cfg->backend) {
             case GPU_SCHED_RTL:
-                sm->sched = sched_rtl_create(&g->params, tr, e2, sizeof e2);
+                sm->sched = vs.rtl_create(&g->params, tr, e2, sizeof e2);
                 break;
             case GPU_SCHED_LOCKSTEP:
-                sm->sched = sched_lockstep_create(&g->params, tr, e2, sizeof e2);
+                sm->sched = vs.lockstep_create(&g->params, tr, e2, sizeof e2);
                 break;
             default:
                 sm->sched = sched_cmodel_create(&g->params, e2, sizeof e2);
                 break;
             }
+        }
+        if (ok && sm->sched && cfg->backend == GPU_SCHED_LOCKSTEP && inject_lockstep(g, sm) != 0) {
+            snprintf(err, errlen, "SMCOSIM_TEST_LOCKSTEP_INJECT '%s': expected SM:CYCLE",
+                     getenv("SMCOSIM_TEST_LOCKSTEP_INJECT"));
+            timing_destroy(g, NULL, 0);
+            return NULL;
         }
         if (!ok || !sm->sched) {
             snprintf(err, errlen, "%s scheduler back end: %s", gpu_backend_name(cfg->backend),
@@ -450,8 +600,8 @@ int timing_destroy(timing_gpu *g, char *err, size_t errlen)
     free(g->sm);
     int rc = 0;
     if (g->fst) {
-        rc = tm_fst_finish(g->fst, err, errlen);
-        tm_fst_destroy(g->fst);
+        rc = vs.fst_finish(g->fst, err, errlen);
+        vs.fst_destroy(g->fst);
     }
     free(g);
     return rc;
@@ -462,7 +612,7 @@ int timing_destroy(timing_gpu *g, char *err, size_t errlen)
 static void sm_reset(timing_gpu *g, tm_sm *sm)
 {
     sched_reset(sm->sched);
-    int sample = g->fst && sm->id == 0 && tm_fst_reset(g->fst);
+    int sample = g->fst && sm->id == g->trace_sm && vs.fst_reset(g->fst);
     for (unsigned w = 0; w < SCHED_MAX_WARPS; w++) {
         sm->warp[w].cta_slot = -1;
         sm->warp[w].cta = NULL;
@@ -1023,12 +1173,17 @@ static int sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
 
     if (sched_step(sm->sched, &in) != 0) {
         g->fault = SMC_ERR_LAUNCH_FAILED;
+        if (g->cfg.backend == GPU_SCHED_LOCKSTEP) {
+            g->mismatch = 1;
+            g->mismatch_sm = sm->id;
+            g->mismatch_cycle = t + 1;   /* the outputs of cycle t+1 differ */
+        }
         set_msg(g, "scheduler back end %s failed on SM %u at cycle %llu: %s",
                 sched_backend_name(sm->sched), sm->id, (unsigned long long)t,
                 sched_error(sm->sched));
         return -1;
     }
-    if (g->fst && sm->id == 0 && tm_fst_step(g->fst, t))
+    if (g->fst && sm->id == g->trace_sm && vs.fst_step(g->fst, t))
         fst_sample(g, sm, t + 1);
     return 0;
 }
@@ -1038,7 +1193,7 @@ static int sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
 static int sm_busy(const timing_gpu *g, const tm_sm *sm)
 {
     return sm->resident || sm->launch_next || sm->finish_next || sm->nwb ||
-           (g->fst && sm->id == 0);
+           (g->fst && sm->id == g->trace_sm);
 }
 
 static int sm_work(const tm_sm *sm)
@@ -1079,6 +1234,29 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
         return st;
     out->ctas_per_sm_limit = g->occ.ctas_per_sm;
     out->waves = g->occ.waves;
+    /* SWL counts warps waiting at a barrier against the limit (the core lets
+     * the first warp_limit alive warps of the SM issue): when a CTA has more
+     * warps than the limit, its warps inside the limit wait at the barrier
+     * for warps outside it that can never issue. Refuse such a launch up
+     * front instead of running into the watchdog. */
+    if (g->cfg.warp_limit && g->occ.warps_per_cta > g->cfg.warp_limit) {
+        uint32_t bar_pc = UINT32_MAX;
+        const emu_inst_info *in;
+        for (uint32_t pc = 0; (in = emu_kernel_inst(ek, pc)) != NULL; pc++)
+            if (in->is_barrier) {
+                bar_pc = pc;
+                break;
+            }
+        if (bar_pc != UINT32_MAX) {
+            set_msg(g, "policy swl:%u lets only %u warps per SM issue, but a block of %u "
+                    "threads has %u warps and kernel %s has a barrier (PTX line %u): the "
+                    "warps at the barrier would wait forever for warps outside the limit; "
+                    "use swl:%u or more, or a smaller block", g->cfg.warp_limit,
+                    g->cfg.warp_limit, req->threads_per_cta, g->occ.warps_per_cta, kernel_name,
+                    in->ptx_line, g->occ.warps_per_cta);
+            return out->status = SMC_ERR_INVALID_CONFIGURATION;
+        }
+    }
 
     char err[256];
     g->mem = mem_create(&g->cfg.mem, err, sizeof err);
@@ -1090,6 +1268,7 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
     g->launch = l;
     g->st = out;
     g->fault = SMC_OK;
+    g->mismatch = 0;
     g->cycle = 0;
     const ptx_kernel *pk = emu_kernel_ptx(ek);
     g->ncode = pk->ncode;

@@ -87,12 +87,19 @@ typedef struct timing_stats {
 
 typedef struct timing_gpu timing_gpu;
 
-/* --fst: one waveform of SM 0 (RTL signals and the C side), cycles
- * [from, to) of each launch (to 0 = to the end), written at timing_destroy. */
+/* --fst: one waveform of SM `sm` (0 for --fst; the mismatching SM for the
+ * lockstep re-run) with the RTL signals and the C side, cycles [from, to) of
+ * each launch (to 0 = to the end), written at timing_destroy. */
 typedef struct timing_trace {
     const char *path;             /* NULL = no waveform */
     uint64_t    from, to;
+    uint32_t    sm;
 } timing_trace;
+
+/* After timing_run failed: 1 and the SM and cycle (launch-relative, as the
+ * lockstep message and the FST window count them) when the failure was a
+ * lockstep mismatch; 0 otherwise. */
+int timing_lockstep_mismatch(const timing_gpu *g, uint32_t *sm, uint64_t *cycle);
 
 /* NULL and a message when the configuration is invalid or a back end cannot
  * be created (e.g. no Verilated model for these parameters). */

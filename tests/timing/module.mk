@@ -33,6 +33,14 @@ SAN_SUITES  += "tests/timing/suite-timing.sh $(B)/bin/smcosim-bench c"
 SAN_DEPS    += $(B)/bin/smcosim-bench
 endif
 
+# nvcc-built programs under --sched rtl|lockstep through the drop-in runtime
+# and the plugin libsmc_vsched.so (SKIPs without nvcc).
+ifneq ($(TIMING_HAVE_SCHED),)
+TEST_SUITES += "tests/timing/cuda-backends.sh $(B)" "tests/timing/mismatch-fst.sh $(B)" \
+               "tests/timing/swl-barrier.sh $(B)"
+TEST_DEPS   += $(B)/bin/smcosim $(TIMING_PLUGIN) $(CUDART_SO)
+endif
+
 # docs/config.md's key table is the generated one.
 TEST_SUITES += "tests/timing/config-doc.sh $(B)/bin/smcosim"
 TEST_DEPS   += $(B)/bin/smcosim
@@ -42,3 +50,17 @@ TEST_DEPS   += $(B)/bin/smcosim
 bench-timing: $(B)/bin/smcosim $(B)/bin/smcosim-bench
 	@tests/timing/bench-timing.sh $(B)
 BENCH_TARGETS += bench-timing
+
+# cudaEventElapsedTime in timing mode: an nvcc-built program (when nvcc is
+# present; the script SKIPs otherwise).
+TIMING_NVCC := $(firstword $(wildcard /usr/local/cuda/bin/nvcc) $(shell command -v nvcc 2>/dev/null))
+ifneq ($(and $(TIMING_HAVE_SCHED),$(TIMING_NVCC)),)
+$(B)/tests/timing/event_time: tests/timing/event_time.cu
+	@mkdir -p $(@D)
+	$(TIMING_NVCC) --cudart shared -O2 -Wno-deprecated-gpu-targets \
+	    -gencode arch=compute_75,code=compute_75 $< -o $@.tmp && mv -f $@.tmp $@
+TEST_DEPS   += $(B)/tests/timing/event_time
+endif
+ifneq ($(TIMING_HAVE_SCHED),)
+TEST_SUITES += "tests/timing/event-time.sh $(B)"
+endif

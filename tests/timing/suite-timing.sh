@@ -2,9 +2,9 @@
 # The benchmark suite (bench/, smcosim-bench) in timing mode: every benchmark
 # must pass its CPU check under every policy. Usage:
 #   tests/timing/suite-timing.sh BENCH_BIN [BACKEND...]      (default: c)
-# SWL (a static warp limit) deadlocks kernels with block-wide barriers when
+# SWL (a static warp limit) would deadlock kernels with block-wide barriers when
 # the limit is below the warps of a block (the limited warps wait at the
-# barrier for warps that may not issue; docs/timing-model.md), so swl:N runs
+# barrier for warps that may not issue; docs/timing-model.md; such launches are refused, tests/timing/swl-barrier.sh), so swl:N runs
 # on the barrier-free benchmarks only. The lockstep back end (C model and RTL
 # compared every cycle; a mismatch fails the launch) runs on a few
 # benchmarks: memory-bound, divergent, barrier-heavy and atomics.

@@ -464,6 +464,8 @@ static void test_lockstep_mismatch(void **state)
 {
     (void)state;
     backend = "lockstep";
+    /* no re-run for a waveform (tests/timing/mismatch-fst.sh covers it) */
+    setenv("SMCOSIM_MISMATCH_WINDOW", "0", 1);
     rig r = { 0 };
     rig_open(&r, "kepler-k20x", "mem.num_sms=4", NULL);
     ptx_work(&r.ptx, 200);
