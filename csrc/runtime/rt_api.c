@@ -688,22 +688,33 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 
 /* ---- kernels: attributes and occupancy ---------------------------------------- */
 
+/* The kernel registered for host stub `func`, loaded, with its resource use
+ * and the device properties: what the attribute and occupancy queries need. */
+static cudaError_t rt_kernel_query(const void *func, smc_kernel_info *ki,
+                                   smc_device_props *p)
+{
+    rt_kernel *k = rt_kernel_by_host(func);
+    if (!k)
+        return cudaErrorInvalidDeviceFunction;
+    cudaError_t e = rt_kernel_resolve(k);
+    if (e != cudaSuccess)
+        return e;
+    smc_kernel_get_info(k->k, ki);
+    smc_device_get_props(rt_dev(), p);
+    return cudaSuccess;
+}
+
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
                                   const void *func)
 {
     if (!attr)
         return rt_ret(cudaErrorInvalidValue);
     RT_ENTER();
-    rt_kernel *k = rt_kernel_by_host(func);
-    if (!k)
-        return rt_ret(cudaErrorInvalidDeviceFunction);
-    cudaError_t e = rt_kernel_resolve(k);
+    smc_kernel_info ki;
+    smc_device_props p;
+    cudaError_t e = rt_kernel_query(func, &ki, &p);
     if (e != cudaSuccess)
         return rt_ret(e);
-    smc_kernel_info ki;
-    smc_kernel_get_info(k->k, &ki);
-    smc_device_props p;
-    smc_device_get_props(rt_dev(), &p);
     memset(attr, 0, sizeof *attr);
     attr->sharedSizeBytes = ki.static_smem_bytes;
     attr->constSizeBytes = ki.const_bytes;
@@ -762,16 +773,11 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     if (!numBlocks)
         return rt_ret(cudaErrorInvalidValue);
     RT_ENTER();
-    rt_kernel *k = rt_kernel_by_host(func);
-    if (!k)
-        return rt_ret(cudaErrorInvalidDeviceFunction);
-    cudaError_t e = rt_kernel_resolve(k);
+    smc_kernel_info ki;
+    smc_device_props p;
+    cudaError_t e = rt_kernel_query(func, &ki, &p);
     if (e != cudaSuccess)
         return rt_ret(e);
-    smc_kernel_info ki;
-    smc_kernel_get_info(k->k, &ki);
-    smc_device_props p;
-    smc_device_get_props(rt_dev(), &p);
     *numBlocks = blocks_per_sm(&ki, &p, blockSize, dynamicSMemSize);
     return cudaSuccess;
 }
