@@ -19,6 +19,10 @@ VSCHED_CXX      := $(CXX) -std=gnu++17 -O2 -g0 -fno-strict-aliasing -Wno-unused 
                    -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
 VSCHED_VFLAGS   := --cc --no-MMD -O3 --x-assign fast --x-initial fast --noassert
 VSCHED_CLASSES  := $(addprefix Vsc_,$(VSCHED_CONFIGS))
+# Every signal in the trace: the per-warp state is held in wide vectors and
+# memories (e.g. the buffers' payload, NumWarps x IbufDepth words), beyond
+# Verilator's default limits of 256 bits and 32 array elements.
+VSCHED_TRACE_FLAGS := --trace-fst --trace-max-width 8192 --trace-max-array 1024
 # rtl/module.mk is read after this file, so name the sources here (a
 # prerequisite list is expanded when it is read).
 VSCHED_RTL      := $(wildcard rtl/*.sv)
@@ -52,9 +56,9 @@ vsched_traced = $(if $(filter t,$(call vsched_field,$(1),7)),1,0)
 .PRECIOUS: $(VSCHED_DIR)/%/stamp
 
 # Verilate one parameter set, then compile all its C++ as one unity file.
-$(VSCHED_DIR)/%/stamp: $(VSCHED_RTL)
+$(VSCHED_DIR)/%/stamp: $(VSCHED_RTL) cosim/module.mk
 	@rm -rf $(@D) && mkdir -p $(@D)
-	verilator $(VSCHED_VFLAGS) $(if $(filter 1,$(call vsched_traced,$*)),--trace-fst) \
+	verilator $(VSCHED_VFLAGS) $(if $(filter 1,$(call vsched_traced,$*)),$(VSCHED_TRACE_FLAGS)) \
 	  --prefix $* -Mdir $(@D) $(call vsched_params,$*) $(RTL_SOURCES) --top-module $(RTL_TOP)
 	@touch $@
 
