@@ -101,7 +101,25 @@ module sched_core #(
 
   localparam logic [1:0] PolicyTwoLevel = 2'd2;
 
-  // registered levels
+  // Slot order. Inside the core every per-warp vector is indexed by slot,
+  // not by warp id: warp w (scheduler w % NumSchedulers, local index
+  // w / NumSchedulers) sits at slot (w % NumSchedulers) * Wps + local index,
+  // so the warps of scheduler s are the contiguous slots [s*Wps +: Wps]. In
+  // hardware this is only wiring; in the Verilated model it turns every
+  // per-scheduler gather of warps into a word slice. The ports keep warp
+  // order: the vector inputs and long_pending_o are permuted at the
+  // boundary (skipped while all zero), warp ids are converted per port.
+  function automatic logic [NumWarps-1:0] to_slots(input logic [NumWarps-1:0] v);
+    for (int w = 0; w < NumWarps; w++) to_slots[(w % NumSchedulers) * Wps + w / NumSchedulers] = v[w];
+  endfunction
+  function automatic logic [NumWarps-1:0] to_warps(input logic [NumWarps-1:0] v);
+    for (int w = 0; w < NumWarps; w++) to_warps[w] = v[(w % NumSchedulers) * Wps + w / NumSchedulers];
+  endfunction
+  function automatic logic [5:0] slot_of(input logic [5:0] w);
+    slot_of = 6'((32'(w) % NumSchedulers) * Wps + 32'(w) / NumSchedulers);
+  endfunction
+
+  // registered levels (barrier and alive in slot order)
   logic [1:0]                 policy_q;
   logic [6:0]                 warp_limit_q;
   logic [6:0]                 pool_size_q;
@@ -122,8 +140,21 @@ module sched_core #(
       warp_limit_q <= warp_limit_i;
       pool_size_q  <= pool_size_i;
       unit_avail_q <= unit_avail_i;
-      barrier_q    <= barrier_i;
-      alive_q      <= (alive_q & ~finish_i) | launch_i;
+      if (barrier_i != '0 || barrier_q != '0) barrier_q <= to_slots(barrier_i);
+      if ((launch_i | finish_i) != '0) begin
+        alive_q <= (alive_q & ~to_slots(finish_i)) | to_slots(launch_i);
+      end
+    end
+  end
+
+  // warp launch and finish, in slot order
+  logic [NumWarps-1:0] launch_s, clear_s;
+  always_comb begin
+    launch_s = '0;
+    clear_s  = '0;
+    if ((launch_i | finish_i) != '0) begin
+      launch_s = to_slots(launch_i);
+      clear_s  = to_slots(launch_i | finish_i);
     end
   end
 
@@ -133,23 +164,28 @@ module sched_core #(
   // does not walk the warps).
   logic [NumWarps-1:0] swl_ok;
   always_comb begin
-    logic [6:0] n_lower;
+    logic [6:0]          n_lower;
+    logic [NumWarps-1:0] alive_w, ok_w;   // in warp order
     swl_ok  = '1;
     n_lower = '0;
+    alive_w = '0;
+    ok_w    = '1;
     if (warp_limit_q != '0) begin
+      alive_w = to_warps(alive_q);
       for (int w = 0; w < NumWarps; w++) begin
-        swl_ok[w] = (n_lower < warp_limit_q);
-        n_lower   = n_lower + {6'd0, alive_q[w]};
+        ok_w[w] = (n_lower < warp_limit_q);
+        n_lower = n_lower + {6'd0, alive_w[w]};
       end
+      swl_ok = to_slots(ok_w);
     end
   end
 
-  // per-warp vectors (bit w = warp w)
+  // per-warp vectors (slot order)
   logic [NumWarps-1:0]          head_valid, head_dst_valid;
   logic [2*NumWarps-1:0]        head_op;
   logic [SbEntries*NumWarps-1:0] head_dep;
   logic [NumWarps-1:0]          has_space;
-  logic [NumWarps-1:0]          hazard, hazard_long, sb_full;
+  logic [NumWarps-1:0]          hazard, hazard_long, sb_full, long_pending;
   logic [NumWarps-1:0]          ready;
   logic [NumWarps-1:0]          limit_ok, unit_ok, need_full;
   // per-warp stall reasons, one mask each (see sched_qualify)
@@ -157,11 +193,21 @@ module sched_core #(
   logic [NumWarps-1:0]          r_scoreboard, r_unit_busy;
   logic [NumWarps-1:0]          in_active;
 
+  always_comb begin
+    long_pending_o = '0;
+    if (long_pending != '0) long_pending_o = to_warps(long_pending);
+  end
+
   // per-scheduler wires
   logic [NumSchedulers-1:0]        grant_valid;
   logic [NumSchedulers*6-1:0]      grant_warp;     // global warp id
+  logic [NumSchedulers*6-1:0]      grant_slot;     // its slot
   logic [NumSchedulers*InstrW-1:0] grant_head;     // its buffer head
   logic [NumSchedulers*InstrW-1:0] push_data;
+  logic [NumSchedulers-1:0]        push_valid;     // a push into a warp of the port's scheduler
+  logic [NumSchedulers*6-1:0]      push_slot;
+  logic [WbPorts-1:0]              wb_valid;       // a writeback to an existing warp
+  logic [WbPorts*6-1:0]            wb_slot;
   logic [NumSchedulers-1:0]        alloc_valid, alloc_long;
   logic [NumSchedulers*R-1:0]      alloc_reg;
   logic [NumSchedulers*SbEntries-1:0] alloc_slot;
@@ -174,10 +220,19 @@ module sched_core #(
          push_src_i[s*3*R +: 3*R], push_src_valid_i[s*3 +: 3],
          push_dst_i[s*R +: R], push_dst_valid_i[s],
          push_op_i[s*2 +: 2], push_pc_i[s*32 +: 32]};
+    // port s pushes only into the warps of scheduler s (others are dropped)
+    assign push_valid[s] = push_valid_i[s] && (32'(push_warp_i[s*6 +: 6]) < NumWarps) &&
+                           (32'(push_warp_i[s*6 +: 6]) % NumSchedulers == s);
+    assign push_slot[s*6 +: 6] = slot_of(push_warp_i[s*6 +: 6]);
     // an issue with a destination takes a scoreboard slot
     assign alloc_valid[s]          = grant_valid[s] && grant_head[s*InstrW + OffDstV];
     assign alloc_reg[s*R +: R]     = grant_head[s*InstrW + OffDst +: R];
     assign alloc_long[s]           = grant_head[s*InstrW + OffLong];
+  end
+  for (genvar k = 0; k < WbPorts; k++) begin : g_wb
+    // writebacks to warp ids beyond NumWarps are ignored
+    assign wb_valid[k]       = wb_valid_i[k] && (32'(wb_warp_i[k*6 +: 6]) < NumWarps);
+    assign wb_slot[k*6 +: 6] = slot_of(wb_warp_i[k*6 +: 6]);
   end
 
   sched_ibuffer #(.NumWarps(NumWarps), .Ports(NumSchedulers), .Depth(IbufDepth),
@@ -185,12 +240,12 @@ module sched_core #(
                   .OffDst(OffDst), .OffSrcV(OffSrcV), .OffSrc(OffSrc)) u_ibuf (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
-    .clear_i         (launch_i | finish_i),
-    .push_valid_i    (push_valid_i),
-    .push_warp_i     (push_warp_i),
+    .clear_i         (clear_s),
+    .push_valid_i    (push_valid),
+    .push_warp_i     (push_slot),
     .push_data_i     (push_data),
     .pop_valid_i     (grant_valid),
-    .pop_warp_i      (grant_warp),
+    .pop_warp_i      (grant_slot),
     .alloc_slot_i    (alloc_slot),
     .push_sb_reg_i   (push_sb_reg),
     .head_valid_o    (head_valid),
@@ -205,41 +260,30 @@ module sched_core #(
                      .AllocPorts(NumSchedulers)) u_sb (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
-    .clear_i       (launch_i),
+    .clear_i       (launch_s),
     .alloc_valid_i (alloc_valid),
-    .alloc_warp_i  (grant_warp),
+    .alloc_warp_i  (grant_slot),
     .alloc_reg_i   (alloc_reg),
     .alloc_long_i  (alloc_long),
-    .wb_valid_i    (wb_valid_i),
-    .wb_warp_i     (wb_warp_i),
+    .wb_valid_i    (wb_valid),
+    .wb_warp_i     (wb_slot),
     .wb_reg_i      (wb_reg_i),
     .head_dep_i    (head_dep),
-    .rd_warp_i     (push_warp_i),
+    .rd_warp_i     (push_slot),
     .rd_reg_o      (push_sb_reg),
     .alloc_slot_o  (alloc_slot),
     .hazard_o      (hazard),
     .hazard_long_o (hazard_long),
     .full_o        (sb_full),
-    .long_pending_o(long_pending_o)
+    .long_pending_o(long_pending)
   );
 
-  // the warps of each scheduler, and per op class the warps whose
-  // scheduler has that unit available
-  logic [NumSchedulers*NumWarps-1:0] mine;   // scheduler s at [s*NumWarps +: NumWarps]
-  for (genvar s = 0; s < NumSchedulers; s++) begin : g_mine
-    for (genvar w = 0; w < NumWarps; w++) begin : g_w
-      assign mine[s*NumWarps + w] = (w % NumSchedulers) == s;
-    end
-  end
+  // per op class the slots whose scheduler has that unit available
   logic [4*NumWarps-1:0] unit_warps;          // op class c at [c*NumWarps +: NumWarps]
   always_comb begin
     for (int c = 0; c < 4; c++) begin
-      unit_warps[c*NumWarps +: NumWarps] = '0;
       for (int s = 0; s < NumSchedulers; s++) begin
-        if (unit_avail_q[s*4 + c]) begin
-          unit_warps[c*NumWarps +: NumWarps] = unit_warps[c*NumWarps +: NumWarps] |
-                                               mine[s*NumWarps +: NumWarps];
-        end
+        unit_warps[c*NumWarps + s*Wps +: Wps] = {Wps{unit_avail_q[s*4 + c]}};
       end
     end
   end
@@ -278,13 +322,12 @@ module sched_core #(
     logic [InstrW-1:0] issued;
     logic [2:0]       sreason;
 
-    for (genvar l = 0; l < Wps; l++) begin : g_local
-      assign ready_l[l]     = ready[l*NumSchedulers + s];
-      assign space_l[l]     = alive_q[l*NumSchedulers + s] && has_space[l*NumSchedulers + s];
-      assign alive_l[l]     = alive_q[l*NumSchedulers + s];
-      assign long_wait_l[l] = head_valid[l*NumSchedulers + s] && hazard_long[l*NumSchedulers + s];
-      assign in_active[l*NumSchedulers + s] = active_l[l];
-    end
+    // this scheduler's warps are the slots [s*Wps +: Wps]
+    assign ready_l     = ready[s*Wps +: Wps];
+    assign space_l     = alive_q[s*Wps +: Wps] & has_space[s*Wps +: Wps];
+    assign alive_l     = alive_q[s*Wps +: Wps];
+    assign long_wait_l = head_valid[s*Wps +: Wps] & hazard_long[s*Wps +: Wps];
+    assign in_active[s*Wps +: Wps] = active_l;
 
     sched_arbiter #(.N(Wps), .IdxW(LIdxW)) u_arb (
       .clk_i        (clk_i),
@@ -295,6 +338,7 @@ module sched_core #(
       .grant_idx_o  (gidx)
     );
     assign grant_warp[s*6 +: 6] = 6'(32'(gidx) * NumSchedulers + s);
+    assign grant_slot[s*6 +: 6] = 6'(s * Wps + 32'(gidx));
 
     sched_pool #(.N(Wps)) u_pool (
       .clk_i      (clk_i),
@@ -320,13 +364,13 @@ module sched_core #(
     // The scheduler's reason: the first of unit busy, scoreboard,
     // long-latency dependence, warp limit, barrier among its warps.
     always_comb begin
-      if (grant_valid[s])                      sreason = 3'd0;
-      else if ((r_unit_busy  & mine[s*NumWarps +: NumWarps]) != '0)    sreason = 3'd4;
-      else if ((r_scoreboard & mine[s*NumWarps +: NumWarps]) != '0)    sreason = 3'd2;
-      else if ((r_long_dep   & mine[s*NumWarps +: NumWarps]) != '0)    sreason = 3'd3;
-      else if ((r_warp_limit & mine[s*NumWarps +: NumWarps]) != '0)    sreason = 3'd6;
-      else if ((r_barrier    & mine[s*NumWarps +: NumWarps]) != '0)    sreason = 3'd5;
-      else                                     sreason = 3'd1;  // no valid instruction
+      if (grant_valid[s])                          sreason = 3'd0;
+      else if (r_unit_busy[s*Wps +: Wps]  != '0)  sreason = 3'd4;
+      else if (r_scoreboard[s*Wps +: Wps] != '0)  sreason = 3'd2;
+      else if (r_long_dep[s*Wps +: Wps]   != '0)  sreason = 3'd3;
+      else if (r_warp_limit[s*Wps +: Wps] != '0)  sreason = 3'd6;
+      else if (r_barrier[s*Wps +: Wps]    != '0)  sreason = 3'd5;
+      else                                         sreason = 3'd1;  // no valid instruction
     end
 
     assign issue_valid_o[s]              = grant_valid[s];

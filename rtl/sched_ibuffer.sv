@@ -1,12 +1,14 @@
 // sched_ibuffer -- the instruction buffers of all warps of an SM.
 //
 // Every warp has a ring of Depth decoded instructions (read pointer and
-// count). Port p (one per scheduler) pushes into and pops from the warps of
-// scheduler p only (warp w belongs to scheduler w % Ports); a push into a
-// full buffer, or into a warp that is not the port's, is dropped, and a push
-// and a pop of the same warp in one cycle both happen (the push sees the
-// buffer as it was: a full buffer drops it). clear_i (warp launch or finish)
-// empties a buffer and wins over a push or pop of that warp.
+// count). Warps are numbered 0..NumWarps-1 as the core orders them (its slot
+// order, see sched_core); port p (one per scheduler) pushes into and pops
+// from the warps the core routes to it, at most one warp per port and
+// cycle, and two ports never address the same warp. A push into a full
+// buffer is dropped, and a push and a pop of the same warp in one cycle both
+// happen (the push sees the buffer as it was: a full buffer drops it).
+// clear_i (warp launch or finish) empties a buffer and wins over a push or
+// pop of that warp.
 //
 // Dependency bits: every buffered instruction keeps one bit per scoreboard
 // slot of its warp, "this instruction reads or writes that slot's
@@ -146,10 +148,8 @@ module sched_ibuffer #(
       if (sum >= (CntW + 1)'(Depth)) sum = sum - (CntW + 1)'(Depth);
       wr[p*PtrW +: PtrW] = PtrW'(sum);
     end
-    // a port pushes only into its own warps (w % Ports == p), with space
-    assign push_ok[p] = push_valid_i[p] && (32'(push_warp_i[p*6 +: 6]) < N) &&
-                        (32'(push_warp_i[p*6 +: 6]) % Ports == p) &&
-                        !clear_i[pw[p*WIdW +: WIdW]] &&
+    // a push needs space and is dropped when the warp is cleared
+    assign push_ok[p] = push_valid_i[p] && !clear_i[pw[p*WIdW +: WIdW]] &&
                         (pcnt[p*CntW +: CntW] != CntW'(Depth));
     assign pop_ok[p]  = pop_valid_i[p] && (gcnt[p*CntW +: CntW] != '0);
     assign same[p]    = (pw[p*WIdW +: WIdW] == gw[p*WIdW +: WIdW]);

@@ -1,5 +1,8 @@
 // sched_scoreboard -- pending-write tracking for all warps of an SM.
 //
+// Warps are numbered 0..NumWarps-1 as the core orders them (its slot order,
+// see sched_core); writeback warp ids at or beyond NumWarps are ignored.
+//
 // Every warp has Entries slots, each {valid, register id, long-latency
 // flag}, as in a hardware scoreboard (not a per-register bit vector). An
 // issued instruction with a destination (alloc port p, one per scheduler)
