@@ -164,8 +164,10 @@ module sched_core #(
   // does not walk the warps).
   logic [NumWarps-1:0] swl_ok;
   always_comb begin
+    // verilator tracing_off
     logic [6:0]          n_lower;
     logic [NumWarps-1:0] alive_w, ok_w;   // in warp order
+    // verilator tracing_on
     swl_ok  = '1;
     n_lower = '0;
     alive_w = '0;

@@ -99,7 +99,9 @@ module sched_ibuffer #(
   end
 
   always_comb begin
+    // verilator tracing_off
     logic [N-1:0] full;
+    // verilator tracing_on
     head_valid_o = '0;
     full         = '1;
     for (int k = 0; k < CntW; k++) begin
@@ -191,11 +193,13 @@ module sched_ibuffer #(
       cnt_q <= '0;
       rd_q  <= '0;
     end else begin
+      // verilator tracing_off
       logic [CntW*N-1:0] cnt_n;
       logic [PtrW*N-1:0] rd_n;
       logic [CntW-1:0]   c;
       logic [PtrW-1:0]   r;
       logic [N-1:0]      gm, pm;   // one-hot: the pop warp, the push warp
+      // verilator tracing_on
       cnt_n = cnt_q;
       rd_n  = rd_q;
       for (int p = 0; p < Ports; p++) begin
@@ -230,6 +234,7 @@ module sched_ibuffer #(
   // slot's dependency bit is rewritten when the slot is allocated (before
   // that the scoreboard's valid bit masks it).
   always_ff @(posedge clk_i) begin
+    // verilator tracing_off
     logic [Depth*Entries*N-1:0] dep_n;
     logic [Depth*N-1:0]         op0_n, op1_n, dstv_n;
     logic [Width-1:0]           head, data;
@@ -238,6 +243,7 @@ module sched_ibuffer #(
     logic [N-1:0]               gm, pm;
     logic                       alloc, u;
     int unsigned                g, w;
+    // verilator tracing_on
     dep_n  = dep_q;
     op0_n  = op0_q;
     op1_n  = op1_q;

@@ -72,7 +72,9 @@ module sched_scoreboard #(
 
   // the vector checks
   always_comb begin
+    // verilator tracing_off
     logic [N-1:0] m;
+    // verilator tracing_on
     hazard_o       = '0;
     hazard_long_o  = '0;
     full_o         = '1;
@@ -110,9 +112,11 @@ module sched_scoreboard #(
     if (!rst_ni) begin
       valid_q <= '0;
     end else begin
+      // verilator tracing_off
       logic [Entries*N-1:0] v;
       logic [N-1:0]         m;
       int unsigned          w;
+      // verilator tracing_on
       v = valid_q;
       // releases look at the slots as they were at the start of the cycle;
       // the allocated slot was free, so a release never meets an allocation
@@ -138,8 +142,10 @@ module sched_scoreboard #(
   end
 
   always_ff @(posedge clk_i) begin
+    // verilator tracing_off
     logic [Entries*N-1:0] l;
     logic [N-1:0]         m;
+    // verilator tracing_on
     l = long_q;
     for (int p = 0; p < AllocPorts; p++) begin
       m = N'(1) << aw[p*WIdW +: WIdW];
