@@ -22,8 +22,8 @@
 //
 // The valid bits and long flags are bit-sliced, one NumWarps-bit vector per
 // slot, so the checks of all warps are a few vector operations per slot;
-// the register ids are one memory of NumWarps x Entries words (warp-major),
-// read only at the events.
+// the register ids are one memory of NumWarps words per slot, read for the
+// pushed warps and at the writebacks.
 module sched_scoreboard #(
   parameter int NumWarps   = 64,
   parameter int Entries    = 6,
@@ -57,19 +57,9 @@ module sched_scoreboard #(
 );
   localparam int N    = NumWarps;
   localparam int WIdW  = (N > 1) ? $clog2(N) : 1;
-  localparam int SlotW = (Entries > 1) ? $clog2(Entries) : 1;
 
   logic [Entries*N-1:0] valid_q;   // slot e at [e*N +: N], bit w = warp w
   logic [Entries*N-1:0] long_q;
-  logic [RegW-1:0]      reg_q [N*Entries];   // warp w, slot e: word w*Entries + e
-
-  for (genvar p = 0; p < AllocPorts; p++) begin : g_rd
-    for (genvar e = 0; e < Entries; e++) begin : g_slot
-      assign rd_reg_o[(p*Entries + e)*RegW +: RegW] =
-          reg_q[32'(WIdW'(rd_warp_i[p*6 +: 6])) * Entries + e];
-    end
-  end
-
   // the vector checks
   always_comb begin
     // verilator tracing_off
@@ -88,9 +78,8 @@ module sched_scoreboard #(
     end
   end
 
-  // per alloc port: the lowest free slot of its warp, and its index
+  // per alloc port: the lowest free slot of its warp
   logic [AllocPorts*WIdW-1:0] aw;
-  logic [AllocPorts*SlotW-1:0] aidx;
   for (genvar p = 0; p < AllocPorts; p++) begin : g_alloc
     logic [Entries-1:0] v;
     assign aw[p*WIdW +: WIdW] = WIdW'(alloc_warp_i[p*6 +: 6]);
@@ -98,10 +87,27 @@ module sched_scoreboard #(
       assign v[e] = valid_q[e*N + 32'(aw[p*WIdW +: WIdW])];
     end
     assign alloc_slot_o[p*Entries +: Entries] = ~v & (v + 1'b1);
-    always_comb begin
-      aidx[p*SlotW +: SlotW] = '0;
-      for (int e = 0; e < Entries; e++) begin
-        if (alloc_slot_o[p*Entries + e]) aidx[p*SlotW +: SlotW] = SlotW'(e);
+  end
+
+  // The register ids: one memory of NumWarps words per slot (g_slot[e].reg_q),
+  // so that a read of warp w's slot e selects among NumWarps words only. Per
+  // slot and port, the read for the push-time dependency bits (rd_reg_o) and
+  // the writeback match (wb_hit: the port's register sits in that slot).
+  logic [Entries*WbPorts-1:0] wb_hit;   // slot e, wb port k at [e*WbPorts + k]
+  for (genvar e = 0; e < Entries; e++) begin : g_slot
+    logic [RegW-1:0] reg_q [N];
+    for (genvar p = 0; p < AllocPorts; p++) begin : g_rd
+      assign rd_reg_o[(p*Entries + e)*RegW +: RegW] = reg_q[WIdW'(rd_warp_i[p*6 +: 6])];
+    end
+    for (genvar k = 0; k < WbPorts; k++) begin : g_wb
+      assign wb_hit[e*WbPorts + k] =
+          wb_valid_i[k] && (reg_q[WIdW'(wb_warp_i[k*6 +: 6])] == wb_reg_i[k*RegW +: RegW]);
+    end
+    always_ff @(posedge clk_i) begin
+      for (int p = 0; p < AllocPorts; p++) begin
+        if (alloc_valid_i[p] && alloc_slot_o[p*Entries + e]) begin
+          reg_q[aw[p*WIdW +: WIdW]] <= alloc_reg_i[p*RegW +: RegW];
+        end
       end
     end
   end
@@ -115,18 +121,14 @@ module sched_scoreboard #(
       // verilator tracing_off
       logic [Entries*N-1:0] v;
       logic [N-1:0]         m;
-      int unsigned          w;
       // verilator tracing_on
       v = valid_q;
       // releases look at the slots as they were at the start of the cycle;
       // the allocated slot was free, so a release never meets an allocation
       for (int k = 0; k < WbPorts; k++) begin
-        w = 32'(WIdW'(wb_warp_i[k*6 +: 6]));
         m = N'(1) << wb_warp_i[k*6 +: 6];   // zero for a warp id >= N
-        if (wb_valid_i[k]) begin
-          for (int e = 0; e < Entries; e++) begin
-            if (reg_q[w * Entries + e] == wb_reg_i[k*RegW +: RegW]) v[e*N +: N] = v[e*N +: N] & ~m;
-          end
+        for (int e = 0; e < Entries; e++) begin
+          if (wb_hit[e*WbPorts + k]) v[e*N +: N] = v[e*N +: N] & ~m;
         end
       end
       for (int p = 0; p < AllocPorts; p++) begin
@@ -155,8 +157,6 @@ module sched_scoreboard #(
             l[e*N +: N] = alloc_long_i[p] ? (l[e*N +: N] | m) : (l[e*N +: N] & ~m);
           end
         end
-        reg_q[32'(aw[p*WIdW +: WIdW]) * Entries + 32'(aidx[p*SlotW +: SlotW])] <=
-            alloc_reg_i[p*RegW +: RegW];
       end
     end
     long_q <= l;
