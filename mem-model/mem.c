@@ -312,6 +312,8 @@ typedef struct sm_state {
 
 /* ---- per partition: L2 slice + DRAM channel --------------------------- */
 
+#define L2_NONE UINT32_MAX
+
 typedef struct l2_line {
     uint64_t line;
     uint8_t  valid, dirty;
@@ -346,12 +348,13 @@ typedef struct part_state {
     ring     in, out;
     uint64_t in_port_free, out_port_free;
     l2_line *lines;
-    uint64_t *lru;       /* last-use stamp of each line (a set's stamps are
-                            contiguous for the victim search) */
+    uint32_t *lru_prev, *lru_next;  /* per line: LRU list neighbours
+                            (towards the MRU / the LRU end), L2_NONE at ends */
+    uint32_t *lru_head, *lru_tail;  /* per set: MRU and LRU line; the list
+                            holds the set's valid lines in last-use order */
     line_map  where;     /* valid line address -> index in lines[] */
     uint32_t *nvalid;    /* per set: ways 0..nvalid-1 are valid (the L2
                             fills ways in order and never invalidates) */
-    uint64_t lru_clock;
     l2_mshr *mshr;
     mshr_index mshr_ix;
     packet  *targets;    /* l2_mshr_entries * max_merge */
@@ -390,6 +393,11 @@ typedef struct dup_slot {
     uint8_t  has_other;
 } dup_slot;
 
+typedef struct dup_rec {
+    uint64_t line;       /* key as in dup_slot */
+    uint64_t t;          /* cycle of the allocation */
+} dup_rec;
+
 struct mem_system {
     mem_config cfg;
     uint64_t   now;
@@ -407,6 +415,11 @@ struct mem_system {
     bitset     sm_out_busy;    /* injection queue not empty */
     bitset     sm_ldst_busy;   /* LD/ST unit holds an instruction */
     bitset     sm_has_done;    /* completion heap not empty */
+    uint64_t   done_min;       /* <= the earliest completion cycle queued in
+                                  any SM's heap (UINT64_MAX: none) */
+    uint64_t   part_out_busy;  /* bit p: partition p's output queue holds
+                                  responses (l2.partitions <= 64) */
+    uint64_t   part_wake_min;  /* <= every partition's wake */
     uint32_t   rr_up, rr_down;
     inst_rec  *inst;
     uint32_t   ninst, free_inst;
@@ -417,7 +430,9 @@ struct mem_system {
     uint32_t   sectors_per_line;
     uint32_t   l2_in_cap, l2_out_cap;
     dup_slot  *dup;
-    uint32_t   dup_cap, dup_used;
+    uint32_t   dup_cap, dup_used, dup_shift;
+    dup_rec   *dupq;           /* allocations in cycle order (ring) */
+    uint32_t   dupq_cap, dupq_head, dupq_n;
     double    *series;         /* MSHR occupancy samples */
     size_t     nseries, series_cap;
     uint64_t   series_last_sum;
@@ -485,6 +500,8 @@ static void complete(mem_system *m, uint32_t i)
     }
     s->heap[k] = it;
     bs_set(&m->sm_has_done, r->c.sm);
+    if (r->c.cycle < m->done_min)
+        m->done_min = r->c.cycle;
     m->st.completions++;
     if (r->c.op == MEM_LOAD) {
         uint64_t lat = r->c.cycle - r->c.submit_cycle;
@@ -528,22 +545,21 @@ static void inst_data(mem_system *m, uint32_t i, uint64_t ready, int was_pending
 
 /* ---- duplicate table ---------------------------------------------------- */
 
-static uint64_t hash64(uint64_t x)
+/* The table holds exactly the lines allocated within the window: every
+ * allocation also appends (line, cycle) to a FIFO in cycle order, and before
+ * each lookup the FIFO's records older than the window are popped, each
+ * erasing its line unless a later allocation refreshed it. An entry older
+ * than the window would decide nothing (both of its times would be out of
+ * the window), so dropping it changes no answer. */
+
+static uint32_t dup_home(const mem_system *m, uint64_t key)
 {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
+    /* Fibonacci hashing: keys are line addresses, the top bits of the
+     * product mix all of them */
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> m->dup_shift);
 }
 
-static int dup_stale(const mem_system *m, const dup_slot *d)
-{
-    return m->now - d->t_last > m->cfg.dup_window;
-}
-
-static int dup_rehash(mem_system *m, uint32_t cap)
+static int dup_grow(mem_system *m, uint32_t cap)
 {
     dup_slot *old = m->dup;
     uint32_t oldcap = m->dup_cap;
@@ -552,41 +568,82 @@ static int dup_rehash(mem_system *m, uint32_t cap)
         return -1;
     m->dup = t;
     m->dup_cap = cap;
-    m->dup_used = 0;
+    m->dup_shift = 64 - lg(cap);
     for (uint32_t i = 0; i < oldcap; i++) {
-        if (!old[i].line || dup_stale(m, &old[i]))
+        if (!old[i].line)
             continue;
-        uint32_t h = (uint32_t)hash64(old[i].line) & (cap - 1);
+        uint32_t h = dup_home(m, old[i].line);
         while (t[h].line)
             h = (h + 1) & (cap - 1);
         t[h] = old[i];
-        m->dup_used++;
     }
     free(old);
     return 0;
 }
 
+/* Remove key if its last allocation was at cycle t (backward-shift
+ * deletion keeps linear probing valid). */
+static void dup_expire(mem_system *m, uint64_t key, uint64_t t)
+{
+    uint32_t mask = m->dup_cap - 1, h = dup_home(m, key);
+    while (m->dup[h].line && m->dup[h].line != key)
+        h = (h + 1) & mask;
+    if (m->dup[h].line != key || m->dup[h].t_last != t)
+        return;
+    for (uint32_t j = (h + 1) & mask; m->dup[j].line; j = (j + 1) & mask) {
+        uint32_t home = dup_home(m, m->dup[j].line);
+        if (((j - home) & mask) >= ((j - h) & mask)) {
+            m->dup[h] = m->dup[j];
+            h = j;
+        }
+    }
+    m->dup[h].line = 0;
+    m->dup_used--;
+}
+
+static void dup_fifo_push(mem_system *m, uint64_t key)
+{
+    if (m->dupq_n == m->dupq_cap) {
+        uint32_t cap = m->dupq_cap * 2;
+        dup_rec *q = malloc((size_t)cap * sizeof *q);
+        if (!q) {
+            fprintf(stderr, "smcosim mem-model: out of memory\n");
+            exit(1);
+        }
+        for (uint32_t i = 0; i < m->dupq_n; i++)
+            q[i] = m->dupq[(m->dupq_head + i) & (m->dupq_cap - 1)];
+        free(m->dupq);
+        m->dupq = q;
+        m->dupq_cap = cap;
+        m->dupq_head = 0;
+    }
+    dup_rec *r = &m->dupq[(m->dupq_head + m->dupq_n++) & (m->dupq_cap - 1)];
+    r->line = key;
+    r->t = m->now;
+}
+
 /* Record an MSHR allocation of `line` by `sm`; returns 1 when another SM
- * allocated the same line within the window. Entries older than the window
- * are dead: they are reused in place and dropped at rehash. */
+ * allocated the same line within the window. */
 static int dup_record(mem_system *m, uint64_t line, uint32_t sm)
 {
     uint64_t key = line | 1;
-    if ((m->dup_used + 1) * 2 > m->dup_cap) {
-        uint32_t cap = m->dup_cap;
-        if (dup_rehash(m, cap) == 0 && (m->dup_used + 1) * 4 > cap)
-            dup_rehash(m, cap * 2);
+    uint64_t w = m->cfg.dup_window;
+    while (m->dupq_n && m->now - m->dupq[m->dupq_head].t > w) {
+        dup_rec *r = &m->dupq[m->dupq_head];
+        dup_expire(m, r->line, r->t);
+        m->dupq_head = (m->dupq_head + 1) & (m->dupq_cap - 1);
+        m->dupq_n--;
     }
-    uint32_t mask = m->dup_cap - 1, h = (uint32_t)hash64(key) & mask;
-    uint32_t reuse = UINT32_MAX;
-    while (m->dup[h].line && m->dup[h].line != key) {
-        if (reuse == UINT32_MAX && dup_stale(m, &m->dup[h]))
-            reuse = h;
+    dup_fifo_push(m, key);
+    if ((m->dup_used + 1) * 4 > m->dup_cap && dup_grow(m, m->dup_cap * 2) != 0) {
+        fprintf(stderr, "smcosim mem-model: out of memory\n");
+        exit(1);
+    }
+    uint32_t mask = m->dup_cap - 1, h = dup_home(m, key);
+    while (m->dup[h].line && m->dup[h].line != key)
         h = (h + 1) & mask;
-    }
     dup_slot *d = &m->dup[h];
     if (d->line == key) {
-        uint64_t w = m->cfg.dup_window;
         int is_dup;
         if (sm != d->sm_last)
             is_dup = m->now - d->t_last <= w;
@@ -600,10 +657,7 @@ static int dup_record(mem_system *m, uint64_t line, uint32_t sm)
         d->t_last = m->now;
         return is_dup;
     }
-    if (reuse != UINT32_MAX)
-        d = &m->dup[reuse];
-    else
-        m->dup_used++;
+    m->dup_used++;
     d->line = key;
     d->t_last = m->now;
     d->sm_last = sm;
@@ -643,7 +697,10 @@ void mem_destroy(mem_system *m)
             free(p->lines);
             lm_free(&p->where);
             free(p->nvalid);
-            free(p->lru);
+            free(p->lru_prev);
+            free(p->lru_next);
+            free(p->lru_head);
+            free(p->lru_tail);
             free(p->mshr);
             mi_free(&p->mshr_ix);
             free(p->targets);
@@ -663,6 +720,7 @@ void mem_destroy(mem_system *m)
     free(m->sm_has_done.w);
     free(m->inst);
     free(m->dup);
+    free(m->dupq);
     free(m->series);
     free(m);
 }
@@ -678,6 +736,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     }
     m->cfg = *cfg;
     m->free_inst = UINT32_MAX;
+    m->done_min = UINT64_MAX;
     m->series_countdown = cfg->sample_interval;
     m->sectors_per_line = cfg->l1d_line_bytes / cfg->l1d_sector_bytes;
     /* The slice input queue also holds the requests inside the L2 pipeline
@@ -701,7 +760,9 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
                                   sizeof *m->wheel)) ||
               bs_init(&m->sm_out_busy, cfg->num_sms) ||
               bs_init(&m->sm_ldst_busy, cfg->num_sms) ||
-              bs_init(&m->sm_has_done, cfg->num_sms) || dup_rehash(m, 1024);
+              bs_init(&m->sm_has_done, cfg->num_sms) || dup_grow(m, 1024) ||
+              !(m->dupq = malloc(1024 * sizeof *m->dupq));
+    m->dupq_cap = 1024;
     for (uint32_t i = 0; !bad && i < cfg->num_sms; i++) {
         sm_state *s = &m->sm[i];
         s->lines = calloc((size_t)cfg->l1d_sets * cfg->l1d_ways, sizeof *s->lines);
@@ -717,7 +778,12 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         part_state *p = &m->part[i];
         p->lines = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lines);
         p->nvalid = calloc(cfg->l2_sets, sizeof *p->nvalid);
-        p->lru = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lru);
+        p->lru_prev = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lru_prev);
+        p->lru_next = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lru_next);
+        p->lru_head = malloc((size_t)cfg->l2_sets * sizeof *p->lru_head);
+        p->lru_tail = malloc((size_t)cfg->l2_sets * sizeof *p->lru_tail);
+        for (uint32_t st = 0; p->lru_head && p->lru_tail && st < cfg->l2_sets; st++)
+            p->lru_head[st] = p->lru_tail[st] = L2_NONE;
         p->mshr = calloc(cfg->l2_mshr_entries, sizeof *p->mshr);
         p->targets = calloc((size_t)cfg->l2_mshr_entries * cfg->l2_mshr_max_merge,
                             sizeof *p->targets);
@@ -729,7 +795,8 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         p->rd_mshr = calloc(p->fcap, sizeof *p->rd_mshr);
         p->wr_done = calloc(p->fcap, sizeof *p->wr_done);
         p->banks = calloc(cfg->dram_banks, sizeof *p->banks);
-        bad = !p->lines || !p->nvalid || !p->lru ||
+        bad = !p->lines || !p->nvalid || !p->lru_prev || !p->lru_next ||
+              !p->lru_head || !p->lru_tail ||
               lm_init(&p->where, cfg->l2_sets * cfg->l2_ways) || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
               !p->rd_mshr || !p->wr_done ||
               mi_init(&p->mshr_ix, cfg->l2_mshr_entries) ||
@@ -887,47 +954,87 @@ static l2_line *l2_find(mem_system *m, part_state *p, uint64_t lline)
     return i < 0 ? NULL : &p->lines[i];
 }
 
+/* The L2 keeps each set's valid lines in a list in last-use order; a use
+ * moves a line to the MRU end and the victim is the LRU end: the same choice
+ * as the oldest last-use stamp, without scanning the ways. */
+static uint32_t l2_set_of(const mem_system *m, uint64_t lline)
+{
+    return (uint32_t)((lline >> lg(m->cfg.l2_line_bytes)) & (m->cfg.l2_sets - 1));
+}
+
+static void l2_lru_unlink(part_state *p, uint32_t set, uint32_t i)
+{
+    uint32_t pv = p->lru_prev[i], nx = p->lru_next[i];
+    if (pv == L2_NONE)
+        p->lru_head[set] = nx;
+    else
+        p->lru_next[pv] = nx;
+    if (nx == L2_NONE)
+        p->lru_tail[set] = pv;
+    else
+        p->lru_prev[nx] = pv;
+}
+
+static void l2_lru_push_mru(part_state *p, uint32_t set, uint32_t i)
+{
+    uint32_t h = p->lru_head[set];
+    p->lru_prev[i] = L2_NONE;
+    p->lru_next[i] = h;
+    if (h == L2_NONE)
+        p->lru_tail[set] = i;
+    else
+        p->lru_prev[h] = i;
+    p->lru_head[set] = i;
+}
+
+/* A use of (valid) line l. */
+static void l2_touch(mem_system *m, part_state *p, l2_line *l)
+{
+    uint32_t i = (uint32_t)(l - p->lines), set = l2_set_of(m, l->line);
+    if (p->lru_head[set] == i)
+        return;
+    l2_lru_unlink(p, set, i);
+    l2_lru_push_mru(p, set, i);
+}
+
 /* Allocate lline in its set: the first never-used way, else the LRU one. A
  * dirty victim is written back, which needs a DRAM queue slot: returns NULL
- * (try again later) without it. */
+ * (try again later) without it. The line joins the MRU end (every caller
+ * uses it at once). */
 static l2_line *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
 {
     uint32_t ways = m->cfg.l2_ways;
-    uint32_t set = (uint32_t)((lline >> lg(m->cfg.l2_line_bytes)) & (m->cfg.l2_sets - 1));
-    l2_line *b = &p->lines[(size_t)set * ways], *v;
-    if (p->nvalid[set] < ways) {
-        v = &b[p->nvalid[set]];
-    } else {
-        /* oldest stamp (stamps are unique), selected without branches */
-        const uint64_t *lru = &p->lru[(size_t)set * ways];
-        uint64_t oldest = lru[0];
-        uint32_t vw = 0;
-        for (uint32_t w = 1; w < ways; w++) {
-            int older = lru[w] < oldest;
-            oldest = older ? lru[w] : oldest;
-            vw = older ? w : vw;
-        }
-        v = &b[vw];
-    }
+    uint32_t set = l2_set_of(m, lline);
+    l2_line *v;
+    if (p->nvalid[set] < ways)
+        v = &p->lines[(size_t)set * ways + p->nvalid[set]];
+    else
+        v = &p->lines[p->lru_tail[set]];
     if (v->valid && v->dirty) {
         if (!dram_queue_room(m, p))
             return NULL;
         dram_enqueue(m, p, v->line, 1, 0);
         m->st.l2_writebacks++;
     }
-    if (v->valid)
+    uint32_t i = (uint32_t)(v - p->lines);
+    if (v->valid) {
         lm_erase(&p->where, v->line);
-    else
+        l2_lru_unlink(p, set, i);
+    } else {
         p->nvalid[set]++;
+    }
     v->valid = 1;
     v->dirty = 0;
     v->line = lline;
-    lm_insert(&p->where, lline, (uint32_t)(v - p->lines));
+    lm_insert(&p->where, lline, i);
+    l2_lru_push_mru(p, set, i);
     return v;
 }
 
-static void l2_respond(part_state *p, const packet *req, uint64_t ready)
+static void l2_respond(mem_system *m, part_state *p, const packet *req,
+                       uint64_t ready)
 {
+    m->part_out_busy |= 1ull << (p - m->part);
     packet r = *req;
     /* responses leave the slice in order */
     r.ready = max64(ready, p->last_resp_ready);
@@ -948,12 +1055,12 @@ static void l2_cycle(mem_system *m, part_state *p)
             if (!l)
                 l = l2_allocate(m, p, lline);
             if (l) {
-                p->lru[l - p->lines] = ++p->lru_clock;
+                l2_touch(m, p, l);
                 for (uint32_t t = 0; t < ms->ntargets; t++) {
                     packet *tp = &p->targets[e * c->l2_mshr_max_merge + t];
                     if (tp->kind == PK_ATOMIC)
                         l->dirty = 1;
-                    l2_respond(p, tp, m->now);
+                    l2_respond(m, p, tp, m->now);
                 }
                 ms->used = 0;
                 mi_release(&p->mshr_ix, lline, e);
@@ -982,7 +1089,7 @@ static void l2_cycle(mem_system *m, part_state *p)
             m->st.l2_hit[k]++;
         }
         l->dirty = 1;
-        p->lru[l - p->lines] = ++p->lru_clock;
+        l2_touch(m, p, l);
         ring_pop(&p->in);
         m->live--;
         return;
@@ -991,11 +1098,11 @@ static void l2_cycle(mem_system *m, part_state *p)
     if (l) {
         if (p->out.count >= m->l2_out_cap)
             return;
-        p->lru[l - p->lines] = ++p->lru_clock;
+        l2_touch(m, p, l);
         if (q->kind == PK_ATOMIC)
             l->dirty = 1;
         m->st.l2_hit[k]++;
-        l2_respond(p, q, m->now);
+        l2_respond(m, p, q, m->now);
         ring_pop(&p->in);
         return;
     }
@@ -1079,26 +1186,34 @@ static void icnt_cycle(mem_system *m)
 {
     const mem_config *c = &m->cfg;
     uint32_t np = c->l2_partitions, ns = c->num_sms;
-    /* L2 -> SM: responses; round-robin over partitions */
-    for (uint32_t k = 0; k < np; k++) {
-        uint32_t pi = m->rr_down + k < np ? m->rr_down + k : m->rr_down + k - np;
-        part_state *p = &m->part[pi];
-        if (!p->out.count || p->out_port_free > m->now)
-            continue;
-        packet *pk = ring_front(&p->out);
-        if (pk->ready > m->now)
-            continue;
-        sm_state *s = &m->sm[pk->sm];
-        if (s->in_port_free > m->now || ring_full(&s->in))
-            continue;
-        packet moved = *pk;
-        moved.ready = icnt_send(m, moved.bytes, &p->out_port_free, &s->in_port_free);
-        ring_push(&s->in, &moved);
-        ring_pop(&p->out);
-        if (s->in.count == 1)
-            wheel_add(m, moved.sm, moved.ready);
-        m->st.icnt_down_packets++;
-        m->st.icnt_down_bytes += c->icnt_header_bytes + moved.bytes;
+    /* L2 -> SM: responses; round-robin over the partitions with queued
+     * responses, starting at rr_down */
+    uint64_t busy = m->part_out_busy;
+    uint64_t order[2] = { busy & (~0ull << m->rr_down),
+                          busy & ((1ull << m->rr_down) - 1) };
+    for (int half = 0; half < 2; half++) {
+        for (uint64_t bits = order[half]; bits; bits &= bits - 1) {
+            uint32_t pi = (uint32_t)__builtin_ctzll(bits);
+            part_state *p = &m->part[pi];
+            if (p->out_port_free > m->now)
+                continue;
+            packet *pk = ring_front(&p->out);
+            if (pk->ready > m->now)
+                continue;
+            sm_state *s = &m->sm[pk->sm];
+            if (s->in_port_free > m->now || ring_full(&s->in))
+                continue;
+            packet moved = *pk;
+            moved.ready = icnt_send(m, moved.bytes, &p->out_port_free, &s->in_port_free);
+            ring_push(&s->in, &moved);
+            ring_pop(&p->out);
+            if (!p->out.count)
+                m->part_out_busy &= ~(1ull << pi);
+            if (s->in.count == 1)
+                wheel_add(m, moved.sm, moved.ready);
+            m->st.icnt_down_packets++;
+            m->st.icnt_down_bytes += c->icnt_header_bytes + moved.bytes;
+        }
     }
     m->rr_down = m->rr_down + 1 == np ? 0 : m->rr_down + 1;
     /* SM -> L2: requests; round-robin over SMs with queued packets */
@@ -1132,6 +1247,8 @@ static void icnt_cycle(mem_system *m)
             ring_push(&p->in, &moved);
             if (moved.ready < p->wake)
                 p->wake = moved.ready;
+            if (moved.ready < m->part_wake_min)
+                m->part_wake_min = moved.ready;
             ring_pop(&s->out);
             if (!s->out.count)
                 bs_clear(&m->sm_out_busy, si);
@@ -1150,13 +1267,18 @@ static l1_line *l1_set_base(mem_system *m, sm_state *s, uint32_t set)
     return &s->lines[(size_t)set * m->cfg.l1d_ways];
 }
 
+/* The way holding line (valid or reserved sectors), or NULL. A line is in
+ * at most one such way, so the scan needs no early exit: it is written
+ * without data-dependent branches (the outcome is hard to predict). */
 static l1_line *l1_find(mem_system *m, sm_state *s, uint32_t set, uint64_t line)
 {
     l1_line *b = l1_set_base(m, s, set);
-    for (uint32_t w = 0; w < m->cfg.l1d_ways; w++)
-        if ((b[w].valid | b[w].reserved) && b[w].line == line)
-            return &b[w];
-    return NULL;
+    uint32_t found = UINT32_MAX;
+    for (uint32_t w = 0; w < m->cfg.l1d_ways; w++) {
+        int hit = (b[w].line == line) & ((b[w].valid | b[w].reserved) != 0);
+        found = hit ? w : found;
+    }
+    return found == UINT32_MAX ? NULL : &b[found];
 }
 
 /* LRU victim among lines with no reserved sectors; NULL if all reserved. */
@@ -1399,17 +1521,27 @@ static uint64_t part_wake(const part_state *p)
 void mem_cycle(mem_system *m)
 {
     const mem_config *c = &m->cfg;
-    for (uint32_t i = 0; i < c->l2_partitions; i++) {
-        part_state *p = &m->part[i];
-        if (p->wake > m->now)
-            continue;
-        if ((p->qn && p->sched_wait <= m->now) ||
-            (p->wr_n && p->wr_done[p->wr_head] <= m->now))
-            dram_cycle(m, p);
-        if ((p->rd_n && p->rd_done[p->rd_head] <= m->now) ||
-            (p->in.count && ring_front(&p->in)->ready <= m->now))
-            l2_cycle(m, p);
-        p->wake = part_wake(p);
+    if (m->part_wake_min <= m->now) {
+        /* the partitions due this cycle, found without data-dependent
+         * branches; then only those are visited, in ascending order */
+        uint32_t np = c->l2_partitions;
+        uint64_t due = 0;
+        for (uint32_t i = 0; i < np; i++)
+            due |= (uint64_t)(m->part[i].wake <= m->now) << i;
+        for (uint64_t bits = due; bits; bits &= bits - 1) {
+            part_state *p = &m->part[__builtin_ctzll(bits)];
+            if ((p->qn && p->sched_wait <= m->now) ||
+                (p->wr_n && p->wr_done[p->wr_head] <= m->now))
+                dram_cycle(m, p);
+            if ((p->rd_n && p->rd_done[p->rd_head] <= m->now) ||
+                (p->in.count && ring_front(&p->in)->ready <= m->now))
+                l2_cycle(m, p);
+            p->wake = part_wake(p);
+        }
+        uint64_t wake_min = UINT64_MAX;
+        for (uint32_t i = 0; i < np; i++)
+            wake_min = m->part[i].wake < wake_min ? m->part[i].wake : wake_min;
+        m->part_wake_min = wake_min;
     }
     icnt_cycle(m);
     uint64_t *due = &m->wheel[(size_t)(m->now & m->wheel_mask) * m->sm_active.nwords];
@@ -1597,6 +1729,8 @@ size_t mem_collect(mem_system *m, uint32_t sm, mem_completion *out, size_t cap)
 
 size_t mem_collect_all(mem_system *m, mem_completion *out, size_t cap)
 {
+    if (m->done_min > m->now)
+        return 0;
     size_t n = 0;
     for (uint32_t w = 0; w < m->sm_has_done.nwords && n < cap; w++) {
         uint64_t bits = m->sm_has_done.w[w];
@@ -1606,6 +1740,16 @@ size_t mem_collect_all(mem_system *m, mem_completion *out, size_t cap)
             if (m->sm[si].heap[0].cycle <= m->now)
                 n += mem_collect(m, si, out + n, cap - n);
         }
+    }
+    if (n < cap) {
+        /* everything due was taken: the new lower bound is exact */
+        uint64_t lo = UINT64_MAX;
+        for (uint32_t w = 0; w < m->sm_has_done.nwords; w++)
+            for (uint64_t bits = m->sm_has_done.w[w]; bits; bits &= bits - 1) {
+                uint64_t t = m->sm[w * 64 + (uint32_t)__builtin_ctzll(bits)].heap[0].cycle;
+                lo = t < lo ? t : lo;
+            }
+        m->done_min = lo;
     }
     return n;
 }
