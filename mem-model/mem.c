@@ -45,6 +45,44 @@ static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint32_t lg(uint32_t pow2) { return (uint32_t)__builtin_ctz(pow2); }
 static uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
+/* Division and remainder by a divisor fixed at creation (partitions, DRAM
+ * banks: often not powers of two) without a divide instruction on the hot
+ * path: for numerators below 2^32, q = (M * x) >> 64 and r = ((M * x mod
+ * 2^64) * d) >> 64 with M = ceil(2^64 / d) are exact (Lemire, Kaser and
+ * Kurz, "Faster remainder by direct computation", 2019). Larger numerators
+ * and powers of two take the ordinary way. */
+typedef struct fastdiv {
+    uint64_t magic;
+    uint32_t d, shift;
+    int      pow2;
+} fastdiv;
+
+static void fd_init(fastdiv *f, uint32_t d)
+{
+    f->d = d;
+    f->pow2 = (d & (d - 1)) == 0;
+    f->shift = (uint32_t)__builtin_ctz(d);
+    f->magic = f->pow2 ? 0 : UINT64_MAX / d + 1;
+}
+
+static uint64_t fd_div(const fastdiv *f, uint64_t x)
+{
+    if (f->pow2)
+        return x >> f->shift;
+    if (x >> 32)
+        return x / f->d;
+    return (uint64_t)(((unsigned __int128)f->magic * x) >> 64);
+}
+
+static uint32_t fd_mod(const fastdiv *f, uint64_t x)
+{
+    if (f->pow2)
+        return (uint32_t)(x & (f->d - 1));
+    if (x >> 32)
+        return (uint32_t)(x % f->d);
+    return (uint32_t)(((unsigned __int128)(f->magic * x) * f->d) >> 64);
+}
+
 /* A set of small integers (SM or partition ids) iterated in ascending order. */
 typedef struct bitset {
     uint64_t *w;
@@ -137,73 +175,6 @@ static void mi_release(mshr_index *x, uint64_t key, uint32_t e)
     for (uint32_t j = (h + 1) & x->mask; x->val[j]; j = (j + 1) & x->mask) {
         uint32_t home = mi_slot(x, x->key[j]);
         /* move j into the hole h unless its home lies cyclically in (h, j] */
-        if (((j - home) & x->mask) >= ((j - h) & x->mask)) {
-            x->key[h] = x->key[j];
-            x->val[h] = x->val[j];
-            h = j;
-        }
-    }
-    x->val[h] = 0;
-}
-
-/* A map from line address to a line's index (open addressing, linear
- * probing, at most half full), for caches whose associativity makes a
- * scan of the set cost more than a probe. */
-typedef struct line_map {
-    uint64_t *key;
-    uint32_t *val;       /* index + 1; 0 = empty slot */
-    uint32_t  mask, shift;
-} line_map;
-
-static int lm_init(line_map *x, uint32_t entries)
-{
-    uint64_t slots = 4;
-    while (slots < 2ull * entries)
-        slots *= 2;
-    x->key = calloc(slots, sizeof *x->key);
-    x->val = calloc(slots, sizeof *x->val);
-    x->mask = (uint32_t)(slots - 1);
-    x->shift = 64 - (uint32_t)__builtin_ctzll(slots);
-    return x->key && x->val ? 0 : -1;
-}
-
-static void lm_free(line_map *x)
-{
-    free(x->key);
-    free(x->val);
-}
-
-static uint32_t lm_slot(const line_map *x, uint64_t key)
-{
-    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> x->shift);
-}
-
-/* Index stored for key, or -1. */
-static int64_t lm_find(const line_map *x, uint64_t key)
-{
-    for (uint32_t h = lm_slot(x, key); x->val[h]; h = (h + 1) & x->mask)
-        if (x->key[h] == key)
-            return (int64_t)x->val[h] - 1;
-    return -1;
-}
-
-static void lm_insert(line_map *x, uint64_t key, uint32_t index)
-{
-    uint32_t h = lm_slot(x, key);
-    while (x->val[h])
-        h = (h + 1) & x->mask;
-    x->key[h] = key;
-    x->val[h] = index + 1;
-}
-
-/* Remove key (present); backward-shift deletion keeps probing valid. */
-static void lm_erase(line_map *x, uint64_t key)
-{
-    uint32_t h = lm_slot(x, key);
-    while (x->key[h] != key || !x->val[h])
-        h = (h + 1) & x->mask;
-    for (uint32_t j = (h + 1) & x->mask; x->val[j]; j = (j + 1) & x->mask) {
-        uint32_t home = lm_slot(x, x->key[j]);
         if (((j - home) & x->mask) >= ((j - h) & x->mask)) {
             x->key[h] = x->key[j];
             x->val[h] = x->val[j];
@@ -312,12 +283,11 @@ typedef struct sm_state {
 
 /* ---- per partition: L2 slice + DRAM channel --------------------------- */
 
-#define L2_NONE UINT32_MAX
-
-typedef struct l2_line {
-    uint64_t line;
-    uint8_t  valid, dirty;
-} l2_line;
+/* An L2 tag: the partition-local line address, or'ed with L2_VALID and
+ * L2_DIRTY (line addresses are multiples of l2.line_bytes >= 16). */
+#define L2_VALID 1u
+#define L2_DIRTY 2u
+#define L2_NONE  0xffu
 
 typedef struct l2_mshr {
     uint64_t line;
@@ -347,14 +317,14 @@ typedef struct part_state {
     /* L2 slice */
     ring     in, out;
     uint64_t in_port_free, out_port_free;
-    l2_line *lines;
-    uint32_t *lru_prev, *lru_next;  /* per line: LRU list neighbours
-                            (towards the MRU / the LRU end), L2_NONE at ends */
-    uint32_t *lru_head, *lru_tail;  /* per set: MRU and LRU line; the list
-                            holds the set's valid lines in last-use order */
-    line_map  where;     /* valid line address -> index in lines[] */
-    uint32_t *nvalid;    /* per set: ways 0..nvalid-1 are valid (the L2
-                            fills ways in order and never invalidates) */
+    /* Each set's tags are contiguous (a lookup compares the set's ways, a
+     * couple of host cache lines), and so is its LRU state: lru[set *
+     * lru_stride ...] holds next[ways] (towards the LRU end), prev[ways],
+     * then the MRU way, the LRU way and the number of valid ways (the L2
+     * fills ways in order and never invalidates, so ways 0..nvalid-1 are
+     * the valid ones). Way numbers are bytes (ways <= 64), L2_NONE = end. */
+    uint64_t *tag;
+    uint8_t  *lru;
     l2_mshr *mshr;
     mshr_index mshr_ix;
     packet  *targets;    /* l2_mshr_entries * max_merge */
@@ -429,6 +399,12 @@ struct mem_system {
     uint64_t   mshr_used_all;
     uint32_t   sectors_per_line;
     uint32_t   l2_in_cap, l2_out_cap;
+    fastdiv    div_parts;      /* by l2.partitions */
+    fastdiv    div_banks;      /* by dram.banks */
+    uint32_t   dram_burst;     /* data-bus cycles of one line */
+    uint32_t   l2_lru_stride;  /* bytes of LRU state per L2 set */
+    uint32_t  *ser;            /* ser[payload]: interconnect cycles of a
+                                  packet, payload 0..l1d.sector_bytes */
     dup_slot  *dup;
     uint32_t   dup_cap, dup_used, dup_shift;
     dup_rec   *dupq;           /* allocations in cycle order (ring) */
@@ -694,13 +670,8 @@ void mem_destroy(mem_system *m)
             part_state *p = &m->part[i];
             free(p->in.buf);
             free(p->out.buf);
-            free(p->lines);
-            lm_free(&p->where);
-            free(p->nvalid);
-            free(p->lru_prev);
-            free(p->lru_next);
-            free(p->lru_head);
-            free(p->lru_tail);
+            free(p->tag);
+            free(p->lru);
             free(p->mshr);
             mi_free(&p->mshr_ix);
             free(p->targets);
@@ -721,6 +692,7 @@ void mem_destroy(mem_system *m)
     free(m->inst);
     free(m->dup);
     free(m->dupq);
+    free(m->ser);
     free(m->series);
     free(m);
 }
@@ -736,6 +708,13 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     }
     m->cfg = *cfg;
     m->free_inst = UINT32_MAX;
+    fd_init(&m->div_parts, cfg->l2_partitions);
+    fd_init(&m->div_banks, cfg->dram_banks);
+    m->l2_lru_stride = 2 * cfg->l2_ways + 3;
+    m->dram_burst = ceil_div(cfg->l2_line_bytes, cfg->dram_bytes_per_cycle);
+    m->ser = malloc((cfg->l1d_sector_bytes + 1) * sizeof *m->ser);
+    for (uint32_t b = 0; m->ser && b <= cfg->l1d_sector_bytes; b++)
+        m->ser[b] = ceil_div(cfg->icnt_header_bytes + b, cfg->icnt_bytes_per_cycle);
     m->done_min = UINT64_MAX;
     m->series_countdown = cfg->sample_interval;
     m->sectors_per_line = cfg->l1d_line_bytes / cfg->l1d_sector_bytes;
@@ -755,7 +734,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     while (wheel_slots <= max_delay)
         wheel_slots *= 2;
     m->wheel_mask = wheel_slots - 1;
-    int bad = !m->sm || !m->part || bs_init(&m->sm_active, cfg->num_sms) ||
+    int bad = !m->sm || !m->part || !m->ser || bs_init(&m->sm_active, cfg->num_sms) ||
               !(m->wheel = calloc((size_t)wheel_slots * ((cfg->num_sms + 63) / 64),
                                   sizeof *m->wheel)) ||
               bs_init(&m->sm_out_busy, cfg->num_sms) ||
@@ -776,14 +755,12 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     }
     for (uint32_t i = 0; !bad && i < cfg->l2_partitions; i++) {
         part_state *p = &m->part[i];
-        p->lines = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lines);
-        p->nvalid = calloc(cfg->l2_sets, sizeof *p->nvalid);
-        p->lru_prev = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lru_prev);
-        p->lru_next = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lru_next);
-        p->lru_head = malloc((size_t)cfg->l2_sets * sizeof *p->lru_head);
-        p->lru_tail = malloc((size_t)cfg->l2_sets * sizeof *p->lru_tail);
-        for (uint32_t st = 0; p->lru_head && p->lru_tail && st < cfg->l2_sets; st++)
-            p->lru_head[st] = p->lru_tail[st] = L2_NONE;
+        p->tag = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->tag);
+        p->lru = calloc((size_t)cfg->l2_sets * m->l2_lru_stride, 1);
+        for (uint32_t st = 0; p->lru && st < cfg->l2_sets; st++) {
+            uint8_t *l = &p->lru[(size_t)st * m->l2_lru_stride];
+            l[2 * cfg->l2_ways] = l[2 * cfg->l2_ways + 1] = L2_NONE;
+        }
         p->mshr = calloc(cfg->l2_mshr_entries, sizeof *p->mshr);
         p->targets = calloc((size_t)cfg->l2_mshr_entries * cfg->l2_mshr_max_merge,
                             sizeof *p->targets);
@@ -795,9 +772,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         p->rd_mshr = calloc(p->fcap, sizeof *p->rd_mshr);
         p->wr_done = calloc(p->fcap, sizeof *p->wr_done);
         p->banks = calloc(cfg->dram_banks, sizeof *p->banks);
-        bad = !p->lines || !p->nvalid || !p->lru_prev || !p->lru_next ||
-              !p->lru_head || !p->lru_tail ||
-              lm_init(&p->where, cfg->l2_sets * cfg->l2_ways) || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
+        bad = !p->tag || !p->lru || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
               !p->rd_mshr || !p->wr_done ||
               mi_init(&p->mshr_ix, cfg->l2_mshr_entries) ||
               !p->banks || ring_init(&p->in, m->l2_in_cap) ||
@@ -817,14 +792,14 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
 
 static uint32_t partition_of(const mem_system *m, uint64_t addr)
 {
-    return (uint32_t)((addr >> lg(m->cfg.l2_line_bytes)) % m->cfg.l2_partitions);
+    return fd_mod(&m->div_parts, addr >> lg(m->cfg.l2_line_bytes));
 }
 
 /* Partition-local byte address of the L2 line holding addr. */
 static uint64_t local_line(const mem_system *m, uint64_t addr)
 {
     uint32_t sh = lg(m->cfg.l2_line_bytes);
-    return (addr >> sh) / m->cfg.l2_partitions << sh;
+    return fd_div(&m->div_parts, addr >> sh) << sh;
 }
 
 /* ---- DRAM channel ------------------------------------------------------ */
@@ -842,8 +817,8 @@ static void dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_wr
     r->line = lline;
     r->arrival = p->arrivals++;
     uint64_t row_index = lline >> lg(c->dram_row_bytes);
-    r->bank = (uint32_t)(row_index % c->dram_banks);
-    r->row = (uint32_t)(row_index / c->dram_banks);
+    r->bank = fd_mod(&m->div_banks, row_index);
+    r->row = (uint32_t)fd_div(&m->div_banks, row_index);
     r->is_write = (uint8_t)is_write;
     r->mshr = mshr;
     r->done = 0;
@@ -878,7 +853,7 @@ static void dram_start(mem_system *m, part_state *p, dram_req *r)
     }
     if (!r->is_write)
         col = max64(col, b->wr_end + c->dram_tCDLR);
-    uint32_t burst = ceil_div(c->l2_line_bytes, c->dram_bytes_per_cycle);
+    uint32_t burst = m->dram_burst;
     uint64_t data = max64(col + c->dram_tCL, p->bus_free);
     uint64_t end = data + burst;
     p->bus_free = end;
@@ -947,88 +922,91 @@ static void dram_cycle(mem_system *m, part_state *p)
 
 /* ---- L2 slice ---------------------------------------------------------- */
 
-static l2_line *l2_find(mem_system *m, part_state *p, uint64_t lline)
-{
-    (void)m;
-    int64_t i = lm_find(&p->where, lline);
-    return i < 0 ? NULL : &p->lines[i];
-}
-
-/* The L2 keeps each set's valid lines in a list in last-use order; a use
- * moves a line to the MRU end and the victim is the LRU end: the same choice
- * as the oldest last-use stamp, without scanning the ways. */
 static uint32_t l2_set_of(const mem_system *m, uint64_t lline)
 {
     return (uint32_t)((lline >> lg(m->cfg.l2_line_bytes)) & (m->cfg.l2_sets - 1));
 }
 
-static void l2_lru_unlink(part_state *p, uint32_t set, uint32_t i)
+/* The tag holding lline, or NULL. The ways are compared without
+ * data-dependent branches (a line is in at most one way). */
+static uint64_t *l2_find(mem_system *m, part_state *p, uint64_t lline)
 {
-    uint32_t pv = p->lru_prev[i], nx = p->lru_next[i];
+    uint32_t ways = m->cfg.l2_ways;
+    uint64_t *t = &p->tag[(size_t)l2_set_of(m, lline) * ways];
+    uint64_t want = lline | L2_VALID;
+    uint32_t found = UINT32_MAX;
+    for (uint32_t w = 0; w < ways; w++)
+        found = (t[w] & ~(uint64_t)L2_DIRTY) == want ? w : found;
+    return found == UINT32_MAX ? NULL : &t[found];
+}
+
+/* The L2 keeps each set's valid lines in a list in last-use order; a use
+ * moves a line to the MRU end and the victim is the LRU end. */
+static void l2_lru_unlink(uint8_t *l, uint32_t ways, uint32_t w)
+{
+    uint8_t *next = l, *prev = l + ways, *head = l + 2 * ways, *tail = head + 1;
+    uint8_t pv = prev[w], nx = next[w];
     if (pv == L2_NONE)
-        p->lru_head[set] = nx;
+        *head = nx;
     else
-        p->lru_next[pv] = nx;
+        next[pv] = nx;
     if (nx == L2_NONE)
-        p->lru_tail[set] = pv;
+        *tail = pv;
     else
-        p->lru_prev[nx] = pv;
+        prev[nx] = pv;
 }
 
-static void l2_lru_push_mru(part_state *p, uint32_t set, uint32_t i)
+static void l2_lru_push_mru(uint8_t *l, uint32_t ways, uint32_t w)
 {
-    uint32_t h = p->lru_head[set];
-    p->lru_prev[i] = L2_NONE;
-    p->lru_next[i] = h;
+    uint8_t *next = l, *prev = l + ways, *head = l + 2 * ways, *tail = head + 1;
+    uint8_t h = *head;
+    prev[w] = L2_NONE;
+    next[w] = h;
     if (h == L2_NONE)
-        p->lru_tail[set] = i;
+        *tail = (uint8_t)w;
     else
-        p->lru_prev[h] = i;
-    p->lru_head[set] = i;
+        prev[h] = (uint8_t)w;
+    *head = (uint8_t)w;
 }
 
-/* A use of (valid) line l. */
-static void l2_touch(mem_system *m, part_state *p, l2_line *l)
+/* A use of the valid line whose tag is t. */
+static void l2_touch(mem_system *m, part_state *p, uint64_t *t)
 {
-    uint32_t i = (uint32_t)(l - p->lines), set = l2_set_of(m, l->line);
-    if (p->lru_head[set] == i)
+    uint32_t ways = m->cfg.l2_ways;
+    uint32_t set = l2_set_of(m, *t & ~(uint64_t)(L2_VALID | L2_DIRTY));
+    uint32_t w = (uint32_t)(t - &p->tag[(size_t)set * ways]);
+    uint8_t *l = &p->lru[(size_t)set * m->l2_lru_stride];
+    if (l[2 * ways] == w)
         return;
-    l2_lru_unlink(p, set, i);
-    l2_lru_push_mru(p, set, i);
+    l2_lru_unlink(l, ways, w);
+    l2_lru_push_mru(l, ways, w);
 }
 
 /* Allocate lline in its set: the first never-used way, else the LRU one. A
  * dirty victim is written back, which needs a DRAM queue slot: returns NULL
  * (try again later) without it. The line joins the MRU end (every caller
  * uses it at once). */
-static l2_line *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
+static uint64_t *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
 {
     uint32_t ways = m->cfg.l2_ways;
     uint32_t set = l2_set_of(m, lline);
-    l2_line *v;
-    if (p->nvalid[set] < ways)
-        v = &p->lines[(size_t)set * ways + p->nvalid[set]];
-    else
-        v = &p->lines[p->lru_tail[set]];
-    if (v->valid && v->dirty) {
+    uint64_t *t = &p->tag[(size_t)set * ways];
+    uint8_t *l = &p->lru[(size_t)set * m->l2_lru_stride];
+    uint8_t *nvalid = &l[2 * ways + 2];
+    uint32_t w = *nvalid < ways ? *nvalid : l[2 * ways + 1];
+    if ((t[w] & (L2_VALID | L2_DIRTY)) == (L2_VALID | L2_DIRTY)) {
         if (!dram_queue_room(m, p))
             return NULL;
-        dram_enqueue(m, p, v->line, 1, 0);
+        dram_enqueue(m, p, t[w] & ~(uint64_t)(L2_VALID | L2_DIRTY), 1, 0);
         m->st.l2_writebacks++;
     }
-    uint32_t i = (uint32_t)(v - p->lines);
-    if (v->valid) {
-        lm_erase(&p->where, v->line);
-        l2_lru_unlink(p, set, i);
-    } else {
-        p->nvalid[set]++;
-    }
-    v->valid = 1;
-    v->dirty = 0;
-    v->line = lline;
-    lm_insert(&p->where, lline, i);
-    l2_lru_push_mru(p, set, i);
-    return v;
+    if (t[w] & L2_VALID)
+        l2_lru_unlink(l, ways, w);
+    else
+        ++*nvalid;
+    t[w] = lline | L2_VALID;
+    l2_lru_push_mru(l, ways, w);
+    return &t[w];
 }
 
 static void l2_respond(mem_system *m, part_state *p, const packet *req,
@@ -1051,7 +1029,7 @@ static void l2_cycle(mem_system *m, part_state *p)
         l2_mshr *ms = &p->mshr[e];
         uint64_t lline = ms->line;
         if (p->out.count + ms->ntargets <= m->l2_out_cap) {
-            l2_line *l = l2_find(m, p, lline);
+            uint64_t *l = l2_find(m, p, lline);
             if (!l)
                 l = l2_allocate(m, p, lline);
             if (l) {
@@ -1059,7 +1037,7 @@ static void l2_cycle(mem_system *m, part_state *p)
                 for (uint32_t t = 0; t < ms->ntargets; t++) {
                     packet *tp = &p->targets[e * c->l2_mshr_max_merge + t];
                     if (tp->kind == PK_ATOMIC)
-                        l->dirty = 1;
+                        *l |= L2_DIRTY;
                     l2_respond(m, p, tp, m->now);
                 }
                 ms->used = 0;
@@ -1079,7 +1057,7 @@ static void l2_cycle(mem_system *m, part_state *p)
     int k = q->kind == PK_ATOMIC ? 2 : q->kind == PK_WRITE ? 1 : 0;
     if (q->kind == PK_WRITE) {
         /* write-back, write-allocate without fetch */
-        l2_line *l = l2_find(m, p, lline);
+        uint64_t *l = l2_find(m, p, lline);
         if (!l) {
             l = l2_allocate(m, p, lline);
             if (!l)
@@ -1088,19 +1066,19 @@ static void l2_cycle(mem_system *m, part_state *p)
         } else {
             m->st.l2_hit[k]++;
         }
-        l->dirty = 1;
+        *l |= L2_DIRTY;
         l2_touch(m, p, l);
         ring_pop(&p->in);
         m->live--;
         return;
     }
-    l2_line *l = l2_find(m, p, lline);
+    uint64_t *l = l2_find(m, p, lline);
     if (l) {
         if (p->out.count >= m->l2_out_cap)
             return;
         l2_touch(m, p, l);
         if (q->kind == PK_ATOMIC)
-            l->dirty = 1;
+            *l |= L2_DIRTY;
         m->st.l2_hit[k]++;
         l2_respond(m, p, q, m->now);
         ring_pop(&p->in);
@@ -1169,6 +1147,8 @@ static void wheel_add(mem_system *m, uint32_t si, uint64_t t)
 
 static uint32_t ser_cycles(const mem_system *m, uint32_t payload)
 {
+    if (payload <= m->cfg.l1d_sector_bytes)
+        return m->ser[payload];
     return ceil_div(m->cfg.icnt_header_bytes + payload, m->cfg.icnt_bytes_per_cycle);
 }
 
