@@ -611,7 +611,7 @@ static int dup_record(mem_system *m, uint64_t line, uint32_t sm)
         m->dupq_n--;
     }
     dup_fifo_push(m, key);
-    if ((m->dup_used + 1) * 4 > m->dup_cap && dup_grow(m, m->dup_cap * 2) != 0) {
+    if ((m->dup_used + 1) * 2 > m->dup_cap && dup_grow(m, m->dup_cap * 2) != 0) {
         fprintf(stderr, "smcosim mem-model: out of memory\n");
         exit(1);
     }
