@@ -98,11 +98,21 @@ static int bs_init(bitset *b, uint32_t n)
 static void bs_set(bitset *b, uint32_t i) { b->w[i >> 6] |= 1ull << (i & 63); }
 static void bs_clear(bitset *b, uint32_t i) { b->w[i >> 6] &= ~(1ull << (i & 63)); }
 
-/* An MSHR table's index: block/line address -> entry, by open addressing
- * with linear probing (at most half full), and a bitmap of free entries so
- * that the lowest free entry is found without scanning the table. */
+/* An MSHR table's index: block/line address -> entry, and a bitmap of
+ * free entries so that the lowest free entry is found without scanning.
+ * Tables of up to MI_SCAN_MAX entries (every preset) keep each entry's
+ * address in ekey[] and compare all of them without data-dependent branches
+ * (an address is in at most one entry): a few host cache lines and no
+ * mispredicted probe loops. Larger tables use open addressing with linear
+ * probing (at most half full). */
+#define MI_SCAN_MAX 64
+#define MI_NO_KEY   1ull     /* addresses are block-aligned, never odd */
+
 typedef struct mshr_index {
-    uint64_t *key;
+    uint64_t *ekey;      /* scan: address of each entry, MI_NO_KEY if free */
+    uint32_t  entries;
+    int       scan;
+    uint64_t *key;       /* hash: slots */
     uint32_t *val;       /* entry + 1; 0 = empty slot */
     uint32_t  mask;      /* slots - 1 */
     uint32_t  shift;     /* 64 - log2(slots) */
@@ -115,13 +125,18 @@ static int mi_init(mshr_index *x, uint32_t entries)
     uint32_t slots = 4;
     while (slots < 2 * entries)
         slots *= 2;
+    x->entries = entries;
+    x->scan = entries <= MI_SCAN_MAX;
+    x->ekey = malloc(entries * sizeof *x->ekey);
+    for (uint32_t e = 0; x->ekey && e < entries; e++)
+        x->ekey[e] = MI_NO_KEY;
     x->key = calloc(slots, sizeof *x->key);
     x->val = calloc(slots, sizeof *x->val);
     x->mask = slots - 1;
     x->shift = 64 - lg(slots);
     x->nwords = (entries + 63) / 64;
     x->free_bits = calloc(x->nwords, sizeof *x->free_bits);
-    if (!x->key || !x->val || !x->free_bits)
+    if (!x->ekey || !x->key || !x->val || !x->free_bits)
         return -1;
     for (uint32_t e = 0; e < entries; e++)
         x->free_bits[e >> 6] |= 1ull << (e & 63);
@@ -130,6 +145,7 @@ static int mi_init(mshr_index *x, uint32_t entries)
 
 static void mi_free(mshr_index *x)
 {
+    free(x->ekey);
     free(x->key);
     free(x->val);
     free(x->free_bits);
@@ -143,6 +159,12 @@ static uint32_t mi_slot(const mshr_index *x, uint64_t key)
 /* The entry holding key, or -1. */
 static int mi_find(const mshr_index *x, uint64_t key)
 {
+    if (x->scan) {
+        int found = -1;
+        for (uint32_t e = 0; e < x->entries; e++)
+            found = x->ekey[e] == key ? (int)e : found;
+        return found;
+    }
     for (uint32_t h = mi_slot(x, key); x->val[h]; h = (h + 1) & x->mask)
         if (x->key[h] == key)
             return (int)x->val[h] - 1;
@@ -157,6 +179,10 @@ static uint32_t mi_take(mshr_index *x, uint64_t key)
         w++;
     uint32_t e = w * 64 + (uint32_t)__builtin_ctzll(x->free_bits[w]);
     x->free_bits[w] &= x->free_bits[w] - 1;
+    if (x->scan) {
+        x->ekey[e] = key;
+        return e;
+    }
     uint32_t h = mi_slot(x, key);
     while (x->val[h])
         h = (h + 1) & x->mask;
@@ -169,6 +195,10 @@ static uint32_t mi_take(mshr_index *x, uint64_t key)
 static void mi_release(mshr_index *x, uint64_t key, uint32_t e)
 {
     x->free_bits[e >> 6] |= 1ull << (e & 63);
+    if (x->scan) {
+        x->ekey[e] = MI_NO_KEY;
+        return;
+    }
     uint32_t h = mi_slot(x, key);
     while (x->key[h] != key || x->val[h] != e + 1)
         h = (h + 1) & x->mask;

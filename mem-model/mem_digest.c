@@ -81,41 +81,54 @@ typedef struct scenario {
     uint32_t max_inflight;  /* per SM */
     uint32_t submit_pct;    /* chance that a ready SM submits this cycle */
     uint64_t seed;
+    uint64_t offset;        /* added to every global/local address */
 } scenario;
 
 static const scenario scenarios[] = {
-    { "k20x-streaming", "kepler-k20x", { NULL }, P_STREAMING, 60000, 48, 100, 1 },
-    { "k20x-random", "kepler-k20x", { NULL }, P_RANDOM, 30000, 48, 100, 2 },
-    { "k20x-resident", "kepler-k20x", { NULL }, P_RESIDENT, 20000, 48, 100, 3 },
-    { "k20x-mixed", "kepler-k20x", { NULL }, P_MIXED, 60000, 32, 60, 4 },
-    { "k20x-contend", "kepler-k20x", { NULL }, P_CONTEND, 40000, 48, 90, 5 },
-    { "k20x-rows", "kepler-k20x", { NULL }, P_ROWS, 40000, 16, 70, 6 },
-    { "gtx480-mixed", "fermi-gtx480", { NULL }, P_MIXED, 50000, 32, 50, 7 },
-    { "gtx480-streaming", "fermi-gtx480", { NULL }, P_STREAMING, 40000, 48, 100, 8 },
-    { "si7970-mixed", "si-7970", { NULL }, P_MIXED, 50000, 32, 50, 9 },
-    { "si7970-random", "si-7970", { NULL }, P_RANDOM, 20000, 40, 100, 10 },
+    { "k20x-streaming", "kepler-k20x", { NULL }, P_STREAMING, 60000, 48, 100, 1, 0 },
+    { "k20x-random", "kepler-k20x", { NULL }, P_RANDOM, 30000, 48, 100, 2, 0 },
+    { "k20x-resident", "kepler-k20x", { NULL }, P_RESIDENT, 20000, 48, 100, 3, 0 },
+    { "k20x-mixed", "kepler-k20x", { NULL }, P_MIXED, 60000, 32, 60, 4, 0 },
+    { "k20x-contend", "kepler-k20x", { NULL }, P_CONTEND, 40000, 48, 90, 5, 0 },
+    { "k20x-rows", "kepler-k20x", { NULL }, P_ROWS, 40000, 16, 70, 6, 0 },
+    { "gtx480-mixed", "fermi-gtx480", { NULL }, P_MIXED, 50000, 32, 50, 7, 0 },
+    { "gtx480-streaming", "fermi-gtx480", { NULL }, P_STREAMING, 40000, 48, 100, 8, 0 },
+    { "si7970-mixed", "si-7970", { NULL }, P_MIXED, 50000, 32, 50, 9, 0 },
+    { "si7970-random", "si-7970", { NULL }, P_RANDOM, 20000, 40, 100, 10, 0 },
     { "k20x-sector-hash-mixed", "kepler-k20x",
-      { "l1d.sector_bytes=32", "l1d.index=hash", NULL }, P_MIXED, 50000, 32, 60, 11 },
+      { "l1d.sector_bytes=32", "l1d.index=hash", NULL }, P_MIXED, 50000, 32, 60, 11, 0 },
     { "k20x-sector-contend", "kepler-k20x",
-      { "l1d.sector_bytes=32", NULL }, P_CONTEND, 30000, 48, 90, 12 },
+      { "l1d.sector_bytes=32", NULL }, P_CONTEND, 30000, 48, 90, 12, 0 },
     { "gtx480-hash-onmiss-mixed", "fermi-gtx480",
-      { "l1d.index=hash", "l1d.alloc=on_miss", NULL }, P_MIXED, 50000, 32, 60, 13 },
+      { "l1d.index=hash", "l1d.alloc=on_miss", NULL }, P_MIXED, 50000, 32, 60, 13, 0 },
     { "k20x-onmiss-streaming", "kepler-k20x",
-      { "l1d.alloc=on_miss", NULL }, P_STREAMING, 30000, 48, 100, 14 },
+      { "l1d.alloc=on_miss", NULL }, P_STREAMING, 30000, 48, 100, 14, 0 },
     { "tiny-mixed", "kepler-k20x",
       { "l1d.mshr_entries=2", "l1d.mshr_max_merge=2", "icnt.queue_entries=1",
         "l2.queue_entries=1", "l2.mshr_entries=2", "l2.mshr_max_merge=1",
-        "dram.queue_entries=1", "l1d.alloc=on_miss" }, P_MIXED, 30000, 32, 60, 15 },
+        "dram.queue_entries=1", "l1d.alloc=on_miss" }, P_MIXED, 30000, 32, 60, 15, 0 },
     { "tiny-contend", "kepler-k20x",
       { "l1d.mshr_entries=4", "l1d.mshr_max_merge=2", "icnt.queue_entries=2",
         "l2.mshr_max_merge=2", "mem.dup_window=50", "mem.sample_interval=7",
-        NULL }, P_CONTEND, 30000, 48, 90, 16 },
+        NULL }, P_CONTEND, 30000, 48, 90, 16, 0 },
     { "tiny-rows", "fermi-gtx480",
       { "dram.queue_entries=2", "dram.banks=2", "l2.sets=2", "l2.ways=2",
-        "icnt.bytes_per_cycle=8", NULL }, P_ROWS, 30000, 16, 80, 17 },
+        "icnt.bytes_per_cycle=8", NULL }, P_ROWS, 30000, 16, 80, 17, 0 },
     { "narrow-random", "kepler-k20x",
       { "icnt.bytes_per_cycle=4", "dram.bytes_per_cycle=5", "l2.partitions=2",
-        "mem.sample_interval=0", NULL }, P_RANDOM, 20000, 48, 100, 18 },
+        "mem.sample_interval=0", NULL }, P_RANDOM, 20000, 48, 100, 18, 0 },
+    /* MSHR tables beyond the small-table limit of the index */
+    { "big-mshr-random", "kepler-k20x",
+      { "l1d.mshr_entries=200", "l1d.mshr_max_merge=3", "l2.mshr_entries=300",
+        "icnt.queue_entries=32", "dram.queue_entries=64", NULL }, P_RANDOM, 20000, 48, 100, 19, 0 },
+    { "big-mshr-contend", "fermi-gtx480",
+      { "l1d.mshr_entries=100", "l2.mshr_entries=80", "l2.mshr_max_merge=3",
+        NULL }, P_CONTEND, 30000, 48, 90, 20, 0 },
+    /* line and row indices beyond 32 bits */
+    { "high-addr-mixed", "kepler-k20x", { NULL }, P_MIXED, 40000, 32, 60, 21,
+      (uint64_t)0x5a5 << 40 },
+    { "high-addr-rows", "fermi-gtx480", { "dram.banks=6", NULL }, P_ROWS, 30000, 16, 70, 22,
+      (uint64_t)1 << 50 },
 };
 
 /* ---- request generation ---------------------------------------------------- */
@@ -214,6 +227,15 @@ static void make_request(const mem_config *c, const scenario *sc, mem_request *r
             r->addr[l] %= 48u << 10;
 }
 
+static void make_request_at(const mem_config *c, const scenario *sc, mem_request *r,
+                            uint32_t sm, uint64_t tag)
+{
+    make_request(c, sc, r, sm, tag);
+    if (r->space == MEM_GLOBAL || r->space == MEM_LOCAL)
+        for (uint32_t l = 0; l < c->warp_size; l++)
+            r->addr[l] += sc->offset;
+}
+
 /* ---- the run ----------------------------------------------------------- */
 
 static void fold_completion(const mem_completion *d)
@@ -294,7 +316,7 @@ static int run(const scenario *sc, uint32_t scale)
             if (!ok || !submitting || inflight[s] >= sc->max_inflight ||
                 rnd() % 100 >= sc->submit_pct)
                 continue;
-            make_request(&cfg, sc, &req, s, ++tag);
+            make_request_at(&cfg, sc, &req, s, ++tag);
             int rc = mem_submit(m, &req, &info, err, sizeof err);
             fold(tag);
             fold((uint64_t)rc);
