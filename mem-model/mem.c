@@ -347,6 +347,9 @@ typedef struct part_state {
     /* L2 slice */
     ring     in, out;
     uint64_t in_port_free, out_port_free;
+    uint64_t out_try;    /* the output queue's front may move at this cycle
+                            at the earliest: max(out_port_free, its ready);
+                            UINT64_MAX when the queue is empty */
     /* Each set's tags are contiguous (a lookup compares the set's ways, a
      * couple of host cache lines), and so is its LRU state: lru[set *
      * lru_stride ...] holds next[ways] (towards the LRU end), prev[ways],
@@ -417,8 +420,6 @@ struct mem_system {
     bitset     sm_has_done;    /* completion heap not empty */
     uint64_t   done_min;       /* <= the earliest completion cycle queued in
                                   any SM's heap (UINT64_MAX: none) */
-    uint64_t   part_out_busy;  /* bit p: partition p's output queue holds
-                                  responses (l2.partitions <= 64) */
     uint64_t   part_wake_min;  /* <= every partition's wake */
     uint32_t   rr_up, rr_down;
     inst_rec  *inst;
@@ -807,6 +808,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
               mi_init(&p->mshr_ix, cfg->l2_mshr_entries) ||
               !p->banks || ring_init(&p->in, m->l2_in_cap) ||
               ring_init(&p->out, m->l2_out_cap);
+        p->out_try = UINT64_MAX;
         for (uint32_t b = 0; !bad && b < cfg->dram_banks; b++)
             p->banks[b].open_row = -1;
     }
@@ -1039,15 +1041,15 @@ static uint64_t *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
     return &t[w];
 }
 
-static void l2_respond(mem_system *m, part_state *p, const packet *req,
-                       uint64_t ready)
+static void l2_respond(part_state *p, const packet *req, uint64_t ready)
 {
-    m->part_out_busy |= 1ull << (p - m->part);
     packet r = *req;
     /* responses leave the slice in order */
     r.ready = max64(ready, p->last_resp_ready);
     p->last_resp_ready = r.ready;
     ring_push(&p->out, &r);
+    if (p->out.count == 1)
+        p->out_try = max64(p->out_port_free, r.ready);
 }
 
 static void l2_cycle(mem_system *m, part_state *p)
@@ -1068,7 +1070,7 @@ static void l2_cycle(mem_system *m, part_state *p)
                     packet *tp = &p->targets[e * c->l2_mshr_max_merge + t];
                     if (tp->kind == PK_ATOMIC)
                         *l |= L2_DIRTY;
-                    l2_respond(m, p, tp, m->now);
+                    l2_respond(p, tp, m->now);
                 }
                 ms->used = 0;
                 mi_release(&p->mshr_ix, lline, e);
@@ -1110,7 +1112,7 @@ static void l2_cycle(mem_system *m, part_state *p)
         if (q->kind == PK_ATOMIC)
             *l |= L2_DIRTY;
         m->st.l2_hit[k]++;
-        l2_respond(m, p, q, m->now);
+        l2_respond(p, q, m->now);
         ring_pop(&p->in);
         return;
     }
@@ -1196,20 +1198,19 @@ static void icnt_cycle(mem_system *m)
 {
     const mem_config *c = &m->cfg;
     uint32_t np = c->l2_partitions, ns = c->num_sms;
-    /* L2 -> SM: responses; round-robin over the partitions with queued
-     * responses, starting at rr_down */
-    uint64_t busy = m->part_out_busy;
-    uint64_t order[2] = { busy & (~0ull << m->rr_down),
-                          busy & ((1ull << m->rr_down) - 1) };
+    /* L2 -> SM: responses; round-robin from rr_down over the partitions
+     * whose port is free and whose front response is ready (out_try <= now;
+     * the mask is built without data-dependent branches) */
+    uint64_t can = 0;
+    for (uint32_t i = 0; i < np; i++)
+        can |= (uint64_t)(m->part[i].out_try <= m->now) << i;
+    uint64_t order[2] = { can & (~0ull << m->rr_down),
+                          can & ((1ull << m->rr_down) - 1) };
     for (int half = 0; half < 2; half++) {
         for (uint64_t bits = order[half]; bits; bits &= bits - 1) {
             uint32_t pi = (uint32_t)__builtin_ctzll(bits);
             part_state *p = &m->part[pi];
-            if (p->out_port_free > m->now)
-                continue;
             packet *pk = ring_front(&p->out);
-            if (pk->ready > m->now)
-                continue;
             sm_state *s = &m->sm[pk->sm];
             if (s->in_port_free > m->now || ring_full(&s->in))
                 continue;
@@ -1217,8 +1218,8 @@ static void icnt_cycle(mem_system *m)
             moved.ready = icnt_send(m, moved.bytes, &p->out_port_free, &s->in_port_free);
             ring_push(&s->in, &moved);
             ring_pop(&p->out);
-            if (!p->out.count)
-                m->part_out_busy &= ~(1ull << pi);
+            p->out_try = p->out.count ? max64(p->out_port_free, ring_front(&p->out)->ready)
+                                      : UINT64_MAX;
             if (s->in.count == 1)
                 wheel_add(m, moved.sm, moved.ready);
             m->st.icnt_down_packets++;
