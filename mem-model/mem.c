@@ -396,10 +396,11 @@ typedef struct dup_slot {
     uint8_t  has_other;
 } dup_slot;
 
-typedef struct dup_rec {
-    uint64_t line;       /* key as in dup_slot */
-    uint64_t t;          /* cycle of the allocation */
-} dup_rec;
+/* An open-addressing table (linear probing, at most half full). */
+typedef struct dup_table {
+    dup_slot *slot;
+    uint32_t  cap, used, shift;
+} dup_table;
 
 struct mem_system {
     mem_config cfg;
@@ -436,10 +437,9 @@ struct mem_system {
     uint32_t   l2_lru_stride;  /* bytes of LRU state per L2 set */
     uint32_t  *ser;            /* ser[payload]: interconnect cycles of a
                                   packet, payload 0..l1d.sector_bytes */
-    dup_slot  *dup;
-    uint32_t   dup_cap, dup_used, dup_shift;
-    dup_rec   *dupq;           /* allocations in cycle order (ring) */
-    uint32_t   dupq_cap, dupq_head, dupq_n;
+    dup_table  dup_cur, dup_prev;  /* lines allocated in this epoch and in
+                                     the previous one (see dup_record) */
+    uint64_t   dup_epoch_end;  /* first cycle of the next epoch */
     double    *series;         /* MSHR occupancy samples */
     size_t     nseries, series_cap;
     uint64_t   series_last_sum;
@@ -552,81 +552,59 @@ static void inst_data(mem_system *m, uint32_t i, uint64_t ready, int was_pending
 
 /* ---- duplicate table ---------------------------------------------------- */
 
-/* The table holds exactly the lines allocated within the window: every
- * allocation also appends (line, cycle) to a FIFO in cycle order, and before
- * each lookup the FIFO's records older than the window are popped, each
- * erasing its line unless a later allocation refreshed it. An entry older
- * than the window would decide nothing (both of its times would be out of
- * the window), so dropping it changes no answer. */
+/* Time is cut into epochs of W + 1 cycles. dup_cur holds the latest record
+ * of every line allocated in the current epoch, dup_prev those of the
+ * previous epoch; at an epoch change the previous table is cleared and the
+ * two swap. A record that matters (its last allocation within W cycles) is
+ * in one of the two; an older one decides nothing (both of its times are
+ * out of the window), so losing it changes no answer. Lookups look in
+ * dup_cur first (the newer record), then in dup_prev; an update always
+ * writes dup_cur. No per-entry expiry: a clear of one table per epoch. */
 
-static uint32_t dup_home(const mem_system *m, uint64_t key)
+static uint32_t dup_home(const dup_table *t, uint64_t key)
 {
     /* Fibonacci hashing: keys are line addresses, the top bits of the
      * product mix all of them */
-    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> m->dup_shift);
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> t->shift);
 }
 
-static int dup_grow(mem_system *m, uint32_t cap)
+/* The slot holding key, or the empty slot where it would go. */
+static dup_slot *dup_probe(const dup_table *t, uint64_t key)
 {
-    dup_slot *old = m->dup;
-    uint32_t oldcap = m->dup_cap;
-    dup_slot *t = calloc(cap, sizeof *t);
-    if (!t)
-        return -1;
-    m->dup = t;
-    m->dup_cap = cap;
-    m->dup_shift = 64 - lg(cap);
-    for (uint32_t i = 0; i < oldcap; i++) {
-        if (!old[i].line)
-            continue;
-        uint32_t h = dup_home(m, old[i].line);
-        while (t[h].line)
-            h = (h + 1) & (cap - 1);
-        t[h] = old[i];
-    }
-    free(old);
-    return 0;
-}
-
-/* Remove key if its last allocation was at cycle t (backward-shift
- * deletion keeps linear probing valid). */
-static void dup_expire(mem_system *m, uint64_t key, uint64_t t)
-{
-    uint32_t mask = m->dup_cap - 1, h = dup_home(m, key);
-    while (m->dup[h].line && m->dup[h].line != key)
+    uint32_t mask = t->cap - 1, h = dup_home(t, key);
+    while (t->slot[h].line && t->slot[h].line != key)
         h = (h + 1) & mask;
-    if (m->dup[h].line != key || m->dup[h].t_last != t)
-        return;
-    for (uint32_t j = (h + 1) & mask; m->dup[j].line; j = (j + 1) & mask) {
-        uint32_t home = dup_home(m, m->dup[j].line);
-        if (((j - home) & mask) >= ((j - h) & mask)) {
-            m->dup[h] = m->dup[j];
-            h = j;
-        }
-    }
-    m->dup[h].line = 0;
-    m->dup_used--;
+    return &t->slot[h];
 }
 
-static void dup_fifo_push(mem_system *m, uint64_t key)
+static int dup_init(dup_table *t, uint32_t cap)
 {
-    if (m->dupq_n == m->dupq_cap) {
-        uint32_t cap = m->dupq_cap * 2;
-        dup_rec *q = malloc((size_t)cap * sizeof *q);
-        if (!q) {
-            fprintf(stderr, "smcosim mem-model: out of memory\n");
-            exit(1);
-        }
-        for (uint32_t i = 0; i < m->dupq_n; i++)
-            q[i] = m->dupq[(m->dupq_head + i) & (m->dupq_cap - 1)];
-        free(m->dupq);
-        m->dupq = q;
-        m->dupq_cap = cap;
-        m->dupq_head = 0;
+    t->slot = calloc(cap, sizeof *t->slot);
+    t->cap = cap;
+    t->used = 0;
+    t->shift = 64 - lg(cap);
+    return t->slot ? 0 : -1;
+}
+
+static void dup_clear(dup_table *t)
+{
+    memset(t->slot, 0, (size_t)t->cap * sizeof *t->slot);
+    t->used = 0;
+}
+
+static void dup_grow(dup_table *t)
+{
+    dup_table bigger;
+    if (dup_init(&bigger, t->cap * 2) != 0) {
+        fprintf(stderr, "smcosim mem-model: out of memory\n");
+        exit(1);
     }
-    dup_rec *r = &m->dupq[(m->dupq_head + m->dupq_n++) & (m->dupq_cap - 1)];
-    r->line = key;
-    r->t = m->now;
+    for (uint32_t i = 0; i < t->cap; i++)
+        if (t->slot[i].line)
+            *dup_probe(&bigger, t->slot[i].line) = t->slot[i];
+    bigger.used = t->used;
+    free(t->slot);
+    *t = bigger;
 }
 
 /* Record an MSHR allocation of `line` by `sm`; returns 1 when another SM
@@ -635,42 +613,52 @@ static int dup_record(mem_system *m, uint64_t line, uint32_t sm)
 {
     uint64_t key = line | 1;
     uint64_t w = m->cfg.dup_window;
-    while (m->dupq_n && m->now - m->dupq[m->dupq_head].t > w) {
-        dup_rec *r = &m->dupq[m->dupq_head];
-        dup_expire(m, r->line, r->t);
-        m->dupq_head = (m->dupq_head + 1) & (m->dupq_cap - 1);
-        m->dupq_n--;
-    }
-    dup_fifo_push(m, key);
-    if ((m->dup_used + 1) * 2 > m->dup_cap && dup_grow(m, m->dup_cap * 2) != 0) {
-        fprintf(stderr, "smcosim mem-model: out of memory\n");
-        exit(1);
-    }
-    uint32_t mask = m->dup_cap - 1, h = dup_home(m, key);
-    while (m->dup[h].line && m->dup[h].line != key)
-        h = (h + 1) & mask;
-    dup_slot *d = &m->dup[h];
-    if (d->line == key) {
-        int is_dup;
-        if (sm != d->sm_last)
-            is_dup = m->now - d->t_last <= w;
-        else
-            is_dup = d->has_other && m->now - d->t_other <= w;
-        if (sm != d->sm_last) {
-            d->t_other = d->t_last;
-            d->has_other = 1;
-            d->sm_last = sm;
+    if (m->now >= m->dup_epoch_end) {
+        uint64_t len = w + 1;
+        if (m->now < m->dup_epoch_end + len) {
+            /* the next epoch: the current table becomes the previous one,
+             * the old previous one is cleared and reused */
+            dup_table t = m->dup_prev;
+            m->dup_prev = m->dup_cur;
+            m->dup_cur = t;
+            dup_clear(&m->dup_cur);
+        } else {
+            /* a whole epoch without allocations: both are out of date */
+            dup_clear(&m->dup_cur);
+            dup_clear(&m->dup_prev);
         }
-        d->t_last = m->now;
-        return is_dup;
+        m->dup_epoch_end = (m->now / len + 1) * len;
     }
-    m->dup_used++;
-    d->line = key;
+    dup_table *cur = &m->dup_cur;
+    if ((cur->used + 1) * 2 > cur->cap)
+        dup_grow(cur);
+    dup_slot *d = dup_probe(cur, key);
+    if (!d->line) {
+        dup_slot *old = dup_probe(&m->dup_prev, key);
+        cur->used++;
+        if (old->line) {
+            *d = *old;               /* continue the previous epoch's record */
+        } else {
+            d->line = key;
+            d->t_last = m->now;
+            d->sm_last = sm;
+            d->has_other = 0;
+            d->t_other = 0;
+            return 0;
+        }
+    }
+    int is_dup;
+    if (sm != d->sm_last)
+        is_dup = m->now - d->t_last <= w;
+    else
+        is_dup = d->has_other && m->now - d->t_other <= w;
+    if (sm != d->sm_last) {
+        d->t_other = d->t_last;
+        d->has_other = 1;
+        d->sm_last = sm;
+    }
     d->t_last = m->now;
-    d->sm_last = sm;
-    d->has_other = 0;
-    d->t_other = 0;
-    return 0;
+    return is_dup;
 }
 
 /* ---- creation ---------------------------------------------------------- */
@@ -721,8 +709,8 @@ void mem_destroy(mem_system *m)
     free(m->sm_ldst_busy.w);
     free(m->sm_has_done.w);
     free(m->inst);
-    free(m->dup);
-    free(m->dupq);
+    free(m->dup_cur.slot);
+    free(m->dup_prev.slot);
     free(m->ser);
     free(m->series);
     free(m);
@@ -770,9 +758,8 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
                                   sizeof *m->wheel)) ||
               bs_init(&m->sm_out_busy, cfg->num_sms) ||
               bs_init(&m->sm_ldst_busy, cfg->num_sms) ||
-              bs_init(&m->sm_has_done, cfg->num_sms) || dup_grow(m, 1024) ||
-              !(m->dupq = malloc(1024 * sizeof *m->dupq));
-    m->dupq_cap = 1024;
+              bs_init(&m->sm_has_done, cfg->num_sms) || dup_init(&m->dup_cur, 1024) ||
+              dup_init(&m->dup_prev, 1024);
     for (uint32_t i = 0; !bad && i < cfg->num_sms; i++) {
         sm_state *s = &m->sm[i];
         s->lines = calloc((size_t)cfg->l1d_sets * cfg->l1d_ways, sizeof *s->lines);
