@@ -107,11 +107,19 @@ static void bs_clear(bitset *b, uint32_t i) { b->w[i >> 6] &= ~(1ull << (i & 63)
  * probing (at most half full). */
 #define MI_SCAN_MAX 64
 #define MI_NO_KEY   1ull     /* addresses are block-aligned, never odd */
+#define MI_FILTER_BITS 256   /* > 4 x MI_SCAN_MAX: few false positives */
 
 typedef struct mshr_index {
     uint64_t *ekey;      /* scan: address of each entry, MI_NO_KEY if free */
     uint32_t  entries;
     int       scan;
+    /* scan: a counting filter over the held addresses. Bit h of filter is
+     * set iff fcount[h] > 0, fcount[h] being the number of held addresses
+     * whose filter hash is h; a clear bit proves an address absent, so most
+     * lookups that miss (every new line of a streaming pattern) skip the
+     * scan. */
+    uint64_t  filter[MI_FILTER_BITS / 64];
+    uint8_t   fcount[MI_FILTER_BITS];
     uint64_t *key;       /* hash: slots */
     uint32_t *val;       /* entry + 1; 0 = empty slot */
     uint32_t  mask;      /* slots - 1 */
@@ -156,10 +164,18 @@ static uint32_t mi_slot(const mshr_index *x, uint64_t key)
     return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> x->shift);
 }
 
+static uint32_t mi_filter_hash(uint64_t key)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 56);   /* 0..255 */
+}
+
 /* The entry holding key, or -1. */
 static int mi_find(const mshr_index *x, uint64_t key)
 {
     if (x->scan) {
+        uint32_t h = mi_filter_hash(key);
+        if (!(x->filter[h >> 6] >> (h & 63) & 1))
+            return -1;
         int found = -1;
         for (uint32_t e = 0; e < x->entries; e++)
             found = x->ekey[e] == key ? (int)e : found;
@@ -180,6 +196,9 @@ static uint32_t mi_take(mshr_index *x, uint64_t key)
     uint32_t e = w * 64 + (uint32_t)__builtin_ctzll(x->free_bits[w]);
     x->free_bits[w] &= x->free_bits[w] - 1;
     if (x->scan) {
+        uint32_t h = mi_filter_hash(key);
+        x->fcount[h]++;      /* at most MI_SCAN_MAX < 256 addresses */
+        x->filter[h >> 6] |= 1ull << (h & 63);
         x->ekey[e] = key;
         return e;
     }
@@ -196,6 +215,9 @@ static void mi_release(mshr_index *x, uint64_t key, uint32_t e)
 {
     x->free_bits[e >> 6] |= 1ull << (e & 63);
     if (x->scan) {
+        uint32_t h = mi_filter_hash(key);
+        if (--x->fcount[h] == 0)
+            x->filter[h >> 6] &= ~(1ull << (h & 63));
         x->ekey[e] = MI_NO_KEY;
         return;
     }
@@ -357,6 +379,11 @@ typedef struct part_state {
      * fills ways in order and never invalidates, so ways 0..nvalid-1 are
      * the valid ones). Way numbers are bytes (ways <= 64), L2_NONE = end. */
     uint64_t *tag;
+    /* A one-byte fingerprint of each valid way's line (0x80 | 7 hash bits;
+     * 0 for a way never used), fp_words 64-bit words per set, way w in bits
+     * 8*(w%8) of word w/8: a lookup compares eight ways per word and reads
+     * the tags only of ways whose fingerprint matches. */
+    uint64_t *fp;
     uint8_t  *lru;
     l2_mshr *mshr;
     mshr_index mshr_ix;
@@ -389,17 +416,19 @@ typedef struct part_state {
 /* ---- duplicate-MSHR detection (seed 000 §6.1) ---------------------------- */
 
 typedef struct dup_slot {
-    uint64_t line;       /* 0 = empty (line 0 is stored as line | 1: lines are aligned) */
+    uint64_t line;       /* line address | 1 (lines are aligned) */
     uint64_t t_last;     /* most recent allocation */
     uint64_t t_other;    /* most recent allocation by an SM other than sm_last */
-    uint32_t sm_last;
+    uint32_t gen;        /* the slot is in use iff gen == its table's gen */
+    uint16_t sm_last;    /* (mem.num_sms <= MEM_MAX_SMS = 256) */
     uint8_t  has_other;
 } dup_slot;
 
-/* An open-addressing table (linear probing, at most half full). */
+/* An open-addressing table (linear probing, at most half full). Clearing it
+ * advances gen, which empties every slot at once. */
 typedef struct dup_table {
     dup_slot *slot;
-    uint32_t  cap, used, shift;
+    uint32_t  cap, used, shift, gen;
 } dup_table;
 
 struct mem_system {
@@ -435,6 +464,7 @@ struct mem_system {
     fastdiv    div_banks;      /* by dram.banks */
     uint32_t   dram_burst;     /* data-bus cycles of one line */
     uint32_t   l2_lru_stride;  /* bytes of LRU state per L2 set */
+    uint32_t   l2_fp_words;    /* fingerprint words per L2 set */
     uint32_t  *ser;            /* ser[payload]: interconnect cycles of a
                                   packet, payload 0..l1d.sector_bytes */
     dup_table  dup_cur, dup_prev;  /* lines allocated in this epoch and in
@@ -568,27 +598,33 @@ static uint32_t dup_home(const dup_table *t, uint64_t key)
     return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> t->shift);
 }
 
-/* The slot holding key, or the empty slot where it would go. */
+static int dup_in_use(const dup_table *t, const dup_slot *d) { return d->gen == t->gen; }
+
+/* The slot holding key, or the free slot where it would go. */
 static dup_slot *dup_probe(const dup_table *t, uint64_t key)
 {
     uint32_t mask = t->cap - 1, h = dup_home(t, key);
-    while (t->slot[h].line && t->slot[h].line != key)
+    while (t->slot[h].gen == t->gen && t->slot[h].line != key)
         h = (h + 1) & mask;
     return &t->slot[h];
 }
 
 static int dup_init(dup_table *t, uint32_t cap)
 {
-    t->slot = calloc(cap, sizeof *t->slot);
+    t->slot = calloc(cap, sizeof *t->slot);   /* gen 0: free */
     t->cap = cap;
     t->used = 0;
     t->shift = 64 - lg(cap);
+    t->gen = 1;
     return t->slot ? 0 : -1;
 }
 
 static void dup_clear(dup_table *t)
 {
-    memset(t->slot, 0, (size_t)t->cap * sizeof *t->slot);
+    if (++t->gen == 0) {     /* wrapped: really clear, once in 2^32 epochs */
+        memset(t->slot, 0, (size_t)t->cap * sizeof *t->slot);
+        t->gen = 1;
+    }
     t->used = 0;
 }
 
@@ -600,8 +636,11 @@ static void dup_grow(dup_table *t)
         exit(1);
     }
     for (uint32_t i = 0; i < t->cap; i++)
-        if (t->slot[i].line)
-            *dup_probe(&bigger, t->slot[i].line) = t->slot[i];
+        if (dup_in_use(t, &t->slot[i])) {
+            dup_slot *d = dup_probe(&bigger, t->slot[i].line);
+            *d = t->slot[i];
+            d->gen = bigger.gen;
+        }
     bigger.used = t->used;
     free(t->slot);
     *t = bigger;
@@ -633,15 +672,17 @@ static int dup_record(mem_system *m, uint64_t line, uint32_t sm)
     if ((cur->used + 1) * 2 > cur->cap)
         dup_grow(cur);
     dup_slot *d = dup_probe(cur, key);
-    if (!d->line) {
+    if (!dup_in_use(cur, d)) {
         dup_slot *old = dup_probe(&m->dup_prev, key);
         cur->used++;
-        if (old->line) {
+        if (dup_in_use(&m->dup_prev, old)) {
             *d = *old;               /* continue the previous epoch's record */
+            d->gen = cur->gen;
         } else {
             d->line = key;
+            d->gen = cur->gen;
             d->t_last = m->now;
-            d->sm_last = sm;
+            d->sm_last = (uint16_t)sm;
             d->has_other = 0;
             d->t_other = 0;
             return 0;
@@ -655,7 +696,7 @@ static int dup_record(mem_system *m, uint64_t line, uint32_t sm)
     if (sm != d->sm_last) {
         d->t_other = d->t_last;
         d->has_other = 1;
-        d->sm_last = sm;
+        d->sm_last = (uint16_t)sm;
     }
     d->t_last = m->now;
     return is_dup;
@@ -690,6 +731,7 @@ void mem_destroy(mem_system *m)
             free(p->in.buf);
             free(p->out.buf);
             free(p->tag);
+            free(p->fp);
             free(p->lru);
             free(p->mshr);
             mi_free(&p->mshr_ix);
@@ -730,6 +772,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     fd_init(&m->div_parts, cfg->l2_partitions);
     fd_init(&m->div_banks, cfg->dram_banks);
     m->l2_lru_stride = 2 * cfg->l2_ways + 3;
+    m->l2_fp_words = (cfg->l2_ways + 7) / 8;
     m->dram_burst = ceil_div(cfg->l2_line_bytes, cfg->dram_bytes_per_cycle);
     m->ser = malloc((cfg->l1d_sector_bytes + 1) * sizeof *m->ser);
     for (uint32_t b = 0; m->ser && b <= cfg->l1d_sector_bytes; b++)
@@ -774,6 +817,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     for (uint32_t i = 0; !bad && i < cfg->l2_partitions; i++) {
         part_state *p = &m->part[i];
         p->tag = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->tag);
+        p->fp = calloc((size_t)cfg->l2_sets * m->l2_fp_words, sizeof *p->fp);
         p->lru = calloc((size_t)cfg->l2_sets * m->l2_lru_stride, 1);
         for (uint32_t st = 0; p->lru && st < cfg->l2_sets; st++) {
             uint8_t *l = &p->lru[(size_t)st * m->l2_lru_stride];
@@ -790,7 +834,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         p->rd_mshr = calloc(p->fcap, sizeof *p->rd_mshr);
         p->wr_done = calloc(p->fcap, sizeof *p->wr_done);
         p->banks = calloc(cfg->dram_banks, sizeof *p->banks);
-        bad = !p->tag || !p->lru || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
+        bad = !p->tag || !p->fp || !p->lru || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
               !p->rd_mshr || !p->wr_done ||
               mi_init(&p->mshr_ix, cfg->l2_mshr_entries) ||
               !p->banks || ring_init(&p->in, m->l2_in_cap) ||
@@ -946,17 +990,34 @@ static uint32_t l2_set_of(const mem_system *m, uint64_t lline)
     return (uint32_t)((lline >> lg(m->cfg.l2_line_bytes)) & (m->cfg.l2_sets - 1));
 }
 
-/* The tag holding lline, or NULL. The ways are compared without
- * data-dependent branches (a line is in at most one way). */
+static uint64_t l2_fingerprint(uint64_t lline)
+{
+    return 0x80 | ((lline * 0x9e3779b97f4a7c15ull) >> 57);
+}
+
+/* The tag holding lline, or NULL. Equal fingerprints are found eight ways at
+ * a time (bytes of fp ^ wanted that are zero: the wanted byte has bit 7 set,
+ * so a zero byte is a valid way whose fingerprint matches, and the masked
+ * add below cannot carry from one byte into the next); only those ways'
+ * tags are compared (a line is in at most one way). */
 static uint64_t *l2_find(mem_system *m, part_state *p, uint64_t lline)
 {
-    uint32_t ways = m->cfg.l2_ways;
-    uint64_t *t = &p->tag[(size_t)l2_set_of(m, lline) * ways];
+    uint32_t ways = m->cfg.l2_ways, set = l2_set_of(m, lline);
+    uint64_t *t = &p->tag[(size_t)set * ways];
+    const uint64_t *fp = &p->fp[(size_t)set * m->l2_fp_words];
     uint64_t want = lline | L2_VALID;
-    uint32_t found = UINT32_MAX;
-    for (uint32_t w = 0; w < ways; w++)
-        found = (t[w] & ~(uint64_t)L2_DIRTY) == want ? w : found;
-    return found == UINT32_MAX ? NULL : &t[found];
+    uint64_t rep = l2_fingerprint(lline) * 0x0101010101010101ull;
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    for (uint32_t k = 0; k < m->l2_fp_words; k++) {
+        uint64_t x = fp[k] ^ rep;
+        uint64_t zero = ~(((x & low7) + low7) | x) & ~low7;
+        for (; zero; zero &= zero - 1) {
+            uint32_t w = k * 8 + (uint32_t)__builtin_ctzll(zero) / 8;
+            if ((t[w] & ~(uint64_t)L2_DIRTY) == want)
+                return &t[w];
+        }
+    }
+    return NULL;
 }
 
 /* The L2 keeps each set's valid lines in a list in last-use order; a use
@@ -1024,6 +1085,9 @@ static uint64_t *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
     else
         ++*nvalid;
     t[w] = lline | L2_VALID;
+    uint64_t *fw = &p->fp[(size_t)set * m->l2_fp_words + w / 8];
+    uint32_t sh = 8 * (w % 8);
+    *fw = (*fw & ~(0xffull << sh)) | l2_fingerprint(lline) << sh;
     l2_lru_push_mru(l, ways, w);
     return &t[w];
 }
