@@ -1280,10 +1280,10 @@ static void icnt_cycle(mem_system *m)
     m->rr_down = m->rr_down + 1 == np ? 0 : m->rr_down + 1;
     /* SM -> L2: requests; round-robin over SMs with queued packets */
     uint32_t nw = m->sm_out_busy.nwords;
-    for (uint32_t k = 0; k <= nw; k++) {
+    uint32_t wi = m->rr_up / 64;
+    for (uint32_t k = 0; k <= nw; k++, wi = wi + 1 == nw ? 0 : wi + 1) {
         /* visit words starting at rr_up's word; the first and last visits
          * split that word so each SM is visited once, in rotated order */
-        uint32_t wi = (m->rr_up / 64 + k) % nw;
         uint64_t bits = m->sm_out_busy.w[wi];
         uint32_t start_bit = m->rr_up % 64;
         if (k == 0)
