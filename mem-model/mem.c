@@ -292,8 +292,14 @@ typedef struct heap_item {
 
 /* ---- per SM ------------------------------------------------------------- */
 
+/* The line field of a way with neither valid nor reserved sectors (line
+ * addresses are multiples of l1d.line_bytes >= 16), so that a lookup
+ * compares addresses only. */
+#define L1_NO_LINE 1ull
+
 typedef struct l1_line {
-    uint64_t line;       /* line address */
+    uint64_t line;       /* line address; L1_NO_LINE while valid and
+                            reserved are both 0 (outside l1_take_line) */
     uint64_t lru;        /* last use stamp */
     uint32_t valid;      /* valid sectors */
     uint32_t reserved;   /* sectors reserved by allocate-on-miss */
@@ -806,6 +812,8 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     for (uint32_t i = 0; !bad && i < cfg->num_sms; i++) {
         sm_state *s = &m->sm[i];
         s->lines = calloc((size_t)cfg->l1d_sets * cfg->l1d_ways, sizeof *s->lines);
+        for (uint32_t w = 0; s->lines && w < cfg->l1d_sets * cfg->l1d_ways; w++)
+            s->lines[w].line = L1_NO_LINE;
         s->mshr = calloc(cfg->l1d_mshr_entries, sizeof *s->mshr);
         s->targets = calloc((size_t)cfg->l1d_mshr_entries * cfg->l1d_mshr_max_merge,
                             sizeof *s->targets);
@@ -1331,15 +1339,14 @@ static l1_line *l1_set_base(mem_system *m, sm_state *s, uint32_t set)
 
 /* The way holding line (valid or reserved sectors), or NULL. A line is in
  * at most one such way, so the scan needs no early exit: it is written
- * without data-dependent branches (the outcome is hard to predict). */
+ * without data-dependent branches (the outcome is hard to predict). Empty
+ * ways hold L1_NO_LINE, which matches no line. */
 static l1_line *l1_find(mem_system *m, sm_state *s, uint32_t set, uint64_t line)
 {
     l1_line *b = l1_set_base(m, s, set);
     uint32_t found = UINT32_MAX;
-    for (uint32_t w = 0; w < m->cfg.l1d_ways; w++) {
-        int hit = (b[w].line == line) & ((b[w].valid | b[w].reserved) != 0);
-        found = hit ? w : found;
-    }
+    for (uint32_t w = 0; w < m->cfg.l1d_ways; w++)
+        found = b[w].line == line ? w : found;
     return found == UINT32_MAX ? NULL : &b[found];
 }
 
@@ -1442,6 +1449,7 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
         }
         if (l && l->valid && !l->reserved) {
             l->valid = 0;
+            l->line = L1_NO_LINE;
             m->st.l1_write_evicts++;
             m->st.l1_hit[s->op]++;
         } else {

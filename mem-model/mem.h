@@ -225,7 +225,8 @@ size_t mem_collect(mem_system *m, uint32_t sm, mem_completion *out, size_t cap);
 
 /* mem_collect for every SM in one call: SM 0's completions first, then
  * SM 1's, ...; each SM's in (cycle, submission) order. Visits only SMs with
- * queued completions. Returns how many were written (at most cap). */
+ * queued completions. Returns how many were written (at most cap); fewer
+ * than cap means every completion due has been taken. */
 size_t mem_collect_all(mem_system *m, mem_completion *out, size_t cap);
 
 /* Instructions submitted and not yet collected, over all SMs. */
