@@ -784,6 +784,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     for (uint32_t b = 0; m->ser && b <= cfg->l1d_sector_bytes; b++)
         m->ser[b] = ceil_div(cfg->icnt_header_bytes + b, cfg->icnt_bytes_per_cycle);
     m->done_min = UINT64_MAX;
+    m->part_wake_min = UINT64_MAX;
     m->series_countdown = cfg->sample_interval;
     m->sectors_per_line = cfg->l1d_line_bytes / cfg->l1d_sector_bytes;
     /* The slice input queue also holds the requests inside the L2 pipeline
@@ -848,6 +849,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
               !p->banks || ring_init(&p->in, m->l2_in_cap) ||
               ring_init(&p->out, m->l2_out_cap);
         p->out_try = UINT64_MAX;
+        p->wake = UINT64_MAX;    /* nothing to do yet */
         for (uint32_t b = 0; !bad && b < cfg->dram_banks; b++)
             p->banks[b].open_row = -1;
     }
@@ -1570,6 +1572,27 @@ static void sm_cycle(mem_system *m, sm_state *s, uint32_t si)
 
 /* ---- the public cycle ------------------------------------------------------- */
 
+/* The MSHR occupancy sample of the interval that ends with this cycle (its
+ * countdown reached 0); restarts the countdown. */
+static void series_sample(mem_system *m)
+{
+    const mem_config *c = &m->cfg;
+    m->series_countdown = c->sample_interval;
+    if (m->nseries == m->series_cap) {
+        size_t n = m->series_cap ? m->series_cap * 2 : 256;
+        double *bigger = realloc(m->series, n * sizeof *bigger);
+        if (!bigger) {
+            fprintf(stderr, "smcosim mem-model: out of memory\n");
+            exit(1);
+        }
+        m->series = bigger;
+        m->series_cap = n;
+    }
+    m->series[m->nseries++] = (double)(m->st.l1_mshr_occ_sum - m->series_last_sum) /
+                              ((double)c->sample_interval * c->num_sms);
+    m->series_last_sum = m->st.l1_mshr_occ_sum;
+}
+
 /* The first cycle at which mem_cycle must look at partition p again: the
  * earliest of the DRAM scheduler's wait, the next write or read to finish
  * and the slice input's front. Only a packet arriving from the interconnect
@@ -1641,24 +1664,72 @@ void mem_cycle(mem_system *m)
         }
     }
     m->st.l1_mshr_occ_sum += m->mshr_used_all;
-    if (m->series_countdown && --m->series_countdown == 0) {
-        m->series_countdown = c->sample_interval;
-        if (m->nseries == m->series_cap) {
-            size_t n = m->series_cap ? m->series_cap * 2 : 256;
-            double *bigger = realloc(m->series, n * sizeof *bigger);
-            if (!bigger) {
-                fprintf(stderr, "smcosim mem-model: out of memory\n");
-                exit(1);
-            }
-            m->series = bigger;
-            m->series_cap = n;
-        }
-        m->series[m->nseries++] = (double)(m->st.l1_mshr_occ_sum - m->series_last_sum) /
-                                  ((double)c->sample_interval * c->num_sms);
-        m->series_last_sum = m->st.l1_mshr_occ_sum;
-    }
+    if (m->series_countdown && --m->series_countdown == 0)
+        series_sample(m);
     m->st.cycles++;
     m->now++;
+}
+
+/* ---- skipping idle cycles ---------------------------------------------------- */
+
+uint64_t mem_next_event(const mem_system *m)
+{
+    const mem_config *c = &m->cfg;
+    for (uint32_t w = 0; w < m->sm_active.nwords; w++)
+        if (m->sm_active.w[w])
+            return m->now;               /* an SM works or takes a response */
+    uint64_t t = m->part_wake_min;       /* slices and DRAM channels */
+    for (uint32_t w = 0; w < m->sm_has_done.nwords; w++)
+        for (uint64_t bits = m->sm_has_done.w[w]; bits; bits &= bits - 1) {
+            /* a completion becomes collectable (exact: mem_collect leaves
+             * done_min behind) */
+            uint64_t d = m->sm[w * 64 + (uint32_t)__builtin_ctzll(bits)].heap[0].cycle;
+            t = d < t ? d : t;
+        }
+    for (uint32_t i = 0; i < c->l2_partitions; i++)
+        t = m->part[i].out_try < t ? m->part[i].out_try : t;   /* a response leaves */
+    for (uint32_t i = 0; i < c->num_sms; i++) {
+        const sm_state *s = &m->sm[i];
+        if (s->out.count) {              /* a request leaves the SM */
+            uint64_t r = max64(s->out_port_free, s->out.buf[s->out.head].ready);
+            t = r < t ? r : t;
+        }
+        if (s->in.count) {               /* a response reaches the front */
+            uint64_t r = s->in.buf[s->in.head].ready;
+            t = r < t ? r : t;
+        }
+    }
+    return t < m->now ? m->now : t;
+}
+
+int mem_skip_to(mem_system *m, uint64_t t)
+{
+    if (t < m->now || t > mem_next_event(m))
+        return -1;
+    uint64_t n = t - m->now;
+    if (!n)
+        return 0;
+    /* What the n calls of mem_cycle would do: no partition is due, no
+     * packet can move, no SM is active and the timing wheel's slots for
+     * these cycles are empty (every entry is for a cycle >= t, at most
+     * wheel_mask cycles after the cycle that queued it); only the
+     * round-robin pointers, the occupancy sum and its samples, and the
+     * clock advance. */
+    const mem_config *c = &m->cfg;
+    m->rr_down = (uint32_t)((m->rr_down + n) % c->l2_partitions);
+    m->rr_up = (uint32_t)((m->rr_up + n) % c->num_sms);
+    uint64_t left = n;
+    while (m->series_countdown && left >= m->series_countdown) {
+        m->st.l1_mshr_occ_sum += m->series_countdown * m->mshr_used_all;
+        left -= m->series_countdown;
+        series_sample(m);
+    }
+    m->st.l1_mshr_occ_sum += left * m->mshr_used_all;
+    if (m->series_countdown)
+        m->series_countdown -= (uint32_t)left;
+    m->st.cycles += n;
+    m->now = t;
+    return 0;
 }
 
 const double *mem_occupancy_series(const mem_system *m, size_t *n)
