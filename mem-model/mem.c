@@ -341,6 +341,9 @@ typedef struct sm_state {
 
 /* ---- per partition: L2 slice + DRAM channel --------------------------- */
 
+#define PW_SLOTS 256
+#define PW_MASK  (PW_SLOTS - 1)
+
 /* An L2 tag: the partition-local line address, or'ed with L2_VALID and
  * L2_DIRTY (line addresses are multiples of l2.line_bytes >= 16). */
 #define L2_VALID 1u
@@ -456,7 +459,15 @@ struct mem_system {
     bitset     sm_has_done;    /* completion heap not empty */
     uint64_t   done_min;       /* <= the earliest completion cycle queued in
                                   any SM's heap (UINT64_MAX: none) */
-    uint64_t   part_wake_min;  /* <= every partition's wake */
+    /* Hashed timing wheels of partitions (bit i = partition i): pwheel[t &
+     * PW_MASK] holds the partitions to visit at cycle t (a partition's wake),
+     * owheel[t & PW_MASK] those whose front response may leave at cycle t
+     * (its out_try). A slot is checked against the partition's current
+     * value when its cycle comes: a bit for a value PW_SLOTS or more
+     * cycles ahead stays in the slot, a bit left by a value since changed
+     * is dropped. out_ready holds the partitions whose out_try <= now. */
+    uint64_t   pwheel[PW_SLOTS], owheel[PW_SLOTS];
+    uint64_t   out_ready;
     uint32_t   rr_up, rr_down;
     inst_rec  *inst;
     uint32_t   ninst, free_inst;
@@ -784,7 +795,6 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     for (uint32_t b = 0; m->ser && b <= cfg->l1d_sector_bytes; b++)
         m->ser[b] = ceil_div(cfg->icnt_header_bytes + b, cfg->icnt_bytes_per_cycle);
     m->done_min = UINT64_MAX;
-    m->part_wake_min = UINT64_MAX;
     m->series_countdown = cfg->sample_interval;
     m->sectors_per_line = cfg->l1d_line_bytes / cfg->l1d_sector_bytes;
     /* The slice input queue also holds the requests inside the L2 pipeline
@@ -1102,15 +1112,27 @@ static uint64_t *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
     return &t[w];
 }
 
-static void l2_respond(part_state *p, const packet *req, uint64_t ready)
+/* Partition p's front response may leave from cycle p->out_try on. */
+static void out_schedule(mem_system *m, part_state *p)
+{
+    uint64_t bit = 1ull << (p - m->part);
+    if (p->out_try <= m->now)
+        m->out_ready |= bit;
+    else if (p->out_try != UINT64_MAX)
+        m->owheel[p->out_try & PW_MASK] |= bit;
+}
+
+static void l2_respond(mem_system *m, part_state *p, const packet *req, uint64_t ready)
 {
     packet r = *req;
     /* responses leave the slice in order */
     r.ready = max64(ready, p->last_resp_ready);
     p->last_resp_ready = r.ready;
     ring_push(&p->out, &r);
-    if (p->out.count == 1)
+    if (p->out.count == 1) {
         p->out_try = max64(p->out_port_free, r.ready);
+        out_schedule(m, p);
+    }
 }
 
 static void l2_cycle(mem_system *m, part_state *p)
@@ -1131,7 +1153,7 @@ static void l2_cycle(mem_system *m, part_state *p)
                     packet *tp = &p->targets[e * c->l2_mshr_max_merge + t];
                     if (tp->kind == PK_ATOMIC)
                         *l |= L2_DIRTY;
-                    l2_respond(p, tp, m->now);
+                    l2_respond(m, p, tp, m->now);
                 }
                 ms->used = 0;
                 mi_release(&p->mshr_ix, lline, e);
@@ -1173,7 +1195,7 @@ static void l2_cycle(mem_system *m, part_state *p)
         if (q->kind == PK_ATOMIC)
             *l |= L2_DIRTY;
         m->st.l2_hit[k]++;
-        l2_respond(p, q, m->now);
+        l2_respond(m, p, q, m->now);
         ring_pop(&p->in);
         return;
     }
@@ -1260,11 +1282,20 @@ static void icnt_cycle(mem_system *m)
     const mem_config *c = &m->cfg;
     uint32_t np = c->l2_partitions, ns = c->num_sms;
     /* L2 -> SM: responses; round-robin from rr_down over the partitions
-     * whose port is free and whose front response is ready (out_try <= now;
-     * the mask is built without data-dependent branches) */
-    uint64_t can = 0;
-    for (uint32_t i = 0; i < np; i++)
-        can |= (uint64_t)(m->part[i].out_try <= m->now) << i;
+     * whose port is free and whose front response is ready (out_try <= now:
+     * out_ready, plus the wheel's partitions due now) */
+    uint32_t slot = (uint32_t)(m->now & PW_MASK);
+    uint64_t keep = 0;
+    for (uint64_t bits = m->owheel[slot]; bits; bits &= bits - 1) {
+        uint32_t pi = (uint32_t)__builtin_ctzll(bits);
+        uint64_t t = m->part[pi].out_try;
+        if (t <= m->now)
+            m->out_ready |= 1ull << pi;
+        else if (t != UINT64_MAX && (t & PW_MASK) == slot)
+            keep |= 1ull << pi;             /* PW_SLOTS or more cycles ahead */
+    }
+    m->owheel[slot] = keep;
+    uint64_t can = m->out_ready;
     uint64_t order[2] = { can & (~0ull << m->rr_down),
                           can & ((1ull << m->rr_down) - 1) };
     for (int half = 0; half < 2; half++) {
@@ -1281,6 +1312,8 @@ static void icnt_cycle(mem_system *m)
             ring_pop(&p->out);
             p->out_try = p->out.count ? max64(p->out_port_free, ring_front(&p->out)->ready)
                                       : UINT64_MAX;
+            m->out_ready &= ~(1ull << pi);  /* out_try > now: the port is busy */
+            out_schedule(m, p);
             if (s->in.count == 1)
                 wheel_add(m, moved.sm, moved.ready);
             m->st.icnt_down_packets++;
@@ -1317,10 +1350,10 @@ static void icnt_cycle(mem_system *m)
             moved.ready = icnt_send(m, payload, &s->out_port_free, &p->in_port_free) +
                           c->l2_latency;
             ring_push(&p->in, &moved);
-            if (moved.ready < p->wake)
-                p->wake = moved.ready;
-            if (moved.ready < m->part_wake_min)
-                m->part_wake_min = moved.ready;
+            if (moved.ready < p->wake) {
+                p->wake = moved.ready;      /* > now */
+                m->pwheel[moved.ready & PW_MASK] |= 1ull << (p - m->part);
+            }
             ring_pop(&s->out);
             if (!s->out.count)
                 bs_clear(&m->sm_out_busy, si);
@@ -1613,29 +1646,35 @@ static uint64_t part_wake(const part_state *p)
 
 void mem_cycle(mem_system *m)
 {
-    const mem_config *c = &m->cfg;
-    if (m->part_wake_min <= m->now) {
-        /* the partitions due this cycle, found without data-dependent
-         * branches; then only those are visited, in ascending order */
-        uint32_t np = c->l2_partitions;
-        uint64_t due = 0;
-        for (uint32_t i = 0; i < np; i++)
-            due |= (uint64_t)(m->part[i].wake <= m->now) << i;
-        for (uint64_t bits = due; bits; bits &= bits - 1) {
-            part_state *p = &m->part[__builtin_ctzll(bits)];
-            if ((p->qn && p->sched_wait <= m->now) ||
-                (p->wr_n && p->wr_done[p->wr_head] <= m->now))
-                dram_cycle(m, p);
-            if ((p->rd_n && p->rd_done[p->rd_head] <= m->now) ||
-                (p->in.count && ring_front(&p->in)->ready <= m->now))
-                l2_cycle(m, p);
-            p->wake = part_wake(p);
+    /* the partitions due this cycle (wake <= now), in ascending order; a
+     * visit changes only its own partition */
+    uint32_t slot = (uint32_t)(m->now & PW_MASK);
+    uint64_t keep = 0;
+    for (uint64_t bits = m->pwheel[slot]; bits; bits &= bits - 1) {
+        uint32_t pi = (uint32_t)__builtin_ctzll(bits);
+        part_state *p = &m->part[pi];
+        if (p->wake > m->now) {
+            if (p->wake != UINT64_MAX && (p->wake & PW_MASK) == slot)
+                keep |= 1ull << pi;         /* PW_SLOTS or more cycles ahead */
+            continue;                       /* else: left by an older wake */
         }
-        uint64_t wake_min = UINT64_MAX;
-        for (uint32_t i = 0; i < np; i++)
-            wake_min = m->part[i].wake < wake_min ? m->part[i].wake : wake_min;
-        m->part_wake_min = wake_min;
+        if ((p->qn && p->sched_wait <= m->now) ||
+            (p->wr_n && p->wr_done[p->wr_head] <= m->now))
+            dram_cycle(m, p);
+        if ((p->rd_n && p->rd_done[p->rd_head] <= m->now) ||
+            (p->in.count && ring_front(&p->in)->ready <= m->now))
+            l2_cycle(m, p);
+        p->wake = part_wake(p);
+        if (p->wake != UINT64_MAX) {
+            /* a stalled stage (wake <= now) retries next cycle */
+            uint64_t t = max64(p->wake, m->now + 1);
+            if ((t & PW_MASK) == slot)
+                keep |= 1ull << pi;
+            else
+                m->pwheel[t & PW_MASK] |= 1ull << pi;
+        }
     }
+    m->pwheel[slot] = keep;
     icnt_cycle(m);
     uint64_t *due = &m->wheel[(size_t)(m->now & m->wheel_mask) * m->sm_active.nwords];
     for (uint32_t w = 0; w < m->sm_active.nwords; w++) {
@@ -1678,7 +1717,9 @@ uint64_t mem_next_event(const mem_system *m)
     for (uint32_t w = 0; w < m->sm_active.nwords; w++)
         if (m->sm_active.w[w])
             return m->now;               /* an SM works or takes a response */
-    uint64_t t = m->part_wake_min;       /* slices and DRAM channels */
+    uint64_t t = UINT64_MAX;
+    for (uint32_t i = 0; i < c->l2_partitions; i++)
+        t = m->part[i].wake < t ? m->part[i].wake : t;          /* slices, DRAM */
     for (uint32_t w = 0; w < m->sm_has_done.nwords; w++)
         for (uint64_t bits = m->sm_has_done.w[w]; bits; bits &= bits - 1) {
             /* a completion becomes collectable (exact: mem_collect leaves
