@@ -1646,6 +1646,21 @@ static uint64_t part_wake(const part_state *p)
 
 void mem_cycle(mem_system *m)
 {
+    /* Nothing in flight (no packet, DRAM request or held MSHR anywhere) and
+     * no SM active: only time passes (what is left in the partition wheels
+     * is stale and would be dropped) */
+    int any_active = 0;
+    for (uint32_t w = 0; w < m->sm_active.nwords; w++)
+        any_active |= m->sm_active.w[w] != 0;
+    if (!m->live && !any_active) {
+        m->rr_down = m->rr_down + 1 == m->cfg.l2_partitions ? 0 : m->rr_down + 1;
+        m->rr_up = m->rr_up + 1 == m->cfg.num_sms ? 0 : m->rr_up + 1;
+        if (m->series_countdown && --m->series_countdown == 0)
+            series_sample(m);        /* (no MSHR is held: the sum is unchanged) */
+        m->st.cycles++;
+        m->now++;
+        return;
+    }
     /* the partitions due this cycle (wake <= now), in ascending order; a
      * visit changes only its own partition */
     uint32_t slot = (uint32_t)(m->now & PW_MASK);
@@ -1711,6 +1726,26 @@ void mem_cycle(mem_system *m)
 
 /* ---- skipping idle cycles ---------------------------------------------------- */
 
+/* The effect of n calls of mem_cycle in which nothing but time passes: the
+ * round-robin pointers, the occupancy sum and its samples, the clock. */
+static void count_idle_cycles(mem_system *m, uint64_t n)
+{
+    const mem_config *c = &m->cfg;
+    m->rr_down = (uint32_t)((m->rr_down + n) % c->l2_partitions);
+    m->rr_up = (uint32_t)((m->rr_up + n) % c->num_sms);
+    uint64_t left = n;
+    while (m->series_countdown && left >= m->series_countdown) {
+        m->st.l1_mshr_occ_sum += m->series_countdown * m->mshr_used_all;
+        left -= m->series_countdown;
+        series_sample(m);
+    }
+    m->st.l1_mshr_occ_sum += left * m->mshr_used_all;
+    if (m->series_countdown)
+        m->series_countdown -= (uint32_t)left;
+    m->st.cycles += n;
+    m->now += n;
+}
+
 uint64_t mem_next_event(const mem_system *m)
 {
     const mem_config *c = &m->cfg;
@@ -1747,29 +1782,11 @@ int mem_skip_to(mem_system *m, uint64_t t)
 {
     if (t < m->now || t > mem_next_event(m))
         return -1;
-    uint64_t n = t - m->now;
-    if (!n)
-        return 0;
-    /* What the n calls of mem_cycle would do: no partition is due, no
-     * packet can move, no SM is active and the timing wheel's slots for
-     * these cycles are empty (every entry is for a cycle >= t, at most
-     * wheel_mask cycles after the cycle that queued it); only the
-     * round-robin pointers, the occupancy sum and its samples, and the
-     * clock advance. */
-    const mem_config *c = &m->cfg;
-    m->rr_down = (uint32_t)((m->rr_down + n) % c->l2_partitions);
-    m->rr_up = (uint32_t)((m->rr_up + n) % c->num_sms);
-    uint64_t left = n;
-    while (m->series_countdown && left >= m->series_countdown) {
-        m->st.l1_mshr_occ_sum += m->series_countdown * m->mshr_used_all;
-        left -= m->series_countdown;
-        series_sample(m);
-    }
-    m->st.l1_mshr_occ_sum += left * m->mshr_used_all;
-    if (m->series_countdown)
-        m->series_countdown -= (uint32_t)left;
-    m->st.cycles += n;
-    m->now = t;
+    /* What the calls of mem_cycle would do: no partition is due, no packet
+     * can move, no SM is active and the timing wheels' slots for these
+     * cycles hold nothing due (every entry is for a cycle >= t, or left by
+     * a value since changed, which a visit would drop) */
+    count_idle_cycles(m, t - m->now);
     return 0;
 }
 
