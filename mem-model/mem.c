@@ -1649,10 +1649,10 @@ void mem_cycle(mem_system *m)
     /* Nothing in flight (no packet, DRAM request or held MSHR anywhere) and
      * no SM active: only time passes (what is left in the partition wheels
      * is stale and would be dropped) */
-    int any_active = 0;
-    for (uint32_t w = 0; w < m->sm_active.nwords; w++)
-        any_active |= m->sm_active.w[w] != 0;
-    if (!m->live && !any_active) {
+    int idle = !m->live;
+    for (uint32_t w = 0; idle && w < m->sm_active.nwords; w++)
+        idle = !m->sm_active.w[w];
+    if (idle) {
         m->rr_down = m->rr_down + 1 == m->cfg.l2_partitions ? 0 : m->rr_down + 1;
         m->rr_up = m->rr_up + 1 == m->cfg.num_sms ? 0 : m->rr_up + 1;
         if (m->series_countdown && --m->series_countdown == 0)
