@@ -11,11 +11,16 @@
  *      room (backpressure).
  *   4. SMs: an SM takes at most one response (L1 fill / atomic reply) and its
  *      LD/ST unit processes at most one transaction.
- * Only components with work are visited: a partition is skipped until its
- * next possible event (part_wake), an SM is visited while its LD/ST unit
- * works or when a response reaches the front of its ejection queue (a timing
- * wheel wakes it then), and the interconnect visits only SMs with queued
- * packets. Lookups are hashed (MSHR tables, L2 lines) rather than scanned.
+ * Only components with work are visited: a partition at its next possible
+ * event (part_wake, found through a timing wheel), a slice's output when its
+ * front response may leave (a second wheel), an SM while its LD/ST unit
+ * works or when a response reaches the front of its ejection queue (a third
+ * wheel), and the interconnect only SMs with queued packets. With nothing in
+ * flight a cycle only counts itself, and mem_skip_to jumps over idle cycles.
+ * Lookups avoid scans: MSHR tables behind a counting filter, L2 ways by
+ * one-byte fingerprints, DRAM completions in FIFOs already in order. The
+ * results are bit-identical to visiting everything every cycle (make
+ * mem-digest; docs/memory-model.md, "Speed").
  *
  * Requests and packets live in pools and fixed rings allocated at creation
  * (the instruction pool and completion heaps grow by doubling); nothing is
