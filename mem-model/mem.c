@@ -297,14 +297,14 @@ typedef struct heap_item {
 
 /* ---- per SM ------------------------------------------------------------- */
 
-/* The line field of a way with neither valid nor reserved sectors (line
- * addresses are multiples of l1d.line_bytes >= 16), so that a lookup
- * compares addresses only. */
+/* The tag of a way with neither valid nor reserved sectors (line addresses
+ * are multiples of l1d.line_bytes >= 16), so that a lookup compares
+ * addresses only. */
 #define L1_NO_LINE 1ull
 
+/* A way's state; its line address is in the SM's tag array (sets * ways,
+ * the same index), which lookups scan without touching the rest. */
 typedef struct l1_line {
-    uint64_t line;       /* line address; L1_NO_LINE while valid and
-                            reserved are both 0 (outside l1_take_line) */
     uint64_t lru;        /* last use stamp */
     uint32_t valid;      /* valid sectors */
     uint32_t reserved;   /* sectors reserved by allocate-on-miss */
@@ -331,6 +331,9 @@ typedef struct sm_state {
     mem_tx   tx[MEM_MAX_TX];
     /* L1D */
     l1_line *lines;      /* sets * ways */
+    uint64_t *ltag;      /* line address of each way; L1_NO_LINE while its
+                            valid and reserved are both 0 (outside
+                            l1_take_line) */
     uint64_t lru_clock;
     mshr_entry *mshr;
     mshr_index mshr_ix;
@@ -739,6 +742,7 @@ void mem_destroy(mem_system *m)
         for (uint32_t i = 0; i < m->cfg.num_sms; i++) {
             sm_state *s = &m->sm[i];
             free(s->lines);
+            free(s->ltag);
             free(s->mshr);
             mi_free(&s->mshr_ix);
             free(s->targets);
@@ -828,12 +832,13 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     for (uint32_t i = 0; !bad && i < cfg->num_sms; i++) {
         sm_state *s = &m->sm[i];
         s->lines = calloc((size_t)cfg->l1d_sets * cfg->l1d_ways, sizeof *s->lines);
-        for (uint32_t w = 0; s->lines && w < cfg->l1d_sets * cfg->l1d_ways; w++)
-            s->lines[w].line = L1_NO_LINE;
+        s->ltag = malloc((size_t)cfg->l1d_sets * cfg->l1d_ways * sizeof *s->ltag);
+        for (uint32_t w = 0; s->ltag && w < cfg->l1d_sets * cfg->l1d_ways; w++)
+            s->ltag[w] = L1_NO_LINE;
         s->mshr = calloc(cfg->l1d_mshr_entries, sizeof *s->mshr);
         s->targets = calloc((size_t)cfg->l1d_mshr_entries * cfg->l1d_mshr_max_merge,
                             sizeof *s->targets);
-        bad = !s->lines || !s->mshr || !s->targets ||
+        bad = !s->lines || !s->ltag || !s->mshr || !s->targets ||
               mi_init(&s->mshr_ix, cfg->l1d_mshr_entries) ||
               ring_init(&s->out, cfg->icnt_queue_entries) ||
               ring_init(&s->in, cfg->icnt_queue_entries);
@@ -1383,11 +1388,12 @@ static l1_line *l1_set_base(mem_system *m, sm_state *s, uint32_t set)
  * ways hold L1_NO_LINE, which matches no line. */
 static l1_line *l1_find(mem_system *m, sm_state *s, uint32_t set, uint64_t line)
 {
-    l1_line *b = l1_set_base(m, s, set);
+    size_t base = (size_t)set * m->cfg.l1d_ways;
+    const uint64_t *t = &s->ltag[base];
     uint32_t found = UINT32_MAX;
     for (uint32_t w = 0; w < m->cfg.l1d_ways; w++)
-        found = b[w].line == line ? w : found;
-    return found == UINT32_MAX ? NULL : &b[found];
+        found = t[w] == line ? w : found;
+    return found == UINT32_MAX ? NULL : &s->lines[base + found];
 }
 
 /* LRU victim among lines with no reserved sectors; NULL if all reserved. */
@@ -1409,7 +1415,7 @@ static void l1_take_line(mem_system *m, sm_state *s, l1_line *v, uint64_t line)
 {
     if (v->valid)
         m->st.l1_evictions++;
-    v->line = line;
+    s->ltag[v - s->lines] = line;
     v->valid = 0;
     v->reserved = 0;
     v->lru = ++s->lru_clock;
@@ -1489,7 +1495,7 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
         }
         if (l && l->valid && !l->reserved) {
             l->valid = 0;
-            l->line = L1_NO_LINE;
+            s->ltag[l - s->lines] = L1_NO_LINE;
             m->st.l1_write_evicts++;
             m->st.l1_hit[s->op]++;
         } else {
