@@ -442,10 +442,16 @@ typedef struct dup_slot {
 } dup_slot;
 
 /* An open-addressing table (linear probing, at most half full). Clearing it
- * advances gen, which empties every slot at once. */
+ * advances gen, which empties every slot at once. filter has bit
+ * dup_filter_bit(key) set for every key in the table (and maybe others): a
+ * clear bit proves a key absent without touching the slots, which are far
+ * larger than the host's L1. */
+#define DUP_FILTER_BITS 16384
+
 typedef struct dup_table {
     dup_slot *slot;
     uint32_t  cap, used, shift, gen;
+    uint64_t *filter;    /* DUP_FILTER_BITS bits */
 } dup_table;
 
 struct mem_system {
@@ -634,6 +640,17 @@ static dup_slot *dup_probe(const dup_table *t, uint64_t key)
     return &t->slot[h];
 }
 
+static uint32_t dup_filter_bit(uint64_t key)
+{
+    return (uint32_t)((key * 0xc2b2ae3d27d4eb4full) >> 50);   /* 14 bits */
+}
+
+static int dup_filter_has(const dup_table *t, uint64_t key)
+{
+    uint32_t b = dup_filter_bit(key);
+    return (int)(t->filter[b >> 6] >> (b & 63) & 1);
+}
+
 static int dup_init(dup_table *t, uint32_t cap)
 {
     t->slot = calloc(cap, sizeof *t->slot);   /* gen 0: free */
@@ -651,6 +668,7 @@ static void dup_clear(dup_table *t)
         t->gen = 1;
     }
     t->used = 0;
+    memset(t->filter, 0, DUP_FILTER_BITS / 8);
 }
 
 static void dup_grow(dup_table *t)
@@ -667,6 +685,7 @@ static void dup_grow(dup_table *t)
             d->gen = bigger.gen;
         }
     bigger.used = t->used;
+    bigger.filter = t->filter;   /* the same keys */
     free(t->slot);
     *t = bigger;
 }
@@ -698,9 +717,12 @@ static int dup_record(mem_system *m, uint64_t line, uint32_t sm)
         dup_grow(cur);
     dup_slot *d = dup_probe(cur, key);
     if (!dup_in_use(cur, d)) {
-        dup_slot *old = dup_probe(&m->dup_prev, key);
+        dup_slot *old = dup_filter_has(&m->dup_prev, key) ? dup_probe(&m->dup_prev, key)
+                                                          : NULL;
+        uint32_t b = dup_filter_bit(key);
+        cur->filter[b >> 6] |= 1ull << (b & 63);
         cur->used++;
-        if (dup_in_use(&m->dup_prev, old)) {
+        if (old && dup_in_use(&m->dup_prev, old)) {
             *d = *old;               /* continue the previous epoch's record */
             d->gen = cur->gen;
         } else {
@@ -779,6 +801,8 @@ void mem_destroy(mem_system *m)
     free(m->inst);
     free(m->dup_cur.slot);
     free(m->dup_prev.slot);
+    free(m->dup_cur.filter);
+    free(m->dup_prev.filter);
     free(m->ser);
     free(m->series);
     free(m);
@@ -828,7 +852,9 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
               bs_init(&m->sm_out_busy, cfg->num_sms) ||
               bs_init(&m->sm_ldst_busy, cfg->num_sms) ||
               bs_init(&m->sm_has_done, cfg->num_sms) || dup_init(&m->dup_cur, 1024) ||
-              dup_init(&m->dup_prev, 1024);
+              dup_init(&m->dup_prev, 1024) ||
+              !(m->dup_cur.filter = calloc(DUP_FILTER_BITS / 64, sizeof (uint64_t))) ||
+              !(m->dup_prev.filter = calloc(DUP_FILTER_BITS / 64, sizeof (uint64_t)));
     for (uint32_t i = 0; !bad && i < cfg->num_sms; i++) {
         sm_state *s = &m->sm[i];
         s->lines = calloc((size_t)cfg->l1d_sets * cfg->l1d_ways, sizeof *s->lines);
