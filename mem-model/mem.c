@@ -1028,6 +1028,16 @@ static void dram_cycle(mem_system *m, part_state *p)
             (p->qn - (uint32_t)pick - 1) * sizeof *p->queue);
     p->qn--;
     dram_start(m, p, &r);
+    /* Only the started request's bank changed, so the next start cannot
+     * come before the earliest ready cycle of a bank with a queued request:
+     * waiting for it here saves the visits (and failed scans) in between.
+     * (An enqueue resets sched_wait; a full FIFO only delays a start.) */
+    uint64_t w = UINT64_MAX;
+    for (uint32_t i = 0; i < p->qn; i++) {
+        uint64_t ready = p->banks[p->queue[i].bank].ready;
+        w = ready < w ? ready : w;
+    }
+    p->sched_wait = w;
     if (r.is_write) {
         uint32_t k = p->wr_head + p->wr_n++;
         p->wr_done[k >= p->fcap ? k - p->fcap : k] = r.done;
