@@ -117,6 +117,15 @@ static const scenario scenarios[] = {
     { "narrow-random", "kepler-k20x",
       { "icnt.bytes_per_cycle=4", "dram.bytes_per_cycle=5", "l2.partitions=2",
         "mem.sample_interval=0", NULL }, P_RANDOM, 20000, 48, 100, 18, 0 },
+    /* sectors with allocate-on-miss and few MSHRs: replays of loads whose
+     * line holds other sectors' reservations and fills */
+    { "sector-onmiss-tiny-contend", "kepler-k20x",
+      { "l1d.sector_bytes=32", "l1d.alloc=on_miss", "l1d.mshr_entries=4",
+        "l1d.mshr_max_merge=2", "icnt.queue_entries=2", NULL }, P_CONTEND, 30000, 48, 90,
+      23, 0 },
+    { "sector-onmiss-tiny-mixed", "fermi-gtx480",
+      { "l1d.sector_bytes=32", "l1d.alloc=on_miss", "l1d.mshr_entries=3",
+        "l1d.ways=2", "icnt.queue_entries=1", NULL }, P_MIXED, 30000, 32, 70, 24, 0 },
     /* MSHR tables beyond the small-table limit of the index */
     { "big-mshr-random", "kepler-k20x",
       { "l1d.mshr_entries=200", "l1d.mshr_max_merge=3", "l2.mshr_entries=300",
