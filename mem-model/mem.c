@@ -328,6 +328,9 @@ typedef struct sm_state {
                             injection queue drains (see sm_block) */
     uint8_t  blocked_kind;   /* 0: MSHR stall, 1: interconnect stall */
     uint64_t blocked_since;  /* cycle of the failed attempt */
+    uint8_t  known_miss; /* the transaction at tx[next] was replayed after
+                            finding its sector invalid in the L1 and no MSHR
+                            for its block (see ldst_transaction) */
     mem_tx   tx[MEM_MAX_TX];
     /* L1D */
     l1_line *lines;      /* sets * ways */
@@ -1518,9 +1521,20 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
     mem_tx *tx = &s->tx[s->next];
     uint64_t line = tx->block & ~(uint64_t)(c->l1d_line_bytes - 1);
     uint32_t bit = sector_bit(m, tx->block);
-    l1_line *l = l1_find(m, s, tx->set, line);
     inst_rec *r = &m->inst[s->inst];
+    l1_line *l = NULL;
 
+    if (s->known_miss) {
+        /* A replay of a load that missed with no MSHR for its block: only a
+         * fill can validate its sector and only this LD/ST unit, which holds
+         * the load, can allocate an MSHR (fills come only for MSHRs), so it
+         * still misses and merges nowhere. The line's way may have changed
+         * (fills of other sectors, evictions): looked up again if needed. */
+        if (c->l1d_alloc == MEM_ALLOC_ON_MISS)
+            l = l1_find(m, s, tx->set, line);
+        goto allocate;
+    }
+    l = l1_find(m, s, tx->set, line);
     if (s->op != MEM_LOAD) {
         /* stores and atomics: write-evict, no write-allocate; atomics are
          * performed at the L2 */
@@ -1568,14 +1582,17 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
         m->st.l1_mshr_merge++;
         return 1;
     }
+allocate:
     if (s->mshr_used == c->l1d_mshr_entries) {
         m->st.stall_mshr++;
         sm_block(m, s, 0);
+        s->known_miss = 1;
         return 0;
     }
     if (ring_full(&s->out)) {
         m->st.stall_icnt++;
         sm_block(m, s, 1);
+        s->known_miss = 1;
         return 0;
     }
     if (c->l1d_alloc == MEM_ALLOC_ON_MISS) {
@@ -1584,12 +1601,14 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
             if (!l) {            /* every way has a fill pending */
                 m->st.stall_mshr++;
                 sm_block(m, s, 0);
+                s->known_miss = 1;
                 return 0;
             }
             l1_take_line(m, s, l, line);
         }
         l->reserved |= bit;
     }
+    s->known_miss = 0;
     uint32_t e2 = mi_take(&s->mshr_ix, tx->block);
     s->mshr[e2].used = 1;
     s->mshr[e2].block = tx->block;
@@ -1918,6 +1937,7 @@ int mem_submit(mem_system *m, const mem_request *req, mem_coalesce_info *info,
     s->op = (uint8_t)req->op;
     s->space = (uint8_t)req->space;
     s->next = 0;
+    s->known_miss = 0;
     if (req->space == MEM_SHARED || req->space == MEM_CONST) {
         uint32_t cyc = req->space == MEM_SHARED ? info->bank_conflict
                                                 : info->transactions;
