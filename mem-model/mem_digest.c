@@ -126,6 +126,11 @@ static const scenario scenarios[] = {
     { "sector-onmiss-tiny-mixed", "fermi-gtx480",
       { "l1d.sector_bytes=32", "l1d.alloc=on_miss", "l1d.mshr_entries=3",
         "l1d.ways=2", "icnt.queue_entries=1", NULL }, P_MIXED, 30000, 32, 70, 24, 0 },
+    /* more than 64 SMs: round-robin over several bitset words */
+    { "many-sms-mixed", "kepler-k20x", { "mem.num_sms=100", NULL }, P_MIXED, 15000, 16, 40,
+      25, 0 },
+    { "many-sms-streaming", "fermi-gtx480", { "mem.num_sms=130", NULL }, P_STREAMING, 10000,
+      24, 100, 26, 0 },
     /* MSHR tables beyond the small-table limit of the index */
     { "big-mshr-random", "kepler-k20x",
       { "l1d.mshr_entries=200", "l1d.mshr_max_merge=3", "l2.mshr_entries=300",
