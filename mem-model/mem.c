@@ -1370,18 +1370,20 @@ static void icnt_cycle(mem_system *m)
         }
     }
     m->rr_down = m->rr_down + 1 == np ? 0 : m->rr_down + 1;
-    /* SM -> L2: requests; round-robin over SMs with queued packets */
-    uint32_t nw = m->sm_out_busy.nwords;
-    uint32_t wi = m->rr_up / 64;
-    for (uint32_t k = 0; k <= nw; k++, wi = wi + 1 == nw ? 0 : wi + 1) {
-        /* visit words starting at rr_up's word; the first and last visits
-         * split that word so each SM is visited once, in rotated order */
+    /* SM -> L2: requests; round-robin from rr_up over SMs with queued
+     * packets: the words of sm_out_busy from rr_up's word on, that word
+     * split in two (its bits from rr_up, then after the others its bits
+     * below rr_up) so that each SM is visited once, in rotated order. A
+     * word is read when its turn comes; only bits already visited are
+     * cleared meanwhile. */
+    uint32_t nw = m->sm_out_busy.nwords, wi = m->rr_up / 64, start_bit = m->rr_up % 64;
+    uint32_t visits = nw + (start_bit != 0);   /* no second half without a split */
+    for (uint32_t k = 0; k < visits; k++, wi = wi + 1 == nw ? 0 : wi + 1) {
         uint64_t bits = m->sm_out_busy.w[wi];
-        uint32_t start_bit = m->rr_up % 64;
         if (k == 0)
             bits &= ~0ull << start_bit;
         else if (k == nw)
-            bits &= start_bit ? (~0ull >> (64 - start_bit)) : 0;
+            bits &= (1ull << start_bit) - 1;
         while (bits) {
             uint32_t si = wi * 64 + (uint32_t)__builtin_ctzll(bits);
             bits &= bits - 1;
@@ -1392,16 +1394,16 @@ static void icnt_cycle(mem_system *m)
             part_state *p = &m->part[partition_of(m, pk->addr)];
             if (p->in_port_free > m->now || ring_full(&p->in))
                 continue;
-            packet moved = *pk;
             /* a read request carries only its header */
-            uint32_t payload = moved.kind == PK_READ ? 0 : moved.bytes;
+            uint32_t payload = pk->kind == PK_READ ? 0 : pk->bytes;
             /* it reaches the slice and spends l2.latency in its pipeline */
-            moved.ready = icnt_send(m, payload, &s->out_port_free, &p->in_port_free) +
-                          c->l2_latency;
-            ring_push(&p->in, &moved);
-            if (moved.ready < p->wake) {
-                p->wake = moved.ready;      /* > now */
-                m->pwheel[moved.ready & PW_MASK] |= 1ull << (p - m->part);
+            uint64_t ready = icnt_send(m, payload, &s->out_port_free, &p->in_port_free) +
+                             c->l2_latency;
+            pk->ready = ready;
+            ring_push(&p->in, pk);
+            if (ready < p->wake) {
+                p->wake = ready;            /* > now */
+                m->pwheel[ready & PW_MASK] |= 1ull << (p - m->part);
             }
             ring_pop(&s->out);
             if (!s->out.count)
