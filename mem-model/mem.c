@@ -944,7 +944,11 @@ static void dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_wr
     r->is_write = (uint8_t)is_write;
     r->mshr = mshr;
     r->done = 0;
-    p->sched_wait = 0;
+    /* sched_wait stays a lower bound of the ready cycles of the banks with
+     * queued requests (bank ready cycles only grow, at a start, after which
+     * dram_cycle recomputes it): no start is possible before it */
+    if (p->banks[r->bank].ready < p->sched_wait)
+        p->sched_wait = p->banks[r->bank].ready;
     m->live++;
 }
 
@@ -1034,7 +1038,8 @@ static void dram_cycle(mem_system *m, part_state *p)
     /* Only the started request's bank changed, so the next start cannot
      * come before the earliest ready cycle of a bank with a queued request:
      * waiting for it here saves the visits (and failed scans) in between.
-     * (An enqueue resets sched_wait; a full FIFO only delays a start.) */
+     * (An enqueue lowers it to its bank's ready cycle if earlier; a full FIFO
+     * only delays a start.) */
     uint64_t w = UINT64_MAX;
     for (uint32_t i = 0; i < p->qn; i++) {
         uint64_t ready = p->banks[p->queue[i].bank].ready;
