@@ -365,6 +365,8 @@ typedef struct l2_mshr {
     uint64_t line;
     uint32_t ntargets;
     uint8_t  used;
+    uint8_t  maybe_cached;   /* a write allocated the line in the L2 after
+                                this entry was taken (it missed then) */
 } l2_mshr;
 
 typedef struct dram_req {
@@ -1198,7 +1200,10 @@ static void l2_cycle(mem_system *m, part_state *p)
         l2_mshr *ms = &p->mshr[e];
         uint64_t lline = ms->line;
         if (p->out.count + ms->ntargets <= m->l2_out_cap) {
-            uint64_t *l = l2_find(m, p, lline);
+            /* the line missed when the entry was taken, and only a write
+             * can have brought it in since (fills come only for MSHRs, one
+             * per line) */
+            uint64_t *l = ms->maybe_cached ? l2_find(m, p, lline) : NULL;
             if (!l)
                 l = l2_allocate(m, p, lline);
             if (l) {
@@ -1231,6 +1236,9 @@ static void l2_cycle(mem_system *m, part_state *p)
             l = l2_allocate(m, p, lline);
             if (!l)
                 return;
+            int e = mi_find(&p->mshr_ix, lline);
+            if (e >= 0)
+                p->mshr[e].maybe_cached = 1;
             m->st.l2_miss[k]++;
         } else {
             m->st.l2_hit[k]++;
@@ -1265,6 +1273,7 @@ static void l2_cycle(mem_system *m, part_state *p)
             return;
         e = mi_take(&p->mshr_ix, lline);
         p->mshr[e].used = 1;
+        p->mshr[e].maybe_cached = 0;
         p->mshr[e].line = lline;
         p->mshr[e].ntargets = 0;
         p->mshr_used++;
