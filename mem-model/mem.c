@@ -1495,7 +1495,12 @@ static void l1_fill(mem_system *m, sm_state *s, uint64_t block, uint32_t entry)
     }
     uint64_t line = block & ~(uint64_t)(c->l1d_line_bytes - 1);
     uint32_t set = mem_l1_set(c, line), bit = sector_bit(m, block);
-    l1_line *l = l1_find(m, s, set, line);
+    /* With whole-line blocks and allocate-on-fill the line missed when the
+     * entry was taken and nothing but this fill can bring it in (stores do
+     * not allocate): no lookup. Otherwise fills of other sectors may have
+     * allocated it, or allocate-on-miss reserved it. */
+    l1_line *l = m->sectors_per_line == 1 && c->l1d_alloc == MEM_ALLOC_ON_FILL
+                     ? NULL : l1_find(m, s, set, line);
     if (!l) {
         /* allocate-on-fill (or a line invalidated by a store meanwhile) */
         l = l1_victim(m, s, set);
