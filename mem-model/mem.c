@@ -18,7 +18,11 @@
  * wheel), and the interconnect only SMs with queued packets. With nothing in
  * flight a cycle only counts itself, and mem_skip_to jumps over idle cycles.
  * Lookups avoid scans: MSHR tables behind a counting filter, L2 ways by
- * one-byte fingerprints, DRAM completions in FIFOs already in order. The
+ * one-byte fingerprints, DRAM completions in FIFOs already in order. What
+ * an earlier event decided is not looked up again: a DRAM channel is
+ * visited for scheduling only when a bank with a queued request is ready,
+ * L1/L2 fills skip the lookup when the miss proved the line absent, and a
+ * replayed load skips the hit and merge checks. The
  * results are bit-identical to visiting everything every cycle (make
  * mem-digest; docs/memory-model.md, "Speed").
  *
