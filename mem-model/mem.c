@@ -1182,15 +1182,15 @@ static void out_schedule(mem_system *m, part_state *p)
         m->owheel[p->out_try & PW_MASK] |= bit;
 }
 
-static void l2_respond(mem_system *m, part_state *p, const packet *req, uint64_t ready)
+/* The request req (which the caller then drops) becomes the response. */
+static void l2_respond(mem_system *m, part_state *p, packet *req, uint64_t ready)
 {
-    packet r = *req;
     /* responses leave the slice in order */
-    r.ready = max64(ready, p->last_resp_ready);
-    p->last_resp_ready = r.ready;
-    ring_push(&p->out, &r);
+    req->ready = max64(ready, p->last_resp_ready);
+    p->last_resp_ready = req->ready;
+    ring_push(&p->out, req);
     if (p->out.count == 1) {
-        p->out_try = max64(p->out_port_free, r.ready);
+        p->out_try = max64(p->out_port_free, req->ready);
         out_schedule(m, p);
     }
 }
@@ -1373,18 +1373,19 @@ static void icnt_cycle(mem_system *m)
             sm_state *s = &m->sm[pk->sm];
             if (s->in_port_free > m->now || ring_full(&s->in))
                 continue;
-            packet moved = *pk;
-            moved.ready = icnt_send(m, moved.bytes, &p->out_port_free, &s->in_port_free);
-            ring_push(&s->in, &moved);
+            uint32_t si = pk->sm, bytes = pk->bytes;
+            uint64_t ready = icnt_send(m, bytes, &p->out_port_free, &s->in_port_free);
+            pk->ready = ready;       /* moved in place, then popped */
+            ring_push(&s->in, pk);
             ring_pop(&p->out);
             p->out_try = p->out.count ? max64(p->out_port_free, ring_front(&p->out)->ready)
                                       : UINT64_MAX;
             m->out_ready &= ~(1ull << pi);  /* out_try > now: the port is busy */
             out_schedule(m, p);
             if (s->in.count == 1)
-                wheel_add(m, moved.sm, moved.ready);
+                wheel_add(m, si, ready);
             m->st.icnt_down_packets++;
-            m->st.icnt_down_bytes += c->icnt_header_bytes + moved.bytes;
+            m->st.icnt_down_bytes += c->icnt_header_bytes + bytes;
         }
     }
     m->rr_down = m->rr_down + 1 == np ? 0 : m->rr_down + 1;
