@@ -27,7 +27,7 @@
  * mem-digest; docs/memory-model.md, "Speed").
  *
  * Requests and packets live in pools and fixed rings allocated at creation
- * (the instruction pool and completion heaps grow by doubling); nothing is
+ * (the instruction pool and completion queues grow by doubling); nothing is
  * allocated per request in the steady state.
  */
 #include "mem_internal.h"
@@ -294,10 +294,10 @@ typedef struct inst_rec {
     uint8_t  issuing;    /* still has transactions in the LD/ST unit */
 } inst_rec;
 
-typedef struct heap_item {
-    uint64_t cycle, seq;
+typedef struct done_item {
+    uint64_t cycle;
     uint32_t inst;
-} heap_item;
+} done_item;
 
 /* ---- per SM ------------------------------------------------------------- */
 
@@ -349,9 +349,10 @@ typedef struct sm_state {
     /* interconnect ends */
     ring     out, in;
     uint64_t out_port_free, in_port_free;
-    /* completions: binary heap ordered by (cycle, seq) */
-    heap_item *heap;
-    uint32_t heap_n, heap_cap;
+    /* completions in the order they are collected, (cycle, order of
+     * completion): done[done_head .. done_head + done_n) */
+    done_item *done;
+    uint32_t done_head, done_n, done_cap;
 } sm_state;
 
 /* ---- per partition: L2 slice + DRAM channel --------------------------- */
@@ -479,9 +480,9 @@ struct mem_system {
     uint32_t   wheel_mask;
     bitset     sm_out_busy;    /* injection queue not empty */
     bitset     sm_ldst_busy;   /* LD/ST unit holds an instruction */
-    bitset     sm_has_done;    /* completion heap not empty */
+    bitset     sm_has_done;    /* completion queue not empty */
     uint64_t   done_min;       /* <= the earliest completion cycle queued in
-                                  any SM's heap (UINT64_MAX: none) */
+                                  any SM's queue (UINT64_MAX: none) */
     /* Hashed timing wheels of partitions (bit i = partition i): pwheel[t &
      * PW_MASK] holds the partitions to visit at cycle t (a partition's wake),
      * owheel[t & PW_MASK] those whose front response may leave at cycle t
@@ -494,7 +495,6 @@ struct mem_system {
     uint32_t   rr_up, rr_down;
     inst_rec  *inst;
     uint32_t   ninst, free_inst;
-    uint64_t   seq;
     uint64_t   outstanding;    /* submitted, not yet collected */
     uint64_t   live;           /* packets / DRAM requests alive anywhere */
     uint64_t   mshr_used_all;
@@ -516,7 +516,7 @@ struct mem_system {
     uint32_t   series_countdown;
 };
 
-/* ---- instruction pool, completion heap ------------------------------------- */
+/* ---- instruction pool, completion queues ----------------------------------- */
 
 static int inst_alloc(mem_system *m, uint32_t *out)
 {
@@ -543,39 +543,46 @@ static void inst_free(mem_system *m, uint32_t i)
     m->free_inst = i;
 }
 
-static int heap_less(const heap_item *a, const heap_item *b)
-{
-    return a->cycle < b->cycle || (a->cycle == b->cycle && a->seq < b->seq);
-}
+/* The first completion an SM will hand out. */
+static done_item *done_front(sm_state *s) { return &s->done[s->done_head]; }
 
-/* The instruction is done: queue its completion for the SM. Growth of the
- * heap can only fail on memory exhaustion, which the model reports by
- * aborting the process cleanly (nothing else sensible can be done mid-cycle). */
+/* The instruction is done: queue its completion for the SM. Completions are
+ * handed out by cycle, and in the order they were queued within a cycle; a
+ * new one goes after every queued one of its cycle or earlier, so it is put
+ * in place from the back (most are due one cycle ahead, later than nothing
+ * queued: no move; L1 hits and shared/const accesses, due a latency ahead,
+ * pass a few). Growth of the queue can only fail on memory exhaustion,
+ * which the model reports by aborting the process cleanly (nothing else
+ * sensible can be done mid-cycle). */
 static void complete(mem_system *m, uint32_t i)
 {
     inst_rec *r = &m->inst[i];
     sm_state *s = &m->sm[r->c.sm];
     r->c.cycle = max64(r->ready, m->now + 1);
-    if (s->heap_n == s->heap_cap) {
-        uint32_t n = s->heap_cap ? s->heap_cap * 2 : 64;
-        heap_item *bigger = realloc(s->heap, (size_t)n * sizeof *bigger);
-        if (!bigger) {
-            fprintf(stderr, "smcosim mem-model: out of memory\n");
-            exit(1);
+    if (s->done_head + s->done_n == s->done_cap) {
+        if (s->done_n <= s->done_cap / 2 && s->done_n) {
+            /* slide the queue to the front (at least cap/2 pushes since the
+             * last slide or growth: amortised O(1)) */
+            memmove(s->done, s->done + s->done_head, s->done_n * sizeof *s->done);
+            s->done_head = 0;
+        } else {
+            uint32_t n = s->done_cap ? s->done_cap * 2 : 64;
+            done_item *bigger = realloc(s->done, (size_t)n * sizeof *bigger);
+            if (!bigger) {
+                fprintf(stderr, "smcosim mem-model: out of memory\n");
+                exit(1);
+            }
+            s->done = bigger;
+            s->done_cap = n;
         }
-        s->heap = bigger;
-        s->heap_cap = n;
     }
-    heap_item it = { r->c.cycle, m->seq++, i };
-    uint32_t k = s->heap_n++;
-    while (k > 0) {
-        uint32_t p = (k - 1) / 2;
-        if (!heap_less(&it, &s->heap[p]))
-            break;
-        s->heap[k] = s->heap[p];
-        k = p;
+    uint32_t k = s->done_head + s->done_n++;
+    while (k > s->done_head && s->done[k - 1].cycle > r->c.cycle) {
+        s->done[k] = s->done[k - 1];
+        k--;
     }
-    s->heap[k] = it;
+    s->done[k].cycle = r->c.cycle;
+    s->done[k].inst = i;
     bs_set(&m->sm_has_done, r->c.sm);
     if (r->c.cycle < m->done_min)
         m->done_min = r->c.cycle;
@@ -587,25 +594,6 @@ static void complete(mem_system *m, uint32_t i)
         if (lat > m->st.load_latency_max)
             m->st.load_latency_max = lat;
     }
-}
-
-static void heap_pop(sm_state *s)
-{
-    heap_item last = s->heap[--s->heap_n];
-    uint32_t k = 0;
-    for (;;) {
-        uint32_t c = 2 * k + 1;
-        if (c >= s->heap_n)
-            break;
-        if (c + 1 < s->heap_n && heap_less(&s->heap[c + 1], &s->heap[c]))
-            c++;
-        if (!heap_less(&s->heap[c], &last))
-            break;
-        s->heap[k] = s->heap[c];
-        k = c;
-    }
-    if (s->heap_n)
-        s->heap[k] = last;
 }
 
 /* A response for instruction i arrived (or a hit's data will be ready) at
@@ -779,7 +767,7 @@ void mem_destroy(mem_system *m)
             free(s->targets);
             free(s->out.buf);
             free(s->in.buf);
-            free(s->heap);
+            free(s->done);
         }
     }
     if (m->part) {
@@ -1851,7 +1839,7 @@ uint64_t mem_next_event(const mem_system *m)
         for (uint64_t bits = m->sm_has_done.w[w]; bits; bits &= bits - 1) {
             /* a completion becomes collectable (exact: mem_collect leaves
              * done_min behind) */
-            uint64_t d = m->sm[w * 64 + (uint32_t)__builtin_ctzll(bits)].heap[0].cycle;
+            uint64_t d = done_front(&m->sm[w * 64 + (uint32_t)__builtin_ctzll(bits)])->cycle;
             t = d < t ? d : t;
         }
     for (uint32_t i = 0; i < c->l2_partitions; i++)
@@ -2004,18 +1992,21 @@ size_t mem_collect(mem_system *m, uint32_t sm, mem_completion *out, size_t cap)
     if (sm >= m->cfg.num_sms)
         return 0;
     sm_state *s = &m->sm[sm];
-    if (!s->heap_n || s->heap[0].cycle > m->now)
-        return 0;                /* (sm_has_done is clear when the heap is empty) */
+    if (!s->done_n || done_front(s)->cycle > m->now)
+        return 0;                /* (sm_has_done is clear when the queue is empty) */
     size_t n = 0;
-    while (n < cap && s->heap_n && s->heap[0].cycle <= m->now) {
-        uint32_t i = s->heap[0].inst;
-        heap_pop(s);
+    while (n < cap && s->done_n && done_front(s)->cycle <= m->now) {
+        uint32_t i = done_front(s)->inst;
+        s->done_head++;
+        s->done_n--;
         out[n++] = m->inst[i].c;
         inst_free(m, i);
         m->outstanding--;
     }
-    if (!s->heap_n)
+    if (!s->done_n) {
+        s->done_head = 0;
         bs_clear(&m->sm_has_done, sm);
+    }
     return n;
 }
 
@@ -2029,7 +2020,7 @@ size_t mem_collect_all(mem_system *m, mem_completion *out, size_t cap)
         while (bits && n < cap) {
             uint32_t si = w * 64 + (uint32_t)__builtin_ctzll(bits);
             bits &= bits - 1;
-            if (m->sm[si].heap[0].cycle <= m->now)
+            if (done_front(&m->sm[si])->cycle <= m->now)
                 n += mem_collect(m, si, out + n, cap - n);
         }
     }
@@ -2038,7 +2029,7 @@ size_t mem_collect_all(mem_system *m, mem_completion *out, size_t cap)
         uint64_t lo = UINT64_MAX;
         for (uint32_t w = 0; w < m->sm_has_done.nwords; w++)
             for (uint64_t bits = m->sm_has_done.w[w]; bits; bits &= bits - 1) {
-                uint64_t t = m->sm[w * 64 + (uint32_t)__builtin_ctzll(bits)].heap[0].cycle;
+                uint64_t t = done_front(&m->sm[w * 64 + (uint32_t)__builtin_ctzll(bits)])->cycle;
                 lo = t < lo ? t : lo;
             }
         m->done_min = lo;
