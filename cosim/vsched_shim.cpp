@@ -4,7 +4,9 @@
 // cosim/module.mk) lists every Verilated parameter set as
 //   VSCHED_MODEL(ClassName, warps, scheds, regw, depth, sbent, wbports, traced)
 // and includes the model headers. The port packing is a template over the
-// model class, because port C++ types depend on the widths.
+// model class and its parameters: port C++ types depend on the widths, and
+// with the schedulers, ports and register width known at compile time the
+// field loops unroll into a few word operations per field.
 
 #include "vsched_shim.h"
 
@@ -12,6 +14,8 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "verilated.h"
 #include "verilated_fst_c.h"
@@ -52,6 +56,20 @@ inline uint64_t get(const VlWide<N> &port, unsigned lsb, unsigned width)
     return v & ((1ull << width) - 1);
 }
 
+// One eval per cycle. Every process of the RTL runs on the rising clock edge
+// (or the reset), so the falling edge changes no state: the eval Verilator
+// would do for it only recomputes the input-driven logic from unchanged
+// inputs and records that the clock is low, so that the next rising edge is
+// seen as one. Where the generated model has Verilator 5's edge-detection
+// variable (__Vtrigrprev__TOP__clk_i, in the root class) the shim records
+// the low clock there itself and skips that eval; otherwise, and always for
+// traced models (the waveform shows the clock low), it does the eval.
+template <class Root, class = void>
+struct has_clk_prev : std::false_type {};
+template <class Root>
+struct has_clk_prev<Root, std::void_t<decltype(std::declval<Root &>().__Vtrigrprev__TOP__clk_i)>>
+    : std::true_type {};
+
 // What every instance offers, whatever its model class.
 struct Instance {
     virtual ~Instance() {}
@@ -60,11 +78,11 @@ struct Instance {
     virtual void outputs(sched_outputs *out) = 0;
 };
 
-template <class M, bool Traced>
+template <class M, bool Traced, unsigned NumSched, unsigned RegW, unsigned WbPorts>
 class Model final : public Instance {
 public:
-    Model(const sched_params &p, const sched_trace_opts *t)
-        : p_(p), ctx_(new VerilatedContext)
+    explicit Model(const sched_trace_opts *t)
+        : ctx_(new VerilatedContext)
     {
         if (Traced) ctx_->traceEverOn(true);
         m_.reset(new M(ctx_.get(), "sched_core"));
@@ -98,7 +116,9 @@ public:
         cycle_ = 0;
         m->clk_i = 0;
         m->rst_ni = 0;
-        zero_inputs();
+        sched_inputs idle;
+        std::memset(&idle, 0, sizeof idle);
+        set_inputs(idle);
         m->eval();
         m->rst_ni = 1;
         m->eval();
@@ -108,53 +128,81 @@ public:
     void step(const sched_inputs *in) override
     {
         M *m = m_.get();
-        zero_inputs();
-        m->policy_i = in->policy;
-        m->warp_limit_i = in->warp_limit;
-        m->pool_size_i = in->pool_size;
-        for (unsigned s = 0; s < p_.num_schedulers; s++) put(m->unit_avail_i, 4 * s, in->unit_avail[s]);
-        put64(m->barrier_i, in->barrier);
-        put64(m->launch_i, in->launch);
-        put64(m->finish_i, in->finish);
-        const unsigned R = p_.reg_id_width;
-        for (unsigned s = 0; s < p_.num_schedulers; s++) {
-            const sched_push &ps = in->push[s];
-            if (!ps.valid) continue;
-            const sched_instr &i = ps.instr;
-            put(m->push_valid_i, s, 1);
-            put(m->push_warp_i, 6 * s, ps.warp);
-            put(m->push_pc_i, 32 * s, i.pc);
-            put(m->push_op_i, 2 * s, i.op);
-            put(m->push_dst_valid_i, s, i.dst_valid);
-            put(m->push_dst_i, R * s, i.dst);
-            put(m->push_src_valid_i, 3 * s, i.src_valid);
-            for (unsigned k = 0; k < 3; k++) put(m->push_src_i, R * (3 * s + k), i.src[k]);
-            put(m->push_pred_i, s, i.pred);
-            put(m->push_long_i, s, i.long_lat);
-            put(m->push_hint_i, 16 * s, i.hint);
-            put(m->push_pred_miss_i, 4 * s, i.pred_miss);
-        }
-        for (unsigned k = 0; k < p_.wb_ports; k++) {
-            const sched_writeback &wb = in->wb[k];
-            if (!wb.valid) continue;
-            put(m->wb_valid_i, k, 1);
-            put(m->wb_warp_i, 6 * k, wb.warp);
-            put(m->wb_reg_i, R * k, wb.reg);
-        }
+        set_inputs(*in);
         m->clk_i = 1;
         m->eval();
         dump(2 * cycle_ + 1);
         m->clk_i = 0;
-        m->eval();
+        using Root = std::remove_pointer_t<decltype(m->rootp)>;
+        if constexpr (!Traced && has_clk_prev<Root>::value) {
+            m->rootp->__Vtrigrprev__TOP__clk_i = 0;
+        } else {
+            m->eval();
+        }
         cycle_++;
         dump(2 * cycle_);
+    }
+
+    // Every input port from *in (fields of idle push and writeback ports are zero).
+    void set_inputs(const sched_inputs &inr)
+    {
+        M *m = m_.get();
+        const sched_inputs *in = &inr;
+        constexpr unsigned R = RegW;
+        m->policy_i = in->policy;
+        m->warp_limit_i = in->warp_limit;
+        m->pool_size_i = in->pool_size;
+        uint64_t units = 0;
+        for (unsigned s = 0; s < NumSched; s++) units |= static_cast<uint64_t>(in->unit_avail[s]) << (4 * s);
+        set(m->unit_avail_i, units);
+        set(m->barrier_i, in->barrier);
+        set(m->launch_i, in->launch);
+        set(m->finish_i, in->finish);
+        zero(m->push_pc_i); zero(m->push_dst_i); zero(m->push_src_i); zero(m->push_hint_i);
+        uint64_t valid = 0, warp = 0, op = 0, dst_valid = 0, src_valid = 0, pred = 0, lng = 0, miss = 0;
+        for (unsigned s = 0; s < NumSched; s++) {
+            const sched_push &ps = in->push[s];
+            if (!ps.valid) continue;
+            const sched_instr &i = ps.instr;
+            valid |= 1ull << s;
+            warp |= static_cast<uint64_t>(ps.warp) << (6 * s);
+            op |= static_cast<uint64_t>(i.op) << (2 * s);
+            dst_valid |= static_cast<uint64_t>(i.dst_valid) << s;
+            src_valid |= static_cast<uint64_t>(i.src_valid) << (3 * s);
+            pred |= static_cast<uint64_t>(i.pred) << s;
+            lng |= static_cast<uint64_t>(i.long_lat) << s;
+            miss |= static_cast<uint64_t>(i.pred_miss) << (4 * s);
+            put(m->push_pc_i, 32 * s, i.pc);
+            put(m->push_dst_i, R * s, i.dst);
+            for (unsigned k = 0; k < 3; k++) put(m->push_src_i, R * (3 * s + k), i.src[k]);
+            put(m->push_hint_i, 16 * s, i.hint);
+        }
+        set(m->push_valid_i, valid);
+        set(m->push_warp_i, warp);
+        set(m->push_op_i, op);
+        set(m->push_dst_valid_i, dst_valid);
+        set(m->push_src_valid_i, src_valid);
+        set(m->push_pred_i, pred);
+        set(m->push_long_i, lng);
+        set(m->push_pred_miss_i, miss);
+        uint64_t wb_valid = 0, wb_warp = 0, wb_reg = 0;
+        for (unsigned k = 0; k < WbPorts; k++) {
+            const sched_writeback &wb = in->wb[k];
+            if (!wb.valid) continue;
+            wb_valid |= 1ull << k;
+            wb_warp |= static_cast<uint64_t>(wb.warp) << (6 * k);
+            wb_reg |= static_cast<uint64_t>(wb.reg) << (R * k);
+        }
+        set(m->wb_valid_i, wb_valid);
+        set(m->wb_warp_i, wb_warp);
+        set(m->wb_reg_i, wb_reg);
     }
 
     void outputs(sched_outputs *o) override
     {
         M *m = m_.get();
-        const unsigned R = p_.reg_id_width;
-        for (unsigned s = 0; s < p_.num_schedulers; s++) {
+        constexpr unsigned R = RegW;
+        for (unsigned s = 0; s < NumSched; s++) {
             sched_issue &is = o->issue[s];
             is.valid = static_cast<uint8_t>(get(m->issue_valid_o, s, 1));
             is.warp = static_cast<uint8_t>(get(m->issue_warp_o, 6 * s, 6));
@@ -169,26 +217,16 @@ public:
             o->stall_reason[s] = static_cast<uint8_t>(get(m->stall_reason_o, 3 * s, 3));
             o->fetch_valid[s] = static_cast<uint8_t>(get(m->fetch_valid_o, s, 1));
             o->fetch_warp[s] = static_cast<uint8_t>(get(m->fetch_warp_o, 6 * s, 6));
-            for (unsigned r = 0; r < SCHED_NUM_REASONS; r++)
-                o->counters[s][r] = static_cast<uint32_t>(get(m->counters_o, 32 * (7 * s + r), 32));
+            // counters_o is always wide (7 x 32 bits per scheduler): word 7s + r
+            for (unsigned r = 0; r < SCHED_NUM_REASONS; r++) o->counters[s][r] = m->counters_o[7 * s + r];
         }
-        o->long_pending = get(m->long_pending_o, 0, p_.num_warps);
+        o->long_pending = static_cast<uint64_t>(m->long_pending_o);
     }
 
 private:
+    // a whole port from the low bits of v (ports here are at most 64 bits wide)
     template <typename T>
-    static void put64(T &port, uint64_t v) { port = static_cast<T>(v); }
-
-    void zero_inputs()
-    {
-        M *m = m_.get();
-        zero(m->unit_avail_i); zero(m->barrier_i); zero(m->launch_i); zero(m->finish_i);
-        zero(m->push_valid_i); zero(m->push_warp_i); zero(m->push_pc_i); zero(m->push_op_i);
-        zero(m->push_dst_valid_i); zero(m->push_dst_i); zero(m->push_src_valid_i);
-        zero(m->push_src_i); zero(m->push_pred_i); zero(m->push_long_i); zero(m->push_hint_i);
-        zero(m->push_pred_miss_i); zero(m->wb_valid_i); zero(m->wb_warp_i); zero(m->wb_reg_i);
-        m->policy_i = 0; m->warp_limit_i = 0; m->pool_size_i = 0;
-    }
+    static void set(T &port, uint64_t v) { port = static_cast<T>(v); }
 
     // FST time is 2 units per cycle (rising edge at odd times) counted from
     // the last reset; a second reset continues after the last dumped time so
@@ -212,7 +250,6 @@ private:
         std::rename(tmp_.c_str(), path_.c_str());
     }
 
-    sched_params p_;
     std::unique_ptr<VerilatedContext> ctx_;
     std::unique_ptr<M> m_;
     std::unique_ptr<VerilatedFstC> fst_;
@@ -256,7 +293,7 @@ vsched *vsched_create(const sched_params *p, const sched_trace_opts *t, char *er
     std::unique_ptr<vsched> v(new vsched);
 #define VSCHED_MODEL(cls, w, s, r, d, e, pp, traced)                                   \
     if (!v->inst && same(*p, w, s, r, d, e, pp) && (traced) == want_trace) {           \
-        Model<cls, traced> *m = new Model<cls, traced>(*p, t);                                 \
+        Model<cls, traced, s, r, pp> *m = new Model<cls, traced, s, r, pp>(t);         \
         v->inst.reset(m);                                                              \
         if (!m->open_trace(err, errlen)) return nullptr;                               \
     }

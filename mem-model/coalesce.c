@@ -155,14 +155,21 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
         }
         for (; lane < n; lane++)
             sdiff |= req->size[lane] ^ s0;
-        /* every lane's bytes are in b0's block iff every offset a - b0
-         * (unsigned, so lanes below b0 are huge) is at most blk - s0 */
-        uint64_t maxoff = 0;
-        for (lane = 0; lane < n; lane++) {
-            uint64_t off = req->addr[lane] - b0;
-            maxoff = off > maxoff ? off : maxoff;
+        /* Every lane's bytes are in b0's block if every address, XOR b0,
+         * is below blk (same block) and a multiple of s0 (a naturally
+         * aligned access of a power-of-two size s0 <= blk cannot cross
+         * the block's end): one OR over the lanes decides both. */
+        uint64_t x0 = 0, x1 = 0, x2 = 0, x3 = 0;
+        for (lane = 0; lane + 4 <= n; lane += 4) {
+            x0 |= req->addr[lane] ^ b0;
+            x1 |= req->addr[lane + 1] ^ b0;
+            x2 |= req->addr[lane + 2] ^ b0;
+            x3 |= req->addr[lane + 3] ^ b0;
         }
-        if (!sdiff && valid_size(s0) && s0 <= blk && maxoff <= blk - s0 &&
+        for (; lane < n; lane++)
+            x0 |= req->addr[lane] ^ b0;
+        uint64_t x = x0 | x1 | x2 | x3;
+        if (!sdiff && valid_size(s0) && s0 <= blk && x < blk && !(x & (s0 - 1)) &&
             b0 <= UINT64_MAX - 16 - (blk - 1)) {
             uint64_t total = (uint64_t)n * s0;
             tx[0].block = b0;

@@ -11,14 +11,23 @@
  *      room (backpressure).
  *   4. SMs: an SM takes at most one response (L1 fill / atomic reply) and its
  *      LD/ST unit processes at most one transaction.
- * Only components with work are visited: a partition is skipped until its
- * next possible event (part_wake), an SM is visited while its LD/ST unit
- * works or when a response reaches the front of its ejection queue (a timing
- * wheel wakes it then), and the interconnect visits only SMs with queued
- * packets. Lookups are hashed (MSHR tables, L2 lines) rather than scanned.
+ * Only components with work are visited: a partition at its next possible
+ * event (part_wake, found through a timing wheel), a slice's output when its
+ * front response may leave (a second wheel), an SM while its LD/ST unit
+ * works or when a response reaches the front of its ejection queue (a third
+ * wheel), and the interconnect only SMs with queued packets. With nothing in
+ * flight a cycle only counts itself, and mem_skip_to jumps over idle cycles.
+ * Lookups avoid scans: MSHR tables behind a counting filter, L2 ways by
+ * one-byte fingerprints, DRAM completions in FIFOs already in order. What
+ * an earlier event decided is not looked up again: a DRAM channel is
+ * visited for scheduling only when a bank with a queued request is ready,
+ * L1/L2 fills skip the lookup when the miss proved the line absent, and a
+ * replayed load skips the hit and merge checks. The
+ * results are bit-identical to visiting everything every cycle (make
+ * mem-digest; docs/memory-model.md, "Speed").
  *
  * Requests and packets live in pools and fixed rings allocated at creation
- * (the instruction pool and completion heaps grow by doubling); nothing is
+ * (the instruction pool and completion queues grow by doubling); nothing is
  * allocated per request in the steady state.
  */
 #include "mem_internal.h"
@@ -45,6 +54,44 @@ static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint32_t lg(uint32_t pow2) { return (uint32_t)__builtin_ctz(pow2); }
 static uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
+/* Division and remainder by a divisor fixed at creation (partitions, DRAM
+ * banks: often not powers of two) without a divide instruction on the hot
+ * path: for numerators below 2^32, q = (M * x) >> 64 and r = ((M * x mod
+ * 2^64) * d) >> 64 with M = ceil(2^64 / d) are exact (Lemire, Kaser and
+ * Kurz, "Faster remainder by direct computation", 2019). Larger numerators
+ * and powers of two take the ordinary way. */
+typedef struct fastdiv {
+    uint64_t magic;
+    uint32_t d, shift;
+    int      pow2;
+} fastdiv;
+
+static void fd_init(fastdiv *f, uint32_t d)
+{
+    f->d = d;
+    f->pow2 = (d & (d - 1)) == 0;
+    f->shift = (uint32_t)__builtin_ctz(d);
+    f->magic = f->pow2 ? 0 : UINT64_MAX / d + 1;
+}
+
+static uint64_t fd_div(const fastdiv *f, uint64_t x)
+{
+    if (f->pow2)
+        return x >> f->shift;
+    if (x >> 32)
+        return x / f->d;
+    return (uint64_t)(((unsigned __int128)f->magic * x) >> 64);
+}
+
+static uint32_t fd_mod(const fastdiv *f, uint64_t x)
+{
+    if (f->pow2)
+        return (uint32_t)(x & (f->d - 1));
+    if (x >> 32)
+        return (uint32_t)(x % f->d);
+    return (uint32_t)(((unsigned __int128)(f->magic * x) * f->d) >> 64);
+}
+
 /* A set of small integers (SM or partition ids) iterated in ascending order. */
 typedef struct bitset {
     uint64_t *w;
@@ -60,11 +107,29 @@ static int bs_init(bitset *b, uint32_t n)
 static void bs_set(bitset *b, uint32_t i) { b->w[i >> 6] |= 1ull << (i & 63); }
 static void bs_clear(bitset *b, uint32_t i) { b->w[i >> 6] &= ~(1ull << (i & 63)); }
 
-/* An MSHR table's index: block/line address -> entry, by open addressing
- * with linear probing (at most half full), and a bitmap of free entries so
- * that the lowest free entry is found without scanning the table. */
+/* An MSHR table's index: block/line address -> entry, and a bitmap of
+ * free entries so that the lowest free entry is found without scanning.
+ * Tables of up to MI_SCAN_MAX entries (every preset) keep each entry's
+ * address in ekey[] and compare all of them without data-dependent branches
+ * (an address is in at most one entry): a few host cache lines and no
+ * mispredicted probe loops. Larger tables use open addressing with linear
+ * probing (at most half full). */
+#define MI_SCAN_MAX 64
+#define MI_NO_KEY   1ull     /* addresses are block-aligned, never odd */
+#define MI_FILTER_BITS 256   /* > 4 x MI_SCAN_MAX: few false positives */
+
 typedef struct mshr_index {
-    uint64_t *key;
+    uint64_t *ekey;      /* scan: address of each entry, MI_NO_KEY if free */
+    uint32_t  entries;
+    int       scan;
+    /* scan: a counting filter over the held addresses. Bit h of filter is
+     * set iff fcount[h] > 0, fcount[h] being the number of held addresses
+     * whose filter hash is h; a clear bit proves an address absent, so most
+     * lookups that miss (every new line of a streaming pattern) skip the
+     * scan. */
+    uint64_t  filter[MI_FILTER_BITS / 64];
+    uint8_t   fcount[MI_FILTER_BITS];
+    uint64_t *key;       /* hash: slots */
     uint32_t *val;       /* entry + 1; 0 = empty slot */
     uint32_t  mask;      /* slots - 1 */
     uint32_t  shift;     /* 64 - log2(slots) */
@@ -77,13 +142,18 @@ static int mi_init(mshr_index *x, uint32_t entries)
     uint32_t slots = 4;
     while (slots < 2 * entries)
         slots *= 2;
+    x->entries = entries;
+    x->scan = entries <= MI_SCAN_MAX;
+    x->ekey = malloc(entries * sizeof *x->ekey);
+    for (uint32_t e = 0; x->ekey && e < entries; e++)
+        x->ekey[e] = MI_NO_KEY;
     x->key = calloc(slots, sizeof *x->key);
     x->val = calloc(slots, sizeof *x->val);
     x->mask = slots - 1;
     x->shift = 64 - lg(slots);
     x->nwords = (entries + 63) / 64;
     x->free_bits = calloc(x->nwords, sizeof *x->free_bits);
-    if (!x->key || !x->val || !x->free_bits)
+    if (!x->ekey || !x->key || !x->val || !x->free_bits)
         return -1;
     for (uint32_t e = 0; e < entries; e++)
         x->free_bits[e >> 6] |= 1ull << (e & 63);
@@ -92,6 +162,7 @@ static int mi_init(mshr_index *x, uint32_t entries)
 
 static void mi_free(mshr_index *x)
 {
+    free(x->ekey);
     free(x->key);
     free(x->val);
     free(x->free_bits);
@@ -102,9 +173,23 @@ static uint32_t mi_slot(const mshr_index *x, uint64_t key)
     return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> x->shift);
 }
 
+static uint32_t mi_filter_hash(uint64_t key)
+{
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 56);   /* 0..255 */
+}
+
 /* The entry holding key, or -1. */
 static int mi_find(const mshr_index *x, uint64_t key)
 {
+    if (x->scan) {
+        uint32_t h = mi_filter_hash(key);
+        if (!(x->filter[h >> 6] >> (h & 63) & 1))
+            return -1;
+        int found = -1;
+        for (uint32_t e = 0; e < x->entries; e++)
+            found = x->ekey[e] == key ? (int)e : found;
+        return found;
+    }
     for (uint32_t h = mi_slot(x, key); x->val[h]; h = (h + 1) & x->mask)
         if (x->key[h] == key)
             return (int)x->val[h] - 1;
@@ -119,6 +204,13 @@ static uint32_t mi_take(mshr_index *x, uint64_t key)
         w++;
     uint32_t e = w * 64 + (uint32_t)__builtin_ctzll(x->free_bits[w]);
     x->free_bits[w] &= x->free_bits[w] - 1;
+    if (x->scan) {
+        uint32_t h = mi_filter_hash(key);
+        x->fcount[h]++;      /* at most MI_SCAN_MAX < 256 addresses */
+        x->filter[h >> 6] |= 1ull << (h & 63);
+        x->ekey[e] = key;
+        return e;
+    }
     uint32_t h = mi_slot(x, key);
     while (x->val[h])
         h = (h + 1) & x->mask;
@@ -131,79 +223,19 @@ static uint32_t mi_take(mshr_index *x, uint64_t key)
 static void mi_release(mshr_index *x, uint64_t key, uint32_t e)
 {
     x->free_bits[e >> 6] |= 1ull << (e & 63);
+    if (x->scan) {
+        uint32_t h = mi_filter_hash(key);
+        if (--x->fcount[h] == 0)
+            x->filter[h >> 6] &= ~(1ull << (h & 63));
+        x->ekey[e] = MI_NO_KEY;
+        return;
+    }
     uint32_t h = mi_slot(x, key);
     while (x->key[h] != key || x->val[h] != e + 1)
         h = (h + 1) & x->mask;
     for (uint32_t j = (h + 1) & x->mask; x->val[j]; j = (j + 1) & x->mask) {
         uint32_t home = mi_slot(x, x->key[j]);
         /* move j into the hole h unless its home lies cyclically in (h, j] */
-        if (((j - home) & x->mask) >= ((j - h) & x->mask)) {
-            x->key[h] = x->key[j];
-            x->val[h] = x->val[j];
-            h = j;
-        }
-    }
-    x->val[h] = 0;
-}
-
-/* A map from line address to a line's index (open addressing, linear
- * probing, at most half full), for caches whose associativity makes a
- * scan of the set cost more than a probe. */
-typedef struct line_map {
-    uint64_t *key;
-    uint32_t *val;       /* index + 1; 0 = empty slot */
-    uint32_t  mask, shift;
-} line_map;
-
-static int lm_init(line_map *x, uint32_t entries)
-{
-    uint64_t slots = 4;
-    while (slots < 2ull * entries)
-        slots *= 2;
-    x->key = calloc(slots, sizeof *x->key);
-    x->val = calloc(slots, sizeof *x->val);
-    x->mask = (uint32_t)(slots - 1);
-    x->shift = 64 - (uint32_t)__builtin_ctzll(slots);
-    return x->key && x->val ? 0 : -1;
-}
-
-static void lm_free(line_map *x)
-{
-    free(x->key);
-    free(x->val);
-}
-
-static uint32_t lm_slot(const line_map *x, uint64_t key)
-{
-    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> x->shift);
-}
-
-/* Index stored for key, or -1. */
-static int64_t lm_find(const line_map *x, uint64_t key)
-{
-    for (uint32_t h = lm_slot(x, key); x->val[h]; h = (h + 1) & x->mask)
-        if (x->key[h] == key)
-            return (int64_t)x->val[h] - 1;
-    return -1;
-}
-
-static void lm_insert(line_map *x, uint64_t key, uint32_t index)
-{
-    uint32_t h = lm_slot(x, key);
-    while (x->val[h])
-        h = (h + 1) & x->mask;
-    x->key[h] = key;
-    x->val[h] = index + 1;
-}
-
-/* Remove key (present); backward-shift deletion keeps probing valid. */
-static void lm_erase(line_map *x, uint64_t key)
-{
-    uint32_t h = lm_slot(x, key);
-    while (x->key[h] != key || !x->val[h])
-        h = (h + 1) & x->mask;
-    for (uint32_t j = (h + 1) & x->mask; x->val[j]; j = (j + 1) & x->mask) {
-        uint32_t home = lm_slot(x, x->key[j]);
         if (((j - home) & x->mask) >= ((j - h) & x->mask)) {
             x->key[h] = x->key[j];
             x->val[h] = x->val[j];
@@ -262,15 +294,21 @@ typedef struct inst_rec {
     uint8_t  issuing;    /* still has transactions in the LD/ST unit */
 } inst_rec;
 
-typedef struct heap_item {
-    uint64_t cycle, seq;
+typedef struct done_item {
+    uint64_t cycle;
     uint32_t inst;
-} heap_item;
+} done_item;
 
 /* ---- per SM ------------------------------------------------------------- */
 
+/* The tag of a way with neither valid nor reserved sectors (line addresses
+ * are multiples of l1d.line_bytes >= 16), so that a lookup compares
+ * addresses only. */
+#define L1_NO_LINE 1ull
+
+/* A way's state; its line address is in the SM's tag array (sets * ways,
+ * the same index), which lookups scan without touching the rest. */
 typedef struct l1_line {
-    uint64_t line;       /* line address */
     uint64_t lru;        /* last use stamp */
     uint32_t valid;      /* valid sectors */
     uint32_t reserved;   /* sectors reserved by allocate-on-miss */
@@ -294,9 +332,15 @@ typedef struct sm_state {
                             injection queue drains (see sm_block) */
     uint8_t  blocked_kind;   /* 0: MSHR stall, 1: interconnect stall */
     uint64_t blocked_since;  /* cycle of the failed attempt */
+    uint8_t  known_miss; /* the transaction at tx[next] was replayed after
+                            finding its sector invalid in the L1 and no MSHR
+                            for its block (see ldst_transaction) */
     mem_tx   tx[MEM_MAX_TX];
     /* L1D */
     l1_line *lines;      /* sets * ways */
+    uint64_t *ltag;      /* line address of each way; L1_NO_LINE while its
+                            valid and reserved are both 0 (outside
+                            l1_take_line) */
     uint64_t lru_clock;
     mshr_entry *mshr;
     mshr_index mshr_ix;
@@ -305,22 +349,29 @@ typedef struct sm_state {
     /* interconnect ends */
     ring     out, in;
     uint64_t out_port_free, in_port_free;
-    /* completions: binary heap ordered by (cycle, seq) */
-    heap_item *heap;
-    uint32_t heap_n, heap_cap;
+    /* completions in the order they are collected, (cycle, order of
+     * completion): done[done_head .. done_head + done_n) */
+    done_item *done;
+    uint32_t done_head, done_n, done_cap;
 } sm_state;
 
 /* ---- per partition: L2 slice + DRAM channel --------------------------- */
 
-typedef struct l2_line {
-    uint64_t line;
-    uint8_t  valid, dirty;
-} l2_line;
+#define PW_SLOTS 256
+#define PW_MASK  (PW_SLOTS - 1)
+
+/* An L2 tag: the partition-local line address, or'ed with L2_VALID and
+ * L2_DIRTY (line addresses are multiples of l2.line_bytes >= 16). */
+#define L2_VALID 1u
+#define L2_DIRTY 2u
+#define L2_NONE  0xffu
 
 typedef struct l2_mshr {
     uint64_t line;
     uint32_t ntargets;
     uint8_t  used;
+    uint8_t  maybe_cached;   /* a write allocated the line in the L2 after
+                                this entry was taken (it missed then) */
 } l2_mshr;
 
 typedef struct dram_req {
@@ -345,13 +396,22 @@ typedef struct part_state {
     /* L2 slice */
     ring     in, out;
     uint64_t in_port_free, out_port_free;
-    l2_line *lines;
-    uint64_t *lru;       /* last-use stamp of each line (a set's stamps are
-                            contiguous for the victim search) */
-    line_map  where;     /* valid line address -> index in lines[] */
-    uint32_t *nvalid;    /* per set: ways 0..nvalid-1 are valid (the L2
-                            fills ways in order and never invalidates) */
-    uint64_t lru_clock;
+    uint64_t out_try;    /* the output queue's front may move at this cycle
+                            at the earliest: max(out_port_free, its ready);
+                            UINT64_MAX when the queue is empty */
+    /* Each set's tags are contiguous (a lookup compares the set's ways, a
+     * couple of host cache lines), and so is its LRU state: lru[set *
+     * lru_stride ...] holds next[ways] (towards the LRU end), prev[ways],
+     * then the MRU way, the LRU way and the number of valid ways (the L2
+     * fills ways in order and never invalidates, so ways 0..nvalid-1 are
+     * the valid ones). Way numbers are bytes (ways <= 64), L2_NONE = end. */
+    uint64_t *tag;
+    /* A one-byte fingerprint of each valid way's line (0x80 | 7 hash bits;
+     * 0 for a way never used), fp_words 64-bit words per set, way w in bits
+     * 8*(w%8) of word w/8: a lookup compares eight ways per word and reads
+     * the tags only of ways whose fingerprint matches. */
+    uint64_t *fp;
+    uint8_t  *lru;
     l2_mshr *mshr;
     mshr_index mshr_ix;
     packet  *targets;    /* l2_mshr_entries * max_merge */
@@ -383,12 +443,26 @@ typedef struct part_state {
 /* ---- duplicate-MSHR detection (seed 000 §6.1) ---------------------------- */
 
 typedef struct dup_slot {
-    uint64_t line;       /* 0 = empty (line 0 is stored as line | 1: lines are aligned) */
+    uint64_t line;       /* line address | 1 (lines are aligned) */
     uint64_t t_last;     /* most recent allocation */
     uint64_t t_other;    /* most recent allocation by an SM other than sm_last */
-    uint32_t sm_last;
+    uint32_t gen;        /* the slot is in use iff gen == its table's gen */
+    uint16_t sm_last;    /* (mem.num_sms <= MEM_MAX_SMS = 256) */
     uint8_t  has_other;
 } dup_slot;
+
+/* An open-addressing table (linear probing, at most half full). Clearing it
+ * advances gen, which empties every slot at once. filter has bit
+ * dup_filter_bit(key) set for every key in the table (and maybe others): a
+ * clear bit proves a key absent without touching the slots, which are far
+ * larger than the host's L1. */
+#define DUP_FILTER_BITS 16384
+
+typedef struct dup_table {
+    dup_slot *slot;
+    uint32_t  cap, used, shift, gen;
+    uint64_t *filter;    /* DUP_FILTER_BITS bits */
+} dup_table;
 
 struct mem_system {
     mem_config cfg;
@@ -406,25 +480,43 @@ struct mem_system {
     uint32_t   wheel_mask;
     bitset     sm_out_busy;    /* injection queue not empty */
     bitset     sm_ldst_busy;   /* LD/ST unit holds an instruction */
-    bitset     sm_has_done;    /* completion heap not empty */
+    bitset     sm_has_done;    /* completion queue not empty */
+    uint64_t   done_min;       /* <= the earliest completion cycle queued in
+                                  any SM's queue (UINT64_MAX: none) */
+    /* Hashed timing wheels of partitions (bit i = partition i): pwheel[t &
+     * PW_MASK] holds the partitions to visit at cycle t (a partition's wake),
+     * owheel[t & PW_MASK] those whose front response may leave at cycle t
+     * (its out_try). A slot is checked against the partition's current
+     * value when its cycle comes: a bit for a value PW_SLOTS or more
+     * cycles ahead stays in the slot, a bit left by a value since changed
+     * is dropped. out_ready holds the partitions whose out_try <= now. */
+    uint64_t   pwheel[PW_SLOTS], owheel[PW_SLOTS];
+    uint64_t   out_ready;
     uint32_t   rr_up, rr_down;
     inst_rec  *inst;
     uint32_t   ninst, free_inst;
-    uint64_t   seq;
     uint64_t   outstanding;    /* submitted, not yet collected */
     uint64_t   live;           /* packets / DRAM requests alive anywhere */
     uint64_t   mshr_used_all;
     uint32_t   sectors_per_line;
     uint32_t   l2_in_cap, l2_out_cap;
-    dup_slot  *dup;
-    uint32_t   dup_cap, dup_used;
+    fastdiv    div_parts;      /* by l2.partitions */
+    fastdiv    div_banks;      /* by dram.banks */
+    uint32_t   dram_burst;     /* data-bus cycles of one line */
+    uint32_t   l2_lru_stride;  /* bytes of LRU state per L2 set */
+    uint32_t   l2_fp_words;    /* fingerprint words per L2 set */
+    uint32_t  *ser;            /* ser[payload]: interconnect cycles of a
+                                  packet, payload 0..l1d.sector_bytes */
+    dup_table  dup_cur, dup_prev;  /* lines allocated in this epoch and in
+                                     the previous one (see dup_record) */
+    uint64_t   dup_epoch_end;  /* first cycle of the next epoch */
     double    *series;         /* MSHR occupancy samples */
     size_t     nseries, series_cap;
     uint64_t   series_last_sum;
     uint32_t   series_countdown;
 };
 
-/* ---- instruction pool, completion heap ------------------------------------- */
+/* ---- instruction pool, completion queues ----------------------------------- */
 
 static int inst_alloc(mem_system *m, uint32_t *out)
 {
@@ -451,40 +543,49 @@ static void inst_free(mem_system *m, uint32_t i)
     m->free_inst = i;
 }
 
-static int heap_less(const heap_item *a, const heap_item *b)
-{
-    return a->cycle < b->cycle || (a->cycle == b->cycle && a->seq < b->seq);
-}
+/* The first completion an SM will hand out. */
+static done_item *done_front(sm_state *s) { return &s->done[s->done_head]; }
 
-/* The instruction is done: queue its completion for the SM. Growth of the
- * heap can only fail on memory exhaustion, which the model reports by
- * aborting the process cleanly (nothing else sensible can be done mid-cycle). */
+/* The instruction is done: queue its completion for the SM. Completions are
+ * handed out by cycle, and in the order they were queued within a cycle; a
+ * new one goes after every queued one of its cycle or earlier, so it is put
+ * in place from the back (most are due one cycle ahead, later than nothing
+ * queued: no move; L1 hits and shared/const accesses, due a latency ahead,
+ * pass a few). Growth of the queue can only fail on memory exhaustion,
+ * which the model reports by aborting the process cleanly (nothing else
+ * sensible can be done mid-cycle). */
 static void complete(mem_system *m, uint32_t i)
 {
     inst_rec *r = &m->inst[i];
     sm_state *s = &m->sm[r->c.sm];
     r->c.cycle = max64(r->ready, m->now + 1);
-    if (s->heap_n == s->heap_cap) {
-        uint32_t n = s->heap_cap ? s->heap_cap * 2 : 64;
-        heap_item *bigger = realloc(s->heap, (size_t)n * sizeof *bigger);
-        if (!bigger) {
-            fprintf(stderr, "smcosim mem-model: out of memory\n");
-            exit(1);
+    if (s->done_head + s->done_n == s->done_cap) {
+        if (s->done_n <= s->done_cap / 2 && s->done_n) {
+            /* slide the queue to the front (at least cap/2 pushes since the
+             * last slide or growth: amortised O(1)) */
+            memmove(s->done, s->done + s->done_head, s->done_n * sizeof *s->done);
+            s->done_head = 0;
+        } else {
+            uint32_t n = s->done_cap ? s->done_cap * 2 : 64;
+            done_item *bigger = realloc(s->done, (size_t)n * sizeof *bigger);
+            if (!bigger) {
+                fprintf(stderr, "smcosim mem-model: out of memory\n");
+                exit(1);
+            }
+            s->done = bigger;
+            s->done_cap = n;
         }
-        s->heap = bigger;
-        s->heap_cap = n;
     }
-    heap_item it = { r->c.cycle, m->seq++, i };
-    uint32_t k = s->heap_n++;
-    while (k > 0) {
-        uint32_t p = (k - 1) / 2;
-        if (!heap_less(&it, &s->heap[p]))
-            break;
-        s->heap[k] = s->heap[p];
-        k = p;
+    uint32_t k = s->done_head + s->done_n++;
+    while (k > s->done_head && s->done[k - 1].cycle > r->c.cycle) {
+        s->done[k] = s->done[k - 1];
+        k--;
     }
-    s->heap[k] = it;
+    s->done[k].cycle = r->c.cycle;
+    s->done[k].inst = i;
     bs_set(&m->sm_has_done, r->c.sm);
+    if (r->c.cycle < m->done_min)
+        m->done_min = r->c.cycle;
     m->st.completions++;
     if (r->c.op == MEM_LOAD) {
         uint64_t lat = r->c.cycle - r->c.submit_cycle;
@@ -493,25 +594,6 @@ static void complete(mem_system *m, uint32_t i)
         if (lat > m->st.load_latency_max)
             m->st.load_latency_max = lat;
     }
-}
-
-static void heap_pop(sm_state *s)
-{
-    heap_item last = s->heap[--s->heap_n];
-    uint32_t k = 0;
-    for (;;) {
-        uint32_t c = 2 * k + 1;
-        if (c >= s->heap_n)
-            break;
-        if (c + 1 < s->heap_n && heap_less(&s->heap[c + 1], &s->heap[c]))
-            c++;
-        if (!heap_less(&s->heap[c], &last))
-            break;
-        s->heap[k] = s->heap[c];
-        k = c;
-    }
-    if (s->heap_n)
-        s->heap[k] = last;
 }
 
 /* A response for instruction i arrived (or a hit's data will be ready) at
@@ -528,88 +610,140 @@ static void inst_data(mem_system *m, uint32_t i, uint64_t ready, int was_pending
 
 /* ---- duplicate table ---------------------------------------------------- */
 
-static uint64_t hash64(uint64_t x)
+/* Time is cut into epochs of W + 1 cycles. dup_cur holds the latest record
+ * of every line allocated in the current epoch, dup_prev those of the
+ * previous epoch; at an epoch change the previous table is cleared and the
+ * two swap. A record that matters (its last allocation within W cycles) is
+ * in one of the two; an older one decides nothing (both of its times are
+ * out of the window), so losing it changes no answer. Lookups look in
+ * dup_cur first (the newer record), then in dup_prev; an update always
+ * writes dup_cur. No per-entry expiry: a clear of one table per epoch. */
+
+static uint32_t dup_home(const dup_table *t, uint64_t key)
 {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
+    /* Fibonacci hashing: keys are line addresses, the top bits of the
+     * product mix all of them */
+    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> t->shift);
 }
 
-static int dup_stale(const mem_system *m, const dup_slot *d)
+static int dup_in_use(const dup_table *t, const dup_slot *d) { return d->gen == t->gen; }
+
+/* The slot holding key, or the free slot where it would go. */
+static dup_slot *dup_probe(const dup_table *t, uint64_t key)
 {
-    return m->now - d->t_last > m->cfg.dup_window;
+    uint32_t mask = t->cap - 1, h = dup_home(t, key);
+    while (t->slot[h].gen == t->gen && t->slot[h].line != key)
+        h = (h + 1) & mask;
+    return &t->slot[h];
 }
 
-static int dup_rehash(mem_system *m, uint32_t cap)
+static uint32_t dup_filter_bit(uint64_t key)
 {
-    dup_slot *old = m->dup;
-    uint32_t oldcap = m->dup_cap;
-    dup_slot *t = calloc(cap, sizeof *t);
-    if (!t)
-        return -1;
-    m->dup = t;
-    m->dup_cap = cap;
-    m->dup_used = 0;
-    for (uint32_t i = 0; i < oldcap; i++) {
-        if (!old[i].line || dup_stale(m, &old[i]))
-            continue;
-        uint32_t h = (uint32_t)hash64(old[i].line) & (cap - 1);
-        while (t[h].line)
-            h = (h + 1) & (cap - 1);
-        t[h] = old[i];
-        m->dup_used++;
+    return (uint32_t)((key * 0xc2b2ae3d27d4eb4full) >> 50);   /* 14 bits */
+}
+
+static int dup_filter_has(const dup_table *t, uint64_t key)
+{
+    uint32_t b = dup_filter_bit(key);
+    return (int)(t->filter[b >> 6] >> (b & 63) & 1);
+}
+
+static int dup_init(dup_table *t, uint32_t cap)
+{
+    t->slot = calloc(cap, sizeof *t->slot);   /* gen 0: free */
+    t->cap = cap;
+    t->used = 0;
+    t->shift = 64 - lg(cap);
+    t->gen = 1;
+    return t->slot ? 0 : -1;
+}
+
+static void dup_clear(dup_table *t)
+{
+    if (++t->gen == 0) {     /* wrapped: really clear, once in 2^32 epochs */
+        memset(t->slot, 0, (size_t)t->cap * sizeof *t->slot);
+        t->gen = 1;
     }
-    free(old);
-    return 0;
+    t->used = 0;
+    memset(t->filter, 0, DUP_FILTER_BITS / 8);
+}
+
+static void dup_grow(dup_table *t)
+{
+    dup_table bigger;
+    if (dup_init(&bigger, t->cap * 2) != 0) {
+        fprintf(stderr, "smcosim mem-model: out of memory\n");
+        exit(1);
+    }
+    for (uint32_t i = 0; i < t->cap; i++)
+        if (dup_in_use(t, &t->slot[i])) {
+            dup_slot *d = dup_probe(&bigger, t->slot[i].line);
+            *d = t->slot[i];
+            d->gen = bigger.gen;
+        }
+    bigger.used = t->used;
+    bigger.filter = t->filter;   /* the same keys */
+    free(t->slot);
+    *t = bigger;
 }
 
 /* Record an MSHR allocation of `line` by `sm`; returns 1 when another SM
- * allocated the same line within the window. Entries older than the window
- * are dead: they are reused in place and dropped at rehash. */
+ * allocated the same line within the window. */
 static int dup_record(mem_system *m, uint64_t line, uint32_t sm)
 {
     uint64_t key = line | 1;
-    if ((m->dup_used + 1) * 2 > m->dup_cap) {
-        uint32_t cap = m->dup_cap;
-        if (dup_rehash(m, cap) == 0 && (m->dup_used + 1) * 4 > cap)
-            dup_rehash(m, cap * 2);
-    }
-    uint32_t mask = m->dup_cap - 1, h = (uint32_t)hash64(key) & mask;
-    uint32_t reuse = UINT32_MAX;
-    while (m->dup[h].line && m->dup[h].line != key) {
-        if (reuse == UINT32_MAX && dup_stale(m, &m->dup[h]))
-            reuse = h;
-        h = (h + 1) & mask;
-    }
-    dup_slot *d = &m->dup[h];
-    if (d->line == key) {
-        uint64_t w = m->cfg.dup_window;
-        int is_dup;
-        if (sm != d->sm_last)
-            is_dup = m->now - d->t_last <= w;
-        else
-            is_dup = d->has_other && m->now - d->t_other <= w;
-        if (sm != d->sm_last) {
-            d->t_other = d->t_last;
-            d->has_other = 1;
-            d->sm_last = sm;
+    uint64_t w = m->cfg.dup_window;
+    if (m->now >= m->dup_epoch_end) {
+        uint64_t len = w + 1;
+        if (m->now < m->dup_epoch_end + len) {
+            /* the next epoch: the current table becomes the previous one,
+             * the old previous one is cleared and reused */
+            dup_table t = m->dup_prev;
+            m->dup_prev = m->dup_cur;
+            m->dup_cur = t;
+            dup_clear(&m->dup_cur);
+        } else {
+            /* a whole epoch without allocations: both are out of date */
+            dup_clear(&m->dup_cur);
+            dup_clear(&m->dup_prev);
         }
-        d->t_last = m->now;
-        return is_dup;
+        m->dup_epoch_end = (m->now / len + 1) * len;
     }
-    if (reuse != UINT32_MAX)
-        d = &m->dup[reuse];
+    dup_table *cur = &m->dup_cur;
+    if ((cur->used + 1) * 2 > cur->cap)
+        dup_grow(cur);
+    dup_slot *d = dup_probe(cur, key);
+    if (!dup_in_use(cur, d)) {
+        dup_slot *old = dup_filter_has(&m->dup_prev, key) ? dup_probe(&m->dup_prev, key)
+                                                          : NULL;
+        uint32_t b = dup_filter_bit(key);
+        cur->filter[b >> 6] |= 1ull << (b & 63);
+        cur->used++;
+        if (old && dup_in_use(&m->dup_prev, old)) {
+            *d = *old;               /* continue the previous epoch's record */
+            d->gen = cur->gen;
+        } else {
+            d->line = key;
+            d->gen = cur->gen;
+            d->t_last = m->now;
+            d->sm_last = (uint16_t)sm;
+            d->has_other = 0;
+            d->t_other = 0;
+            return 0;
+        }
+    }
+    int is_dup;
+    if (sm != d->sm_last)
+        is_dup = m->now - d->t_last <= w;
     else
-        m->dup_used++;
-    d->line = key;
+        is_dup = d->has_other && m->now - d->t_other <= w;
+    if (sm != d->sm_last) {
+        d->t_other = d->t_last;
+        d->has_other = 1;
+        d->sm_last = (uint16_t)sm;
+    }
     d->t_last = m->now;
-    d->sm_last = sm;
-    d->has_other = 0;
-    d->t_other = 0;
-    return 0;
+    return is_dup;
 }
 
 /* ---- creation ---------------------------------------------------------- */
@@ -627,12 +761,13 @@ void mem_destroy(mem_system *m)
         for (uint32_t i = 0; i < m->cfg.num_sms; i++) {
             sm_state *s = &m->sm[i];
             free(s->lines);
+            free(s->ltag);
             free(s->mshr);
             mi_free(&s->mshr_ix);
             free(s->targets);
             free(s->out.buf);
             free(s->in.buf);
-            free(s->heap);
+            free(s->done);
         }
     }
     if (m->part) {
@@ -640,9 +775,8 @@ void mem_destroy(mem_system *m)
             part_state *p = &m->part[i];
             free(p->in.buf);
             free(p->out.buf);
-            free(p->lines);
-            lm_free(&p->where);
-            free(p->nvalid);
+            free(p->tag);
+            free(p->fp);
             free(p->lru);
             free(p->mshr);
             mi_free(&p->mshr_ix);
@@ -662,7 +796,11 @@ void mem_destroy(mem_system *m)
     free(m->sm_ldst_busy.w);
     free(m->sm_has_done.w);
     free(m->inst);
-    free(m->dup);
+    free(m->dup_cur.slot);
+    free(m->dup_prev.slot);
+    free(m->dup_cur.filter);
+    free(m->dup_prev.filter);
+    free(m->ser);
     free(m->series);
     free(m);
 }
@@ -678,6 +816,15 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     }
     m->cfg = *cfg;
     m->free_inst = UINT32_MAX;
+    fd_init(&m->div_parts, cfg->l2_partitions);
+    fd_init(&m->div_banks, cfg->dram_banks);
+    m->l2_lru_stride = 2 * cfg->l2_ways + 3;
+    m->l2_fp_words = (cfg->l2_ways + 7) / 8;
+    m->dram_burst = ceil_div(cfg->l2_line_bytes, cfg->dram_bytes_per_cycle);
+    m->ser = malloc((cfg->l1d_sector_bytes + 1) * sizeof *m->ser);
+    for (uint32_t b = 0; m->ser && b <= cfg->l1d_sector_bytes; b++)
+        m->ser[b] = ceil_div(cfg->icnt_header_bytes + b, cfg->icnt_bytes_per_cycle);
+    m->done_min = UINT64_MAX;
     m->series_countdown = cfg->sample_interval;
     m->sectors_per_line = cfg->l1d_line_bytes / cfg->l1d_sector_bytes;
     /* The slice input queue also holds the requests inside the L2 pipeline
@@ -696,28 +843,38 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     while (wheel_slots <= max_delay)
         wheel_slots *= 2;
     m->wheel_mask = wheel_slots - 1;
-    int bad = !m->sm || !m->part || bs_init(&m->sm_active, cfg->num_sms) ||
+    int bad = !m->sm || !m->part || !m->ser || bs_init(&m->sm_active, cfg->num_sms) ||
               !(m->wheel = calloc((size_t)wheel_slots * ((cfg->num_sms + 63) / 64),
                                   sizeof *m->wheel)) ||
               bs_init(&m->sm_out_busy, cfg->num_sms) ||
               bs_init(&m->sm_ldst_busy, cfg->num_sms) ||
-              bs_init(&m->sm_has_done, cfg->num_sms) || dup_rehash(m, 1024);
+              bs_init(&m->sm_has_done, cfg->num_sms) || dup_init(&m->dup_cur, 1024) ||
+              dup_init(&m->dup_prev, 1024) ||
+              !(m->dup_cur.filter = calloc(DUP_FILTER_BITS / 64, sizeof (uint64_t))) ||
+              !(m->dup_prev.filter = calloc(DUP_FILTER_BITS / 64, sizeof (uint64_t)));
     for (uint32_t i = 0; !bad && i < cfg->num_sms; i++) {
         sm_state *s = &m->sm[i];
         s->lines = calloc((size_t)cfg->l1d_sets * cfg->l1d_ways, sizeof *s->lines);
+        s->ltag = malloc((size_t)cfg->l1d_sets * cfg->l1d_ways * sizeof *s->ltag);
+        for (uint32_t w = 0; s->ltag && w < cfg->l1d_sets * cfg->l1d_ways; w++)
+            s->ltag[w] = L1_NO_LINE;
         s->mshr = calloc(cfg->l1d_mshr_entries, sizeof *s->mshr);
         s->targets = calloc((size_t)cfg->l1d_mshr_entries * cfg->l1d_mshr_max_merge,
                             sizeof *s->targets);
-        bad = !s->lines || !s->mshr || !s->targets ||
+        bad = !s->lines || !s->ltag || !s->mshr || !s->targets ||
               mi_init(&s->mshr_ix, cfg->l1d_mshr_entries) ||
               ring_init(&s->out, cfg->icnt_queue_entries) ||
               ring_init(&s->in, cfg->icnt_queue_entries);
     }
     for (uint32_t i = 0; !bad && i < cfg->l2_partitions; i++) {
         part_state *p = &m->part[i];
-        p->lines = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lines);
-        p->nvalid = calloc(cfg->l2_sets, sizeof *p->nvalid);
-        p->lru = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->lru);
+        p->tag = calloc((size_t)cfg->l2_sets * cfg->l2_ways, sizeof *p->tag);
+        p->fp = calloc((size_t)cfg->l2_sets * m->l2_fp_words, sizeof *p->fp);
+        p->lru = calloc((size_t)cfg->l2_sets * m->l2_lru_stride, 1);
+        for (uint32_t st = 0; p->lru && st < cfg->l2_sets; st++) {
+            uint8_t *l = &p->lru[(size_t)st * m->l2_lru_stride];
+            l[2 * cfg->l2_ways] = l[2 * cfg->l2_ways + 1] = L2_NONE;
+        }
         p->mshr = calloc(cfg->l2_mshr_entries, sizeof *p->mshr);
         p->targets = calloc((size_t)cfg->l2_mshr_entries * cfg->l2_mshr_max_merge,
                             sizeof *p->targets);
@@ -729,12 +886,13 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         p->rd_mshr = calloc(p->fcap, sizeof *p->rd_mshr);
         p->wr_done = calloc(p->fcap, sizeof *p->wr_done);
         p->banks = calloc(cfg->dram_banks, sizeof *p->banks);
-        bad = !p->lines || !p->nvalid || !p->lru ||
-              lm_init(&p->where, cfg->l2_sets * cfg->l2_ways) || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
+        bad = !p->tag || !p->fp || !p->lru || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
               !p->rd_mshr || !p->wr_done ||
               mi_init(&p->mshr_ix, cfg->l2_mshr_entries) ||
               !p->banks || ring_init(&p->in, m->l2_in_cap) ||
               ring_init(&p->out, m->l2_out_cap);
+        p->out_try = UINT64_MAX;
+        p->wake = UINT64_MAX;    /* nothing to do yet */
         for (uint32_t b = 0; !bad && b < cfg->dram_banks; b++)
             p->banks[b].open_row = -1;
     }
@@ -750,14 +908,14 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
 
 static uint32_t partition_of(const mem_system *m, uint64_t addr)
 {
-    return (uint32_t)((addr >> lg(m->cfg.l2_line_bytes)) % m->cfg.l2_partitions);
+    return fd_mod(&m->div_parts, addr >> lg(m->cfg.l2_line_bytes));
 }
 
 /* Partition-local byte address of the L2 line holding addr. */
 static uint64_t local_line(const mem_system *m, uint64_t addr)
 {
     uint32_t sh = lg(m->cfg.l2_line_bytes);
-    return (addr >> sh) / m->cfg.l2_partitions << sh;
+    return fd_div(&m->div_parts, addr >> sh) << sh;
 }
 
 /* ---- DRAM channel ------------------------------------------------------ */
@@ -775,12 +933,16 @@ static void dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_wr
     r->line = lline;
     r->arrival = p->arrivals++;
     uint64_t row_index = lline >> lg(c->dram_row_bytes);
-    r->bank = (uint32_t)(row_index % c->dram_banks);
-    r->row = (uint32_t)(row_index / c->dram_banks);
+    r->bank = fd_mod(&m->div_banks, row_index);
+    r->row = (uint32_t)fd_div(&m->div_banks, row_index);
     r->is_write = (uint8_t)is_write;
     r->mshr = mshr;
     r->done = 0;
-    p->sched_wait = 0;
+    /* sched_wait stays a lower bound of the ready cycles of the banks with
+     * queued requests (bank ready cycles only grow, at a start, after which
+     * dram_cycle recomputes it): no start is possible before it */
+    if (p->banks[r->bank].ready < p->sched_wait)
+        p->sched_wait = p->banks[r->bank].ready;
     m->live++;
 }
 
@@ -811,7 +973,7 @@ static void dram_start(mem_system *m, part_state *p, dram_req *r)
     }
     if (!r->is_write)
         col = max64(col, b->wr_end + c->dram_tCDLR);
-    uint32_t burst = ceil_div(c->l2_line_bytes, c->dram_bytes_per_cycle);
+    uint32_t burst = m->dram_burst;
     uint64_t data = max64(col + c->dram_tCL, p->bus_free);
     uint64_t end = data + burst;
     p->bus_free = end;
@@ -867,6 +1029,17 @@ static void dram_cycle(mem_system *m, part_state *p)
             (p->qn - (uint32_t)pick - 1) * sizeof *p->queue);
     p->qn--;
     dram_start(m, p, &r);
+    /* Only the started request's bank changed, so the next start cannot
+     * come before the earliest ready cycle of a bank with a queued request:
+     * waiting for it here saves the visits (and failed scans) in between.
+     * (An enqueue lowers it to its bank's ready cycle if earlier; a full FIFO
+     * only delays a start.) */
+    uint64_t w = UINT64_MAX;
+    for (uint32_t i = 0; i < p->qn; i++) {
+        uint64_t ready = p->banks[p->queue[i].bank].ready;
+        w = ready < w ? ready : w;
+    }
+    p->sched_wait = w;
     if (r.is_write) {
         uint32_t k = p->wr_head + p->wr_n++;
         p->wr_done[k >= p->fcap ? k - p->fcap : k] = r.done;
@@ -880,59 +1053,134 @@ static void dram_cycle(mem_system *m, part_state *p)
 
 /* ---- L2 slice ---------------------------------------------------------- */
 
-static l2_line *l2_find(mem_system *m, part_state *p, uint64_t lline)
+static uint32_t l2_set_of(const mem_system *m, uint64_t lline)
 {
-    (void)m;
-    int64_t i = lm_find(&p->where, lline);
-    return i < 0 ? NULL : &p->lines[i];
+    return (uint32_t)((lline >> lg(m->cfg.l2_line_bytes)) & (m->cfg.l2_sets - 1));
+}
+
+static uint64_t l2_fingerprint(uint64_t lline)
+{
+    return 0x80 | ((lline * 0x9e3779b97f4a7c15ull) >> 57);
+}
+
+/* The tag holding lline, or NULL. Equal fingerprints are found eight ways at
+ * a time (bytes of fp ^ wanted that are zero: the wanted byte has bit 7 set,
+ * so a zero byte is a valid way whose fingerprint matches, and the masked
+ * add below cannot carry from one byte into the next); only those ways'
+ * tags are compared (a line is in at most one way). */
+static uint64_t *l2_find(mem_system *m, part_state *p, uint64_t lline)
+{
+    uint32_t ways = m->cfg.l2_ways, set = l2_set_of(m, lline);
+    uint64_t *t = &p->tag[(size_t)set * ways];
+    const uint64_t *fp = &p->fp[(size_t)set * m->l2_fp_words];
+    uint64_t want = lline | L2_VALID;
+    uint64_t rep = l2_fingerprint(lline) * 0x0101010101010101ull;
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    for (uint32_t k = 0; k < m->l2_fp_words; k++) {
+        uint64_t x = fp[k] ^ rep;
+        uint64_t zero = ~(((x & low7) + low7) | x) & ~low7;
+        for (; zero; zero &= zero - 1) {
+            uint32_t w = k * 8 + (uint32_t)__builtin_ctzll(zero) / 8;
+            if ((t[w] & ~(uint64_t)L2_DIRTY) == want)
+                return &t[w];
+        }
+    }
+    return NULL;
+}
+
+/* The L2 keeps each set's valid lines in a list in last-use order; a use
+ * moves a line to the MRU end and the victim is the LRU end. */
+static void l2_lru_unlink(uint8_t *l, uint32_t ways, uint32_t w)
+{
+    uint8_t *next = l, *prev = l + ways, *head = l + 2 * ways, *tail = head + 1;
+    uint8_t pv = prev[w], nx = next[w];
+    if (pv == L2_NONE)
+        *head = nx;
+    else
+        next[pv] = nx;
+    if (nx == L2_NONE)
+        *tail = pv;
+    else
+        prev[nx] = pv;
+}
+
+static void l2_lru_push_mru(uint8_t *l, uint32_t ways, uint32_t w)
+{
+    uint8_t *next = l, *prev = l + ways, *head = l + 2 * ways, *tail = head + 1;
+    uint8_t h = *head;
+    prev[w] = L2_NONE;
+    next[w] = h;
+    if (h == L2_NONE)
+        *tail = (uint8_t)w;
+    else
+        prev[h] = (uint8_t)w;
+    *head = (uint8_t)w;
+}
+
+/* A use of the valid line whose tag is t. */
+static void l2_touch(mem_system *m, part_state *p, uint64_t *t)
+{
+    uint32_t ways = m->cfg.l2_ways;
+    uint32_t set = l2_set_of(m, *t & ~(uint64_t)(L2_VALID | L2_DIRTY));
+    uint32_t w = (uint32_t)(t - &p->tag[(size_t)set * ways]);
+    uint8_t *l = &p->lru[(size_t)set * m->l2_lru_stride];
+    if (l[2 * ways] == w)
+        return;
+    l2_lru_unlink(l, ways, w);
+    l2_lru_push_mru(l, ways, w);
 }
 
 /* Allocate lline in its set: the first never-used way, else the LRU one. A
  * dirty victim is written back, which needs a DRAM queue slot: returns NULL
- * (try again later) without it. */
-static l2_line *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
+ * (try again later) without it. The line joins the MRU end (every caller
+ * uses it at once). */
+static uint64_t *l2_allocate(mem_system *m, part_state *p, uint64_t lline)
 {
     uint32_t ways = m->cfg.l2_ways;
-    uint32_t set = (uint32_t)((lline >> lg(m->cfg.l2_line_bytes)) & (m->cfg.l2_sets - 1));
-    l2_line *b = &p->lines[(size_t)set * ways], *v;
-    if (p->nvalid[set] < ways) {
-        v = &b[p->nvalid[set]];
-    } else {
-        /* oldest stamp (stamps are unique), selected without branches */
-        const uint64_t *lru = &p->lru[(size_t)set * ways];
-        uint64_t oldest = lru[0];
-        uint32_t vw = 0;
-        for (uint32_t w = 1; w < ways; w++) {
-            int older = lru[w] < oldest;
-            oldest = older ? lru[w] : oldest;
-            vw = older ? w : vw;
-        }
-        v = &b[vw];
-    }
-    if (v->valid && v->dirty) {
+    uint32_t set = l2_set_of(m, lline);
+    uint64_t *t = &p->tag[(size_t)set * ways];
+    uint8_t *l = &p->lru[(size_t)set * m->l2_lru_stride];
+    uint8_t *nvalid = &l[2 * ways + 2];
+    uint32_t w = *nvalid < ways ? *nvalid : l[2 * ways + 1];
+    if ((t[w] & (L2_VALID | L2_DIRTY)) == (L2_VALID | L2_DIRTY)) {
         if (!dram_queue_room(m, p))
             return NULL;
-        dram_enqueue(m, p, v->line, 1, 0);
+        dram_enqueue(m, p, t[w] & ~(uint64_t)(L2_VALID | L2_DIRTY), 1, 0);
         m->st.l2_writebacks++;
     }
-    if (v->valid)
-        lm_erase(&p->where, v->line);
+    if (t[w] & L2_VALID)
+        l2_lru_unlink(l, ways, w);
     else
-        p->nvalid[set]++;
-    v->valid = 1;
-    v->dirty = 0;
-    v->line = lline;
-    lm_insert(&p->where, lline, (uint32_t)(v - p->lines));
-    return v;
+        ++*nvalid;
+    t[w] = lline | L2_VALID;
+    uint64_t *fw = &p->fp[(size_t)set * m->l2_fp_words + w / 8];
+    uint32_t sh = 8 * (w % 8);
+    *fw = (*fw & ~(0xffull << sh)) | l2_fingerprint(lline) << sh;
+    l2_lru_push_mru(l, ways, w);
+    return &t[w];
 }
 
-static void l2_respond(part_state *p, const packet *req, uint64_t ready)
+/* Partition p's front response may leave from cycle p->out_try on. */
+static void out_schedule(mem_system *m, part_state *p)
 {
-    packet r = *req;
+    uint64_t bit = 1ull << (p - m->part);
+    if (p->out_try <= m->now)
+        m->out_ready |= bit;
+    else if (p->out_try != UINT64_MAX)
+        m->owheel[p->out_try & PW_MASK] |= bit;
+}
+
+/* The request req (which the caller then drops) becomes the response. */
+static void l2_respond(mem_system *m, part_state *p, packet *req, uint64_t ready)
+{
     /* responses leave the slice in order */
-    r.ready = max64(ready, p->last_resp_ready);
-    p->last_resp_ready = r.ready;
-    ring_push(&p->out, &r);
+    req->ready = max64(ready, p->last_resp_ready);
+    p->last_resp_ready = req->ready;
+    ring_push(&p->out, req);
+    if (p->out.count == 1) {
+        p->out_try = max64(p->out_port_free, req->ready);
+        out_schedule(m, p);
+    }
 }
 
 static void l2_cycle(mem_system *m, part_state *p)
@@ -944,16 +1192,19 @@ static void l2_cycle(mem_system *m, part_state *p)
         l2_mshr *ms = &p->mshr[e];
         uint64_t lline = ms->line;
         if (p->out.count + ms->ntargets <= m->l2_out_cap) {
-            l2_line *l = l2_find(m, p, lline);
+            /* the line missed when the entry was taken, and only a write
+             * can have brought it in since (fills come only for MSHRs, one
+             * per line) */
+            uint64_t *l = ms->maybe_cached ? l2_find(m, p, lline) : NULL;
             if (!l)
                 l = l2_allocate(m, p, lline);
             if (l) {
-                p->lru[l - p->lines] = ++p->lru_clock;
+                l2_touch(m, p, l);
                 for (uint32_t t = 0; t < ms->ntargets; t++) {
                     packet *tp = &p->targets[e * c->l2_mshr_max_merge + t];
                     if (tp->kind == PK_ATOMIC)
-                        l->dirty = 1;
-                    l2_respond(p, tp, m->now);
+                        *l |= L2_DIRTY;
+                    l2_respond(m, p, tp, m->now);
                 }
                 ms->used = 0;
                 mi_release(&p->mshr_ix, lline, e);
@@ -972,30 +1223,33 @@ static void l2_cycle(mem_system *m, part_state *p)
     int k = q->kind == PK_ATOMIC ? 2 : q->kind == PK_WRITE ? 1 : 0;
     if (q->kind == PK_WRITE) {
         /* write-back, write-allocate without fetch */
-        l2_line *l = l2_find(m, p, lline);
+        uint64_t *l = l2_find(m, p, lline);
         if (!l) {
             l = l2_allocate(m, p, lline);
             if (!l)
                 return;
+            int e = mi_find(&p->mshr_ix, lline);
+            if (e >= 0)
+                p->mshr[e].maybe_cached = 1;
             m->st.l2_miss[k]++;
         } else {
             m->st.l2_hit[k]++;
         }
-        l->dirty = 1;
-        p->lru[l - p->lines] = ++p->lru_clock;
+        *l |= L2_DIRTY;
+        l2_touch(m, p, l);
         ring_pop(&p->in);
         m->live--;
         return;
     }
-    l2_line *l = l2_find(m, p, lline);
+    uint64_t *l = l2_find(m, p, lline);
     if (l) {
         if (p->out.count >= m->l2_out_cap)
             return;
-        p->lru[l - p->lines] = ++p->lru_clock;
+        l2_touch(m, p, l);
         if (q->kind == PK_ATOMIC)
-            l->dirty = 1;
+            *l |= L2_DIRTY;
         m->st.l2_hit[k]++;
-        l2_respond(p, q, m->now);
+        l2_respond(m, p, q, m->now);
         ring_pop(&p->in);
         return;
     }
@@ -1011,6 +1265,7 @@ static void l2_cycle(mem_system *m, part_state *p)
             return;
         e = mi_take(&p->mshr_ix, lline);
         p->mshr[e].used = 1;
+        p->mshr[e].maybe_cached = 0;
         p->mshr[e].line = lline;
         p->mshr[e].ntargets = 0;
         p->mshr_used++;
@@ -1062,6 +1317,8 @@ static void wheel_add(mem_system *m, uint32_t si, uint64_t t)
 
 static uint32_t ser_cycles(const mem_system *m, uint32_t payload)
 {
+    if (payload <= m->cfg.l1d_sector_bytes)
+        return m->ser[payload];
     return ceil_div(m->cfg.icnt_header_bytes + payload, m->cfg.icnt_bytes_per_cycle);
 }
 
@@ -1079,40 +1336,61 @@ static void icnt_cycle(mem_system *m)
 {
     const mem_config *c = &m->cfg;
     uint32_t np = c->l2_partitions, ns = c->num_sms;
-    /* L2 -> SM: responses; round-robin over partitions */
-    for (uint32_t k = 0; k < np; k++) {
-        uint32_t pi = m->rr_down + k < np ? m->rr_down + k : m->rr_down + k - np;
-        part_state *p = &m->part[pi];
-        if (!p->out.count || p->out_port_free > m->now)
-            continue;
-        packet *pk = ring_front(&p->out);
-        if (pk->ready > m->now)
-            continue;
-        sm_state *s = &m->sm[pk->sm];
-        if (s->in_port_free > m->now || ring_full(&s->in))
-            continue;
-        packet moved = *pk;
-        moved.ready = icnt_send(m, moved.bytes, &p->out_port_free, &s->in_port_free);
-        ring_push(&s->in, &moved);
-        ring_pop(&p->out);
-        if (s->in.count == 1)
-            wheel_add(m, moved.sm, moved.ready);
-        m->st.icnt_down_packets++;
-        m->st.icnt_down_bytes += c->icnt_header_bytes + moved.bytes;
+    /* L2 -> SM: responses; round-robin from rr_down over the partitions
+     * whose port is free and whose front response is ready (out_try <= now:
+     * out_ready, plus the wheel's partitions due now) */
+    uint32_t slot = (uint32_t)(m->now & PW_MASK);
+    uint64_t keep = 0;
+    for (uint64_t bits = m->owheel[slot]; bits; bits &= bits - 1) {
+        uint32_t pi = (uint32_t)__builtin_ctzll(bits);
+        uint64_t t = m->part[pi].out_try;
+        if (t <= m->now)
+            m->out_ready |= 1ull << pi;
+        else if (t != UINT64_MAX && (t & PW_MASK) == slot)
+            keep |= 1ull << pi;             /* PW_SLOTS or more cycles ahead */
+    }
+    m->owheel[slot] = keep;
+    uint64_t can = m->out_ready;
+    uint64_t order[2] = { can & (~0ull << m->rr_down),
+                          can & ((1ull << m->rr_down) - 1) };
+    for (int half = 0; half < 2; half++) {
+        for (uint64_t bits = order[half]; bits; bits &= bits - 1) {
+            uint32_t pi = (uint32_t)__builtin_ctzll(bits);
+            part_state *p = &m->part[pi];
+            packet *pk = ring_front(&p->out);
+            sm_state *s = &m->sm[pk->sm];
+            if (s->in_port_free > m->now || ring_full(&s->in))
+                continue;
+            uint32_t si = pk->sm, bytes = pk->bytes;
+            uint64_t ready = icnt_send(m, bytes, &p->out_port_free, &s->in_port_free);
+            pk->ready = ready;       /* moved in place, then popped */
+            ring_push(&s->in, pk);
+            ring_pop(&p->out);
+            p->out_try = p->out.count ? max64(p->out_port_free, ring_front(&p->out)->ready)
+                                      : UINT64_MAX;
+            m->out_ready &= ~(1ull << pi);  /* out_try > now: the port is busy */
+            out_schedule(m, p);
+            if (s->in.count == 1)
+                wheel_add(m, si, ready);
+            m->st.icnt_down_packets++;
+            m->st.icnt_down_bytes += c->icnt_header_bytes + bytes;
+        }
     }
     m->rr_down = m->rr_down + 1 == np ? 0 : m->rr_down + 1;
-    /* SM -> L2: requests; round-robin over SMs with queued packets */
-    uint32_t nw = m->sm_out_busy.nwords;
-    for (uint32_t k = 0; k <= nw; k++) {
-        /* visit words starting at rr_up's word; the first and last visits
-         * split that word so each SM is visited once, in rotated order */
-        uint32_t wi = (m->rr_up / 64 + k) % nw;
+    /* SM -> L2: requests; round-robin from rr_up over SMs with queued
+     * packets: the words of sm_out_busy from rr_up's word on, that word
+     * split in two (its bits from rr_up, then after the others its bits
+     * below rr_up) so that each SM is visited once, in rotated order. A
+     * word is read when its turn comes; only bits already visited are
+     * cleared meanwhile. */
+    uint32_t nw = m->sm_out_busy.nwords, wi = m->rr_up / 64, start_bit = m->rr_up % 64;
+    uint32_t visits = nw + (start_bit != 0);   /* no second half without a split */
+    for (uint32_t k = 0; k < visits; k++, wi = wi + 1 == nw ? 0 : wi + 1) {
         uint64_t bits = m->sm_out_busy.w[wi];
-        uint32_t start_bit = m->rr_up % 64;
         if (k == 0)
             bits &= ~0ull << start_bit;
         else if (k == nw)
-            bits &= start_bit ? (~0ull >> (64 - start_bit)) : 0;
+            bits &= (1ull << start_bit) - 1;
         while (bits) {
             uint32_t si = wi * 64 + (uint32_t)__builtin_ctzll(bits);
             bits &= bits - 1;
@@ -1123,15 +1401,17 @@ static void icnt_cycle(mem_system *m)
             part_state *p = &m->part[partition_of(m, pk->addr)];
             if (p->in_port_free > m->now || ring_full(&p->in))
                 continue;
-            packet moved = *pk;
             /* a read request carries only its header */
-            uint32_t payload = moved.kind == PK_READ ? 0 : moved.bytes;
+            uint32_t payload = pk->kind == PK_READ ? 0 : pk->bytes;
             /* it reaches the slice and spends l2.latency in its pipeline */
-            moved.ready = icnt_send(m, payload, &s->out_port_free, &p->in_port_free) +
-                          c->l2_latency;
-            ring_push(&p->in, &moved);
-            if (moved.ready < p->wake)
-                p->wake = moved.ready;
+            uint64_t ready = icnt_send(m, payload, &s->out_port_free, &p->in_port_free) +
+                             c->l2_latency;
+            pk->ready = ready;
+            ring_push(&p->in, pk);
+            if (ready < p->wake) {
+                p->wake = ready;            /* > now */
+                m->pwheel[ready & PW_MASK] |= 1ull << (p - m->part);
+            }
             ring_pop(&s->out);
             if (!s->out.count)
                 bs_clear(&m->sm_out_busy, si);
@@ -1150,13 +1430,18 @@ static l1_line *l1_set_base(mem_system *m, sm_state *s, uint32_t set)
     return &s->lines[(size_t)set * m->cfg.l1d_ways];
 }
 
+/* The way holding line (valid or reserved sectors), or NULL. A line is in
+ * at most one such way, so the scan needs no early exit: it is written
+ * without data-dependent branches (the outcome is hard to predict). Empty
+ * ways hold L1_NO_LINE, which matches no line. */
 static l1_line *l1_find(mem_system *m, sm_state *s, uint32_t set, uint64_t line)
 {
-    l1_line *b = l1_set_base(m, s, set);
+    size_t base = (size_t)set * m->cfg.l1d_ways;
+    const uint64_t *t = &s->ltag[base];
+    uint32_t found = UINT32_MAX;
     for (uint32_t w = 0; w < m->cfg.l1d_ways; w++)
-        if ((b[w].valid | b[w].reserved) && b[w].line == line)
-            return &b[w];
-    return NULL;
+        found = t[w] == line ? w : found;
+    return found == UINT32_MAX ? NULL : &s->lines[base + found];
 }
 
 /* LRU victim among lines with no reserved sectors; NULL if all reserved. */
@@ -1178,7 +1463,7 @@ static void l1_take_line(mem_system *m, sm_state *s, l1_line *v, uint64_t line)
 {
     if (v->valid)
         m->st.l1_evictions++;
-    v->line = line;
+    s->ltag[v - s->lines] = line;
     v->valid = 0;
     v->reserved = 0;
     v->lru = ++s->lru_clock;
@@ -1203,7 +1488,12 @@ static void l1_fill(mem_system *m, sm_state *s, uint64_t block, uint32_t entry)
     }
     uint64_t line = block & ~(uint64_t)(c->l1d_line_bytes - 1);
     uint32_t set = mem_l1_set(c, line), bit = sector_bit(m, block);
-    l1_line *l = l1_find(m, s, set, line);
+    /* With whole-line blocks and allocate-on-fill the line missed when the
+     * entry was taken and nothing but this fill can bring it in (stores do
+     * not allocate): no lookup. Otherwise fills of other sectors may have
+     * allocated it, or allocate-on-miss reserved it. */
+    l1_line *l = m->sectors_per_line == 1 && c->l1d_alloc == MEM_ALLOC_ON_FILL
+                     ? NULL : l1_find(m, s, set, line);
     if (!l) {
         /* allocate-on-fill (or a line invalidated by a store meanwhile) */
         l = l1_victim(m, s, set);
@@ -1245,9 +1535,20 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
     mem_tx *tx = &s->tx[s->next];
     uint64_t line = tx->block & ~(uint64_t)(c->l1d_line_bytes - 1);
     uint32_t bit = sector_bit(m, tx->block);
-    l1_line *l = l1_find(m, s, tx->set, line);
     inst_rec *r = &m->inst[s->inst];
+    l1_line *l = NULL;
 
+    if (s->known_miss) {
+        /* A replay of a load that missed with no MSHR for its block: only a
+         * fill can validate its sector and only this LD/ST unit, which holds
+         * the load, can allocate an MSHR (fills come only for MSHRs), so it
+         * still misses and merges nowhere. The line's way may have changed
+         * (fills of other sectors, evictions): looked up again if needed. */
+        if (c->l1d_alloc == MEM_ALLOC_ON_MISS)
+            l = l1_find(m, s, tx->set, line);
+        goto allocate;
+    }
+    l = l1_find(m, s, tx->set, line);
     if (s->op != MEM_LOAD) {
         /* stores and atomics: write-evict, no write-allocate; atomics are
          * performed at the L2 */
@@ -1258,6 +1559,7 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
         }
         if (l && l->valid && !l->reserved) {
             l->valid = 0;
+            s->ltag[l - s->lines] = L1_NO_LINE;
             m->st.l1_write_evicts++;
             m->st.l1_hit[s->op]++;
         } else {
@@ -1294,14 +1596,17 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
         m->st.l1_mshr_merge++;
         return 1;
     }
+allocate:
     if (s->mshr_used == c->l1d_mshr_entries) {
         m->st.stall_mshr++;
         sm_block(m, s, 0);
+        s->known_miss = 1;
         return 0;
     }
     if (ring_full(&s->out)) {
         m->st.stall_icnt++;
         sm_block(m, s, 1);
+        s->known_miss = 1;
         return 0;
     }
     if (c->l1d_alloc == MEM_ALLOC_ON_MISS) {
@@ -1310,12 +1615,14 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
             if (!l) {            /* every way has a fill pending */
                 m->st.stall_mshr++;
                 sm_block(m, s, 0);
+                s->known_miss = 1;
                 return 0;
             }
             l1_take_line(m, s, l, line);
         }
         l->reserved |= bit;
     }
+    s->known_miss = 0;
     uint32_t e2 = mi_take(&s->mshr_ix, tx->block);
     s->mshr[e2].used = 1;
     s->mshr[e2].block = tx->block;
@@ -1378,6 +1685,27 @@ static void sm_cycle(mem_system *m, sm_state *s, uint32_t si)
 
 /* ---- the public cycle ------------------------------------------------------- */
 
+/* The MSHR occupancy sample of the interval that ends with this cycle (its
+ * countdown reached 0); restarts the countdown. */
+static void series_sample(mem_system *m)
+{
+    const mem_config *c = &m->cfg;
+    m->series_countdown = c->sample_interval;
+    if (m->nseries == m->series_cap) {
+        size_t n = m->series_cap ? m->series_cap * 2 : 256;
+        double *bigger = realloc(m->series, n * sizeof *bigger);
+        if (!bigger) {
+            fprintf(stderr, "smcosim mem-model: out of memory\n");
+            exit(1);
+        }
+        m->series = bigger;
+        m->series_cap = n;
+    }
+    m->series[m->nseries++] = (double)(m->st.l1_mshr_occ_sum - m->series_last_sum) /
+                              ((double)c->sample_interval * c->num_sms);
+    m->series_last_sum = m->st.l1_mshr_occ_sum;
+}
+
 /* The first cycle at which mem_cycle must look at partition p again: the
  * earliest of the DRAM scheduler's wait, the next write or read to finish
  * and the slice input's front. Only a packet arriving from the interconnect
@@ -1398,11 +1726,33 @@ static uint64_t part_wake(const part_state *p)
 
 void mem_cycle(mem_system *m)
 {
-    const mem_config *c = &m->cfg;
-    for (uint32_t i = 0; i < c->l2_partitions; i++) {
-        part_state *p = &m->part[i];
-        if (p->wake > m->now)
-            continue;
+    /* Nothing in flight (no packet, DRAM request or held MSHR anywhere) and
+     * no SM active: only time passes (what is left in the partition wheels
+     * is stale and would be dropped) */
+    int idle = !m->live;
+    for (uint32_t w = 0; idle && w < m->sm_active.nwords; w++)
+        idle = !m->sm_active.w[w];
+    if (idle) {
+        m->rr_down = m->rr_down + 1 == m->cfg.l2_partitions ? 0 : m->rr_down + 1;
+        m->rr_up = m->rr_up + 1 == m->cfg.num_sms ? 0 : m->rr_up + 1;
+        if (m->series_countdown && --m->series_countdown == 0)
+            series_sample(m);        /* (no MSHR is held: the sum is unchanged) */
+        m->st.cycles++;
+        m->now++;
+        return;
+    }
+    /* the partitions due this cycle (wake <= now), in ascending order; a
+     * visit changes only its own partition */
+    uint32_t slot = (uint32_t)(m->now & PW_MASK);
+    uint64_t keep = 0;
+    for (uint64_t bits = m->pwheel[slot]; bits; bits &= bits - 1) {
+        uint32_t pi = (uint32_t)__builtin_ctzll(bits);
+        part_state *p = &m->part[pi];
+        if (p->wake > m->now) {
+            if (p->wake != UINT64_MAX && (p->wake & PW_MASK) == slot)
+                keep |= 1ull << pi;         /* PW_SLOTS or more cycles ahead */
+            continue;                       /* else: left by an older wake */
+        }
         if ((p->qn && p->sched_wait <= m->now) ||
             (p->wr_n && p->wr_done[p->wr_head] <= m->now))
             dram_cycle(m, p);
@@ -1410,7 +1760,16 @@ void mem_cycle(mem_system *m)
             (p->in.count && ring_front(&p->in)->ready <= m->now))
             l2_cycle(m, p);
         p->wake = part_wake(p);
+        if (p->wake != UINT64_MAX) {
+            /* a stalled stage (wake <= now) retries next cycle */
+            uint64_t t = max64(p->wake, m->now + 1);
+            if ((t & PW_MASK) == slot)
+                keep |= 1ull << pi;
+            else
+                m->pwheel[t & PW_MASK] |= 1ull << pi;
+        }
     }
+    m->pwheel[slot] = keep;
     icnt_cycle(m);
     uint64_t *due = &m->wheel[(size_t)(m->now & m->wheel_mask) * m->sm_active.nwords];
     for (uint32_t w = 0; w < m->sm_active.nwords; w++) {
@@ -1439,24 +1798,76 @@ void mem_cycle(mem_system *m)
         }
     }
     m->st.l1_mshr_occ_sum += m->mshr_used_all;
-    if (m->series_countdown && --m->series_countdown == 0) {
-        m->series_countdown = c->sample_interval;
-        if (m->nseries == m->series_cap) {
-            size_t n = m->series_cap ? m->series_cap * 2 : 256;
-            double *bigger = realloc(m->series, n * sizeof *bigger);
-            if (!bigger) {
-                fprintf(stderr, "smcosim mem-model: out of memory\n");
-                exit(1);
-            }
-            m->series = bigger;
-            m->series_cap = n;
-        }
-        m->series[m->nseries++] = (double)(m->st.l1_mshr_occ_sum - m->series_last_sum) /
-                                  ((double)c->sample_interval * c->num_sms);
-        m->series_last_sum = m->st.l1_mshr_occ_sum;
-    }
+    if (m->series_countdown && --m->series_countdown == 0)
+        series_sample(m);
     m->st.cycles++;
     m->now++;
+}
+
+/* ---- skipping idle cycles ---------------------------------------------------- */
+
+/* The effect of n calls of mem_cycle in which nothing but time passes: the
+ * round-robin pointers, the occupancy sum and its samples, the clock. */
+static void count_idle_cycles(mem_system *m, uint64_t n)
+{
+    const mem_config *c = &m->cfg;
+    m->rr_down = (uint32_t)((m->rr_down + n) % c->l2_partitions);
+    m->rr_up = (uint32_t)((m->rr_up + n) % c->num_sms);
+    uint64_t left = n;
+    while (m->series_countdown && left >= m->series_countdown) {
+        m->st.l1_mshr_occ_sum += m->series_countdown * m->mshr_used_all;
+        left -= m->series_countdown;
+        series_sample(m);
+    }
+    m->st.l1_mshr_occ_sum += left * m->mshr_used_all;
+    if (m->series_countdown)
+        m->series_countdown -= (uint32_t)left;
+    m->st.cycles += n;
+    m->now += n;
+}
+
+uint64_t mem_next_event(const mem_system *m)
+{
+    const mem_config *c = &m->cfg;
+    for (uint32_t w = 0; w < m->sm_active.nwords; w++)
+        if (m->sm_active.w[w])
+            return m->now;               /* an SM works or takes a response */
+    uint64_t t = UINT64_MAX;
+    for (uint32_t i = 0; i < c->l2_partitions; i++)
+        t = m->part[i].wake < t ? m->part[i].wake : t;          /* slices, DRAM */
+    for (uint32_t w = 0; w < m->sm_has_done.nwords; w++)
+        for (uint64_t bits = m->sm_has_done.w[w]; bits; bits &= bits - 1) {
+            /* a completion becomes collectable (exact: mem_collect leaves
+             * done_min behind) */
+            uint64_t d = done_front(&m->sm[w * 64 + (uint32_t)__builtin_ctzll(bits)])->cycle;
+            t = d < t ? d : t;
+        }
+    for (uint32_t i = 0; i < c->l2_partitions; i++)
+        t = m->part[i].out_try < t ? m->part[i].out_try : t;   /* a response leaves */
+    for (uint32_t i = 0; i < c->num_sms; i++) {
+        const sm_state *s = &m->sm[i];
+        if (s->out.count) {              /* a request leaves the SM */
+            uint64_t r = max64(s->out_port_free, s->out.buf[s->out.head].ready);
+            t = r < t ? r : t;
+        }
+        if (s->in.count) {               /* a response reaches the front */
+            uint64_t r = s->in.buf[s->in.head].ready;
+            t = r < t ? r : t;
+        }
+    }
+    return t < m->now ? m->now : t;
+}
+
+int mem_skip_to(mem_system *m, uint64_t t)
+{
+    if (t < m->now || t > mem_next_event(m))
+        return -1;
+    /* What the calls of mem_cycle would do: no partition is due, no packet
+     * can move, no SM is active and the timing wheels' slots for these
+     * cycles hold nothing due (every entry is for a cycle >= t, or left by
+     * a value since changed, which a visit would drop) */
+    count_idle_cycles(m, t - m->now);
+    return 0;
 }
 
 const double *mem_occupancy_series(const mem_system *m, size_t *n)
@@ -1540,6 +1951,7 @@ int mem_submit(mem_system *m, const mem_request *req, mem_coalesce_info *info,
     s->op = (uint8_t)req->op;
     s->space = (uint8_t)req->space;
     s->next = 0;
+    s->known_miss = 0;
     if (req->space == MEM_SHARED || req->space == MEM_CONST) {
         uint32_t cyc = req->space == MEM_SHARED ? info->bank_conflict
                                                 : info->transactions;
@@ -1580,32 +1992,47 @@ size_t mem_collect(mem_system *m, uint32_t sm, mem_completion *out, size_t cap)
     if (sm >= m->cfg.num_sms)
         return 0;
     sm_state *s = &m->sm[sm];
-    if (!s->heap_n || s->heap[0].cycle > m->now)
-        return 0;                /* (sm_has_done is clear when the heap is empty) */
+    if (!s->done_n || done_front(s)->cycle > m->now)
+        return 0;                /* (sm_has_done is clear when the queue is empty) */
     size_t n = 0;
-    while (n < cap && s->heap_n && s->heap[0].cycle <= m->now) {
-        uint32_t i = s->heap[0].inst;
-        heap_pop(s);
+    while (n < cap && s->done_n && done_front(s)->cycle <= m->now) {
+        uint32_t i = done_front(s)->inst;
+        s->done_head++;
+        s->done_n--;
         out[n++] = m->inst[i].c;
         inst_free(m, i);
         m->outstanding--;
     }
-    if (!s->heap_n)
+    if (!s->done_n) {
+        s->done_head = 0;
         bs_clear(&m->sm_has_done, sm);
+    }
     return n;
 }
 
 size_t mem_collect_all(mem_system *m, mem_completion *out, size_t cap)
 {
+    if (m->done_min > m->now)
+        return 0;
     size_t n = 0;
     for (uint32_t w = 0; w < m->sm_has_done.nwords && n < cap; w++) {
         uint64_t bits = m->sm_has_done.w[w];
         while (bits && n < cap) {
             uint32_t si = w * 64 + (uint32_t)__builtin_ctzll(bits);
             bits &= bits - 1;
-            if (m->sm[si].heap[0].cycle <= m->now)
+            if (done_front(&m->sm[si])->cycle <= m->now)
                 n += mem_collect(m, si, out + n, cap - n);
         }
+    }
+    if (n < cap) {
+        /* everything due was taken: the new lower bound is exact */
+        uint64_t lo = UINT64_MAX;
+        for (uint32_t w = 0; w < m->sm_has_done.nwords; w++)
+            for (uint64_t bits = m->sm_has_done.w[w]; bits; bits &= bits - 1) {
+                uint64_t t = done_front(&m->sm[w * 64 + (uint32_t)__builtin_ctzll(bits)])->cycle;
+                lo = t < lo ? t : lo;
+            }
+        m->done_min = lo;
     }
     return n;
 }

@@ -219,13 +219,32 @@ int mem_submit(mem_system *m, const mem_request *req, mem_coalesce_info *info,
 /* Simulate the current cycle; mem_now() advances by one. */
 void mem_cycle(mem_system *m);
 
+/* Skipping idle cycles. mem_next_event returns a cycle t >= mem_now() such
+ * that, without new submissions, every mem_cycle call before cycle t would
+ * only advance the clock and the per-cycle counters, and no completion
+ * becomes collectable before t (t may be earlier than the next real event,
+ * never later; mem_now() while an LD/ST unit works or a completion is
+ * already due). UINT64_MAX when nothing is in flight or queued.
+ * mem_skip_to(m, t) for mem_now() <= t <= mem_next_event(m) has exactly the
+ * effect of mem_cycle until mem_now() == t (statistics, occupancy samples,
+ * later timing), in O(1) plus the cost of mem_next_event (O(SMs +
+ * partitions)); returns 0, or -1 and does nothing for any other t. A
+ * caller ticking its own model may skip its idle stretches with it:
+ *
+ *     if (nothing to submit before cycle u)
+ *         mem_skip_to(m, min(u, mem_next_event(m)));  then collect
+ */
+uint64_t mem_next_event(const mem_system *m);
+int      mem_skip_to(mem_system *m, uint64_t t);
+
 /* Move up to `cap` completions of `sm` whose cycle <= mem_now() into out, in
  * (cycle, submission order) order. Returns how many. */
 size_t mem_collect(mem_system *m, uint32_t sm, mem_completion *out, size_t cap);
 
 /* mem_collect for every SM in one call: SM 0's completions first, then
  * SM 1's, ...; each SM's in (cycle, submission) order. Visits only SMs with
- * queued completions. Returns how many were written (at most cap). */
+ * queued completions. Returns how many were written (at most cap); fewer
+ * than cap means every completion due has been taken. */
 size_t mem_collect_all(mem_system *m, mem_completion *out, size_t cap);
 
 /* Instructions submitted and not yet collected, over all SMs. */

@@ -26,5 +26,18 @@ $(MEM_BENCH): $(B)/mem-model/bench_mem.o $(MEM_LIB) $(UTIL_LIB)
 bench-mem: $(MEM_BENCH)
 	@$(MEM_BENCH)
 
-ALL_TARGETS   += $(MEM_LIB) $(MEM_CFG_TOOL) $(MEM_BENCH)
+# mem-digest: a hash of everything observable (completions, acceptance
+# decisions, free MSHRs each cycle, final statistics) over seeded scenarios;
+# record it before a speed change and diff after (not a test: no expected
+# value is stored).
+MEM_DIGEST := $(B)/bin/mem-digest
+$(MEM_DIGEST): $(B)/mem-model/mem_digest.o $(MEM_LIB) $(UTIL_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+
+.PHONY: mem-digest
+mem-digest: $(MEM_DIGEST)
+	@$(MEM_DIGEST)
+
+ALL_TARGETS   += $(MEM_LIB) $(MEM_CFG_TOOL) $(MEM_BENCH) $(MEM_DIGEST)
 BENCH_TARGETS += bench-mem

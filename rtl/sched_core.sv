@@ -101,7 +101,25 @@ module sched_core #(
 
   localparam logic [1:0] PolicyTwoLevel = 2'd2;
 
-  // registered levels
+  // Slot order. Inside the core every per-warp vector is indexed by slot,
+  // not by warp id: warp w (scheduler w % NumSchedulers, local index
+  // w / NumSchedulers) sits at slot (w % NumSchedulers) * Wps + local index,
+  // so the warps of scheduler s are the contiguous slots [s*Wps +: Wps]. In
+  // hardware this is only wiring; in the Verilated model it turns every
+  // per-scheduler gather of warps into a word slice. The ports keep warp
+  // order: the vector inputs and long_pending_o are permuted at the
+  // boundary (skipped while all zero), warp ids are converted per port.
+  function automatic logic [NumWarps-1:0] to_slots(input logic [NumWarps-1:0] v);
+    for (int w = 0; w < NumWarps; w++) to_slots[(w % NumSchedulers) * Wps + w / NumSchedulers] = v[w];
+  endfunction
+  function automatic logic [NumWarps-1:0] to_warps(input logic [NumWarps-1:0] v);
+    for (int w = 0; w < NumWarps; w++) to_warps[w] = v[(w % NumSchedulers) * Wps + w / NumSchedulers];
+  endfunction
+  function automatic logic [5:0] slot_of(input logic [5:0] w);
+    slot_of = 6'((32'(w) % NumSchedulers) * Wps + 32'(w) / NumSchedulers);
+  endfunction
+
+  // registered levels (barrier and alive in slot order)
   logic [1:0]                 policy_q;
   logic [6:0]                 warp_limit_q;
   logic [6:0]                 pool_size_q;
@@ -122,124 +140,164 @@ module sched_core #(
       warp_limit_q <= warp_limit_i;
       pool_size_q  <= pool_size_i;
       unit_avail_q <= unit_avail_i;
-      barrier_q    <= barrier_i;
-      alive_q      <= (alive_q & ~finish_i) | launch_i;
+      if (barrier_i != '0 || barrier_q != '0) barrier_q <= to_slots(barrier_i);
+      if ((launch_i | finish_i) != '0) begin
+        alive_q <= (alive_q & ~to_slots(finish_i)) | to_slots(launch_i);
+      end
+    end
+  end
+
+  // warp launch and finish, in slot order
+  logic [NumWarps-1:0] launch_s, clear_s;
+  always_comb begin
+    launch_s = '0;
+    clear_s  = '0;
+    if ((launch_i | finish_i) != '0) begin
+      launch_s = to_slots(launch_i);
+      clear_s  = to_slots(launch_i | finish_i);
     end
   end
 
   // Static warp limit: a warp may issue when fewer than warp_limit alive
   // warps have a lower id (the first warp_limit alive warps of the SM).
+  // Without a limit the prefix count is skipped (the Verilated model then
+  // does not walk the warps).
   logic [NumWarps-1:0] swl_ok;
   always_comb begin
-    logic [6:0] n_lower;
+    // verilator tracing_off
+    logic [6:0]          n_lower;
+    logic [NumWarps-1:0] alive_w, ok_w;   // in warp order
+    // verilator tracing_on
+    swl_ok  = '1;
     n_lower = '0;
-    for (int w = 0; w < NumWarps; w++) begin
-      swl_ok[w] = (warp_limit_q == '0) || (n_lower < warp_limit_q);
-      n_lower    = n_lower + {6'd0, alive_q[w]};
+    alive_w = '0;
+    ok_w    = '1;
+    if (warp_limit_q != '0) begin
+      alive_w = to_warps(alive_q);
+      for (int w = 0; w < NumWarps; w++) begin
+        ok_w[w] = (n_lower < warp_limit_q);
+        n_lower = n_lower + {6'd0, alive_w[w]};
+      end
+      swl_ok = to_slots(ok_w);
     end
   end
 
-  // per-warp wires
-  // The buffer heads as an array rather than one NumWarps*InstrW-bit bus:
-  // the Verilated model then copies three words per warp instead of
-  // rebuilding a 5 888-bit concatenation every cycle, and the issue mux is
-  // an indexed read.
-  logic [InstrW-1:0]          head [NumWarps];
-  logic [NumWarps-1:0]        head_valid;
-  logic [NumWarps-1:0]        has_space;
-  logic [NumWarps-1:0]        hazard, hazard_long, sb_full;
-  logic [NumWarps-1:0]        ready;
-  logic [NumWarps-1:0]        limit_ok, unit_ok, need_full;
+  // per-warp vectors (slot order)
+  logic [NumWarps-1:0]          head_valid, head_dst_valid;
+  logic [2*NumWarps-1:0]        head_op;
+  logic [SbEntries*NumWarps-1:0] head_dep;
+  logic [NumWarps-1:0]          has_space;
+  logic [NumWarps-1:0]          hazard, hazard_long, sb_full, long_pending;
+  logic [NumWarps-1:0]          ready;
+  logic [NumWarps-1:0]          limit_ok, unit_ok, need_full;
   // per-warp stall reasons, one mask each (see sched_qualify)
-  logic [NumWarps-1:0]        r_no_instr, r_barrier, r_warp_limit, r_long_dep;
-  logic [NumWarps-1:0]        r_scoreboard, r_unit_busy;
-  logic [NumWarps-1:0]        in_active;
-  logic [NumWarps-1:0]        pop;
+  logic [NumWarps-1:0]          r_no_instr, r_barrier, r_warp_limit, r_long_dep;
+  logic [NumWarps-1:0]          r_scoreboard, r_unit_busy;
+  logic [NumWarps-1:0]          in_active;
+
+  always_comb begin
+    long_pending_o = '0;
+    if (long_pending != '0) long_pending_o = to_warps(long_pending);
+  end
 
   // per-scheduler wires
-  logic [NumSchedulers-1:0]       grant_valid;
-  logic [NumSchedulers*LIdxW-1:0] grant_idx;
+  logic [NumSchedulers-1:0]        grant_valid;
+  logic [NumSchedulers*6-1:0]      grant_warp;     // global warp id
+  logic [NumSchedulers*6-1:0]      grant_slot;     // its slot
+  logic [NumSchedulers*InstrW-1:0] grant_head;     // its buffer head
+  logic [NumSchedulers*InstrW-1:0] push_data;
+  logic [NumSchedulers-1:0]        push_valid;     // a push into a warp of the port's scheduler
+  logic [NumSchedulers*6-1:0]      push_slot;
+  logic [WbPorts-1:0]              wb_valid;       // a writeback to an existing warp
+  logic [WbPorts*6-1:0]            wb_slot;
+  logic [NumSchedulers-1:0]        alloc_valid, alloc_long;
+  logic [NumSchedulers*R-1:0]      alloc_reg;
+  logic [NumSchedulers*SbEntries-1:0] alloc_slot;
+  logic [NumSchedulers*SbEntries*R-1:0] push_sb_reg;
 
-  // Input decode, done once per port rather than once per warp: which warp
-  // each push port and each writeback port addresses, as one-hot masks, and
-  // each port's instruction payload.
-  logic [NumSchedulers*NumWarps-1:0] push_dec;
-  logic [NumSchedulers*InstrW-1:0]   push_data;
-  logic [WbPorts*NumWarps-1:0]       wb_dec;
-
-  for (genvar s = 0; s < NumSchedulers; s++) begin : g_push_dec
-    assign push_dec[s*NumWarps +: NumWarps] =
-        {{(NumWarps-1){1'b0}}, push_valid_i[s]} << push_warp_i[s*6 +: 6];
+  for (genvar s = 0; s < NumSchedulers; s++) begin : g_push_data
     assign push_data[s*InstrW +: InstrW] =
         {push_pred_miss_i[s*4 +: 4], push_hint_i[s*16 +: 16],
          push_long_i[s], push_pred_i[s],
          push_src_i[s*3*R +: 3*R], push_src_valid_i[s*3 +: 3],
          push_dst_i[s*R +: R], push_dst_valid_i[s],
          push_op_i[s*2 +: 2], push_pc_i[s*32 +: 32]};
+    // port s pushes only into the warps of scheduler s (others are dropped)
+    assign push_valid[s] = push_valid_i[s] && (32'(push_warp_i[s*6 +: 6]) < NumWarps) &&
+                           (32'(push_warp_i[s*6 +: 6]) % NumSchedulers == s);
+    assign push_slot[s*6 +: 6] = slot_of(push_warp_i[s*6 +: 6]);
+    // an issue with a destination takes a scoreboard slot
+    assign alloc_valid[s]          = grant_valid[s] && grant_head[s*InstrW + OffDstV];
+    assign alloc_reg[s*R +: R]     = grant_head[s*InstrW + OffDst +: R];
+    assign alloc_long[s]           = grant_head[s*InstrW + OffLong];
   end
-  for (genvar p = 0; p < WbPorts; p++) begin : g_wb_dec
-    assign wb_dec[p*NumWarps +: NumWarps] =
-        {{(NumWarps-1){1'b0}}, wb_valid_i[p]} << wb_warp_i[p*6 +: 6];
+  for (genvar k = 0; k < WbPorts; k++) begin : g_wb
+    // writebacks to warp ids beyond NumWarps are ignored
+    assign wb_valid[k]       = wb_valid_i[k] && (32'(wb_warp_i[k*6 +: 6]) < NumWarps);
+    assign wb_slot[k*6 +: 6] = slot_of(wb_warp_i[k*6 +: 6]);
   end
 
-  for (genvar w = 0; w < NumWarps; w++) begin : g_warp
-    localparam int S = w % NumSchedulers;
-    localparam int L = w / NumSchedulers;
+  sched_ibuffer #(.NumWarps(NumWarps), .Ports(NumSchedulers), .Depth(IbufDepth),
+                  .Width(InstrW), .Entries(SbEntries), .RegW(R), .OffOp(OffOp),
+                  .OffDst(OffDst), .OffSrcV(OffSrcV), .OffSrc(OffSrc)) u_ibuf (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .clear_i         (clear_s),
+    .push_valid_i    (push_valid),
+    .push_warp_i     (push_slot),
+    .push_data_i     (push_data),
+    .pop_valid_i     (grant_valid),
+    .pop_warp_i      (grant_slot),
+    .alloc_slot_i    (alloc_slot),
+    .push_sb_reg_i   (push_sb_reg),
+    .head_valid_o    (head_valid),
+    .has_space_o     (has_space),
+    .head_dst_valid_o(head_dst_valid),
+    .head_op_o       (head_op),
+    .head_dep_o      (head_dep),
+    .pop_data_o      (grant_head)
+  );
 
-    logic [WbPorts-1:0] wb_here;
-    logic [InstrW-1:0] h;
-    logic [SbEntries-1:0]   head_dep, alloc_slot;
-    logic [SbEntries*R-1:0] sb_reg;
+  sched_scoreboard #(.NumWarps(NumWarps), .Entries(SbEntries), .RegW(R), .WbPorts(WbPorts),
+                     .AllocPorts(NumSchedulers)) u_sb (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .clear_i       (launch_s),
+    .alloc_valid_i (alloc_valid),
+    .alloc_warp_i  (grant_slot),
+    .alloc_reg_i   (alloc_reg),
+    .alloc_long_i  (alloc_long),
+    .wb_valid_i    (wb_valid),
+    .wb_warp_i     (wb_slot),
+    .wb_reg_i      (wb_reg_i),
+    .head_dep_i    (head_dep),
+    .rd_warp_i     (push_slot),
+    .rd_reg_o      (push_sb_reg),
+    .alloc_slot_o  (alloc_slot),
+    .hazard_o      (hazard),
+    .hazard_long_o (hazard_long),
+    .full_o        (sb_full),
+    .long_pending_o(long_pending)
+  );
 
-    assign pop[w] = grant_valid[S] && (grant_idx[S*LIdxW +: LIdxW] == LIdxW'(L));
-
-    for (genvar p = 0; p < WbPorts; p++) begin : g_wb
-      assign wb_here[p] = wb_dec[p*NumWarps + w];
+  // per op class the slots whose scheduler has that unit available
+  logic [4*NumWarps-1:0] unit_warps;          // op class c at [c*NumWarps +: NumWarps]
+  always_comb begin
+    for (int c = 0; c < 4; c++) begin
+      for (int s = 0; s < NumSchedulers; s++) begin
+        unit_warps[c*NumWarps + s*Wps +: Wps] = {Wps{unit_avail_q[s*4 + c]}};
+      end
     end
-
-    sched_ibuffer #(.Depth(IbufDepth), .Width(InstrW), .Entries(SbEntries), .RegW(R),
-                    .OffDstV(OffDstV), .OffDst(OffDst), .OffSrcV(OffSrcV), .OffSrc(OffSrc)) u_ibuf (
-      .clk_i       (clk_i),
-      .rst_ni      (rst_ni),
-      .clear_i     (launch_i[w] | finish_i[w]),
-      .push_i      (push_dec[S*NumWarps + w]),
-      .push_data_i (push_data[S*InstrW +: InstrW]),
-      .pop_i       (pop[w]),
-      .sb_reg_i    (sb_reg),
-      .alloc_i     (pop[w] && h[OffDstV]),
-      .alloc_slot_i(alloc_slot),
-      .alloc_reg_i (h[OffDst +: R]),
-      .head_valid_o(head_valid[w]),
-      .head_o      (h),
-      .head_dep_o  (head_dep),
-      .has_space_o (has_space[w])
-    );
-    assign head[w] = h;
-
-    sched_scoreboard #(.Entries(SbEntries), .RegW(R), .WbPorts(WbPorts)) u_sb (
-      .clk_i          (clk_i),
-      .rst_ni         (rst_ni),
-      .clear_i        (launch_i[w]),
-      .alloc_i        (pop[w] && h[OffDstV]),
-      .alloc_reg_i    (h[OffDst +: R]),
-      .alloc_long_i   (h[OffLong]),
-      .wb_valid_i     (wb_here),
-      .wb_reg_i       (wb_reg_i),
-      .chk_dep_i      (head_dep),
-      .reg_o          (sb_reg),
-      .alloc_slot_o   (alloc_slot),
-      .hazard_o       (hazard[w]),
-      .hazard_long_o  (hazard_long[w]),
-      .full_o         (sb_full[w]),
-      .long_pending_o (long_pending_o[w])
-    );
-
-    assign limit_ok[w]  = swl_ok[w] && ((policy_q != PolicyTwoLevel) || in_active[w]);
-    logic [3:0] units;
-    assign units        = unit_avail_q[S*4 +: 4];
-    assign unit_ok[w]   = units[h[OffOp +: 2]];
-    assign need_full[w] = h[OffDstV] && sb_full[w];
   end
+  logic [NumWarps-1:0] op0, op1;
+  assign op0 = head_op[0 +: NumWarps];
+  assign op1 = head_op[NumWarps +: NumWarps];
+  assign unit_ok   = (~op1 & ~op0 & unit_warps[0 +: NumWarps]) |
+                     (~op1 &  op0 & unit_warps[NumWarps +: NumWarps]) |
+                     ( op1 & ~op0 & unit_warps[2*NumWarps +: NumWarps]) |
+                     ( op1 &  op0 & unit_warps[3*NumWarps +: NumWarps]);
+  assign limit_ok  = swl_ok & ((policy_q != PolicyTwoLevel) ? '1 : in_active);
+  assign need_full = head_dst_valid & sb_full;
 
   sched_qualify #(.N(NumWarps)) u_qual (
     .alive_i          (alive_q),
@@ -265,18 +323,13 @@ module sched_core #(
     logic             fvalid;
     logic [InstrW-1:0] issued;
     logic [2:0]       sreason;
-    logic [NumWarps-1:0] mine;   // the warps of this scheduler
-    for (genvar w = 0; w < NumWarps; w++) begin : g_mine
-      assign mine[w] = (w % NumSchedulers) == s;
-    end
 
-    for (genvar l = 0; l < Wps; l++) begin : g_local
-      assign ready_l[l]     = ready[l*NumSchedulers + s];
-      assign space_l[l]     = alive_q[l*NumSchedulers + s] && has_space[l*NumSchedulers + s];
-      assign alive_l[l]     = alive_q[l*NumSchedulers + s];
-      assign long_wait_l[l] = head_valid[l*NumSchedulers + s] && hazard_long[l*NumSchedulers + s];
-      assign in_active[l*NumSchedulers + s] = active_l[l];
-    end
+    // this scheduler's warps are the slots [s*Wps +: Wps]
+    assign ready_l     = ready[s*Wps +: Wps];
+    assign space_l     = alive_q[s*Wps +: Wps] & has_space[s*Wps +: Wps];
+    assign alive_l     = alive_q[s*Wps +: Wps];
+    assign long_wait_l = head_valid[s*Wps +: Wps] & hazard_long[s*Wps +: Wps];
+    assign in_active[s*Wps +: Wps] = active_l;
 
     sched_arbiter #(.N(Wps), .IdxW(LIdxW)) u_arb (
       .clk_i        (clk_i),
@@ -286,7 +339,8 @@ module sched_core #(
       .grant_valid_o(grant_valid[s]),
       .grant_idx_o  (gidx)
     );
-    assign grant_idx[s*LIdxW +: LIdxW] = gidx;
+    assign grant_warp[s*6 +: 6] = 6'(32'(gidx) * NumSchedulers + s);
+    assign grant_slot[s*6 +: 6] = 6'(s * Wps + 32'(gidx));
 
     sched_pool #(.N(Wps)) u_pool (
       .clk_i      (clk_i),
@@ -308,21 +362,21 @@ module sched_core #(
     assign fetch_warp_o[s*6 +: 6] = fvalid ? 6'(32'(fidx) * NumSchedulers + s) : 6'd0;
 
     // issued instruction and the reason for not issuing
-    assign issued = grant_valid[s] ? head[32'(gidx)*NumSchedulers + s] : '0;
+    assign issued = grant_valid[s] ? grant_head[s*InstrW +: InstrW] : '0;
     // The scheduler's reason: the first of unit busy, scoreboard,
     // long-latency dependence, warp limit, barrier among its warps.
     always_comb begin
-      if (grant_valid[s])                      sreason = 3'd0;
-      else if ((r_unit_busy  & mine) != '0)    sreason = 3'd4;
-      else if ((r_scoreboard & mine) != '0)    sreason = 3'd2;
-      else if ((r_long_dep   & mine) != '0)    sreason = 3'd3;
-      else if ((r_warp_limit & mine) != '0)    sreason = 3'd6;
-      else if ((r_barrier    & mine) != '0)    sreason = 3'd5;
-      else                                     sreason = 3'd1;  // no valid instruction
+      if (grant_valid[s])                          sreason = 3'd0;
+      else if (r_unit_busy[s*Wps +: Wps]  != '0)  sreason = 3'd4;
+      else if (r_scoreboard[s*Wps +: Wps] != '0)  sreason = 3'd2;
+      else if (r_long_dep[s*Wps +: Wps]   != '0)  sreason = 3'd3;
+      else if (r_warp_limit[s*Wps +: Wps] != '0)  sreason = 3'd6;
+      else if (r_barrier[s*Wps +: Wps]    != '0)  sreason = 3'd5;
+      else                                         sreason = 3'd1;  // no valid instruction
     end
 
     assign issue_valid_o[s]              = grant_valid[s];
-    assign issue_warp_o[s*6 +: 6]        = grant_valid[s] ? 6'(32'(gidx) * NumSchedulers + s) : 6'd0;
+    assign issue_warp_o[s*6 +: 6]        = grant_valid[s] ? grant_warp[s*6 +: 6] : 6'd0;
     assign issue_pc_o[s*32 +: 32]        = issued[OffPc +: 32];
     assign issue_op_o[s*2 +: 2]          = issued[OffOp +: 2];
     assign issue_dst_valid_o[s]          = issued[OffDstV];

@@ -8,7 +8,12 @@ module sched_counters (
   input  logic            clk_i,
   input  logic            rst_ni,
   input  logic [2:0]      reason_i,
+  // (not traced: the same bits are the core's counters_o, and every counter
+  // is traced on its own as g_cnt[r].count_q, which changes for one counter
+  // per cycle instead of re-emitting all 224 bits)
+  // verilator tracing_off
   output logic [7*32-1:0] count_o
+  // verilator tracing_on
 );
   for (genvar r = 0; r < 7; r++) begin : g_cnt
     logic [31:0] count_q;

@@ -27,12 +27,7 @@ module sched_pool #(
   assign promote = (count < {1'b0, pool_size_i}) ? (cand & (~cand + 1'b1)) : '0;
   assign active_d = stay | promote;
 
-  always_comb begin
-    count = '0;
-    for (int i = 0; i < N; i++) begin
-      count = count + {7'd0, stay[i]};
-    end
-  end
+  assign count   = 8'($countones(stay));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

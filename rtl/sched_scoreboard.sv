@@ -1,94 +1,164 @@
-// sched_scoreboard -- pending-write tracking for one warp.
+// sched_scoreboard -- pending-write tracking for all warps of an SM.
 //
-// Entries slots, each {valid, register id, long-latency flag}, as in a
-// hardware scoreboard (not a per-register bit vector). An issued instruction
-// with a destination allocates the lowest free slot; a writeback event for
-// (this warp, reg) releases the slot holding reg (only slots valid at the
-// start of the cycle are looked at). The head instruction of the warp is
-// checked against all valid slots; which slots hold one of its registers
-// comes precomputed from the instruction buffer (chk_dep_i, see
-// sched_ibuffer), which gets the slots' register ids (reg_o) and the slot
-// each allocation takes (alloc_slot_o) for that:
+// Warps are numbered 0..NumWarps-1 as the core orders them (its slot order,
+// see sched_core); writeback warp ids at or beyond NumWarps are ignored.
+//
+// Every warp has Entries slots, each {valid, register id, long-latency
+// flag}, as in a hardware scoreboard (not a per-register bit vector). An
+// issued instruction with a destination (alloc port p, one per scheduler)
+// allocates the lowest free slot of its warp (alloc_slot_o tells which); a
+// writeback event for (warp, reg) releases the warp's slots holding reg
+// (only slots valid at the start of the cycle are looked at). The head
+// instruction of every warp is checked against its valid slots; which slots
+// hold one of its registers comes precomputed from the instruction buffers
+// (head_dep_i, see sched_ibuffer), which get the register ids of the
+// pushed warps' slots (rd_reg_o) for that:
 //   hazard_o       some source (RAW) or the destination (WAW) is pending
 //   hazard_long_o  ... and at least one matching slot is long-latency
 //   full_o         no free slot (an instruction with a destination stalls)
 //   long_pending_o any long-latency write pending (the HAWS trigger)
 // Writebacks for registers that are not pending are ignored. clear_i (warp
-// launch) empties the scoreboard and wins over an allocation.
+// launch) empties a warp's scoreboard and wins over an allocation.
 //
-// The valid bits and long flags are one vector each, updated with vector
-// operations; the register ids are one register per slot. The writeback
-// compare sits inside the clocked process behind a test that a writeback
-// addresses this warp at all, so the Verilated model skips it otherwise.
+// The valid bits and long flags are bit-sliced, one NumWarps-bit vector per
+// slot, so the checks of all warps are a few vector operations per slot;
+// the register ids are one memory of NumWarps words per slot, read for the
+// pushed warps and at the writebacks.
 module sched_scoreboard #(
-  parameter int Entries = 6,
-  parameter int RegW    = 8,
-  parameter int WbPorts = 4
+  parameter int NumWarps   = 64,
+  parameter int Entries    = 6,
+  parameter int RegW       = 8,
+  parameter int WbPorts    = 4,
+  parameter int AllocPorts = 4
 ) (
-  input  logic                clk_i,
-  input  logic                rst_ni,
-  input  logic                clear_i,
-  // allocation on issue
-  input  logic                alloc_i,
-  input  logic [RegW-1:0]     alloc_reg_i,
-  input  logic                alloc_long_i,
-  // writebacks already filtered to this warp
-  input  logic [WbPorts-1:0]      wb_valid_i,
-  input  logic [WbPorts*RegW-1:0] wb_reg_i,
-  // the head instruction to check: bit e = it reads or writes slot e's register
-  input  logic [Entries-1:0]  chk_dep_i,
-  output logic [Entries*RegW-1:0] reg_o,
-  output logic [Entries-1:0]  alloc_slot_o,
-  output logic                hazard_o,
-  output logic                hazard_long_o,
-  output logic                full_o,
-  output logic                long_pending_o
+  input  logic                             clk_i,
+  input  logic                             rst_ni,
+  input  logic [NumWarps-1:0]              clear_i,
+  // allocation on issue, one port per scheduler (ports address different warps)
+  input  logic [AllocPorts-1:0]            alloc_valid_i,
+  input  logic [AllocPorts*6-1:0]          alloc_warp_i,
+  input  logic [AllocPorts*RegW-1:0]       alloc_reg_i,
+  input  logic [AllocPorts-1:0]            alloc_long_i,
+  // register writebacks
+  input  logic [WbPorts-1:0]               wb_valid_i,
+  input  logic [WbPorts*6-1:0]             wb_warp_i,
+  input  logic [WbPorts*RegW-1:0]          wb_reg_i,
+  // every warp's head instruction: slot e at [e*NumWarps +: NumWarps]
+  input  logic [Entries*NumWarps-1:0]      head_dep_i,
+  // read port per alloc port's scheduler: the register ids of warp
+  // rd_warp_i[p]'s slots (slot e at [(p*Entries + e)*RegW +: RegW])
+  input  logic [AllocPorts*6-1:0]          rd_warp_i,
+  output logic [AllocPorts*Entries*RegW-1:0] rd_reg_o,
+  output logic [AllocPorts*Entries-1:0]    alloc_slot_o,   // one-hot, per alloc port
+  output logic [NumWarps-1:0]              hazard_o,
+  output logic [NumWarps-1:0]              hazard_long_o,
+  output logic [NumWarps-1:0]              full_o,
+  output logic [NumWarps-1:0]              long_pending_o
 );
-  logic [Entries-1:0] valid_q;
-  logic [Entries-1:0] long_q;
-  logic [Entries-1:0] alloc_m;   // one-hot: the lowest free slot
-  logic [Entries-1:0] match_m;
-  logic [RegW-1:0]    reg_q [Entries];
+  localparam int N    = NumWarps;
+  localparam int WIdW  = (N > 1) ? $clog2(N) : 1;
 
-  assign alloc_m      = ~valid_q & (valid_q + 1'b1);
-  assign alloc_slot_o = alloc_m;
-  assign match_m      = chk_dep_i & valid_q;
+  logic [Entries*N-1:0] valid_q;   // slot e at [e*N +: N], bit w = warp w
+  logic [Entries*N-1:0] long_q;
+  // the vector checks
+  always_comb begin
+    // verilator tracing_off
+    logic [N-1:0] m;
+    // verilator tracing_on
+    hazard_o       = '0;
+    hazard_long_o  = '0;
+    full_o         = '1;
+    long_pending_o = '0;
+    for (int e = 0; e < Entries; e++) begin
+      m              = head_dep_i[e*N +: N] & valid_q[e*N +: N];
+      hazard_o       = hazard_o | m;
+      hazard_long_o  = hazard_long_o | (m & long_q[e*N +: N]);
+      full_o         = full_o & valid_q[e*N +: N];
+      long_pending_o = long_pending_o | (valid_q[e*N +: N] & long_q[e*N +: N]);
+    end
+  end
 
+  // per alloc port: the lowest free slot of its warp
+  logic [AllocPorts*WIdW-1:0] aw;
+  for (genvar p = 0; p < AllocPorts; p++) begin : g_alloc
+    logic [Entries-1:0] v;
+    assign aw[p*WIdW +: WIdW] = WIdW'(alloc_warp_i[p*6 +: 6]);
+    for (genvar e = 0; e < Entries; e++) begin : g_slot
+      assign v[e] = valid_q[e*N + 32'(aw[p*WIdW +: WIdW])];
+    end
+    assign alloc_slot_o[p*Entries +: Entries] = ~v & (v + 1'b1);
+  end
+
+  // The register ids: one memory of NumWarps words per slot (g_slot[e].reg_q),
+  // so that a read of warp w's slot e selects among NumWarps words only. Per
+  // slot and port, the read for the push-time dependency bits (rd_reg_o) and
+  // the writeback match (wb_hit: the port's register sits in that slot).
+  logic [Entries*WbPorts-1:0] wb_hit;   // slot e, wb port k at [e*WbPorts + k]
+  for (genvar e = 0; e < Entries; e++) begin : g_slot
+    logic [RegW-1:0] reg_q [N];
+    for (genvar p = 0; p < AllocPorts; p++) begin : g_rd
+      assign rd_reg_o[(p*Entries + e)*RegW +: RegW] = reg_q[WIdW'(rd_warp_i[p*6 +: 6])];
+    end
+    for (genvar k = 0; k < WbPorts; k++) begin : g_wb
+      assign wb_hit[e*WbPorts + k] =
+          wb_valid_i[k] && (reg_q[WIdW'(wb_warp_i[k*6 +: 6])] == wb_reg_i[k*RegW +: RegW]);
+    end
+    always_ff @(posedge clk_i) begin
+      for (int p = 0; p < AllocPorts; p++) begin
+        if (alloc_valid_i[p] && alloc_slot_o[p*Entries + e]) begin
+          reg_q[aw[p*WIdW +: WIdW]] <= alloc_reg_i[p*RegW +: RegW];
+        end
+      end
+    end
+  end
+
+  // Updates with one-hot warp masks and constant slices (cheap word
+  // operations in the Verilated model, plain decoders in synthesis).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q <= '0;
-    end else if (clear_i) begin
-      valid_q <= '0;
     end else begin
-      logic [Entries-1:0] release_m;
-      release_m = '0;
-      if (wb_valid_i != '0) begin
+      // verilator tracing_off
+      logic [Entries*N-1:0] v;
+      logic [N-1:0]         m;
+      // verilator tracing_on
+      v = valid_q;
+      // releases look at the slots as they were at the start of the cycle;
+      // the allocated slot was free, so a release never meets an allocation
+      for (int k = 0; k < WbPorts; k++) begin
+        m = N'(1) << wb_warp_i[k*6 +: 6];   // zero for a warp id >= N
         for (int e = 0; e < Entries; e++) begin
-          for (int p = 0; p < WbPorts; p++) begin
-            if (wb_valid_i[p] && wb_reg_i[p*RegW +: RegW] == reg_q[e]) release_m[e] = 1'b1;
+          if (wb_hit[e*WbPorts + k]) v[e*N +: N] = v[e*N +: N] & ~m;
+        end
+      end
+      for (int p = 0; p < AllocPorts; p++) begin
+        m = N'(1) << aw[p*WIdW +: WIdW];
+        if (alloc_valid_i[p]) begin
+          for (int e = 0; e < Entries; e++) begin
+            if (alloc_slot_o[p*Entries + e]) v[e*N +: N] = v[e*N +: N] | m;
           end
         end
       end
-      // the allocated slot was free, so a release never meets an allocation
-      valid_q <= (valid_q & ~release_m) | (alloc_i ? alloc_m : '0);
+      valid_q <= v & ~{Entries{clear_i}};
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (alloc_i) begin
-      long_q <= (long_q & ~alloc_m) | (alloc_long_i ? alloc_m : '0);
-      for (int e = 0; e < Entries; e++) begin
-        if (alloc_m[e]) reg_q[e] <= alloc_reg_i;
+    // verilator tracing_off
+    logic [Entries*N-1:0] l;
+    logic [N-1:0]         m;
+    // verilator tracing_on
+    l = long_q;
+    for (int p = 0; p < AllocPorts; p++) begin
+      m = N'(1) << aw[p*WIdW +: WIdW];
+      if (alloc_valid_i[p]) begin
+        for (int e = 0; e < Entries; e++) begin
+          if (alloc_slot_o[p*Entries + e]) begin
+            l[e*N +: N] = alloc_long_i[p] ? (l[e*N +: N] | m) : (l[e*N +: N] & ~m);
+          end
+        end
       end
     end
+    long_q <= l;
   end
-
-  for (genvar e = 0; e < Entries; e++) begin : g_reg
-    assign reg_o[e*RegW +: RegW] = reg_q[e];
-  end
-
-  assign hazard_o       = |match_m;
-  assign hazard_long_o  = |(match_m & long_q);
-  assign full_o         = &valid_q;
-  assign long_pending_o = |(valid_q & long_q);
 endmodule

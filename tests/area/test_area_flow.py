@@ -75,11 +75,13 @@ def core_bits(p):
 
 
 RTL_FORMULAS = {
-    # payload and one dependency bit per scoreboard slot per entry, count,
-    # read pointer
-    "sched_ibuffer": lambda p: (p["Depth"] * (p["Width"] + p["Entries"]) + clog2(p["Depth"] + 1)
-                                + (clog2(p["Depth"]) if p["Depth"] > 1 else 1)),
-    "sched_scoreboard": lambda p: p["Entries"] * (p["RegW"] + 2),
+    # per warp: payload and one dependency bit per scoreboard slot per
+    # entry, count, read pointer
+    "sched_ibuffer": lambda p: p["NumWarps"] * (p["Depth"] * (p["Width"] + p["Entries"])
+                                                + clog2(p["Depth"] + 1)
+                                                + (clog2(p["Depth"]) if p["Depth"] > 1 else 1)),
+    # per warp and slot: valid, register id, long-latency flag
+    "sched_scoreboard": lambda p: p["NumWarps"] * p["Entries"] * (p["RegW"] + 2),
     "sched_arbiter": idx_w,                   # last issued warp
     "sched_fetch_arb": idx_w,                 # last requested warp
     "sched_pool": lambda p: p["N"],           # active-pool bit per warp
