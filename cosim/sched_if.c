@@ -4,6 +4,7 @@
  */
 #include "sched_if.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,33 +61,80 @@ int sched_params_check(const sched_params *p, char *err, size_t errlen)
 #undef PCHECK
 }
 
+/* Bits that may be set in the eight bytes of sched_instr from `op` to
+ * `pred` (op, dst_valid, dst, src_valid, src[0..2], pred), for register ids
+ * of reg_id_width bits; inputs_in_range() tests all of them at once. */
+_Static_assert(offsetof(sched_instr, dst_valid) == offsetof(sched_instr, op) + 1 &&
+               offsetof(sched_instr, dst) == offsetof(sched_instr, op) + 2 &&
+               offsetof(sched_instr, src_valid) == offsetof(sched_instr, op) + 3 &&
+               offsetof(sched_instr, src) == offsetof(sched_instr, op) + 4 &&
+               offsetof(sched_instr, pred) == offsetof(sched_instr, op) + 7,
+               "sched_instr: op..pred must be 8 consecutive bytes");
+static uint64_t instr_allowed_bits(unsigned reg_id_width)
+{
+    uint64_t r = (1u << reg_id_width) - 1;
+    return 0x03ull | 0x01ull << 8 | r << 16 | 0x07ull << 24 | r << 32 | r << 40 | r << 48 | 0x01ull << 56;
+}
+
+/* The common case, every input in range, in a few word operations per port.
+ * 1 when all is well; 0 sends sched_inputs_check() through the individual
+ * checks, which name the culprit. */
+static int inputs_in_range(const sched_params *p, const sched_inputs *in)
+{
+    uint64_t warps = p->num_warps == 64 ? ~0ull : (1ull << p->num_warps) - 1;
+    uint64_t units;
+    memcpy(&units, in->unit_avail, sizeof units);
+    if (!(in->policy < SCHED_NUM_POLICIES && in->warp_limit <= 127 && in->pool_size <= 127 &&
+          (in->reserved_mshr_avail | in->reserved_mem_complete) == 0 &&
+          ((in->barrier | in->launch | in->finish) & ~warps) == 0 &&
+          (units & 0xF0F0F0F0F0F0F0F0ull) == 0))
+        return 0;
+    const unsigned ns = p->num_schedulers;
+    unsigned unused_valid = 0;
+    for (unsigned s = ns; s < SCHED_MAX_SCHEDULERS; s++) unused_valid |= in->push[s].valid;
+    for (unsigned k = p->wb_ports; k < SCHED_MAX_WB_PORTS; k++) unused_valid |= in->wb[k].valid;
+    if (unused_valid) return 0;
+    const unsigned reg_limit = 1u << p->reg_id_width;
+    const uint64_t forbidden = ~instr_allowed_bits(p->reg_id_width);
+    const int ns_pow2 = (ns & (ns - 1)) == 0;
+    for (unsigned s = 0; s < ns; s++) {
+        const sched_push *ps = &in->push[s];
+        if (!ps->valid) continue;
+        uint64_t fields;
+        memcpy(&fields, &ps->instr.op, sizeof fields);
+        unsigned owner = ns_pow2 ? ps->warp & (ns - 1) : ps->warp % ns;
+        if (ps->valid != 1 || ps->warp >= p->num_warps || owner != s || (fields & forbidden) ||
+            ps->instr.long_lat > 1 || ps->instr.pred_miss > 15)
+            return 0;
+    }
+    for (unsigned k = 0; k < p->wb_ports; k++) {
+        const sched_writeback *wb = &in->wb[k];
+        if (!wb->valid) continue;
+        if (wb->valid != 1 || wb->warp >= p->num_warps || wb->reg >= reg_limit) return 0;
+    }
+    return 1;
+}
+
 int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err, size_t errlen)
 {
 #define ICHECK(cond, ...) do { if (!(cond)) { snprintf(err, errlen, __VA_ARGS__); return -1; } } while (0)
     uint64_t warps = p->num_warps == 64 ? ~0ull : (1ull << p->num_warps) - 1;
     unsigned reg_limit = 1u << p->reg_id_width;
 
-    /* The common case (everything in range) costs a few operations; the
-     * individual checks below only name the culprit. */
-    uint64_t units;
-    memcpy(&units, in->unit_avail, sizeof units);
-    int levels_ok = in->policy < SCHED_NUM_POLICIES && in->warp_limit <= 127 &&
-                    in->pool_size <= 127 && (in->reserved_mshr_avail | in->reserved_mem_complete) == 0 &&
-                    ((in->barrier | in->launch | in->finish) & ~warps) == 0 &&
-                    (units & 0xF0F0F0F0F0F0F0F0ull) == 0;
-    if (!levels_ok) {
-        ICHECK(in->policy < SCHED_NUM_POLICIES,
-               "input policy=%u: unsupported (0 lrr, 1 gto, 2 two_level)", in->policy);
-        ICHECK(in->warp_limit <= 127, "input warp_limit=%u: must be 0..127", in->warp_limit);
-        ICHECK(in->pool_size <= 127, "input pool_size=%u: must be 0..127", in->pool_size);
-        ICHECK(in->reserved_mshr_avail == 0 && in->reserved_mem_complete == 0,
-               "inputs reserved_mshr_avail/reserved_mem_complete: reserved for OAWS, must be 0");
-        ICHECK((in->barrier & ~warps) == 0, "input barrier: bits set beyond num_warps=%u", p->num_warps);
-        ICHECK((in->launch & ~warps) == 0, "input launch: bits set beyond num_warps=%u", p->num_warps);
-        ICHECK((in->finish & ~warps) == 0, "input finish: bits set beyond num_warps=%u", p->num_warps);
-        for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++)
-            ICHECK(in->unit_avail[s] < 16, "input unit_avail[%u]=%u: 4 bits", s, in->unit_avail[s]);
-    }
+    if (inputs_in_range(p, in)) return 0;
+
+    /* Something is out of range: find it and name it. */
+    ICHECK(in->policy < SCHED_NUM_POLICIES,
+           "input policy=%u: unsupported (0 lrr, 1 gto, 2 two_level)", in->policy);
+    ICHECK(in->warp_limit <= 127, "input warp_limit=%u: must be 0..127", in->warp_limit);
+    ICHECK(in->pool_size <= 127, "input pool_size=%u: must be 0..127", in->pool_size);
+    ICHECK(in->reserved_mshr_avail == 0 && in->reserved_mem_complete == 0,
+           "inputs reserved_mshr_avail/reserved_mem_complete: reserved for OAWS, must be 0");
+    ICHECK((in->barrier & ~warps) == 0, "input barrier: bits set beyond num_warps=%u", p->num_warps);
+    ICHECK((in->launch & ~warps) == 0, "input launch: bits set beyond num_warps=%u", p->num_warps);
+    ICHECK((in->finish & ~warps) == 0, "input finish: bits set beyond num_warps=%u", p->num_warps);
+    for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++)
+        ICHECK(in->unit_avail[s] < 16, "input unit_avail[%u]=%u: 4 bits", s, in->unit_avail[s]);
     for (unsigned s = p->num_schedulers; s < SCHED_MAX_SCHEDULERS; s++)
         ICHECK(!in->push[s].valid, "input push[%u]: only %u schedulers", s, p->num_schedulers);
     for (unsigned k = p->wb_ports; k < SCHED_MAX_WB_PORTS; k++)
