@@ -3,15 +3,33 @@
  *
  * Cycle-exact with the RTL: for the same inputs it produces the same outputs
  * every cycle (checked by tests/sched/ in lockstep with the Verilated RTL).
- * It is written for speed rather than as a transliteration of the RTL: the
- * per-warp qualification state is kept as 64-bit masks over warps, and only
- * the warps touched in a cycle (issue, push, writeback, launch/finish) have
- * their hazard state recomputed. Nothing is allocated per cycle.
+ * It is written for speed rather than as a transliteration of the RTL; a
+ * cycle costs work proportional to the events in it (issues, pushes,
+ * writebacks), not to the number of warps:
+ *
+ *   - Every per-warp property the qualification needs is one bit of a 64-bit
+ *     mask over warps (head valid, blocked by the scoreboard, blocked by a
+ *     long-latency write, buffer space, the head's operation class, ...).
+ *     The stall reasons and the ready set of all schedulers are a handful of
+ *     mask operations; each scheduler then picks with one ctz.
+ *   - The masks are updated on events only. A warp's head qualification is
+ *     recomputed when its head changes (issue, push into an empty buffer) or
+ *     when a writeback releases a register of a warp whose head was blocked;
+ *     a writeback to a warp whose head was not blocked cannot change it.
+ *   - The scoreboard is a byte per register id and warp (0 free, 1 pending,
+ *     2 pending long-latency) rather than the RTL's slots: a warp never has
+ *     two pending writes to one register (WAW stalls issue), so "a slot holds
+ *     register r" is "byte r is not 0", and "full" is "as many pending as
+ *     slots". A head's hazard test is then four byte loads ORed together (an
+ *     unused source points at a byte that is always 0).
+ *   - A buffer entry holds its grant image (the sched_issue the outputs show
+ *     when it issues), built once at push, so issuing is one struct copy.
  *
  * The model mirrors the RTL's register/next-state split: outputs of cycle t
  * (and the decisions behind them: grants, fetch requests, reasons) are
  * computed from the state alone by compute_outputs(); step() then applies the
- * rising edge: the decisions of cycle t plus the sampled inputs.
+ * rising edge: the decisions of cycle t plus the sampled inputs. Nothing is
+ * allocated per cycle.
  */
 #include "sched_if.h"
 
@@ -20,51 +38,68 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The scoreboard is kept as bit maps over register ids rather than as the
- * RTL's slots: a warp never has two pending writes to one register (WAW
- * stalls issue), so "slot holding reg r is valid" is "bit r is set", and
- * full is "as many bits as slots". Same observable behaviour, cheaper test. */
+/* Scoreboard byte values (per warp and register id). */
+enum { CM_FREE = 0, CM_PENDING = 1, CM_PENDING_LONG = 2 };
+
+/* Index of the scoreboard byte an unused register field points at: one past
+ * the largest register id, never written, so it always reads CM_FREE. */
+#define CM_NO_REG (1u << SCHED_MAX_REG_ID_WIDTH)
+
+typedef struct cm_entry {
+    sched_issue issue;          /* grant image: valid = 1, warp, fields */
+    uint16_t    reg[4];         /* scoreboard bytes to test: dst, src[0..2]
+                                   (CM_NO_REG when not used) */
+} cm_entry;
+
 typedef struct cm_warp {
-    sched_instr buf[SCHED_MAX_IBUF_DEPTH];  /* ring buffer */
-    unsigned    head;
-    unsigned    count;
-    unsigned    sb_count;                   /* pending writes */
-    unsigned    sb_long_count;              /* ... of them long-latency */
-    uint64_t    pend[4];                    /* bit r: write to r pending */
-    uint64_t    pend_long[4];               /* ... and it is long-latency */
+    uint8_t  head;              /* ring buffer of `count` entries from `head` */
+    uint8_t  count;
+    uint8_t  sb_count;          /* pending writes */
+    uint8_t  sb_long;           /* ... of them long-latency */
+    uint8_t  sb[CM_NO_REG + 4]; /* per register id: CM_FREE / CM_PENDING / _LONG */
+    cm_entry buf[SCHED_MAX_IBUF_DEPTH];
 } cm_warp;
 
-static inline int bit_test(const uint64_t *map, unsigned r) { return (int)((map[r >> 6] >> (r & 63)) & 1); }
-static inline void bit_set(uint64_t *map, unsigned r) { map[r >> 6] |= 1ull << (r & 63); }
-static inline void bit_clear(uint64_t *map, unsigned r) { map[r >> 6] &= ~(1ull << (r & 63)); }
+/* The per-warp masks a step updates, held in locals during cm_step (the
+ * compiler keeps them in registers) and stored back at its end. */
+typedef struct cm_masks {
+    uint64_t head_valid, space, blocked, blocked_long, op_lo, op_hi;
+} cm_masks;
 
 typedef struct cmodel {
     sched_backend base;                     /* first: cast from sched_backend */
 
+    /* derived from the parameters (kept across reset) */
     uint64_t all_warps;                     /* bits 0..num_warps-1 */
     uint64_t sched_mask[SCHED_MAX_SCHEDULERS];
+    uint64_t sched_rep;                     /* bit 0 of every scheduler group */
+    uint64_t sched_sel;                     /* bits 0..num_schedulers-1 */
+
+    /* --- everything below is cleared by reset --- */
 
     /* registered levels */
     unsigned policy, warp_limit, pool_size;
-    uint8_t  unit_avail[SCHED_MAX_SCHEDULERS];
+    uint64_t unit_avail;                    /* the 8 input bytes, as registered */
     uint64_t barrier;
     uint64_t alive;
 
-    /* derived per-warp state (function of buffers and scoreboards) */
-    uint64_t head_valid;                    /* buffer not empty */
-    uint64_t space;                         /* buffer not full */
-    uint64_t hazard;                        /* head RAW/WAW on any pending write */
-    uint64_t hazard_long;                   /* ... on a long-latency one */
-    uint64_t need_full;                     /* head has dst and scoreboard full */
-    uint64_t long_pending;
-    uint64_t op_mask[SCHED_NUM_OP_CLASSES]; /* head op class, for valid heads */
+    /* derived per-warp state (functions of buffers and scoreboards):
+     *   head_valid    buffer not empty
+     *   space         buffer not full
+     *   blocked       head: hazard on any pending write, or it has a
+     *                 destination and the scoreboard is full
+     *   blocked_long  head: hazard on a long-latency pending write
+     *   op_lo, op_hi  head's operation class, bits 0 and 1
+     * Bits of blocked, blocked_long and op_lo/hi are only meaningful where
+     * head_valid is set: every use masks them with it. */
+    struct cm_masks mk;
     uint64_t swl_ok;                        /* static warp limit */
 
     /* other registers */
     uint64_t in_active;                     /* two-level active pool */
     unsigned last_issue[SCHED_MAX_SCHEDULERS];  /* global warp ids */
     unsigned last_fetch[SCHED_MAX_SCHEDULERS];
-    /* the counters are registers; they live in base.out.counters */
+    /* the counters and long_pending are registers; they live in base.out */
 
     /* decisions of the current cycle (from compute_outputs) */
     int      grant[SCHED_MAX_SCHEDULERS];   /* warp id or -1 */
@@ -85,53 +120,38 @@ static inline unsigned popcount64(uint64_t x)
     return (unsigned)((x * 0x0101010101010101ull) >> 56);
 }
 
-/* Bits strictly above position w. */
-static inline uint64_t above(unsigned w) { return w >= 63 ? 0 : ~0ull << (w + 1); }
-
 /* First set bit of m after `last`, wrapping; m must not be zero. */
 static inline unsigned rr_pick(uint64_t m, unsigned last)
 {
-    uint64_t hi = m & above(last);
+    uint64_t hi = m & ((~0ull << last) << 1);   /* bits strictly above last */
     return lowest(hi ? hi : m);
 }
 
-/* Recompute the derived state of one warp from its buffer and scoreboard. */
-static void refresh_warp(cmodel *m, unsigned w)
+/* Set or clear bit `bit` of *mask according to cond, without a branch. */
+static inline void put_bit(uint64_t *mask, uint64_t bit, uint64_t cond)
+{
+    *mask = (*mask & ~bit) | (bit & -cond);
+}
+
+/* Recompute the head qualification of warp w (its head changed, or a
+ * writeback released a register it may have waited on). */
+static inline void refresh_head(const cmodel *m, cm_masks *k, unsigned w)
 {
     const cm_warp *wp = &m->warp[w];
     uint64_t bit = 1ull << w;
-    uint64_t clr = ~bit;
-
-    m->head_valid &= clr;
-    m->space &= clr;
-    m->hazard &= clr;
-    m->hazard_long &= clr;
-    m->need_full &= clr;
-    m->long_pending &= clr;
-    m->op_mask[0] &= clr;
-    m->op_mask[1] &= clr;
-    m->op_mask[2] &= clr;
-    m->op_mask[3] &= clr;
-
-    if (wp->count < m->base.params.ibuf_depth) m->space |= bit;
-    if (wp->sb_long_count) m->long_pending |= bit;
-    if (wp->count == 0) return;
-
-    const sched_instr *h = &wp->buf[wp->head];
-    m->head_valid |= bit;
-    m->op_mask[h->op] |= bit;
-    if (h->dst_valid && wp->sb_count == m->base.params.sb_entries) m->need_full |= bit;
-    if (wp->sb_count == 0) return;
-
-    int haz = 0, haz_long = 0;
-#define CHECK_REG(r) do { if (bit_test(wp->pend, r)) { haz = 1; haz_long |= bit_test(wp->pend_long, r); } } while (0)
-    if (h->dst_valid) CHECK_REG(h->dst);
-    if (h->src_valid & 1) CHECK_REG(h->src[0]);
-    if (h->src_valid & 2) CHECK_REG(h->src[1]);
-    if (h->src_valid & 4) CHECK_REG(h->src[2]);
-#undef CHECK_REG
-    if (haz) m->hazard |= bit;
-    if (haz_long) m->hazard_long |= bit;
+    if (wp->count == 0) {
+        k->head_valid &= ~bit;
+        k->blocked &= ~bit;                 /* keeps writebacks on the cheap path */
+        return;
+    }
+    const cm_entry *e = &wp->buf[wp->head];
+    unsigned haz = wp->sb[e->reg[0]] | wp->sb[e->reg[1]] | wp->sb[e->reg[2]] | wp->sb[e->reg[3]];
+    uint64_t full = e->issue.dst_valid & (wp->sb_count == m->base.params.sb_entries);
+    k->head_valid |= bit;
+    put_bit(&k->blocked, bit, (haz != 0) | full);
+    put_bit(&k->blocked_long, bit, (haz >> 1) & 1);
+    put_bit(&k->op_lo, bit, e->issue.op & 1);
+    put_bit(&k->op_hi, bit, e->issue.op >> 1);
 }
 
 /* The static warp limit: warps with fewer than warp_limit alive warps below. */
@@ -147,18 +167,14 @@ static void refresh_swl(cmodel *m)
     m->swl_ok = pos >= 63 ? ~0ull : (1ull << (pos + 1)) - 1;
 }
 
-static void fill_issue(sched_issue *o, const sched_instr *i, unsigned warp)
+/* Warps whose scheduler has operation class c available: bit c of every
+ * scheduler's unit_avail byte, gathered into one bit per scheduler, then
+ * repeated over the warp groups (warp w belongs to scheduler w % ns). */
+static inline uint64_t unit_class_mask(const cmodel *m, unsigned c)
 {
-    o->valid = 1;
-    o->warp = (uint8_t)warp;
-    o->pc = i->pc;
-    o->op = i->op;
-    o->dst_valid = i->dst_valid;
-    o->dst = i->dst;
-    o->pred = i->pred;
-    o->long_lat = i->long_lat;
-    o->hint = i->hint;
-    o->pred_miss = i->pred_miss;
+    uint64_t bytes = (m->unit_avail >> c) & 0x0101010101010101ull;
+    uint64_t per_sched = ((bytes * 0x0102040810204080ull) >> 56) & m->sched_sel;
+    return per_sched * m->sched_rep;
 }
 
 /* Outputs and decisions of the current cycle, from the state only. */
@@ -168,48 +184,52 @@ static void compute_outputs(cmodel *m)
     const unsigned ns = m->base.params.num_schedulers;
     uint64_t limit_ok = m->swl_ok & (m->policy == SCHED_POLICY_TWO_LEVEL ? m->in_active : ~0ull);
 
-    for (unsigned s = 0; s < ns; s++) {
-        uint64_t alive = m->alive & m->sched_mask[s];
-        uint64_t hv = alive & m->head_valid;
-        uint64_t no_instr = alive & ~m->head_valid;
-        uint64_t bar = hv & m->barrier;
-        uint64_t r = hv & ~m->barrier;
-        uint64_t wl = r & ~limit_ok;
-        r &= limit_ok;
-        uint64_t ld = r & m->hazard_long;
-        r &= ~m->hazard_long;
-        uint64_t sb = r & (m->hazard | m->need_full);
-        r &= ~sb;
-        const uint64_t u = m->unit_avail[s];
-        uint64_t unit_ok = (m->op_mask[0] & -(u & 1)) | (m->op_mask[1] & -((u >> 1) & 1)) |
-                           (m->op_mask[2] & -((u >> 2) & 1)) | (m->op_mask[3] & -((u >> 3) & 1));
-        uint64_t ub = r & ~unit_ok;
-        uint64_t ready = r & unit_ok;
+    /* The qualification chain of docs/sched-interface.md, for all warps. */
+    const cm_masks *k = &m->mk;
+    uint64_t hv = m->alive & k->head_valid;
+    uint64_t bar = hv & m->barrier;
+    uint64_t r = hv & ~m->barrier;
+    uint64_t wl = r & ~limit_ok;
+    r &= limit_ok;
+    uint64_t ld = r & k->blocked_long;
+    r &= ~k->blocked_long;
+    uint64_t sb = r & k->blocked;
+    r &= ~k->blocked;
+    uint64_t lo = k->op_lo, hi = k->op_hi;
+    uint64_t unit_ok = (~hi & ~lo & unit_class_mask(m, SCHED_OP_SP)) |
+                       (~hi & lo & unit_class_mask(m, SCHED_OP_SFU)) |
+                       (hi & ~lo & unit_class_mask(m, SCHED_OP_LDST)) |
+                       (hi & lo & unit_class_mask(m, SCHED_OP_DP));
+    uint64_t ub = r & ~unit_ok;
+    uint64_t ready = r & unit_ok;
+    uint64_t want = m->alive & k->space;
 
+    for (unsigned s = 0; s < ns; s++) {
+        const uint64_t sm = m->sched_mask[s];
+        uint64_t rs = ready & sm;
         sched_issue *is = &o->issue[s];
-        if (ready) {
-            unsigned w;
+        if (rs) {
+            unsigned last = m->last_issue[s], w;
             if (m->policy == SCHED_POLICY_GTO)
-                w = (ready >> m->last_issue[s]) & 1 ? m->last_issue[s] : lowest(ready);
+                w = (rs >> last) & 1 ? last : lowest(rs);
             else
-                w = rr_pick(ready, m->last_issue[s]);
+                w = rr_pick(rs, last);
             m->grant[s] = (int)w;
             m->reason[s] = SCHED_REASON_ISSUE;
             const cm_warp *wp = &m->warp[w];
-            fill_issue(is, &wp->buf[wp->head], w);
+            *is = wp->buf[wp->head].issue;
         } else {
             m->grant[s] = -1;
-            m->reason[s] = ub ? SCHED_REASON_UNIT_BUSY : sb ? SCHED_REASON_SCOREBOARD
-                         : ld ? SCHED_REASON_LONG_DEP : wl ? SCHED_REASON_WARP_LIMIT
-                         : bar ? SCHED_REASON_BARRIER : SCHED_REASON_NO_INSTR;
-            memset(is, 0, sizeof *is);
+            m->reason[s] = ub & sm ? SCHED_REASON_UNIT_BUSY : sb & sm ? SCHED_REASON_SCOREBOARD
+                         : ld & sm ? SCHED_REASON_LONG_DEP : wl & sm ? SCHED_REASON_WARP_LIMIT
+                         : bar & sm ? SCHED_REASON_BARRIER : SCHED_REASON_NO_INSTR;
+            if (is->valid) memset(is, 0, sizeof *is);   /* all zero when !valid */
         }
-        (void)no_instr;
         o->stall_reason[s] = (uint8_t)m->reason[s];
 
-        uint64_t want = alive & m->space;
-        if (want) {
-            unsigned w = rr_pick(want, m->last_fetch[s]);
+        uint64_t ws = want & sm;
+        if (ws) {
+            unsigned w = rr_pick(ws, m->last_fetch[s]);
             m->fetch[s] = (int)w;
             o->fetch_valid[s] = 1;
             o->fetch_warp[s] = (uint8_t)w;
@@ -219,21 +239,17 @@ static void compute_outputs(cmodel *m)
             o->fetch_warp[s] = 0;
         }
     }
-    o->long_pending = m->long_pending;
 }
 
 static void cm_reset(sched_backend *b)
 {
     cmodel *m = (cmodel *)b;
     const sched_params *p = &b->params;
-    size_t keep = offsetof(cmodel, all_warps);
+    size_t keep = offsetof(cmodel, policy);
     memset((char *)m + keep, 0, sizeof *m - keep);
     memset(&b->out, 0, sizeof b->out);
 
-    m->all_warps = p->num_warps == 64 ? ~0ull : (1ull << p->num_warps) - 1;
-    for (unsigned w = 0; w < p->num_warps; w++)
-        m->sched_mask[w % p->num_schedulers] |= 1ull << w;
-    m->space = m->all_warps;                /* every buffer empty */
+    m->mk.space = m->all_warps;             /* every buffer empty */
     m->swl_ok = ~0ull;
     unsigned last_local = p->num_warps / p->num_schedulers - 1;
     for (unsigned s = 0; s < p->num_schedulers; s++) {
@@ -243,91 +259,154 @@ static void cm_reset(sched_backend *b)
     compute_outputs(m);
 }
 
+/* A pushed instruction as a buffer entry: its grant image and the
+ * scoreboard bytes its hazard test reads.
+ *
+ * The image is assembled from three words of the pushed sched_instr rather
+ * than field by field (the asserts below pin the layouts this relies on):
+ *   image bytes 0..7   valid = 1, warp, (pad), pc
+ *   image bytes 8..15  op, dst_valid, dst            <- instr bytes 4..6
+ *                      pred, long_lat, (pad), hint   <- instr bytes 11..15
+ *   image bytes 16..19 pred_miss, (pad)              <- instr byte 16
+ * Padding bytes are always written as 0. */
+#define CM_AT(type, field, off) _Static_assert(offsetof(type, field) == (off), #type "." #field)
+CM_AT(sched_instr, pc, 0); CM_AT(sched_instr, op, 4); CM_AT(sched_instr, dst_valid, 5);
+CM_AT(sched_instr, dst, 6); CM_AT(sched_instr, pred, 11); CM_AT(sched_instr, long_lat, 12);
+CM_AT(sched_instr, hint, 14); CM_AT(sched_instr, pred_miss, 16);
+CM_AT(sched_issue, valid, 0); CM_AT(sched_issue, warp, 1); CM_AT(sched_issue, pc, 4);
+CM_AT(sched_issue, op, 8); CM_AT(sched_issue, dst_valid, 9); CM_AT(sched_issue, dst, 10);
+CM_AT(sched_issue, pred, 11); CM_AT(sched_issue, long_lat, 12); CM_AT(sched_issue, hint, 14);
+CM_AT(sched_issue, pred_miss, 16);
+_Static_assert(sizeof(sched_instr) == 20 && sizeof(sched_issue) == 20, "sched_instr/sched_issue size");
+#undef CM_AT
+
+static inline void make_entry(cm_entry *e, const sched_instr *i, unsigned w)
+{
+    uint32_t pc;
+    uint64_t op_to_pred, pred_to_miss, word[3];
+    memcpy(&pc, &i->pc, sizeof pc);
+    memcpy(&op_to_pred, &i->op, sizeof op_to_pred);          /* instr bytes 4..11 */
+    memcpy(&pred_to_miss, &i->pred, sizeof pred_to_miss);    /* instr bytes 11..18 */
+    word[0] = 1u | (uint64_t)w << 8 | (uint64_t)pc << 32;
+    word[1] = (op_to_pred & 0xFFFFFFull) | ((pred_to_miss << 24) & 0xFFFF00FFFF000000ull);
+    word[2] = (pred_to_miss >> 40) & 0xFF;
+    memcpy(&e->issue, word, sizeof e->issue);
+    e->reg[0] = i->dst_valid ? i->dst : CM_NO_REG;
+    e->reg[1] = i->src_valid & 1 ? i->src[0] : CM_NO_REG;
+    e->reg[2] = i->src_valid & 2 ? i->src[1] : CM_NO_REG;
+    e->reg[3] = i->src_valid & 4 ? i->src[2] : CM_NO_REG;
+}
+
 static void cm_step(sched_backend *b, const sched_inputs *in)
 {
     cmodel *m = (cmodel *)b;
     const sched_params *p = &b->params;
     const unsigned ns = p->num_schedulers;
-    uint64_t dirty = in->launch | in->finish;
+    const unsigned depth = p->ibuf_depth;
+    cm_masks k = m->mk;
+    uint64_t long_pending = b->out.long_pending;
+    uint64_t dirty = 0;                     /* warps whose head needs refresh_head */
 
     /* Two-level pool, from the state of this cycle. */
     {
-        uint64_t long_wait = m->head_valid & m->hazard_long;
-        uint64_t stay = m->in_active & m->alive & ~long_wait;
-        uint64_t cand = ~m->in_active & m->alive & ~long_wait;
+        uint64_t long_wait = k.head_valid & k.blocked_long;
+        uint64_t keep = m->alive & ~long_wait;
+        uint64_t stay = m->in_active & keep;
+        uint64_t cand = ~m->in_active & keep;
         uint64_t next = stay;
-        for (unsigned s = 0; s < ns; s++) {
-            uint64_t c = cand & m->sched_mask[s];
-            if (c && m->pool_size && popcount64(stay & m->sched_mask[s]) < m->pool_size)
-                next |= 1ull << lowest(c);
+        if (cand && m->pool_size) {
+            for (unsigned s = 0; s < ns; s++) {
+                uint64_t c = cand & m->sched_mask[s];
+                if (c && popcount64(stay & m->sched_mask[s]) < m->pool_size)
+                    next |= c & -c;
+            }
         }
         m->in_active = next;
     }
 
     /* Writebacks release the matching slot. They only see the slots valid at
      * the start of the cycle, as in the RTL, so they come before allocation. */
-    for (unsigned k = 0; k < p->wb_ports; k++) {
-        const sched_writeback *wb = &in->wb[k];
+    for (unsigned i = 0; i < p->wb_ports; i++) {
+        const sched_writeback *wb = &in->wb[i];
         if (!wb->valid) continue;
-        cm_warp *wp = &m->warp[wb->warp];
-        if (!bit_test(wp->pend, wb->reg)) continue;      /* not pending: ignored */
-        bit_clear(wp->pend, wb->reg);
+        unsigned w = wb->warp;
+        cm_warp *wp = &m->warp[w];
+        unsigned st = wp->sb[wb->reg];
+        if (st == CM_FREE) continue;                      /* not pending: ignored */
+        wp->sb[wb->reg] = CM_FREE;
         wp->sb_count--;
-        if (bit_test(wp->pend_long, wb->reg)) {
-            bit_clear(wp->pend_long, wb->reg);
-            wp->sb_long_count--;
-        }
-        dirty |= 1ull << wb->warp;
+        if (st == CM_PENDING_LONG && --wp->sb_long == 0)
+            long_pending &= ~(1ull << w);
+        dirty |= k.blocked & (1ull << w);                /* only a blocked head can change */
     }
 
     /* Issue: pop the buffer head, allocate a scoreboard slot; counters. */
+    uint64_t issued = 0;
     for (unsigned s = 0; s < ns; s++) {
         b->out.counters[s][m->reason[s]]++;
         if (m->fetch[s] >= 0) m->last_fetch[s] = (unsigned)m->fetch[s];
         if (m->grant[s] < 0) continue;
         unsigned w = (unsigned)m->grant[s];
+        uint64_t bit = 1ull << w;
         cm_warp *wp = &m->warp[w];
-        const sched_instr *h = &wp->buf[wp->head];
-        if (h->dst_valid) {            /* free slot guaranteed: need_full stalls */
-            bit_set(wp->pend, h->dst);
+        const cm_entry *h = &wp->buf[wp->head];
+        if (h->issue.dst_valid) {      /* free slot guaranteed: a full scoreboard blocks */
             wp->sb_count++;
-            if (h->long_lat) {
-                bit_set(wp->pend_long, h->dst);
-                wp->sb_long_count++;
+            if (h->issue.long_lat) {
+                wp->sb[h->issue.dst] = CM_PENDING_LONG;
+                wp->sb_long++;
+                long_pending |= bit;
+            } else {
+                wp->sb[h->issue.dst] = CM_PENDING;
             }
         }
-        if (++wp->head == p->ibuf_depth) wp->head = 0;
+        if (++wp->head == depth) wp->head = 0;
         wp->count--;
         m->last_issue[s] = w;
-        dirty |= 1ull << w;
+        issued |= bit;
     }
+    dirty |= issued;
 
-    /* Pushes: accepted when the buffer had room at the start of the cycle. */
+    /* Pushes: accepted when the buffer had room at the start of the cycle
+     * (k.space is still that: the issue loop does not touch it). */
     for (unsigned s = 0; s < ns; s++) {
         const sched_push *ps = &in->push[s];
         if (!ps->valid) continue;
         unsigned w = ps->warp;
+        uint64_t bit = 1ull << w;
+        if (!(k.space & bit)) continue;
         cm_warp *wp = &m->warp[w];
-        if (!((m->space >> w) & 1)) continue;
         unsigned slot = wp->head + wp->count;
-        if (slot >= p->ibuf_depth) slot -= p->ibuf_depth;
-        wp->buf[slot] = ps->instr;
-        if (wp->count++ == 0) dirty |= 1ull << w;            /* new head */
-        else if (wp->count == p->ibuf_depth) m->space &= ~(1ull << w);
+        if (slot >= depth) slot -= depth;
+        make_entry(&wp->buf[slot], &ps->instr, w);
+        if (wp->count++ == 0) dirty |= bit;              /* new head */
+        if (wp->count == depth) k.space &= ~bit;         /* cannot have issued */
     }
+    /* Every buffer an issue popped has room again (a push after the pop
+     * cannot fill it: it was pushed only if it had room before the pop). */
+    k.space |= issued;
 
     /* Launch empties buffer and scoreboard; finish empties the buffer. */
-    for (uint64_t d = in->launch | in->finish; d; d &= d - 1) {
-        unsigned w = lowest(d);
-        cm_warp *wp = &m->warp[w];
-        wp->count = 0;
-        wp->head = 0;
-        if ((in->launch >> w) & 1) {
-            memset(wp->pend, 0, sizeof wp->pend);
-            memset(wp->pend_long, 0, sizeof wp->pend_long);
-            wp->sb_count = wp->sb_long_count = 0;
+    uint64_t lf = in->launch | in->finish;
+    if (lf) {
+        for (uint64_t d = lf; d; d &= d - 1) {
+            unsigned w = lowest(d);
+            cm_warp *wp = &m->warp[w];
+            wp->count = 0;
+            wp->head = 0;
+            if ((in->launch >> w) & 1) {
+                memset(wp->sb, 0, sizeof wp->sb);
+                wp->sb_count = wp->sb_long = 0;
+            }
         }
+        long_pending &= ~in->launch;
+        k.space |= lf;
+        dirty |= lf;
     }
+
+    for (; dirty; dirty &= dirty - 1) refresh_head(m, &k, lowest(dirty));
+    m->mk = k;
+    b->out.long_pending = long_pending;
 
     /* Registered levels. */
     uint64_t alive = (m->alive & ~in->finish) | in->launch;
@@ -337,10 +416,8 @@ static void cm_step(sched_backend *b, const sched_inputs *in)
     m->warp_limit = in->warp_limit;
     m->pool_size = in->pool_size;
     m->barrier = in->barrier;
-    memcpy(m->unit_avail, in->unit_avail, sizeof m->unit_avail);
+    memcpy(&m->unit_avail, in->unit_avail, sizeof m->unit_avail);
     if (swl_changed) refresh_swl(m);
-
-    for (dirty &= m->all_warps; dirty; dirty &= dirty - 1) refresh_warp(m, lowest(dirty));
 
     compute_outputs(m);
 }
@@ -359,6 +436,12 @@ sched_backend *sched_cmodel_create(const sched_params *p, char *err, size_t errl
     }
     m->base.ops = &cmodel_ops;
     m->base.params = *p;
+    m->all_warps = p->num_warps == 64 ? ~0ull : (1ull << p->num_warps) - 1;
+    for (unsigned w = 0; w < p->num_warps; w++) {
+        m->sched_mask[w % p->num_schedulers] |= 1ull << w;
+        if (w % p->num_schedulers == 0) m->sched_rep |= 1ull << w;
+    }
+    m->sched_sel = (1ull << p->num_schedulers) - 1;
     sched_reset(&m->base);
     return &m->base;
 }
