@@ -63,7 +63,7 @@ int sched_params_check(const sched_params *p, char *err, size_t errlen)
 
 /* Bits that may be set in the eight bytes of sched_instr from `op` to
  * `pred` (op, dst_valid, dst, src_valid, src[0..2], pred), for register ids
- * of reg_id_width bits; inputs_in_range() tests all of them at once. */
+ * of reg_id_width bits; sched_inputs_scan() tests all of them at once. */
 _Static_assert(offsetof(sched_instr, dst_valid) == offsetof(sched_instr, op) + 1 &&
                offsetof(sched_instr, dst) == offsetof(sched_instr, op) + 2 &&
                offsetof(sched_instr, src_valid) == offsetof(sched_instr, op) + 3 &&
@@ -76,43 +76,62 @@ static uint64_t instr_allowed_bits(unsigned reg_id_width)
     return 0x03ull | 0x01ull << 8 | r << 16 | 0x07ull << 24 | r << 32 | r << 40 | r << 48 | 0x01ull << 56;
 }
 
-/* The common case, every input in range, in a few word operations per port.
- * 1 when all is well; 0 sends sched_inputs_check() through the individual
- * checks, which name the culprit. */
-static int inputs_in_range(const sched_params *p, const sched_inputs *in)
+int sched_inputs_scan(const sched_params *p, const sched_inputs *in, unsigned *push_valid,
+                      unsigned *wb_valid)
 {
-    uint64_t warps = p->num_warps == 64 ? ~0ull : (1ull << p->num_warps) - 1;
+    /* Every rule of sched_inputs_check() as flags ORed into `bad`, without
+     * branches on the data (which ports are valid changes every cycle). */
+    const unsigned ns = p->num_schedulers, nw = p->num_warps;
+    uint64_t warps = nw == 64 ? ~0ull : (1ull << nw) - 1;
     uint64_t units;
     memcpy(&units, in->unit_avail, sizeof units);
-    if (!(in->policy < SCHED_NUM_POLICIES && in->warp_limit <= 127 && in->pool_size <= 127 &&
-          (in->reserved_mshr_avail | in->reserved_mem_complete) == 0 &&
-          ((in->barrier | in->launch | in->finish) & ~warps) == 0 &&
-          (units & 0xF0F0F0F0F0F0F0F0ull) == 0))
-        return 0;
-    const unsigned ns = p->num_schedulers;
-    unsigned unused_valid = 0;
-    for (unsigned s = ns; s < SCHED_MAX_SCHEDULERS; s++) unused_valid |= in->push[s].valid;
-    for (unsigned k = p->wb_ports; k < SCHED_MAX_WB_PORTS; k++) unused_valid |= in->wb[k].valid;
-    if (unused_valid) return 0;
+    unsigned bad = (in->policy >= SCHED_NUM_POLICIES) | (in->warp_limit > 127) |
+                   (in->pool_size > 127) |
+                   ((in->reserved_mshr_avail | in->reserved_mem_complete) != 0) |
+                   (((in->barrier | in->launch | in->finish) & ~warps) != 0) |
+                   ((units & 0xF0F0F0F0F0F0F0F0ull) != 0);
+
+    /* valid flags: one bit per port, and all of them must be 0 or 1 */
+    unsigned pv = 0, wv = 0, flags = 0;
+#pragma GCC unroll 8
+    for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++) {
+        flags |= in->push[s].valid;
+        pv |= (unsigned)(in->push[s].valid != 0) << s;
+    }
+#pragma GCC unroll 8
+    for (unsigned k = 0; k < SCHED_MAX_WB_PORTS; k++) {
+        flags |= in->wb[k].valid;
+        wv |= (unsigned)(in->wb[k].valid != 0) << k;
+    }
+    bad |= (flags > 1) | (((pv >> ns) | (wv >> p->wb_ports)) != 0);   /* ports beyond the parameters */
+
+    /* the fields of valid ports (v below is 0 or 1 once flags <= 1) */
     const unsigned reg_limit = 1u << p->reg_id_width;
     const uint64_t forbidden = ~instr_allowed_bits(p->reg_id_width);
-    const int ns_pow2 = (ns & (ns - 1)) == 0;
+    unsigned wrong_owner = 0;
+    if ((ns & (ns - 1)) == 0) {
+        for (unsigned s = 0; s < ns; s++)
+            wrong_owner |= in->push[s].valid & (((in->push[s].warp ^ s) & (ns - 1)) != 0);
+    } else {
+        for (unsigned s = 0; s < ns; s++)
+            wrong_owner |= in->push[s].valid & (in->push[s].warp % ns != s);
+    }
+    bad |= wrong_owner;
     for (unsigned s = 0; s < ns; s++) {
         const sched_push *ps = &in->push[s];
-        if (!ps->valid) continue;
         uint64_t fields;
         memcpy(&fields, &ps->instr.op, sizeof fields);
-        unsigned owner = ns_pow2 ? ps->warp & (ns - 1) : ps->warp % ns;
-        if (ps->valid != 1 || ps->warp >= p->num_warps || owner != s || (fields & forbidden) ||
-            ps->instr.long_lat > 1 || ps->instr.pred_miss > 15)
-            return 0;
+        unsigned wrong = (ps->warp >= nw) | ((fields & forbidden) != 0) |
+                         (((ps->instr.long_lat & ~1u) | (ps->instr.pred_miss & ~15u)) != 0);
+        bad |= ps->valid & wrong;
     }
     for (unsigned k = 0; k < p->wb_ports; k++) {
         const sched_writeback *wb = &in->wb[k];
-        if (!wb->valid) continue;
-        if (wb->valid != 1 || wb->warp >= p->num_warps || wb->reg >= reg_limit) return 0;
+        bad |= wb->valid & ((wb->warp >= nw) | (wb->reg >= reg_limit));
     }
-    return 1;
+    *push_valid = pv;
+    *wb_valid = wv;
+    return !bad;
 }
 
 int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err, size_t errlen)
@@ -121,7 +140,8 @@ int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err,
     uint64_t warps = p->num_warps == 64 ? ~0ull : (1ull << p->num_warps) - 1;
     unsigned reg_limit = 1u << p->reg_id_width;
 
-    if (inputs_in_range(p, in)) return 0;
+    unsigned push_valid, wb_valid;
+    if (sched_inputs_scan(p, in, &push_valid, &wb_valid)) return 0;
 
     /* Something is out of range: find it and name it. */
     ICHECK(in->policy < SCHED_NUM_POLICIES,
@@ -215,8 +235,12 @@ void sched_reset(sched_backend *b)
 int sched_step(sched_backend *b, const sched_inputs *in)
 {
     if (b->failed) return -1;
-    if (sched_inputs_check(&b->params, in, b->error, sizeof b->error) != 0) return -1;
-    b->ops->step(b, in);
+    if (b->ops->checked_step) {
+        if (b->ops->checked_step(b, in) != 0) return -1;
+    } else {
+        if (sched_inputs_check(&b->params, in, b->error, sizeof b->error) != 0) return -1;
+        b->ops->step(b, in);
+    }
     b->cycle++;
     return b->failed ? -1 : 0;
 }
