@@ -35,6 +35,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,13 +98,17 @@ typedef struct cmodel {
 
     /* other registers */
     uint64_t in_active;                     /* two-level active pool */
-    unsigned last_issue[SCHED_MAX_SCHEDULERS];  /* global warp ids */
+    /* Round-robin pointers (global warp ids). compute_outputs() advances them
+     * as soon as it decides the grant or the fetch request of a cycle: the
+     * RTL's registers take the same value at the edge ending the cycle, and
+     * nothing reads them in between. */
+    unsigned last_issue[SCHED_MAX_SCHEDULERS];
     unsigned last_fetch[SCHED_MAX_SCHEDULERS];
     /* the counters and long_pending are registers; they live in base.out */
 
     /* decisions of the current cycle (from compute_outputs) */
-    int      grant[SCHED_MAX_SCHEDULERS];   /* warp id or -1 */
-    int      fetch[SCHED_MAX_SCHEDULERS];
+    unsigned granted;                       /* bit s: scheduler s issues */
+    unsigned grant[SCHED_MAX_SCHEDULERS];   /* ... warp id (when granted) */
     unsigned reason[SCHED_MAX_SCHEDULERS];
 
     cm_warp  warp[SCHED_MAX_WARPS];
@@ -120,38 +125,34 @@ static inline unsigned popcount64(uint64_t x)
     return (unsigned)((x * 0x0101010101010101ull) >> 56);
 }
 
-/* First set bit of m after `last`, wrapping; m must not be zero. */
-static inline unsigned rr_pick(uint64_t m, unsigned last)
-{
-    uint64_t hi = m & ((~0ull << last) << 1);   /* bits strictly above last */
-    return lowest(hi ? hi : m);
-}
-
-/* Set or clear bit `bit` of *mask according to cond, without a branch. */
-static inline void put_bit(uint64_t *mask, uint64_t bit, uint64_t cond)
-{
-    *mask = (*mask & ~bit) | (bit & -cond);
-}
-
 /* Recompute the head qualification of warp w (its head changed, or a
- * writeback released a register it may have waited on). */
+ * writeback released a register it may have waited on). Its bits in the
+ * masks of k have been cleared by the caller (clear_heads). */
 static inline void refresh_head(const cmodel *m, cm_masks *k, unsigned w)
 {
     const cm_warp *wp = &m->warp[w];
     uint64_t bit = 1ull << w;
-    if (wp->count == 0) {
-        k->head_valid &= ~bit;
-        k->blocked &= ~bit;                 /* keeps writebacks on the cheap path */
-        return;
-    }
+    /* An empty buffer's head slot holds a stale entry (or zeros): harmless,
+     * every bit below but the op class stays clear when the buffer is empty. */
     const cm_entry *e = &wp->buf[wp->head];
+    uint64_t valid = wp->count != 0;
     unsigned haz = wp->sb[e->reg[0]] | wp->sb[e->reg[1]] | wp->sb[e->reg[2]] | wp->sb[e->reg[3]];
     uint64_t full = e->issue.dst_valid & (wp->sb_count == m->base.params.sb_entries);
-    k->head_valid |= bit;
-    put_bit(&k->blocked, bit, (haz != 0) | full);
-    put_bit(&k->blocked_long, bit, (haz >> 1) & 1);
-    put_bit(&k->op_lo, bit, e->issue.op & 1);
-    put_bit(&k->op_hi, bit, e->issue.op >> 1);
+    k->head_valid |= bit & -valid;
+    k->blocked |= bit & -(valid & ((haz != 0) | full));
+    k->blocked_long |= bit & -(valid & (haz >> 1));
+    k->op_lo |= bit & -(uint64_t)(e->issue.op & 1);
+    k->op_hi |= bit & -(uint64_t)(e->issue.op >> 1);
+}
+
+/* Clear the head bits of the warps in `heads` (before refresh_head). */
+static inline void clear_heads(cm_masks *k, uint64_t heads)
+{
+    k->head_valid &= ~heads;
+    k->blocked &= ~heads;
+    k->blocked_long &= ~heads;
+    k->op_lo &= ~heads;
+    k->op_hi &= ~heads;
 }
 
 /* The static warp limit: warps with fewer than warp_limit alive warps below. */
@@ -177,11 +178,24 @@ static inline uint64_t unit_class_mask(const cmodel *m, unsigned c)
     return per_sched * m->sched_rep;
 }
 
-/* Outputs and decisions of the current cycle, from the state only. */
+/* cond (0 or 1) ? a : b, computed without a branch. The outcomes in
+ * compute_outputs() (who issues, why not, who fetches) are data a branch
+ * predictor cannot learn; compilers often turn ?: into a branch. */
+static inline uint64_t select64(uint64_t cond, uint64_t a, uint64_t b)
+{
+    return b ^ ((a ^ b) & -cond);
+}
+
+/* The grant image shown when a scheduler does not issue: all zero. */
+static const sched_issue no_issue;
+
+/* Outputs and decisions of the current cycle, from the state only.
+ * Branch-free per scheduler (see select64). */
 static void compute_outputs(cmodel *m)
 {
     sched_outputs *o = &m->base.out;
     const unsigned ns = m->base.params.num_schedulers;
+    const int gto = m->policy == SCHED_POLICY_GTO;
     uint64_t limit_ok = m->swl_ok & (m->policy == SCHED_POLICY_TWO_LEVEL ? m->in_active : ~0ull);
 
     /* The qualification chain of docs/sched-interface.md, for all warps. */
@@ -202,43 +216,51 @@ static void compute_outputs(cmodel *m)
                        (hi & lo & unit_class_mask(m, SCHED_OP_DP));
     uint64_t ub = r & ~unit_ok;
     uint64_t ready = r & unit_ok;
-    uint64_t want = m->alive & k->space;
+    uint64_t want = m->alive & m->mk.space;
+    unsigned granted = 0;
 
     for (unsigned s = 0; s < ns; s++) {
         const uint64_t sm = m->sched_mask[s];
-        uint64_t rs = ready & sm;
-        sched_issue *is = &o->issue[s];
-        if (rs) {
-            unsigned last = m->last_issue[s], w;
-            if (m->policy == SCHED_POLICY_GTO)
-                w = (rs >> last) & 1 ? last : lowest(rs);
-            else
-                w = rr_pick(rs, last);
-            m->grant[s] = (int)w;
-            m->reason[s] = SCHED_REASON_ISSUE;
-            const cm_warp *wp = &m->warp[w];
-            *is = wp->buf[wp->head].issue;
-        } else {
-            m->grant[s] = -1;
-            m->reason[s] = ub & sm ? SCHED_REASON_UNIT_BUSY : sb & sm ? SCHED_REASON_SCOREBOARD
-                         : ld & sm ? SCHED_REASON_LONG_DEP : wl & sm ? SCHED_REASON_WARP_LIMIT
-                         : bar & sm ? SCHED_REASON_BARRIER : SCHED_REASON_NO_INSTR;
-            if (is->valid) memset(is, 0, sizeof *is);   /* all zero when !valid */
-        }
-        o->stall_reason[s] = (uint8_t)m->reason[s];
 
+        /* issue: GTO keeps the last warp while it is ready, else the oldest;
+         * LRR and two-level take the first ready warp after the last one */
+        uint64_t rs = ready & sm;
+        unsigned last = m->last_issue[s];
+        uint64_t keep_last = gto & (rs >> last) & 1;
+        uint64_t after = gto ? 0 : rs & ((~0ull << last) << 1);
+        uint64_t from = select64(keep_last, 1ull << last, select64(after != 0, after, rs));
+        unsigned w = lowest(from | 1ull << 63);      /* 63 when nothing is ready */
+        unsigned issues = rs != 0;
+        const cm_warp *wp = &m->warp[w];
+        const sched_issue *image = &wp->buf[wp->head].issue;
+        image = (const sched_issue *)select64(issues, (uintptr_t)image, (uintptr_t)&no_issue);
+        o->issue[s] = *image;
+        m->grant[s] = w;
+        m->last_issue[s] = (unsigned)select64(issues, w, last);
+        granted |= issues << s;
+
+        /* the reason closest to issuing wins */
+        unsigned why = SCHED_REASON_NO_INSTR;
+        why = (unsigned)select64((bar & sm) != 0, SCHED_REASON_BARRIER, why);
+        why = (unsigned)select64((wl & sm) != 0, SCHED_REASON_WARP_LIMIT, why);
+        why = (unsigned)select64((ld & sm) != 0, SCHED_REASON_LONG_DEP, why);
+        why = (unsigned)select64((sb & sm) != 0, SCHED_REASON_SCOREBOARD, why);
+        why = (unsigned)select64((ub & sm) != 0, SCHED_REASON_UNIT_BUSY, why);
+        why &= -(issues ^ 1u);                       /* SCHED_REASON_ISSUE is 0 */
+        m->reason[s] = why;
+        o->stall_reason[s] = (uint8_t)why;
+
+        /* fetch: round-robin over alive warps with buffer space */
         uint64_t ws = want & sm;
-        if (ws) {
-            unsigned w = rr_pick(ws, m->last_fetch[s]);
-            m->fetch[s] = (int)w;
-            o->fetch_valid[s] = 1;
-            o->fetch_warp[s] = (uint8_t)w;
-        } else {
-            m->fetch[s] = -1;
-            o->fetch_valid[s] = 0;
-            o->fetch_warp[s] = 0;
-        }
+        unsigned lf = m->last_fetch[s];
+        uint64_t fafter = ws & ((~0ull << lf) << 1);
+        unsigned fw = lowest(select64(fafter != 0, fafter, ws) | 1ull << 63);
+        unsigned fetches = ws != 0;
+        o->fetch_valid[s] = (uint8_t)fetches;
+        o->fetch_warp[s] = (uint8_t)(fw & -fetches);
+        m->last_fetch[s] = (unsigned)select64(fetches, fw, lf);
     }
+    m->granted = granted;
 }
 
 static void cm_reset(sched_backend *b)
@@ -280,6 +302,13 @@ CM_AT(sched_issue, pred_miss, 16);
 _Static_assert(sizeof(sched_instr) == 20 && sizeof(sched_issue) == 20, "sched_instr/sched_issue size");
 #undef CM_AT
 
+/* reg when used (1), else CM_NO_REG; without a branch. */
+static inline uint16_t reg_or_none(unsigned reg, unsigned used)
+{
+    unsigned unused = used - 1;             /* 0 or all ones */
+    return (uint16_t)((reg & ~unused) | (CM_NO_REG & unused));
+}
+
 static inline void make_entry(cm_entry *e, const sched_instr *i, unsigned w)
 {
     uint32_t pc;
@@ -291,15 +320,17 @@ static inline void make_entry(cm_entry *e, const sched_instr *i, unsigned w)
     word[1] = (op_to_pred & 0xFFFFFFull) | ((pred_to_miss << 24) & 0xFFFF00FFFF000000ull);
     word[2] = (pred_to_miss >> 40) & 0xFF;
     memcpy(&e->issue, word, sizeof e->issue);
-    e->reg[0] = i->dst_valid ? i->dst : CM_NO_REG;
-    e->reg[1] = i->src_valid & 1 ? i->src[0] : CM_NO_REG;
-    e->reg[2] = i->src_valid & 2 ? i->src[1] : CM_NO_REG;
-    e->reg[3] = i->src_valid & 4 ? i->src[2] : CM_NO_REG;
+    e->reg[0] = reg_or_none(i->dst, i->dst_valid);
+    e->reg[1] = reg_or_none(i->src[0], i->src_valid & 1);
+    e->reg[2] = reg_or_none(i->src[1], (i->src_valid >> 1) & 1);
+    e->reg[3] = reg_or_none(i->src[2], (i->src_valid >> 2) & 1);
 }
 
-static void cm_step(sched_backend *b, const sched_inputs *in)
+/* The rising edge ending the current cycle. push_ports and wb_ports: bit s
+ * set when push[s] (wb[s]) is valid. */
+static void step_edge(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned wb_ports)
 {
-    cmodel *m = (cmodel *)b;
+    sched_backend *b = &m->base;
     const sched_params *p = &b->params;
     const unsigned ns = p->num_schedulers;
     const unsigned depth = p->ibuf_depth;
@@ -317,70 +348,70 @@ static void cm_step(sched_backend *b, const sched_inputs *in)
         if (cand && m->pool_size) {
             for (unsigned s = 0; s < ns; s++) {
                 uint64_t c = cand & m->sched_mask[s];
-                if (c && popcount64(stay & m->sched_mask[s]) < m->pool_size)
-                    next |= c & -c;
+                uint64_t room = popcount64(stay & m->sched_mask[s]) < m->pool_size;
+                next |= c & -c & -room;
             }
         }
         m->in_active = next;
     }
 
     /* Writebacks release the matching slot. They only see the slots valid at
-     * the start of the cycle, as in the RTL, so they come before allocation. */
-    for (unsigned i = 0; i < p->wb_ports; i++) {
-        const sched_writeback *wb = &in->wb[i];
-        if (!wb->valid) continue;
+     * the start of the cycle, as in the RTL, so they come before allocation.
+     * One not naming a pending write changes nothing (the arithmetic below
+     * then adds and clears zeros). */
+    for (; wb_ports; wb_ports &= wb_ports - 1) {
+        const sched_writeback *wb = &in->wb[lowest(wb_ports)];
         unsigned w = wb->warp;
+        uint64_t bit = 1ull << w;
         cm_warp *wp = &m->warp[w];
         unsigned st = wp->sb[wb->reg];
-        if (st == CM_FREE) continue;                      /* not pending: ignored */
+        unsigned is_long = st >> 1;
         wp->sb[wb->reg] = CM_FREE;
-        wp->sb_count--;
-        if (st == CM_PENDING_LONG && --wp->sb_long == 0)
-            long_pending &= ~(1ull << w);
-        dirty |= k.blocked & (1ull << w);                /* only a blocked head can change */
+        wp->sb_count -= st != CM_FREE;
+        wp->sb_long -= is_long;
+        long_pending &= ~(bit & -(uint64_t)(is_long & (wp->sb_long == 0)));
+        dirty |= k.blocked & bit & -(uint64_t)(st != CM_FREE);   /* only a blocked head can change */
     }
 
-    /* Issue: pop the buffer head, allocate a scoreboard slot; counters. */
+    /* Counters count the reason of the cycle that ends. */
+    for (unsigned s = 0; s < ns; s++) b->out.counters[s][m->reason[s]]++;
+
+    /* Issue: pop the buffer head, allocate a scoreboard slot (a free one is
+     * guaranteed: a full scoreboard blocks an instruction with a dst). */
     uint64_t issued = 0;
-    for (unsigned s = 0; s < ns; s++) {
-        b->out.counters[s][m->reason[s]]++;
-        if (m->fetch[s] >= 0) m->last_fetch[s] = (unsigned)m->fetch[s];
-        if (m->grant[s] < 0) continue;
-        unsigned w = (unsigned)m->grant[s];
+    for (unsigned g = m->granted; g; g &= g - 1) {
+        unsigned w = m->grant[lowest(g)];
         uint64_t bit = 1ull << w;
         cm_warp *wp = &m->warp[w];
         const cm_entry *h = &wp->buf[wp->head];
-        if (h->issue.dst_valid) {      /* free slot guaranteed: a full scoreboard blocks */
-            wp->sb_count++;
-            if (h->issue.long_lat) {
-                wp->sb[h->issue.dst] = CM_PENDING_LONG;
-                wp->sb_long++;
-                long_pending |= bit;
-            } else {
-                wp->sb[h->issue.dst] = CM_PENDING;
-            }
-        }
-        if (++wp->head == depth) wp->head = 0;
+        unsigned dst_valid = h->issue.dst_valid;
+        unsigned is_long = dst_valid & h->issue.long_lat;
+        wp->sb[h->reg[0]] = (uint8_t)(dst_valid + is_long);     /* CM_PENDING(_LONG); the
+                                                               unused byte stays 0 */
+        wp->sb_count += dst_valid;
+        wp->sb_long += is_long;
+        long_pending |= bit & -(uint64_t)is_long;
+        unsigned next = wp->head + 1u;
+        wp->head = (uint8_t)(next == depth ? 0 : next);
         wp->count--;
-        m->last_issue[s] = w;
         issued |= bit;
     }
     dirty |= issued;
 
     /* Pushes: accepted when the buffer had room at the start of the cycle
      * (k.space is still that: the issue loop does not touch it). */
-    for (unsigned s = 0; s < ns; s++) {
-        const sched_push *ps = &in->push[s];
-        if (!ps->valid) continue;
+    for (; push_ports; push_ports &= push_ports - 1) {
+        const sched_push *ps = &in->push[lowest(push_ports)];
         unsigned w = ps->warp;
         uint64_t bit = 1ull << w;
         if (!(k.space & bit)) continue;
         cm_warp *wp = &m->warp[w];
         unsigned slot = wp->head + wp->count;
-        if (slot >= depth) slot -= depth;
+        slot = slot >= depth ? slot - depth : slot;
         make_entry(&wp->buf[slot], &ps->instr, w);
-        if (wp->count++ == 0) dirty |= bit;              /* new head */
-        if (wp->count == depth) k.space &= ~bit;         /* cannot have issued */
+        dirty |= bit & -(uint64_t)(wp->count == 0);              /* new head */
+        wp->count++;
+        k.space &= ~(bit & -(uint64_t)(wp->count == depth));    /* full (cannot have issued) */
     }
     /* Every buffer an issue popped has room again (a push after the pop
      * cannot fill it: it was pushed only if it had room before the pop). */
@@ -404,6 +435,7 @@ static void cm_step(sched_backend *b, const sched_inputs *in)
         dirty |= lf;
     }
 
+    clear_heads(&k, dirty);
     for (; dirty; dirty &= dirty - 1) refresh_head(m, &k, lowest(dirty));
     m->mk = k;
     b->out.long_pending = long_pending;
@@ -422,9 +454,35 @@ static void cm_step(sched_backend *b, const sched_inputs *in)
     compute_outputs(m);
 }
 
+/* The back end's step with inputs already checked (the lockstep back end). */
+static void cm_step(sched_backend *b, const sched_inputs *in)
+{
+    const sched_params *p = &b->params;
+    unsigned push_ports = 0, wb_ports = 0;
+    for (unsigned s = 0; s < p->num_schedulers; s++) push_ports |= (unsigned)(in->push[s].valid != 0) << s;
+    for (unsigned k = 0; k < p->wb_ports; k++) wb_ports |= (unsigned)(in->wb[k].valid != 0) << k;
+    step_edge((cmodel *)b, in, push_ports, wb_ports);
+}
+
+/* sched_step(): one pass over the inputs both checks them and finds the
+ * valid ports. */
+static int cm_checked_step(sched_backend *b, const sched_inputs *in)
+{
+    unsigned push_ports, wb_ports;
+    if (!sched_inputs_scan(&b->params, in, &push_ports, &wb_ports)) {
+        if (sched_inputs_check(&b->params, in, b->error, sizeof b->error) != 0) return -1;
+        cm_step(b, in);                     /* the two checks agree; not reached */
+        return 0;
+    }
+    step_edge((cmodel *)b, in, push_ports, wb_ports);
+    return 0;
+}
+
 static void cm_destroy(sched_backend *b) { free(b); }
 
-static const sched_backend_ops cmodel_ops = { "cmodel", cm_reset, cm_step, cm_destroy };
+static const sched_backend_ops cmodel_ops = {
+    "cmodel", cm_reset, cm_step, cm_destroy, cm_checked_step
+};
 
 sched_backend *sched_cmodel_create(const sched_params *p, char *err, size_t errlen)
 {
