@@ -111,6 +111,10 @@ typedef struct cmodel {
     unsigned grant[SCHED_MAX_SCHEDULERS];   /* ... warp id (when granted) */
     unsigned reason[SCHED_MAX_SCHEDULERS];
 
+    /* &warp[w].buf[warp[w].head], kept by refresh_head (a stale slot when
+     * the buffer is empty) */
+    const cm_entry *head_entry[SCHED_MAX_WARPS];
+
     cm_warp  warp[SCHED_MAX_WARPS];
 } cmodel;
 
@@ -128,13 +132,14 @@ static inline unsigned popcount64(uint64_t x)
 /* Recompute the head qualification of warp w (its head changed, or a
  * writeback released a register it may have waited on). Its bits in the
  * masks of k have been cleared by the caller (clear_heads). */
-static inline void refresh_head(const cmodel *m, cm_masks *k, unsigned w)
+static inline void refresh_head(cmodel *m, cm_masks *k, unsigned w)
 {
     const cm_warp *wp = &m->warp[w];
     uint64_t bit = 1ull << w;
     /* An empty buffer's head slot holds a stale entry (or zeros): harmless,
      * every bit below but the op class stays clear when the buffer is empty. */
     const cm_entry *e = &wp->buf[wp->head];
+    m->head_entry[w] = e;
     uint64_t valid = wp->count != 0;
     unsigned haz = wp->sb[e->reg[0]] | wp->sb[e->reg[1]] | wp->sb[e->reg[2]] | wp->sb[e->reg[3]];
     uint64_t full = e->issue.dst_valid & (wp->sb_count == m->base.params.sb_entries);
@@ -186,6 +191,26 @@ static inline uint64_t select64(uint64_t cond, uint64_t a, uint64_t b)
     return b ^ ((a ^ b) & -cond);
 }
 
+/* The lowest set bit of m, 0 when m is 0. */
+static inline unsigned lowest_or_0(uint64_t m) { return lowest(m | (m == 0)); }
+
+/* Round-robin: the first set bit of m after position `last`, wrapping
+ * (rotate m so that last+1 comes first, take the lowest bit, rotate back);
+ * 0 when m is 0. */
+static inline unsigned rr_pick(uint64_t m, unsigned last)
+{
+    unsigned r = (last + 1) & 63;
+    uint64_t rot = (m >> r) | (m << ((64 - r) & 63));
+    return (lowest_or_0(rot) + r) & 63;
+}
+
+/* Reasons by rank, 4 bits each from rank 0: issue, unit_busy, scoreboard,
+ * long_dep, warp_limit, barrier, no_instr. */
+#define REASON_BY_RANK ((uint32_t)SCHED_REASON_ISSUE | SCHED_REASON_UNIT_BUSY << 4 |          \
+                        SCHED_REASON_SCOREBOARD << 8 | SCHED_REASON_LONG_DEP << 12 |            \
+                        SCHED_REASON_WARP_LIMIT << 16 | SCHED_REASON_BARRIER << 20 |            \
+                        SCHED_REASON_NO_INSTR << 24)
+
 /* The grant image shown when a scheduler does not issue: all zero. */
 static const sched_issue no_issue;
 
@@ -226,35 +251,29 @@ static void compute_outputs(cmodel *m)
          * LRR and two-level take the first ready warp after the last one */
         uint64_t rs = ready & sm;
         unsigned last = m->last_issue[s];
-        uint64_t keep_last = gto & (rs >> last) & 1;
-        uint64_t after = gto ? 0 : rs & ((~0ull << last) << 1);
-        uint64_t from = select64(keep_last, 1ull << last, select64(after != 0, after, rs));
-        unsigned w = lowest(from | 1ull << 63);      /* 63 when nothing is ready */
+        unsigned w = select64(gto & (rs >> last), last, gto ? lowest_or_0(rs) : rr_pick(rs, last));
         unsigned issues = rs != 0;
-        const cm_warp *wp = &m->warp[w];
-        const sched_issue *image = &wp->buf[wp->head].issue;
+        const sched_issue *image = &m->head_entry[w]->issue;
         image = (const sched_issue *)select64(issues, (uintptr_t)image, (uintptr_t)&no_issue);
         o->issue[s] = *image;
         m->grant[s] = w;
         m->last_issue[s] = (unsigned)select64(issues, w, last);
         granted |= issues << s;
 
-        /* the reason closest to issuing wins */
-        unsigned why = SCHED_REASON_NO_INSTR;
-        why = (unsigned)select64((bar & sm) != 0, SCHED_REASON_BARRIER, why);
-        why = (unsigned)select64((wl & sm) != 0, SCHED_REASON_WARP_LIMIT, why);
-        why = (unsigned)select64((ld & sm) != 0, SCHED_REASON_LONG_DEP, why);
-        why = (unsigned)select64((sb & sm) != 0, SCHED_REASON_SCOREBOARD, why);
-        why = (unsigned)select64((ub & sm) != 0, SCHED_REASON_UNIT_BUSY, why);
-        why &= -(issues ^ 1u);                       /* SCHED_REASON_ISSUE is 0 */
+        /* the reason closest to issuing wins: presence bits in the order
+         * issue, unit_busy, scoreboard, long_dep, warp_limit, barrier, then
+         * no_instr as the sentinel; the lowest set bit picks the reason */
+        unsigned present = issues | ((ub & sm) != 0) << 1 | ((sb & sm) != 0) << 2 |
+                           ((ld & sm) != 0) << 3 | ((wl & sm) != 0) << 4 |
+                           ((bar & sm) != 0) << 5 | 1u << 6;
+        unsigned why = (REASON_BY_RANK >> (4 * lowest(present))) & 0xF;
         m->reason[s] = why;
         o->stall_reason[s] = (uint8_t)why;
 
         /* fetch: round-robin over alive warps with buffer space */
         uint64_t ws = want & sm;
         unsigned lf = m->last_fetch[s];
-        uint64_t fafter = ws & ((~0ull << lf) << 1);
-        unsigned fw = lowest(select64(fafter != 0, fafter, ws) | 1ull << 63);
+        unsigned fw = rr_pick(ws, lf);
         unsigned fetches = ws != 0;
         o->fetch_valid[s] = (uint8_t)fetches;
         o->fetch_warp[s] = (uint8_t)(fw & -fetches);
@@ -272,6 +291,7 @@ static void cm_reset(sched_backend *b)
     memset(&b->out, 0, sizeof b->out);
 
     m->mk.space = m->all_warps;             /* every buffer empty */
+    for (unsigned w = 0; w < SCHED_MAX_WARPS; w++) m->head_entry[w] = &m->warp[w].buf[0];
     m->swl_ok = ~0ull;
     unsigned last_local = p->num_warps / p->num_schedulers - 1;
     for (unsigned s = 0; s < p->num_schedulers; s++) {
@@ -383,7 +403,7 @@ static void step_edge(cmodel *m, const sched_inputs *in, unsigned push_ports, un
         unsigned w = m->grant[lowest(g)];
         uint64_t bit = 1ull << w;
         cm_warp *wp = &m->warp[w];
-        const cm_entry *h = &wp->buf[wp->head];
+        const cm_entry *h = m->head_entry[w];
         unsigned dst_valid = h->issue.dst_valid;
         unsigned is_long = dst_valid & h->issue.long_lat;
         wp->sb[h->reg[0]] = (uint8_t)(dst_valid + is_long);     /* CM_PENDING(_LONG); the

@@ -70,6 +70,11 @@ _Static_assert(offsetof(sched_instr, dst_valid) == offsetof(sched_instr, op) + 1
                offsetof(sched_instr, src) == offsetof(sched_instr, op) + 4 &&
                offsetof(sched_instr, pred) == offsetof(sched_instr, op) + 7,
                "sched_instr: op..pred must be 8 consecutive bytes");
+/* ... and in the eight from `long_lat` (long_lat, pad, hint, pred_miss,
+ * pad): long_lat above bit 0 or pred_miss above bit 3. */
+_Static_assert(offsetof(sched_instr, long_lat) == 12 && offsetof(sched_instr, pred_miss) == 16 &&
+               sizeof(sched_instr) == 20, "sched_instr: long_lat..pred_miss layout");
+#define LONG_TO_MISS_FORBIDDEN 0xF0000000FEull
 static uint64_t instr_allowed_bits(unsigned reg_id_width)
 {
     uint64_t r = (1u << reg_id_width) - 1;
@@ -119,10 +124,11 @@ int sched_inputs_scan(const sched_params *p, const sched_inputs *in, unsigned *p
     bad |= wrong_owner;
     for (unsigned s = 0; s < ns; s++) {
         const sched_push *ps = &in->push[s];
-        uint64_t fields;
-        memcpy(&fields, &ps->instr.op, sizeof fields);
-        unsigned wrong = (ps->warp >= nw) | ((fields & forbidden) != 0) |
-                         (((ps->instr.long_lat & ~1u) | (ps->instr.pred_miss & ~15u)) != 0);
+        uint64_t op_to_pred, long_to_miss;          /* instr bytes 4..11 and 12..19 */
+        memcpy(&op_to_pred, &ps->instr.op, sizeof op_to_pred);
+        memcpy(&long_to_miss, &ps->instr.long_lat, sizeof long_to_miss);
+        unsigned wrong = (ps->warp >= nw) | (((op_to_pred & forbidden) |
+                                              (long_to_miss & LONG_TO_MISS_FORBIDDEN)) != 0);
         bad |= ps->valid & wrong;
     }
     for (unsigned k = 0; k < p->wb_ports; k++) {
