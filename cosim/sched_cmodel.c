@@ -129,31 +129,27 @@ static inline unsigned popcount64(uint64_t x)
     return (unsigned)((x * 0x0101010101010101ull) >> 56);
 }
 
-/* Recompute the head qualification of warp w (its head changed, or a
- * writeback released a register it may have waited on). Its bits in the
- * masks of k have been cleared by the caller (clear_heads). */
-static inline void refresh_head(cmodel *m, cm_masks *k, unsigned w)
+/* Recompute the head qualification of warp w, whose buffer is not empty
+ * (its head changed, or a writeback released a register it may have waited
+ * on). Its bits in the masks of k have been cleared by clear_heads(). */
+static inline void refresh_head(cmodel *m, cm_masks *k, unsigned w, unsigned sb_entries)
 {
     const cm_warp *wp = &m->warp[w];
     uint64_t bit = 1ull << w;
-    /* An empty buffer's head slot holds a stale entry (or zeros): harmless,
-     * every bit below but the op class stays clear when the buffer is empty. */
     const cm_entry *e = &wp->buf[wp->head];
     m->head_entry[w] = e;
-    uint64_t valid = wp->count != 0;
     unsigned haz = wp->sb[e->reg[0]] | wp->sb[e->reg[1]] | wp->sb[e->reg[2]] | wp->sb[e->reg[3]];
-    uint64_t full = e->issue.dst_valid & (wp->sb_count == m->base.params.sb_entries);
-    k->head_valid |= bit & -valid;
-    k->blocked |= bit & -(valid & ((haz != 0) | full));
-    k->blocked_long |= bit & -(valid & (haz >> 1));
+    uint64_t full = e->issue.dst_valid & (wp->sb_count == sb_entries);
+    k->blocked |= bit & -((haz != 0) | full);
+    k->blocked_long |= bit & -(uint64_t)(haz >> 1);
     k->op_lo |= bit & -(uint64_t)(e->issue.op & 1);
     k->op_hi |= bit & -(uint64_t)(e->issue.op >> 1);
 }
 
-/* Clear the head bits of the warps in `heads` (before refresh_head). */
+/* Clear the head qualification bits of the warps in `heads` (before
+ * refresh_head; those left clear are the empty buffers). */
 static inline void clear_heads(cm_masks *k, uint64_t heads)
 {
-    k->head_valid &= ~heads;
     k->blocked &= ~heads;
     k->blocked_long &= ~heads;
     k->op_lo &= ~heads;
@@ -414,6 +410,7 @@ static void step_edge(cmodel *m, const sched_inputs *in, unsigned push_ports, un
         unsigned next = wp->head + 1u;
         wp->head = (uint8_t)(next == depth ? 0 : next);
         wp->count--;
+        k.head_valid &= ~(bit & -(uint64_t)(wp->count == 0));
         issued |= bit;
     }
     dirty |= issued;
@@ -431,6 +428,7 @@ static void step_edge(cmodel *m, const sched_inputs *in, unsigned push_ports, un
         make_entry(&wp->buf[slot], &ps->instr, w);
         dirty |= bit & -(uint64_t)(wp->count == 0);              /* new head */
         wp->count++;
+        k.head_valid |= bit;
         k.space &= ~(bit & -(uint64_t)(wp->count == depth));    /* full (cannot have issued) */
     }
     /* Every buffer an issue popped has room again (a push after the pop
@@ -452,11 +450,13 @@ static void step_edge(cmodel *m, const sched_inputs *in, unsigned push_ports, un
         }
         long_pending &= ~in->launch;
         k.space |= lf;
+        k.head_valid &= ~lf;
         dirty |= lf;
     }
 
     clear_heads(&k, dirty);
-    for (; dirty; dirty &= dirty - 1) refresh_head(m, &k, lowest(dirty));
+    const unsigned sb_entries = p->sb_entries;
+    for (dirty &= k.head_valid; dirty; dirty &= dirty - 1) refresh_head(m, &k, lowest(dirty), sb_entries);
     m->mk = k;
     b->out.long_pending = long_pending;
 

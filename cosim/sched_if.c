@@ -96,17 +96,17 @@ int sched_inputs_scan(const sched_params *p, const sched_inputs *in, unsigned *p
                    (((in->barrier | in->launch | in->finish) & ~warps) != 0) |
                    ((units & 0xF0F0F0F0F0F0F0F0ull) != 0);
 
-    /* valid flags: one bit per port, and all of them must be 0 or 1 */
+    /* valid flags: one bit per port (exact once every flag is 0 or 1) */
     unsigned pv = 0, wv = 0, flags = 0;
 #pragma GCC unroll 8
     for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++) {
         flags |= in->push[s].valid;
-        pv |= (unsigned)(in->push[s].valid != 0) << s;
+        pv |= (unsigned)in->push[s].valid << s;
     }
 #pragma GCC unroll 8
     for (unsigned k = 0; k < SCHED_MAX_WB_PORTS; k++) {
         flags |= in->wb[k].valid;
-        wv |= (unsigned)(in->wb[k].valid != 0) << k;
+        wv |= (unsigned)in->wb[k].valid << k;
     }
     bad |= (flags > 1) | (((pv >> ns) | (wv >> p->wb_ports)) != 0);   /* ports beyond the parameters */
 
