@@ -32,6 +32,7 @@
  * allocated per cycle.
  */
 #include "sched_if.h"
+#include "sched_inputs_scan.h"
 
 #include <stddef.h>
 #include <stdio.h>

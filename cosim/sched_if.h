@@ -213,7 +213,7 @@ typedef struct sched_backend_ops {
     /* Optional (NULL: sched_step() calls sched_inputs_check(), then step):
      * check the inputs and step in one go; 0, or -1 with b->error set by
      * sched_inputs_check() and the state unchanged. For a back end that can
-     * use what sched_inputs_scan() finds. */
+     * use what sched_inputs_scan() (sched_inputs_scan.h) finds. */
     int (*checked_step)(sched_backend *b, const sched_inputs *in);
 } sched_backend_ops;
 
@@ -228,11 +228,8 @@ struct sched_backend {
 
 /* For back-end implementations: validate inputs against params. */
 int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err, size_t errlen);
-/* The same rules, fast and without a message: 1 when every input is in
- * range, and then bit s of *push_valid says push[s] is valid and bit k of
- * *wb_valid says wb[k] is; 0 when sched_inputs_check() would reject them. */
-int sched_inputs_scan(const sched_params *p, const sched_inputs *in, unsigned *push_valid,
-                      unsigned *wb_valid);
+/* (The same rules, fast and without a message: sched_inputs_scan() in
+ * cosim/sched_inputs_scan.h.) */
 
 #ifdef __cplusplus
 }
