@@ -43,14 +43,16 @@
 /* Scoreboard byte values (per warp and register id). */
 enum { CM_FREE = 0, CM_PENDING = 1, CM_PENDING_LONG = 2 };
 
-/* Index of the scoreboard byte an unused register field points at: one past
- * the largest register id, never written, so it always reads CM_FREE. */
-#define CM_NO_REG (1u << SCHED_MAX_REG_ID_WIDTH)
+/* Register ids have at most 8 bits. The scoreboard has twice as many bytes:
+ * an unused register field of an entry points at its id + CM_SHADOW, a byte
+ * that is never written and so always reads CM_FREE. */
+#define CM_REGS   (1u << SCHED_MAX_REG_ID_WIDTH)
+#define CM_SHADOW CM_REGS
 
 typedef struct cm_entry {
     sched_issue issue;          /* grant image: valid = 1, warp, fields */
     uint16_t    reg[4];         /* scoreboard bytes to test: dst, src[0..2]
-                                   (CM_NO_REG when not used) */
+                                   (+ CM_SHADOW when not used) */
 } cm_entry;
 
 typedef struct cm_warp {
@@ -58,7 +60,8 @@ typedef struct cm_warp {
     uint8_t  count;
     uint8_t  sb_count;          /* pending writes */
     uint8_t  sb_long;           /* ... of them long-latency */
-    uint8_t  sb[CM_NO_REG + 4]; /* per register id: CM_FREE / CM_PENDING / _LONG */
+    uint8_t  sb[2 * CM_REGS];   /* per register id: CM_FREE / CM_PENDING / _LONG;
+                                   then the shadow bytes, always CM_FREE */
     cm_entry buf[SCHED_MAX_IBUF_DEPTH];
 } cm_warp;
 
@@ -299,7 +302,8 @@ static void cm_reset(sched_backend *b)
 }
 
 /* A pushed instruction as a buffer entry: its grant image and the
- * scoreboard bytes its hazard test reads.
+ * scoreboard bytes its hazard test reads (both assembled from words of the
+ * little-endian sched_instr).
  *
  * The image is assembled from three words of the pushed sched_instr rather
  * than field by field (the asserts below pin the layouts this relies on):
@@ -308,6 +312,10 @@ static void cm_reset(sched_backend *b)
  *                      pred, long_lat, (pad), hint   <- instr bytes 11..15
  *   image bytes 16..19 pred_miss, (pad)              <- instr byte 16
  * Padding bytes are always written as 0. */
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "sched_cmodel.c assembles buffer entries from little-endian words"
+#endif
+_Static_assert(offsetof(sched_instr, src) == 8, "sched_instr.src");
 #define CM_AT(type, field, off) _Static_assert(offsetof(type, field) == (off), #type "." #field)
 CM_AT(sched_instr, pc, 0); CM_AT(sched_instr, op, 4); CM_AT(sched_instr, dst_valid, 5);
 CM_AT(sched_instr, dst, 6); CM_AT(sched_instr, pred, 11); CM_AT(sched_instr, long_lat, 12);
@@ -319,12 +327,16 @@ CM_AT(sched_issue, pred_miss, 16);
 _Static_assert(sizeof(sched_instr) == 20 && sizeof(sched_issue) == 20, "sched_instr/sched_issue size");
 #undef CM_AT
 
-/* reg when used (1), else CM_NO_REG; without a branch. */
-static inline uint16_t reg_or_none(unsigned reg, unsigned used)
-{
-    unsigned unused = used - 1;             /* 0 or all ones */
-    return (uint16_t)((reg & ~unused) | (CM_NO_REG & unused));
-}
+/* The CM_SHADOW offsets of an entry's four register fields (16-bit lanes:
+ * dst, src[0], src[1], src[2]), by dst_valid << 3 | src_valid. */
+#define CM_UNUSED(v) (((v) & 8 ? 0 : (uint64_t)CM_SHADOW) | ((v) & 1 ? 0 : (uint64_t)CM_SHADOW << 16) | \
+                      ((v) & 2 ? 0 : (uint64_t)CM_SHADOW << 32) | ((v) & 4 ? 0 : (uint64_t)CM_SHADOW << 48))
+static const uint64_t unused_regs[16] = {
+    CM_UNUSED(0), CM_UNUSED(1), CM_UNUSED(2),  CM_UNUSED(3),  CM_UNUSED(4),  CM_UNUSED(5),
+    CM_UNUSED(6), CM_UNUSED(7), CM_UNUSED(8),  CM_UNUSED(9),  CM_UNUSED(10), CM_UNUSED(11),
+    CM_UNUSED(12), CM_UNUSED(13), CM_UNUSED(14), CM_UNUSED(15)
+};
+#undef CM_UNUSED
 
 static inline void make_entry(cm_entry *e, const sched_instr *i, unsigned w)
 {
@@ -337,10 +349,12 @@ static inline void make_entry(cm_entry *e, const sched_instr *i, unsigned w)
     word[1] = (op_to_pred & 0xFFFFFFull) | ((pred_to_miss << 24) & 0xFFFF00FFFF000000ull);
     word[2] = (pred_to_miss >> 40) & 0xFF;
     memcpy(&e->issue, word, sizeof e->issue);
-    e->reg[0] = reg_or_none(i->dst, i->dst_valid);
-    e->reg[1] = reg_or_none(i->src[0], i->src_valid & 1);
-    e->reg[2] = reg_or_none(i->src[1], (i->src_valid >> 1) & 1);
-    e->reg[3] = reg_or_none(i->src[2], (i->src_valid >> 2) & 1);
+    uint32_t src;                                            /* src[0..2], pred */
+    memcpy(&src, i->src, sizeof src);
+    uint64_t lanes = i->dst | (uint64_t)(src & 0xFF) << 16 | (uint64_t)(src & 0xFF00) << 24 |
+                     (uint64_t)(src & 0xFF0000) << 32;
+    lanes |= unused_regs[(i->dst_valid << 3 | i->src_valid) & 15];
+    memcpy(e->reg, &lanes, sizeof e->reg);
 }
 
 /* The rising edge ending the current cycle. push_ports and wb_ports: bit s
@@ -403,8 +417,8 @@ static void step_edge(cmodel *m, const sched_inputs *in, unsigned push_ports, un
         const cm_entry *h = m->head_entry[w];
         unsigned dst_valid = h->issue.dst_valid;
         unsigned is_long = dst_valid & h->issue.long_lat;
-        wp->sb[h->reg[0]] = (uint8_t)(dst_valid + is_long);     /* CM_PENDING(_LONG); the
-                                                               unused byte stays 0 */
+        wp->sb[h->reg[0]] = (uint8_t)(dst_valid + is_long);     /* CM_PENDING(_LONG); a
+                                                               shadow byte stays 0 */
         wp->sb_count += dst_valid;
         wp->sb_long += is_long;
         long_pending |= bit & -(uint64_t)is_long;
