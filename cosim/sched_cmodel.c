@@ -102,6 +102,7 @@ typedef struct cmodel {
 
     /* other registers */
     uint64_t in_active;                     /* two-level active pool */
+    unsigned pool_count[SCHED_MAX_SCHEDULERS];  /* its warps per scheduler */
     /* Round-robin pointers (global warp ids). compute_outputs() advances them
      * as soon as it decides the grant or the fetch request of a cycle: the
      * RTL's registers take the same value at the edge ending the cycle, and
@@ -369,18 +370,23 @@ static void step_edge(cmodel *m, const sched_inputs *in, unsigned push_ports, un
     uint64_t long_pending = b->out.long_pending;
     uint64_t dirty = 0;                     /* warps whose head needs refresh_head */
 
-    /* Two-level pool, from the state of this cycle. */
+    /* Two-level pool, from the state of this cycle. Warps leave it (rarely,
+     * so the counts are corrected by a branch), then each scheduler with
+     * room takes its lowest-id candidate. */
     {
         uint64_t long_wait = k.head_valid & k.blocked_long;
         uint64_t keep = m->alive & ~long_wait;
-        uint64_t stay = m->in_active & keep;
+        uint64_t leave = m->in_active & ~keep;
         uint64_t cand = ~m->in_active & keep;
-        uint64_t next = stay;
+        uint64_t next = m->in_active & keep;
+        if (leave)
+            for (unsigned s = 0; s < ns; s++) m->pool_count[s] -= popcount64(leave & m->sched_mask[s]);
         if (cand && m->pool_size) {
             for (unsigned s = 0; s < ns; s++) {
                 uint64_t c = cand & m->sched_mask[s];
-                uint64_t room = popcount64(stay & m->sched_mask[s]) < m->pool_size;
-                next |= c & -c & -room;
+                uint64_t join = c & -c & -(uint64_t)(m->pool_count[s] < m->pool_size);
+                m->pool_count[s] += join != 0;
+                next |= join;
             }
         }
         m->in_active = next;

@@ -70,20 +70,41 @@ static inline int sched_inputs_scan(const sched_params *p, const sched_inputs *i
     /* the fields of valid ports (a valid flag is 0 or 1 once flags <= 1) */
     const unsigned reg_limit = 1u << p->reg_id_width;
     const uint64_t forbidden = ~sched_instr_allowed_bits(p->reg_id_width);
-    const unsigned ns_pow2 = (ns & (ns - 1)) == 0;
-    for (unsigned s = 0; s < ns; s++) {
-        const sched_push *ps = &in->push[s];
-        uint64_t op_to_pred, long_to_miss;          /* instr bytes 4..11 and 12..19 */
-        memcpy(&op_to_pred, &ps->instr.op, sizeof op_to_pred);
-        memcpy(&long_to_miss, &ps->instr.long_lat, sizeof long_to_miss);
-        unsigned owner = ns_pow2 ? ps->warp & (ns - 1) : ps->warp % ns;
-        unsigned wrong = (ps->warp >= nw) | (owner != s) |
-                         (((op_to_pred & forbidden) | (long_to_miss & SCHED_LONG_TO_MISS_FORBIDDEN)) != 0);
-        bad |= ps->valid & wrong;
-    }
-    for (unsigned k = 0; k < p->wb_ports; k++) {
-        const sched_writeback *wb = &in->wb[k];
-        bad |= wb->valid & ((wb->warp >= nw) | (wb->reg >= reg_limit));
+    if ((ns & (ns - 1)) == 0 && (nw & (nw - 1)) == 0) {
+        /* powers of two: a push's warp is in range and belongs to its port
+         * when (warp ^ s) has no bit of warp_forbidden; a writeback's warp
+         * and register are in range when no bit of wb_forbidden is set in
+         * the 16 bits from .warp */
+        const unsigned warp_forbidden = (ns - 1) | (~(nw - 1) & 0xFF);
+        const unsigned wb_forbidden = (~(nw - 1) & 0xFF) | (~(reg_limit - 1) & 0xFF) << 8;
+        for (unsigned s = 0; s < ns; s++) {
+            const sched_push *ps = &in->push[s];
+            uint64_t op_to_pred, long_to_miss;          /* instr bytes 4..11 and 12..19 */
+            memcpy(&op_to_pred, &ps->instr.op, sizeof op_to_pred);
+            memcpy(&long_to_miss, &ps->instr.long_lat, sizeof long_to_miss);
+            uint64_t wrong = ((ps->warp ^ s) & warp_forbidden) | (op_to_pred & forbidden) |
+                             (long_to_miss & SCHED_LONG_TO_MISS_FORBIDDEN);
+            bad |= ps->valid & (wrong != 0);
+        }
+        for (unsigned k = 0; k < p->wb_ports; k++) {
+            const sched_writeback *wb = &in->wb[k];
+            unsigned warp_reg = wb->warp | (unsigned)wb->reg << 8;
+            bad |= wb->valid & ((warp_reg & wb_forbidden) != 0);
+        }
+    } else {
+        for (unsigned s = 0; s < ns; s++) {
+            const sched_push *ps = &in->push[s];
+            uint64_t op_to_pred, long_to_miss;
+            memcpy(&op_to_pred, &ps->instr.op, sizeof op_to_pred);
+            memcpy(&long_to_miss, &ps->instr.long_lat, sizeof long_to_miss);
+            unsigned wrong = (ps->warp >= nw) | (ps->warp % ns != s) |
+                             (((op_to_pred & forbidden) | (long_to_miss & SCHED_LONG_TO_MISS_FORBIDDEN)) != 0);
+            bad |= ps->valid & wrong;
+        }
+        for (unsigned k = 0; k < p->wb_ports; k++) {
+            const sched_writeback *wb = &in->wb[k];
+            bad |= wb->valid & ((wb->warp >= nw) | (wb->reg >= reg_limit));
+        }
     }
     *push_valid = pv;
     *wb_valid = wv;
