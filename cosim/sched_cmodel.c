@@ -205,22 +205,54 @@ static inline unsigned rr_pick(uint64_t m, unsigned last)
     return (lowest_or_0(rot) + r) & 63;
 }
 
-/* Reasons by rank, 4 bits each from rank 0: issue, unit_busy, scoreboard,
- * long_dep, warp_limit, barrier, no_instr. */
-#define REASON_BY_RANK ((uint32_t)SCHED_REASON_ISSUE | SCHED_REASON_UNIT_BUSY << 4 |          \
-                        SCHED_REASON_SCOREBOARD << 8 | SCHED_REASON_LONG_DEP << 12 |            \
-                        SCHED_REASON_WARP_LIMIT << 16 | SCHED_REASON_BARRIER << 20 |            \
-                        SCHED_REASON_NO_INSTR << 24)
+/* The stall reasons of all schedulers are decided together. Each category
+ * of warps (ready, unit busy, scoreboard, long-latency dependence, warp
+ * limit, barrier) is reduced to one bit per scheduler ("has a warp of this
+ * category"), the six results go into the byte lanes of one word in the
+ * order of the ranking (docs/sched-interface.md: the reason closest to
+ * issuing wins), and a scheduler's reason is the lane of the lowest set bit
+ * of its bits; no_instr is the sentinel lane. Lanes (bit positions):
+ *   0 issue, 8 unit_busy, 16 scoreboard, 32 long_dep, 40 warp_limit,
+ *   48 barrier, 56 no_instr
+ * Two categories are reduced together, one in each 32-bit half. */
+#define LANE_BITS  0x0101010100010101ull        /* bit 0 of every lane in use */
+#define SENTINEL   (0xFFull << 56)              /* no_instr, for every scheduler */
+#define REASON_AT_LANE ((uint64_t)SCHED_REASON_ISSUE | (uint64_t)SCHED_REASON_UNIT_BUSY << 8 |      \
+                        (uint64_t)SCHED_REASON_SCOREBOARD << 16 | (uint64_t)SCHED_REASON_LONG_DEP << 32 | \
+                        (uint64_t)SCHED_REASON_WARP_LIMIT << 40 | (uint64_t)SCHED_REASON_BARRIER << 48 |  \
+                        (uint64_t)SCHED_REASON_NO_INSTR << 56)
+
+/* Bit s (for a) and bit 32+s (for b) set when a (b) has a warp of scheduler
+ * s; other bits are garbage. Warp w belongs to scheduler w % ns, so when ns
+ * is a power of two the warps of scheduler s are the bits s (mod ns) of the
+ * word, and ORing the word onto itself shifted by 32, 16, ..., ns gathers
+ * them in bit s (the halves never mix: bit s < ns reads at most bit 31). */
+static inline __attribute__((always_inline)) uint64_t
+sched_any_pair(const cmodel *m, uint64_t a, uint64_t b, unsigned ns, int pow2)
+{
+    if (pow2) {
+        a |= a >> 32;
+        b |= b >> 32;
+        uint64_t y = (a & 0xFFFFFFFFull) | b << 32;
+        for (unsigned sh = 16; sh >= ns; sh >>= 1) y |= y >> sh;
+        return y;
+    }
+    uint64_t y = 0;
+    for (unsigned s = 0; s < ns; s++)
+        y |= (uint64_t)((a & m->sched_mask[s]) != 0) << s | (uint64_t)((b & m->sched_mask[s]) != 0) << (32 + s);
+    return y;
+}
 
 /* The grant image shown when a scheduler does not issue: all zero. */
 static const sched_issue no_issue;
 
-/* Outputs and decisions of the current cycle, from the state only.
- * Branch-free per scheduler (see select64). */
-static void compute_outputs(cmodel *m)
+/* Outputs and decisions of the current cycle, from the state only; for ns
+ * schedulers (a constant in the specialised copies below). Branch-free per
+ * scheduler (see select64). */
+static inline __attribute__((always_inline)) void
+compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
 {
     sched_outputs *o = &m->base.out;
-    const unsigned ns = m->base.params.num_schedulers;
     const int gto = m->policy == SCHED_POLICY_GTO;
     uint64_t limit_ok = m->swl_ok & (m->policy == SCHED_POLICY_TWO_LEVEL ? m->in_active : ~0ull);
 
@@ -243,8 +275,15 @@ static void compute_outputs(cmodel *m)
     uint64_t ub = r & ~unit_ok;
     uint64_t ready = r & unit_ok;
     uint64_t want = m->alive & m->mk.space;
-    unsigned granted = 0;
 
+    /* per scheduler and category, in the lanes (see REASON_AT_LANE) */
+    const uint64_t halves = m->sched_sel | m->sched_sel << 32;
+    uint64_t issue_ld = sched_any_pair(m, ready, ld, ns, pow2) & halves;
+    uint64_t lanes = issue_ld | (sched_any_pair(m, ub, wl, ns, pow2) & halves) << 8 |
+                     (sched_any_pair(m, sb, bar, ns, pow2) & halves) << 16 | SENTINEL;
+    m->granted = (unsigned)issue_ld & m->sched_sel;
+
+    #pragma GCC unroll 8
     for (unsigned s = 0; s < ns; s++) {
         const uint64_t sm = m->sched_mask[s];
 
@@ -253,21 +292,15 @@ static void compute_outputs(cmodel *m)
         uint64_t rs = ready & sm;
         unsigned last = m->last_issue[s];
         unsigned w = select64(gto & (rs >> last), last, gto ? lowest_or_0(rs) : rr_pick(rs, last));
-        unsigned issues = rs != 0;
+        unsigned issues = (unsigned)(issue_ld >> s) & 1;
         const sched_issue *image = &m->head_entry[w]->issue;
         image = (const sched_issue *)select64(issues, (uintptr_t)image, (uintptr_t)&no_issue);
         o->issue[s] = *image;
         m->grant[s] = w;
         m->last_issue[s] = (unsigned)select64(issues, w, last);
-        granted |= issues << s;
 
-        /* the reason closest to issuing wins: presence bits in the order
-         * issue, unit_busy, scoreboard, long_dep, warp_limit, barrier, then
-         * no_instr as the sentinel; the lowest set bit picks the reason */
-        unsigned present = issues | ((ub & sm) != 0) << 1 | ((sb & sm) != 0) << 2 |
-                           ((ld & sm) != 0) << 3 | ((wl & sm) != 0) << 4 |
-                           ((bar & sm) != 0) << 5 | 1u << 6;
-        unsigned why = (REASON_BY_RANK >> (4 * lowest(present))) & 0xF;
+        /* the reason: the lane of the lowest bit of this scheduler */
+        unsigned why = (unsigned)(REASON_AT_LANE >> lowest((lanes >> s) & LANE_BITS)) & 0xF;
         m->reason[s] = why;
         o->stall_reason[s] = (uint8_t)why;
 
@@ -280,7 +313,12 @@ static void compute_outputs(cmodel *m)
         o->fetch_warp[s] = (uint8_t)(fw & -fetches);
         m->last_fetch[s] = (unsigned)select64(fetches, fw, lf);
     }
-    m->granted = granted;
+}
+
+/* For reset (any scheduler count). */
+static void compute_outputs(cmodel *m)
+{
+    compute_outputs_for(m, m->base.params.num_schedulers, 0);
 }
 
 static void cm_reset(sched_backend *b)
@@ -358,13 +396,16 @@ static inline void make_entry(cm_entry *e, const sched_instr *i, unsigned w)
     memcpy(e->reg, &lanes, sizeof e->reg);
 }
 
-/* The rising edge ending the current cycle. push_ports and wb_ports: bit s
- * set when push[s] (wb[s]) is valid. */
-static void step_edge(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned wb_ports)
+/* The rising edge ending the current cycle, then the outputs of the next.
+ * push_ports and wb_ports: bit s set when push[s] (wb[s]) is valid. For ns
+ * schedulers, ns a power of two when pow2 (constants in the copies that
+ * step_edge() dispatches to). */
+static inline __attribute__((always_inline)) void
+step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned wb_ports,
+              const unsigned ns, const int pow2)
 {
     sched_backend *b = &m->base;
     const sched_params *p = &b->params;
-    const unsigned ns = p->num_schedulers;
     const unsigned depth = p->ibuf_depth;
     cm_masks k = m->mk;
     uint64_t long_pending = b->out.long_pending;
@@ -382,6 +423,7 @@ static void step_edge(cmodel *m, const sched_inputs *in, unsigned push_ports, un
         if (leave)
             for (unsigned s = 0; s < ns; s++) m->pool_count[s] -= popcount64(leave & m->sched_mask[s]);
         if (cand && m->pool_size) {
+            #pragma GCC unroll 8
             for (unsigned s = 0; s < ns; s++) {
                 uint64_t c = cand & m->sched_mask[s];
                 uint64_t join = c & -c & -(uint64_t)(m->pool_count[s] < m->pool_size);
@@ -411,6 +453,7 @@ static void step_edge(cmodel *m, const sched_inputs *in, unsigned push_ports, un
     }
 
     /* Counters count the reason of the cycle that ends. */
+    #pragma GCC unroll 8
     for (unsigned s = 0; s < ns; s++) b->out.counters[s][m->reason[s]]++;
 
     /* Issue: pop the buffer head, allocate a scoreboard slot (a free one is
@@ -492,7 +535,20 @@ static void step_edge(cmodel *m, const sched_inputs *in, unsigned push_ports, un
     memcpy(&m->unit_avail, in->unit_avail, sizeof m->unit_avail);
     if (swl_changed) refresh_swl(m);
 
-    compute_outputs(m);
+    compute_outputs_for(m, ns, pow2);
+}
+
+/* One copy of the cycle per power-of-two scheduler count (constant folding
+ * unrolls the per-scheduler loops and the reductions), one for any count. */
+static void step_edge(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned wb_ports)
+{
+    switch (m->base.params.num_schedulers) {
+    case 1: step_edge_for(m, in, push_ports, wb_ports, 1, 1); break;
+    case 2: step_edge_for(m, in, push_ports, wb_ports, 2, 1); break;
+    case 4: step_edge_for(m, in, push_ports, wb_ports, 4, 1); break;
+    case 8: step_edge_for(m, in, push_ports, wb_ports, 8, 1); break;
+    default: step_edge_for(m, in, push_ports, wb_ports, m->base.params.num_schedulers, 0); break;
+    }
 }
 
 /* The back end's step with inputs already checked (the lockstep back end). */
