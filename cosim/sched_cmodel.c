@@ -65,7 +65,7 @@ typedef struct cm_warp {
     cm_entry buf[SCHED_MAX_IBUF_DEPTH];
 } cm_warp;
 
-/* The per-warp masks a step updates, held in locals during cm_step (the
+/* The per-warp masks a step updates, held in locals during a step (the
  * compiler keeps them in registers) and stored back at its end. */
 typedef struct cm_masks {
     uint64_t head_valid, space, blocked, blocked_long, op_lo, op_hi;
@@ -79,6 +79,7 @@ typedef struct cmodel {
     uint64_t sched_mask[SCHED_MAX_SCHEDULERS];
     uint64_t sched_rep;                     /* bit 0 of every scheduler group */
     uint64_t sched_sel;                     /* bits 0..num_schedulers-1 */
+    sched_scan_limits limits;               /* for the input check */
 
     /* --- everything below is cleared by reset --- */
 
@@ -399,7 +400,7 @@ static inline void make_entry(cm_entry *e, const sched_instr *i, unsigned w)
 /* The rising edge ending the current cycle, then the outputs of the next.
  * push_ports and wb_ports: bit s set when push[s] (wb[s]) is valid. For ns
  * schedulers, ns a power of two when pow2 (constants in the copies that
- * step_edge() dispatches to). */
+ * cm_checked_step() dispatches to). */
 static inline __attribute__((always_inline)) void
 step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned wb_ports,
               const unsigned ns, const int pow2)
@@ -538,19 +539,6 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
     compute_outputs_for(m, ns, pow2);
 }
 
-/* One copy of the cycle per power-of-two scheduler count (constant folding
- * unrolls the per-scheduler loops and the reductions), one for any count. */
-static void step_edge(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned wb_ports)
-{
-    switch (m->base.params.num_schedulers) {
-    case 1: step_edge_for(m, in, push_ports, wb_ports, 1, 1); break;
-    case 2: step_edge_for(m, in, push_ports, wb_ports, 2, 1); break;
-    case 4: step_edge_for(m, in, push_ports, wb_ports, 4, 1); break;
-    case 8: step_edge_for(m, in, push_ports, wb_ports, 8, 1); break;
-    default: step_edge_for(m, in, push_ports, wb_ports, m->base.params.num_schedulers, 0); break;
-    }
-}
-
 /* The back end's step with inputs already checked (the lockstep back end). */
 static void cm_step(sched_backend *b, const sched_inputs *in)
 {
@@ -558,21 +546,36 @@ static void cm_step(sched_backend *b, const sched_inputs *in)
     unsigned push_ports = 0, wb_ports = 0;
     for (unsigned s = 0; s < p->num_schedulers; s++) push_ports |= (unsigned)(in->push[s].valid != 0) << s;
     for (unsigned k = 0; k < p->wb_ports; k++) wb_ports |= (unsigned)(in->wb[k].valid != 0) << k;
-    step_edge((cmodel *)b, in, push_ports, wb_ports);
+    step_edge_for((cmodel *)b, in, push_ports, wb_ports, p->num_schedulers, 0);
 }
 
 /* sched_step(): one pass over the inputs both checks them and finds the
- * valid ports. */
-static int cm_checked_step(sched_backend *b, const sched_inputs *in)
+ * valid ports, then the edge; for ns schedulers (see step_edge_for). */
+static inline __attribute__((always_inline)) int
+checked_step_for(sched_backend *b, const sched_inputs *in, const unsigned ns, const int pow2)
 {
+    cmodel *m = (cmodel *)b;
     unsigned push_ports, wb_ports;
-    if (!sched_inputs_scan(&b->params, in, &push_ports, &wb_ports)) {
+    if (!sched_inputs_scan_for(&m->limits, in, &push_ports, &wb_ports, ns)) {
         if (sched_inputs_check(&b->params, in, b->error, sizeof b->error) != 0) return -1;
         cm_step(b, in);                     /* the two checks agree; not reached */
         return 0;
     }
-    step_edge((cmodel *)b, in, push_ports, wb_ports);
+    step_edge_for(m, in, push_ports, wb_ports, ns, pow2);
     return 0;
+}
+
+/* One copy of the cycle per power-of-two scheduler count (constant folding
+ * unrolls the per-scheduler loops and the reductions), one for any count. */
+static int cm_checked_step(sched_backend *b, const sched_inputs *in)
+{
+    switch (b->params.num_schedulers) {
+    case 1: return checked_step_for(b, in, 1, 1);
+    case 2: return checked_step_for(b, in, 2, 1);
+    case 4: return checked_step_for(b, in, 4, 1);
+    case 8: return checked_step_for(b, in, 8, 1);
+    default: return checked_step_for(b, in, b->params.num_schedulers, 0);
+    }
 }
 
 static void cm_destroy(sched_backend *b) { free(b); }
@@ -597,6 +600,7 @@ sched_backend *sched_cmodel_create(const sched_params *p, char *err, size_t errl
         if (w % p->num_schedulers == 0) m->sched_rep |= 1ull << w;
     }
     m->sched_sel = (1ull << p->num_schedulers) - 1;
+    sched_scan_limits_init(p, &m->limits);
     sched_reset(&m->base);
     return &m->base;
 }
