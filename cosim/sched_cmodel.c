@@ -115,7 +115,7 @@ typedef struct cmodel {
     /* decisions of the current cycle (from compute_outputs) */
     unsigned granted;                       /* bit s: scheduler s issues */
     unsigned grant[SCHED_MAX_SCHEDULERS];   /* ... warp id (when granted) */
-    unsigned reason[SCHED_MAX_SCHEDULERS];
+    /* (and the reasons: base.out.stall_reason) */
 
     /* &warp[w].buf[warp[w].head], kept by refresh_head (a stale slot when
      * the buffer is empty) */
@@ -193,17 +193,17 @@ static inline uint64_t select64(uint64_t cond, uint64_t a, uint64_t b)
     return b ^ ((a ^ b) & -cond);
 }
 
-/* The lowest set bit of m, 0 when m is 0. */
-static inline unsigned lowest_or_0(uint64_t m) { return lowest(m | (m == 0)); }
+/* The lowest set bit of m; 63 when m is 0 (the callers then ignore it). */
+static inline unsigned lowest_or_any(uint64_t m) { return lowest(m | 1ull << 63); }
 
 /* Round-robin: the first set bit of m after position `last`, wrapping
  * (rotate m so that last+1 comes first, take the lowest bit, rotate back);
- * 0 when m is 0. */
+ * some warp id when m is 0 (the callers then ignore it). */
 static inline unsigned rr_pick(uint64_t m, unsigned last)
 {
     unsigned r = (last + 1) & 63;
     uint64_t rot = (m >> r) | (m << ((64 - r) & 63));
-    return (lowest_or_0(rot) + r) & 63;
+    return (lowest_or_any(rot) + r) & 63;
 }
 
 /* The stall reasons of all schedulers are decided together. Each category
@@ -269,10 +269,13 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
     uint64_t sb = r & k->blocked;
     r &= ~k->blocked;
     uint64_t lo = k->op_lo, hi = k->op_hi;
-    uint64_t unit_ok = (~hi & ~lo & unit_class_mask(m, SCHED_OP_SP)) |
-                       (~hi & lo & unit_class_mask(m, SCHED_OP_SFU)) |
-                       (hi & ~lo & unit_class_mask(m, SCHED_OP_LDST)) |
-                       (hi & lo & unit_class_mask(m, SCHED_OP_DP));
+    /* the unit of the head's class (op = hi lo: SP 00, SFU 01, LDST 10, DP 11) */
+    _Static_assert(SCHED_OP_SP == 0 && SCHED_OP_SFU == 1 && SCHED_OP_LDST == 2 && SCHED_OP_DP == 3,
+                   "operation class codes");
+    uint64_t u0 = unit_class_mask(m, SCHED_OP_SP), u1 = unit_class_mask(m, SCHED_OP_SFU);
+    uint64_t u2 = unit_class_mask(m, SCHED_OP_LDST), u3 = unit_class_mask(m, SCHED_OP_DP);
+    uint64_t unit_lo0 = u0 ^ ((u0 ^ u1) & lo), unit_lo1 = u2 ^ ((u2 ^ u3) & lo);
+    uint64_t unit_ok = unit_lo0 ^ ((unit_lo0 ^ unit_lo1) & hi);
     uint64_t ub = r & ~unit_ok;
     uint64_t ready = r & unit_ok;
     uint64_t want = m->alive & m->mk.space;
@@ -292,7 +295,7 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
          * LRR and two-level take the first ready warp after the last one */
         uint64_t rs = ready & sm;
         unsigned last = m->last_issue[s];
-        unsigned w = select64(gto & (rs >> last), last, gto ? lowest_or_0(rs) : rr_pick(rs, last));
+        unsigned w = select64(gto & (rs >> last), last, gto ? lowest_or_any(rs) : rr_pick(rs, last));
         unsigned issues = (unsigned)(issue_ld >> s) & 1;
         const sched_issue *image = &m->head_entry[w]->issue;
         image = (const sched_issue *)select64(issues, (uintptr_t)image, (uintptr_t)&no_issue);
@@ -302,7 +305,6 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
 
         /* the reason: the lane of the lowest bit of this scheduler */
         unsigned why = (unsigned)(REASON_AT_LANE >> lowest((lanes >> s) & LANE_BITS)) & 0xF;
-        m->reason[s] = why;
         o->stall_reason[s] = (uint8_t)why;
 
         /* fetch: round-robin over alive warps with buffer space */
@@ -455,7 +457,7 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
 
     /* Counters count the reason of the cycle that ends. */
     #pragma GCC unroll 8
-    for (unsigned s = 0; s < ns; s++) b->out.counters[s][m->reason[s]]++;
+    for (unsigned s = 0; s < ns; s++) b->out.counters[s][b->out.stall_reason[s]]++;
 
     /* Issue: pop the buffer head, allocate a scoreboard slot (a free one is
      * guaranteed: a full scoreboard blocks an instruction with a dst). */

@@ -123,20 +123,26 @@ sched_inputs_scan_for(const sched_scan_limits *l, const sched_inputs *in,
                    (((in->barrier | in->launch | in->finish) & ~l->warps) != 0) |
                    ((units & 0xF0F0F0F0F0F0F0F0ull) != 0);
 
-    /* push valid flags, one per byte */
-    uint64_t push_flags = 0;
+    /* push valid flags: bit s of pv for the ports of the ns schedulers
+     * (the comparisons fold away when ns is a constant); the flags of the
+     * other ports must be 0 */
+    unsigned pv = 0, push_any = 0, push_beyond = 0;
 #pragma GCC unroll 8
-    for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++) push_flags |= (uint64_t)in->push[s].valid << (8 * s);
+    for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++) {
+        unsigned v = in->push[s].valid, mine = -(unsigned)(s < ns);
+        pv |= (v & mine) << s;
+        push_any |= v;
+        push_beyond |= v & ~mine;
+    }
 
     /* the writebacks, as three words: valid bytes (0 or 1 when legal) ... */
     uint64_t w[3];
     memcpy(w, in->wb, sizeof w);
     uint64_t v0 = w[0] & l->wb_valid[0], v1 = w[1] & l->wb_valid[1], v2 = w[2] & l->wb_valid[2];
     uint64_t wb_flags = v0 | v1 | v2;                   /* disjoint bytes */
-    bad |= ((push_flags | wb_flags) & 0xFEFEFEFEFEFEFEFEull) != 0;
-    unsigned pv = sched_byte_flags(push_flags);
+    bad |= (push_any > 1) | ((wb_flags & 0xFEFEFEFEFEFEFEFEull) != 0);
     unsigned wv = sched_wb_port_bits[sched_byte_flags(wb_flags)];
-    bad |= ((pv >> ns) | (wv >> l->wb_ports)) != 0;     /* ports beyond the parameters */
+    bad |= (push_beyond | (wv >> l->wb_ports)) != 0;    /* ports beyond the parameters */
 
     /* ... each valid byte spread over its port's three bytes (which may
      * run into the next word) ... */
@@ -152,7 +158,7 @@ sched_inputs_scan_for(const sched_scan_limits *l, const sched_inputs *in,
         bad |= ((warp_over | (w[i] & l->wb_reg_forbidden[i])) & e[i]) != 0;
     }
 
-    /* the fields of valid pushes (a valid flag is 0 or 1 when bad is 0) */
+    /* the fields of valid pushes (pv is exact when bad is 0) */
     const uint64_t forbidden = l->instr_forbidden;
     if (l->pow2) {
         /* powers of two: a push's warp is in range and belongs to its port
