@@ -196,15 +196,17 @@ static inline uint64_t select64(uint64_t cond, uint64_t a, uint64_t b)
 /* The lowest set bit of m; 63 when m is 0 (the callers then ignore it). */
 static inline unsigned lowest_or_any(uint64_t m) { return lowest(m | 1ull << 63); }
 
-/* Round-robin: the first set bit of m after position `last`, wrapping
- * (rotate m so that last+1 comes first, take the lowest bit, rotate back);
- * some warp id when m is 0 (the callers then ignore it). */
-static inline unsigned rr_pick(uint64_t m, unsigned last)
+/* The first set bit of m at or after position `from` (0..63), wrapping:
+ * rotate m so that `from` comes first, take the lowest bit, rotate back.
+ * Some warp id when m is 0 (the callers then ignore it). */
+static inline unsigned first_from(uint64_t m, unsigned from)
 {
-    unsigned r = (last + 1) & 63;
-    uint64_t rot = (m >> r) | (m << ((64 - r) & 63));
-    return (lowest_or_any(rot) + r) & 63;
+    uint64_t rot = (m >> from) | (m << ((64 - from) & 63));
+    return (lowest_or_any(rot) + from) & 63;
 }
+
+/* Round-robin: the first set bit of m after position `last`. */
+static inline unsigned rr_pick(uint64_t m, unsigned last) { return first_from(m, (last + 1) & 63); }
 
 /* The stall reasons of all schedulers are decided together. Each category
  * of warps (ready, unit busy, scoreboard, long-latency dependence, warp
@@ -291,11 +293,13 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
     for (unsigned s = 0; s < ns; s++) {
         const uint64_t sm = m->sched_mask[s];
 
-        /* issue: GTO keeps the last warp while it is ready, else the oldest;
-         * LRR and two-level take the first ready warp after the last one */
+        /* issue: GTO keeps the last warp while it is ready, else the oldest
+         * (the first ready warp from `last`, or from 0); LRR and two-level
+         * take the first ready warp after the last one */
         uint64_t rs = ready & sm;
         unsigned last = m->last_issue[s];
-        unsigned w = select64(gto & (rs >> last), last, gto ? lowest_or_any(rs) : rr_pick(rs, last));
+        unsigned gto_from = last & -(unsigned)((rs >> last) & 1);
+        unsigned w = first_from(rs, (unsigned)select64(gto, gto_from, (last + 1) & 63));
         unsigned issues = (unsigned)(issue_ld >> s) & 1;
         const sched_issue *image = &m->head_entry[w]->issue;
         image = (const sched_issue *)select64(issues, (uintptr_t)image, (uintptr_t)&no_issue);
@@ -391,10 +395,10 @@ static inline void make_entry(cm_entry *e, const sched_instr *i, unsigned w)
     word[1] = (op_to_pred & 0xFFFFFFull) | ((pred_to_miss << 24) & 0xFFFF00FFFF000000ull);
     word[2] = (pred_to_miss >> 40) & 0xFF;
     memcpy(&e->issue, word, sizeof e->issue);
-    uint32_t src;                                            /* src[0..2], pred */
-    memcpy(&src, i->src, sizeof src);
-    uint64_t lanes = i->dst | (uint64_t)(src & 0xFF) << 16 | (uint64_t)(src & 0xFF00) << 24 |
-                     (uint64_t)(src & 0xFF0000) << 32;
+    /* dst (instr byte 6 = op_to_pred byte 2) to lane 0, src[0..2] (bytes
+     * 4..6 of op_to_pred) to lanes 1..3 */
+    uint64_t lanes = ((op_to_pred >> 16) & 0xFF00FFull) | ((op_to_pred >> 8) & 0xFF00000000ull) |
+                     (op_to_pred & 0xFF000000000000ull);
     lanes |= unused_regs[(i->dst_valid << 3 | i->src_valid) & 15];
     memcpy(e->reg, &lanes, sizeof e->reg);
 }
@@ -452,7 +456,8 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
         wp->sb_count -= st != CM_FREE;
         wp->sb_long -= is_long;
         long_pending &= ~(bit & -(uint64_t)(is_long & (wp->sb_long == 0)));
-        dirty |= k.blocked & bit & -(uint64_t)(st != CM_FREE);   /* only a blocked head can change */
+        dirty |= k.blocked & bit;           /* only a blocked head can change (a
+                                               refresh that changes nothing is harmless) */
     }
 
     /* Counters count the reason of the cycle that ends. */
