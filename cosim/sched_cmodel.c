@@ -107,15 +107,16 @@ typedef struct cmodel {
     /* Round-robin pointers (global warp ids). compute_outputs() advances them
      * as soon as it decides the grant or the fetch request of a cycle: the
      * RTL's registers take the same value at the edge ending the cycle, and
-     * nothing reads them in between. */
+     * nothing reads them in between. So last_issue[s] is also the warp
+     * scheduler s issues from this cycle when it is granted. */
     unsigned last_issue[SCHED_MAX_SCHEDULERS];
     unsigned last_fetch[SCHED_MAX_SCHEDULERS];
     /* the counters and long_pending are registers; they live in base.out */
 
     /* decisions of the current cycle (from compute_outputs) */
-    unsigned granted;                       /* bit s: scheduler s issues */
-    unsigned grant[SCHED_MAX_SCHEDULERS];   /* ... warp id (when granted) */
-    /* (and the reasons: base.out.stall_reason) */
+    unsigned granted;                       /* bit s: scheduler s issues (from
+                                               warp last_issue[s]); the reasons
+                                               are in base.out.stall_reason */
 
     /* &warp[w].buf[warp[w].head], kept by refresh_head (a stale slot when
      * the buffer is empty) */
@@ -193,19 +194,20 @@ static inline uint64_t select64(uint64_t cond, uint64_t a, uint64_t b)
     return b ^ ((a ^ b) & -cond);
 }
 
-/* The lowest set bit of m; 63 when m is 0 (the callers then ignore it). */
-static inline unsigned lowest_or_any(uint64_t m) { return lowest(m | 1ull << 63); }
+/* The lowest set bit of m; 63 when m is 0. */
+static inline unsigned lowest_or_63(uint64_t m) { return lowest(m | 1ull << 63); }
 
 /* The first set bit of m at or after position `from` (0..63), wrapping:
  * rotate m so that `from` comes first, take the lowest bit, rotate back.
- * Some warp id when m is 0 (the callers then ignore it). */
+ * from - 1 (mod 64) when m is 0. */
 static inline unsigned first_from(uint64_t m, unsigned from)
 {
     uint64_t rot = (m >> from) | (m << ((64 - from) & 63));
-    return (lowest_or_any(rot) + from) & 63;
+    return (lowest_or_63(rot) + from) & 63;
 }
 
-/* Round-robin: the first set bit of m after position `last`. */
+/* Round-robin: the first set bit of m after position `last`; last itself
+ * when m is 0. */
 static inline unsigned rr_pick(uint64_t m, unsigned last) { return first_from(m, (last + 1) & 63); }
 
 /* The stall reasons of all schedulers are decided together. Each category
@@ -299,13 +301,12 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
         uint64_t rs = ready & sm;
         unsigned last = m->last_issue[s];
         unsigned gto_from = last & -(unsigned)((rs >> last) & 1);
-        unsigned w = first_from(rs, (unsigned)select64(gto, gto_from, (last + 1) & 63));
+        unsigned w = first_from(rs, (unsigned)select64(gto & (rs != 0), gto_from, (last + 1) & 63));
         unsigned issues = (unsigned)(issue_ld >> s) & 1;
         const sched_issue *image = &m->head_entry[w]->issue;
         image = (const sched_issue *)select64(issues, (uintptr_t)image, (uintptr_t)&no_issue);
         o->issue[s] = *image;
-        m->grant[s] = w;
-        m->last_issue[s] = (unsigned)select64(issues, w, last);
+        m->last_issue[s] = w;               /* last itself when none is ready */
 
         /* the reason: the lane of the lowest bit of this scheduler */
         unsigned why = (unsigned)(REASON_AT_LANE >> lowest((lanes >> s) & LANE_BITS)) & 0xF;
@@ -314,11 +315,11 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
         /* fetch: round-robin over alive warps with buffer space */
         uint64_t ws = want & sm;
         unsigned lf = m->last_fetch[s];
-        unsigned fw = rr_pick(ws, lf);
+        unsigned fw = rr_pick(ws, lf);      /* lf itself when ws is 0 */
         unsigned fetches = ws != 0;
         o->fetch_valid[s] = (uint8_t)fetches;
         o->fetch_warp[s] = (uint8_t)(fw & -fetches);
-        m->last_fetch[s] = (unsigned)select64(fetches, fw, lf);
+        m->last_fetch[s] = fw;
     }
 }
 
@@ -468,7 +469,7 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
      * guaranteed: a full scoreboard blocks an instruction with a dst). */
     uint64_t issued = 0;
     for (unsigned g = m->granted; g; g &= g - 1) {
-        unsigned w = m->grant[lowest(g)];
+        unsigned w = m->last_issue[lowest(g)];
         uint64_t bit = 1ull << w;
         cm_warp *wp = &m->warp[w];
         const cm_entry *h = m->head_entry[w];
