@@ -3,73 +3,124 @@
  *
  * Cycle-exact with the RTL: for the same inputs it produces the same outputs
  * every cycle (checked by tests/sched/ in lockstep with the Verilated RTL).
- * It is written for speed rather than as a transliteration of the RTL: the
- * per-warp qualification state is kept as 64-bit masks over warps, and only
- * the warps touched in a cycle (issue, push, writeback, launch/finish) have
- * their hazard state recomputed. Nothing is allocated per cycle.
+ * It is written for speed rather than as a transliteration of the RTL; a
+ * cycle costs work proportional to the events in it (issues, pushes,
+ * writebacks), not to the number of warps:
+ *
+ *   - Every per-warp property the qualification needs is one bit of a 64-bit
+ *     mask over warps (head valid, blocked by the scoreboard, blocked by a
+ *     long-latency write, buffer space, the head's operation class, ...).
+ *     The stall reasons and the ready set of all schedulers are a handful of
+ *     mask operations; each scheduler then picks with one ctz.
+ *   - The masks are updated on events only. A warp's head qualification is
+ *     recomputed when its head changes (issue, push into an empty buffer) or
+ *     when a writeback releases a register of a warp whose head was blocked;
+ *     a writeback to a warp whose head was not blocked cannot change it.
+ *   - The scoreboard is a byte per register id and warp (0 free, 1 pending,
+ *     2 pending long-latency) rather than the RTL's slots: a warp never has
+ *     two pending writes to one register (WAW stalls issue), so "a slot holds
+ *     register r" is "byte r is not 0", and "full" is "as many pending as
+ *     slots". A head's hazard test is then four byte loads ORed together (an
+ *     unused source points at a byte that is always 0).
+ *   - A buffer entry holds its grant image (the sched_issue the outputs show
+ *     when it issues), built once at push, so issuing is one struct copy.
  *
  * The model mirrors the RTL's register/next-state split: outputs of cycle t
  * (and the decisions behind them: grants, fetch requests, reasons) are
  * computed from the state alone by compute_outputs(); step() then applies the
- * rising edge: the decisions of cycle t plus the sampled inputs.
+ * rising edge: the decisions of cycle t plus the sampled inputs. Nothing is
+ * allocated per cycle.
  */
 #include "sched_if.h"
+#include "sched_inputs_scan.h"
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The scoreboard is kept as bit maps over register ids rather than as the
- * RTL's slots: a warp never has two pending writes to one register (WAW
- * stalls issue), so "slot holding reg r is valid" is "bit r is set", and
- * full is "as many bits as slots". Same observable behaviour, cheaper test. */
+/* Scoreboard byte values (per warp and register id). */
+enum { CM_FREE = 0, CM_PENDING = 1, CM_PENDING_LONG = 2 };
+
+/* Register ids have at most 8 bits. The scoreboard has twice as many bytes:
+ * an unused register field of an entry points at its id + CM_SHADOW, a byte
+ * that is never written and so always reads CM_FREE. */
+#define CM_REGS   (1u << SCHED_MAX_REG_ID_WIDTH)
+#define CM_SHADOW CM_REGS
+
+typedef struct cm_entry {
+    sched_issue issue;          /* grant image: valid = 1, warp, fields */
+    uint16_t    reg[4];         /* scoreboard bytes to test: dst, src[0..2]
+                                   (+ CM_SHADOW when not used) */
+} cm_entry;
+
 typedef struct cm_warp {
-    sched_instr buf[SCHED_MAX_IBUF_DEPTH];  /* ring buffer */
-    unsigned    head;
-    unsigned    count;
-    unsigned    sb_count;                   /* pending writes */
-    unsigned    sb_long_count;              /* ... of them long-latency */
-    uint64_t    pend[4];                    /* bit r: write to r pending */
-    uint64_t    pend_long[4];               /* ... and it is long-latency */
+    uint8_t  head;              /* ring buffer of `count` entries from `head` */
+    uint8_t  count;
+    uint8_t  sb_count;          /* pending writes */
+    uint8_t  sb_long;           /* ... of them long-latency */
+    uint8_t  sb[2 * CM_REGS];   /* per register id: CM_FREE / CM_PENDING / _LONG;
+                                   then the shadow bytes, always CM_FREE */
+    cm_entry buf[SCHED_MAX_IBUF_DEPTH];
 } cm_warp;
 
-static inline int bit_test(const uint64_t *map, unsigned r) { return (int)((map[r >> 6] >> (r & 63)) & 1); }
-static inline void bit_set(uint64_t *map, unsigned r) { map[r >> 6] |= 1ull << (r & 63); }
-static inline void bit_clear(uint64_t *map, unsigned r) { map[r >> 6] &= ~(1ull << (r & 63)); }
+/* The per-warp masks a step updates, held in locals during a step (the
+ * compiler keeps them in registers) and stored back at its end. */
+typedef struct cm_masks {
+    uint64_t head_valid, space, blocked, blocked_long, op_lo, op_hi;
+} cm_masks;
 
 typedef struct cmodel {
     sched_backend base;                     /* first: cast from sched_backend */
 
+    /* derived from the parameters (kept across reset) */
     uint64_t all_warps;                     /* bits 0..num_warps-1 */
     uint64_t sched_mask[SCHED_MAX_SCHEDULERS];
+    uint64_t sched_rep;                     /* bit 0 of every scheduler group */
+    uint64_t sched_sel;                     /* bits 0..num_schedulers-1 */
+    sched_scan_limits limits;               /* for the input check */
+
+    /* --- everything below is cleared by reset --- */
 
     /* registered levels */
     unsigned policy, warp_limit, pool_size;
-    uint8_t  unit_avail[SCHED_MAX_SCHEDULERS];
+    uint64_t unit_avail;                    /* the 8 input bytes, as registered */
     uint64_t barrier;
     uint64_t alive;
 
-    /* derived per-warp state (function of buffers and scoreboards) */
-    uint64_t head_valid;                    /* buffer not empty */
-    uint64_t space;                         /* buffer not full */
-    uint64_t hazard;                        /* head RAW/WAW on any pending write */
-    uint64_t hazard_long;                   /* ... on a long-latency one */
-    uint64_t need_full;                     /* head has dst and scoreboard full */
-    uint64_t long_pending;
-    uint64_t op_mask[SCHED_NUM_OP_CLASSES]; /* head op class, for valid heads */
+    /* derived per-warp state (functions of buffers and scoreboards):
+     *   head_valid    buffer not empty
+     *   space         buffer not full
+     *   blocked       head: hazard on any pending write, or it has a
+     *                 destination and the scoreboard is full
+     *   blocked_long  head: hazard on a long-latency pending write
+     *   op_lo, op_hi  head's operation class, bits 0 and 1
+     * Bits of blocked, blocked_long and op_lo/hi are only meaningful where
+     * head_valid is set: every use masks them with it. */
+    struct cm_masks mk;
     uint64_t swl_ok;                        /* static warp limit */
 
     /* other registers */
     uint64_t in_active;                     /* two-level active pool */
-    unsigned last_issue[SCHED_MAX_SCHEDULERS];  /* global warp ids */
+    unsigned pool_count[SCHED_MAX_SCHEDULERS];  /* its warps per scheduler */
+    /* Round-robin pointers (global warp ids). compute_outputs() advances them
+     * as soon as it decides the grant or the fetch request of a cycle: the
+     * RTL's registers take the same value at the edge ending the cycle, and
+     * nothing reads them in between. So last_issue[s] is also the warp
+     * scheduler s issues from this cycle when it is granted. */
+    unsigned last_issue[SCHED_MAX_SCHEDULERS];
     unsigned last_fetch[SCHED_MAX_SCHEDULERS];
-    /* the counters are registers; they live in base.out.counters */
+    /* the counters and long_pending are registers; they live in base.out */
 
     /* decisions of the current cycle (from compute_outputs) */
-    int      grant[SCHED_MAX_SCHEDULERS];   /* warp id or -1 */
-    int      fetch[SCHED_MAX_SCHEDULERS];
-    unsigned reason[SCHED_MAX_SCHEDULERS];
+    unsigned granted;                       /* bit s: scheduler s issues (from
+                                               warp last_issue[s]); the reasons
+                                               are in base.out.stall_reason */
+
+    /* &warp[w].buf[warp[w].head], kept by refresh_head (a stale slot when
+     * the buffer is empty) */
+    const cm_entry *head_entry[SCHED_MAX_WARPS];
 
     cm_warp  warp[SCHED_MAX_WARPS];
 } cmodel;
@@ -85,53 +136,31 @@ static inline unsigned popcount64(uint64_t x)
     return (unsigned)((x * 0x0101010101010101ull) >> 56);
 }
 
-/* Bits strictly above position w. */
-static inline uint64_t above(unsigned w) { return w >= 63 ? 0 : ~0ull << (w + 1); }
-
-/* First set bit of m after `last`, wrapping; m must not be zero. */
-static inline unsigned rr_pick(uint64_t m, unsigned last)
-{
-    uint64_t hi = m & above(last);
-    return lowest(hi ? hi : m);
-}
-
-/* Recompute the derived state of one warp from its buffer and scoreboard. */
-static void refresh_warp(cmodel *m, unsigned w)
+/* Recompute the head qualification of warp w, whose buffer is not empty
+ * (its head changed, or a writeback released a register it may have waited
+ * on). Its bits in the masks of k have been cleared by clear_heads(). */
+static inline void refresh_head(cmodel *m, cm_masks *k, unsigned w, unsigned sb_entries)
 {
     const cm_warp *wp = &m->warp[w];
     uint64_t bit = 1ull << w;
-    uint64_t clr = ~bit;
+    const cm_entry *e = &wp->buf[wp->head];
+    m->head_entry[w] = e;
+    unsigned haz = wp->sb[e->reg[0]] | wp->sb[e->reg[1]] | wp->sb[e->reg[2]] | wp->sb[e->reg[3]];
+    uint64_t full = e->issue.dst_valid & (wp->sb_count == sb_entries);
+    k->blocked |= bit & -((haz != 0) | full);
+    k->blocked_long |= bit & -(uint64_t)(haz >> 1);
+    k->op_lo |= bit & -(uint64_t)(e->issue.op & 1);
+    k->op_hi |= bit & -(uint64_t)(e->issue.op >> 1);
+}
 
-    m->head_valid &= clr;
-    m->space &= clr;
-    m->hazard &= clr;
-    m->hazard_long &= clr;
-    m->need_full &= clr;
-    m->long_pending &= clr;
-    m->op_mask[0] &= clr;
-    m->op_mask[1] &= clr;
-    m->op_mask[2] &= clr;
-    m->op_mask[3] &= clr;
-
-    if (wp->count < m->base.params.ibuf_depth) m->space |= bit;
-    if (wp->sb_long_count) m->long_pending |= bit;
-    if (wp->count == 0) return;
-
-    const sched_instr *h = &wp->buf[wp->head];
-    m->head_valid |= bit;
-    m->op_mask[h->op] |= bit;
-    if (h->dst_valid && wp->sb_count == m->base.params.sb_entries) m->need_full |= bit;
-    if (wp->sb_count == 0) return;
-
-    int haz = 0, haz_long = 0;
-#define CHECK_REG(r) do { if (bit_test(wp->pend, r)) { haz = 1; haz_long |= bit_test(wp->pend_long, r); } } while (0)
-    if (h->dst_valid) CHECK_REG(h->dst);
-    if (h->src_valid & 1) CHECK_REG(h->src[0]);
-    if (h->src_valid & 2) CHECK_REG(h->src[1]);
-    if (h->src_valid & 4) CHECK_REG(h->src[2]);
-#undef CHECK_REG
-    if (haz) m->hazard |= bit;
-    if (haz_long) m->hazard_long |= bit;
+/* Clear the head qualification bits of the warps in `heads` (before
+ * refresh_head; those left clear are the empty buffers). */
+static inline void clear_heads(cm_masks *k, uint64_t heads)
+{
+    k->blocked &= ~heads;
+    k->blocked_long &= ~heads;
+    k->op_lo &= ~heads;
+    k->op_hi &= ~heads;
 }
 
 /* The static warp limit: warps with fewer than warp_limit alive warps below. */
@@ -147,93 +176,169 @@ static void refresh_swl(cmodel *m)
     m->swl_ok = pos >= 63 ? ~0ull : (1ull << (pos + 1)) - 1;
 }
 
-static void fill_issue(sched_issue *o, const sched_instr *i, unsigned warp)
+/* Warps whose scheduler has operation class c available: bit c of every
+ * scheduler's unit_avail byte, gathered into one bit per scheduler, then
+ * repeated over the warp groups (warp w belongs to scheduler w % ns). */
+static inline uint64_t unit_class_mask(const cmodel *m, unsigned c)
 {
-    o->valid = 1;
-    o->warp = (uint8_t)warp;
-    o->pc = i->pc;
-    o->op = i->op;
-    o->dst_valid = i->dst_valid;
-    o->dst = i->dst;
-    o->pred = i->pred;
-    o->long_lat = i->long_lat;
-    o->hint = i->hint;
-    o->pred_miss = i->pred_miss;
+    uint64_t bytes = (m->unit_avail >> c) & 0x0101010101010101ull;
+    uint64_t per_sched = ((bytes * 0x0102040810204080ull) >> 56) & m->sched_sel;
+    return per_sched * m->sched_rep;
 }
 
-/* Outputs and decisions of the current cycle, from the state only. */
-static void compute_outputs(cmodel *m)
+/* cond (0 or 1) ? a : b, computed without a branch. The outcomes in
+ * compute_outputs() (who issues, why not, who fetches) are data a branch
+ * predictor cannot learn; compilers often turn ?: into a branch. */
+static inline uint64_t select64(uint64_t cond, uint64_t a, uint64_t b)
+{
+    return b ^ ((a ^ b) & -cond);
+}
+
+/* The lowest set bit of m; 63 when m is 0. */
+static inline unsigned lowest_or_63(uint64_t m) { return lowest(m | 1ull << 63); }
+
+/* The first set bit of m at or after position `from` (0..63), wrapping:
+ * rotate m so that `from` comes first, take the lowest bit, rotate back.
+ * from - 1 (mod 64) when m is 0. */
+static inline unsigned first_from(uint64_t m, unsigned from)
+{
+    uint64_t rot = (m >> from) | (m << ((64 - from) & 63));
+    return (lowest_or_63(rot) + from) & 63;
+}
+
+/* Round-robin: the first set bit of m after position `last`; last itself
+ * when m is 0. */
+static inline unsigned rr_pick(uint64_t m, unsigned last) { return first_from(m, (last + 1) & 63); }
+
+/* The stall reasons of all schedulers are decided together. Each category
+ * of warps (ready, unit busy, scoreboard, long-latency dependence, warp
+ * limit, barrier) is reduced to one bit per scheduler ("has a warp of this
+ * category"), the six results go into the byte lanes of one word in the
+ * order of the ranking (docs/sched-interface.md: the reason closest to
+ * issuing wins), and a scheduler's reason is the lane of the lowest set bit
+ * of its bits; no_instr is the sentinel lane. Lanes (bit positions):
+ *   0 issue, 8 unit_busy, 16 scoreboard, 32 long_dep, 40 warp_limit,
+ *   48 barrier, 56 no_instr
+ * Two categories are reduced together, one in each 32-bit half. */
+#define LANE_BITS  0x0101010100010101ull        /* bit 0 of every lane in use */
+#define SENTINEL   (0xFFull << 56)              /* no_instr, for every scheduler */
+#define REASON_AT_LANE ((uint64_t)SCHED_REASON_ISSUE | (uint64_t)SCHED_REASON_UNIT_BUSY << 8 |      \
+                        (uint64_t)SCHED_REASON_SCOREBOARD << 16 | (uint64_t)SCHED_REASON_LONG_DEP << 32 | \
+                        (uint64_t)SCHED_REASON_WARP_LIMIT << 40 | (uint64_t)SCHED_REASON_BARRIER << 48 |  \
+                        (uint64_t)SCHED_REASON_NO_INSTR << 56)
+
+/* Bit s (for a) and bit 32+s (for b) set when a (b) has a warp of scheduler
+ * s; other bits are garbage. Warp w belongs to scheduler w % ns, so when ns
+ * is a power of two the warps of scheduler s are the bits s (mod ns) of the
+ * word, and ORing the word onto itself shifted by 32, 16, ..., ns gathers
+ * them in bit s (the halves never mix: bit s < ns reads at most bit 31). */
+static inline __attribute__((always_inline)) uint64_t
+sched_any_pair(const cmodel *m, uint64_t a, uint64_t b, unsigned ns, int pow2)
+{
+    if (pow2) {
+        a |= a >> 32;
+        b |= b >> 32;
+        uint64_t y = (a & 0xFFFFFFFFull) | b << 32;
+        for (unsigned sh = 16; sh >= ns; sh >>= 1) y |= y >> sh;
+        return y;
+    }
+    uint64_t y = 0;
+    for (unsigned s = 0; s < ns; s++)
+        y |= (uint64_t)((a & m->sched_mask[s]) != 0) << s | (uint64_t)((b & m->sched_mask[s]) != 0) << (32 + s);
+    return y;
+}
+
+/* The grant image shown when a scheduler does not issue: all zero. */
+static const sched_issue no_issue;
+
+/* Outputs and decisions of the current cycle, from the state only; for ns
+ * schedulers (a constant in the specialised copies below). Branch-free per
+ * scheduler (see select64). */
+static inline __attribute__((always_inline)) void
+compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
 {
     sched_outputs *o = &m->base.out;
-    const unsigned ns = m->base.params.num_schedulers;
+    const int gto = m->policy == SCHED_POLICY_GTO;
     uint64_t limit_ok = m->swl_ok & (m->policy == SCHED_POLICY_TWO_LEVEL ? m->in_active : ~0ull);
 
+    /* The qualification chain of docs/sched-interface.md, for all warps. */
+    const cm_masks *k = &m->mk;
+    uint64_t hv = m->alive & k->head_valid;
+    uint64_t bar = hv & m->barrier;
+    uint64_t r = hv & ~m->barrier;
+    uint64_t wl = r & ~limit_ok;
+    r &= limit_ok;
+    uint64_t ld = r & k->blocked_long;
+    r &= ~k->blocked_long;
+    uint64_t sb = r & k->blocked;
+    r &= ~k->blocked;
+    uint64_t lo = k->op_lo, hi = k->op_hi;
+    /* the unit of the head's class (op = hi lo: SP 00, SFU 01, LDST 10, DP 11) */
+    _Static_assert(SCHED_OP_SP == 0 && SCHED_OP_SFU == 1 && SCHED_OP_LDST == 2 && SCHED_OP_DP == 3,
+                   "operation class codes");
+    uint64_t u0 = unit_class_mask(m, SCHED_OP_SP), u1 = unit_class_mask(m, SCHED_OP_SFU);
+    uint64_t u2 = unit_class_mask(m, SCHED_OP_LDST), u3 = unit_class_mask(m, SCHED_OP_DP);
+    uint64_t unit_lo0 = u0 ^ ((u0 ^ u1) & lo), unit_lo1 = u2 ^ ((u2 ^ u3) & lo);
+    uint64_t unit_ok = unit_lo0 ^ ((unit_lo0 ^ unit_lo1) & hi);
+    uint64_t ub = r & ~unit_ok;
+    uint64_t ready = r & unit_ok;
+    uint64_t want = m->alive & m->mk.space;
+
+    /* per scheduler and category, in the lanes (see REASON_AT_LANE) */
+    const uint64_t halves = m->sched_sel | m->sched_sel << 32;
+    uint64_t issue_ld = sched_any_pair(m, ready, ld, ns, pow2) & halves;
+    uint64_t lanes = issue_ld | (sched_any_pair(m, ub, wl, ns, pow2) & halves) << 8 |
+                     (sched_any_pair(m, sb, bar, ns, pow2) & halves) << 16 | SENTINEL;
+    m->granted = (unsigned)issue_ld & m->sched_sel;
+
+    #pragma GCC unroll 8
     for (unsigned s = 0; s < ns; s++) {
-        uint64_t alive = m->alive & m->sched_mask[s];
-        uint64_t hv = alive & m->head_valid;
-        uint64_t no_instr = alive & ~m->head_valid;
-        uint64_t bar = hv & m->barrier;
-        uint64_t r = hv & ~m->barrier;
-        uint64_t wl = r & ~limit_ok;
-        r &= limit_ok;
-        uint64_t ld = r & m->hazard_long;
-        r &= ~m->hazard_long;
-        uint64_t sb = r & (m->hazard | m->need_full);
-        r &= ~sb;
-        const uint64_t u = m->unit_avail[s];
-        uint64_t unit_ok = (m->op_mask[0] & -(u & 1)) | (m->op_mask[1] & -((u >> 1) & 1)) |
-                           (m->op_mask[2] & -((u >> 2) & 1)) | (m->op_mask[3] & -((u >> 3) & 1));
-        uint64_t ub = r & ~unit_ok;
-        uint64_t ready = r & unit_ok;
+        const uint64_t sm = m->sched_mask[s];
 
-        sched_issue *is = &o->issue[s];
-        if (ready) {
-            unsigned w;
-            if (m->policy == SCHED_POLICY_GTO)
-                w = (ready >> m->last_issue[s]) & 1 ? m->last_issue[s] : lowest(ready);
-            else
-                w = rr_pick(ready, m->last_issue[s]);
-            m->grant[s] = (int)w;
-            m->reason[s] = SCHED_REASON_ISSUE;
-            const cm_warp *wp = &m->warp[w];
-            fill_issue(is, &wp->buf[wp->head], w);
-        } else {
-            m->grant[s] = -1;
-            m->reason[s] = ub ? SCHED_REASON_UNIT_BUSY : sb ? SCHED_REASON_SCOREBOARD
-                         : ld ? SCHED_REASON_LONG_DEP : wl ? SCHED_REASON_WARP_LIMIT
-                         : bar ? SCHED_REASON_BARRIER : SCHED_REASON_NO_INSTR;
-            memset(is, 0, sizeof *is);
-        }
-        (void)no_instr;
-        o->stall_reason[s] = (uint8_t)m->reason[s];
+        /* issue: GTO keeps the last warp while it is ready, else the oldest
+         * (the first ready warp from `last`, or from 0); LRR and two-level
+         * take the first ready warp after the last one */
+        uint64_t rs = ready & sm;
+        unsigned last = m->last_issue[s];
+        unsigned gto_from = last & -(unsigned)((rs >> last) & 1);
+        unsigned w = first_from(rs, (unsigned)select64(gto & (rs != 0), gto_from, (last + 1) & 63));
+        unsigned issues = (unsigned)(issue_ld >> s) & 1;
+        const sched_issue *image = &m->head_entry[w]->issue;
+        image = (const sched_issue *)select64(issues, (uintptr_t)image, (uintptr_t)&no_issue);
+        o->issue[s] = *image;
+        m->last_issue[s] = w;               /* last itself when none is ready */
 
-        uint64_t want = alive & m->space;
-        if (want) {
-            unsigned w = rr_pick(want, m->last_fetch[s]);
-            m->fetch[s] = (int)w;
-            o->fetch_valid[s] = 1;
-            o->fetch_warp[s] = (uint8_t)w;
-        } else {
-            m->fetch[s] = -1;
-            o->fetch_valid[s] = 0;
-            o->fetch_warp[s] = 0;
-        }
+        /* the reason: the lane of the lowest bit of this scheduler */
+        unsigned why = (unsigned)(REASON_AT_LANE >> lowest((lanes >> s) & LANE_BITS)) & 0xF;
+        o->stall_reason[s] = (uint8_t)why;
+
+        /* fetch: round-robin over alive warps with buffer space */
+        uint64_t ws = want & sm;
+        unsigned lf = m->last_fetch[s];
+        unsigned fw = rr_pick(ws, lf);      /* lf itself when ws is 0 */
+        unsigned fetches = ws != 0;
+        o->fetch_valid[s] = (uint8_t)fetches;
+        o->fetch_warp[s] = (uint8_t)(fw & -fetches);
+        m->last_fetch[s] = fw;
     }
-    o->long_pending = m->long_pending;
+}
+
+/* For reset (any scheduler count). */
+static void compute_outputs(cmodel *m)
+{
+    compute_outputs_for(m, m->base.params.num_schedulers, 0);
 }
 
 static void cm_reset(sched_backend *b)
 {
     cmodel *m = (cmodel *)b;
     const sched_params *p = &b->params;
-    size_t keep = offsetof(cmodel, all_warps);
+    size_t keep = offsetof(cmodel, policy);
     memset((char *)m + keep, 0, sizeof *m - keep);
     memset(&b->out, 0, sizeof b->out);
 
-    m->all_warps = p->num_warps == 64 ? ~0ull : (1ull << p->num_warps) - 1;
-    for (unsigned w = 0; w < p->num_warps; w++)
-        m->sched_mask[w % p->num_schedulers] |= 1ull << w;
-    m->space = m->all_warps;                /* every buffer empty */
+    m->mk.space = m->all_warps;             /* every buffer empty */
+    for (unsigned w = 0; w < SCHED_MAX_WARPS; w++) m->head_entry[w] = &m->warp[w].buf[0];
     m->swl_ok = ~0ull;
     unsigned last_local = p->num_warps / p->num_schedulers - 1;
     for (unsigned s = 0; s < p->num_schedulers; s++) {
@@ -243,91 +348,190 @@ static void cm_reset(sched_backend *b)
     compute_outputs(m);
 }
 
-static void cm_step(sched_backend *b, const sched_inputs *in)
-{
-    cmodel *m = (cmodel *)b;
-    const sched_params *p = &b->params;
-    const unsigned ns = p->num_schedulers;
-    uint64_t dirty = in->launch | in->finish;
+/* A pushed instruction as a buffer entry: its grant image and the
+ * scoreboard bytes its hazard test reads (both assembled from words of the
+ * little-endian sched_instr).
+ *
+ * The image is assembled from three words of the pushed sched_instr rather
+ * than field by field (the asserts below pin the layouts this relies on):
+ *   image bytes 0..7   valid = 1, warp, (pad), pc
+ *   image bytes 8..15  op, dst_valid, dst            <- instr bytes 4..6
+ *                      pred, long_lat, (pad), hint   <- instr bytes 11..15
+ *   image bytes 16..19 pred_miss, (pad)              <- instr byte 16
+ * Padding bytes are always written as 0. */
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "sched_cmodel.c assembles buffer entries from little-endian words"
+#endif
+_Static_assert(offsetof(sched_instr, src) == 8, "sched_instr.src");
+#define CM_AT(type, field, off) _Static_assert(offsetof(type, field) == (off), #type "." #field)
+CM_AT(sched_instr, pc, 0); CM_AT(sched_instr, op, 4); CM_AT(sched_instr, dst_valid, 5);
+CM_AT(sched_instr, dst, 6); CM_AT(sched_instr, pred, 11); CM_AT(sched_instr, long_lat, 12);
+CM_AT(sched_instr, hint, 14); CM_AT(sched_instr, pred_miss, 16);
+CM_AT(sched_issue, valid, 0); CM_AT(sched_issue, warp, 1); CM_AT(sched_issue, pc, 4);
+CM_AT(sched_issue, op, 8); CM_AT(sched_issue, dst_valid, 9); CM_AT(sched_issue, dst, 10);
+CM_AT(sched_issue, pred, 11); CM_AT(sched_issue, long_lat, 12); CM_AT(sched_issue, hint, 14);
+CM_AT(sched_issue, pred_miss, 16);
+_Static_assert(sizeof(sched_instr) == 20 && sizeof(sched_issue) == 20, "sched_instr/sched_issue size");
+#undef CM_AT
 
-    /* Two-level pool, from the state of this cycle. */
+/* The CM_SHADOW offsets of an entry's four register fields (16-bit lanes:
+ * dst, src[0], src[1], src[2]), by dst_valid << 3 | src_valid. */
+#define CM_UNUSED(v) (((v) & 8 ? 0 : (uint64_t)CM_SHADOW) | ((v) & 1 ? 0 : (uint64_t)CM_SHADOW << 16) | \
+                      ((v) & 2 ? 0 : (uint64_t)CM_SHADOW << 32) | ((v) & 4 ? 0 : (uint64_t)CM_SHADOW << 48))
+static const uint64_t unused_regs[16] = {
+    CM_UNUSED(0), CM_UNUSED(1), CM_UNUSED(2),  CM_UNUSED(3),  CM_UNUSED(4),  CM_UNUSED(5),
+    CM_UNUSED(6), CM_UNUSED(7), CM_UNUSED(8),  CM_UNUSED(9),  CM_UNUSED(10), CM_UNUSED(11),
+    CM_UNUSED(12), CM_UNUSED(13), CM_UNUSED(14), CM_UNUSED(15)
+};
+#undef CM_UNUSED
+
+static inline void make_entry(cm_entry *e, const sched_instr *i, unsigned w)
+{
+    uint32_t pc;
+    uint64_t op_to_pred, pred_to_miss, word[3];
+    memcpy(&pc, &i->pc, sizeof pc);
+    memcpy(&op_to_pred, &i->op, sizeof op_to_pred);          /* instr bytes 4..11 */
+    memcpy(&pred_to_miss, &i->pred, sizeof pred_to_miss);    /* instr bytes 11..18 */
+    word[0] = 1u | (uint64_t)w << 8 | (uint64_t)pc << 32;
+    word[1] = (op_to_pred & 0xFFFFFFull) | ((pred_to_miss << 24) & 0xFFFF00FFFF000000ull);
+    word[2] = (pred_to_miss >> 40) & 0xFF;
+    memcpy(&e->issue, word, sizeof e->issue);
+    /* dst (instr byte 6 = op_to_pred byte 2) to lane 0, src[0..2] (bytes
+     * 4..6 of op_to_pred) to lanes 1..3 */
+    uint64_t lanes = ((op_to_pred >> 16) & 0xFF00FFull) | ((op_to_pred >> 8) & 0xFF00000000ull) |
+                     (op_to_pred & 0xFF000000000000ull);
+    lanes |= unused_regs[(i->dst_valid << 3 | i->src_valid) & 15];
+    memcpy(e->reg, &lanes, sizeof e->reg);
+}
+
+/* The rising edge ending the current cycle, then the outputs of the next.
+ * push_ports and wb_ports: bit s set when push[s] (wb[s]) is valid. For ns
+ * schedulers, ns a power of two when pow2 (constants in the copies that
+ * cm_checked_step() dispatches to). */
+static inline __attribute__((always_inline)) void
+step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned wb_ports,
+              const unsigned ns, const int pow2)
+{
+    sched_backend *b = &m->base;
+    const sched_params *p = &b->params;
+    const unsigned depth = p->ibuf_depth;
+    cm_masks k = m->mk;
+    uint64_t long_pending = b->out.long_pending;
+    uint64_t dirty = 0;                     /* warps whose head needs refresh_head */
+
+    /* Two-level pool, from the state of this cycle. Warps leave it (rarely,
+     * so the counts are corrected by a branch), then each scheduler with
+     * room takes its lowest-id candidate. */
     {
-        uint64_t long_wait = m->head_valid & m->hazard_long;
-        uint64_t stay = m->in_active & m->alive & ~long_wait;
-        uint64_t cand = ~m->in_active & m->alive & ~long_wait;
-        uint64_t next = stay;
-        for (unsigned s = 0; s < ns; s++) {
-            uint64_t c = cand & m->sched_mask[s];
-            if (c && m->pool_size && popcount64(stay & m->sched_mask[s]) < m->pool_size)
-                next |= 1ull << lowest(c);
+        uint64_t long_wait = k.head_valid & k.blocked_long;
+        uint64_t keep = m->alive & ~long_wait;
+        uint64_t leave = m->in_active & ~keep;
+        uint64_t cand = ~m->in_active & keep;
+        uint64_t next = m->in_active & keep;
+        if (leave)
+            for (unsigned s = 0; s < ns; s++) m->pool_count[s] -= popcount64(leave & m->sched_mask[s]);
+        if (cand && m->pool_size) {
+            #pragma GCC unroll 8
+            for (unsigned s = 0; s < ns; s++) {
+                uint64_t c = cand & m->sched_mask[s];
+                uint64_t join = c & -c & -(uint64_t)(m->pool_count[s] < m->pool_size);
+                m->pool_count[s] += join != 0;
+                next |= join;
+            }
         }
         m->in_active = next;
     }
 
     /* Writebacks release the matching slot. They only see the slots valid at
-     * the start of the cycle, as in the RTL, so they come before allocation. */
-    for (unsigned k = 0; k < p->wb_ports; k++) {
-        const sched_writeback *wb = &in->wb[k];
-        if (!wb->valid) continue;
-        cm_warp *wp = &m->warp[wb->warp];
-        if (!bit_test(wp->pend, wb->reg)) continue;      /* not pending: ignored */
-        bit_clear(wp->pend, wb->reg);
-        wp->sb_count--;
-        if (bit_test(wp->pend_long, wb->reg)) {
-            bit_clear(wp->pend_long, wb->reg);
-            wp->sb_long_count--;
-        }
-        dirty |= 1ull << wb->warp;
+     * the start of the cycle, as in the RTL, so they come before allocation.
+     * One not naming a pending write changes nothing (the arithmetic below
+     * then adds and clears zeros). */
+    for (; wb_ports; wb_ports &= wb_ports - 1) {
+        const sched_writeback *wb = &in->wb[lowest(wb_ports)];
+        unsigned w = wb->warp;
+        uint64_t bit = 1ull << w;
+        cm_warp *wp = &m->warp[w];
+        unsigned st = wp->sb[wb->reg];
+        unsigned is_long = st >> 1;
+        wp->sb[wb->reg] = CM_FREE;
+        wp->sb_count -= st != CM_FREE;
+        wp->sb_long -= is_long;
+        long_pending &= ~(bit & -(uint64_t)(is_long & (wp->sb_long == 0)));
+        dirty |= k.blocked & bit;           /* only a blocked head can change (a
+                                               refresh that changes nothing is harmless) */
     }
 
-    /* Issue: pop the buffer head, allocate a scoreboard slot; counters. */
-    for (unsigned s = 0; s < ns; s++) {
-        b->out.counters[s][m->reason[s]]++;
-        if (m->fetch[s] >= 0) m->last_fetch[s] = (unsigned)m->fetch[s];
-        if (m->grant[s] < 0) continue;
-        unsigned w = (unsigned)m->grant[s];
+    /* Counters count the reason of the cycle that ends. */
+    #pragma GCC unroll 8
+    for (unsigned s = 0; s < ns; s++) b->out.counters[s][b->out.stall_reason[s]]++;
+
+    /* Issue: pop the buffer head, allocate a scoreboard slot (a free one is
+     * guaranteed: a full scoreboard blocks an instruction with a dst). */
+    uint64_t issued = 0;
+    for (unsigned g = m->granted; g; g &= g - 1) {
+        unsigned w = m->last_issue[lowest(g)];
+        uint64_t bit = 1ull << w;
         cm_warp *wp = &m->warp[w];
-        const sched_instr *h = &wp->buf[wp->head];
-        if (h->dst_valid) {            /* free slot guaranteed: need_full stalls */
-            bit_set(wp->pend, h->dst);
-            wp->sb_count++;
-            if (h->long_lat) {
-                bit_set(wp->pend_long, h->dst);
-                wp->sb_long_count++;
-            }
-        }
-        if (++wp->head == p->ibuf_depth) wp->head = 0;
+        const cm_entry *h = m->head_entry[w];
+        unsigned dst_valid = h->issue.dst_valid;
+        unsigned is_long = dst_valid & h->issue.long_lat;
+        wp->sb[h->reg[0]] = (uint8_t)(dst_valid + is_long);     /* CM_PENDING(_LONG); a
+                                                               shadow byte stays 0 */
+        wp->sb_count += dst_valid;
+        wp->sb_long += is_long;
+        long_pending |= bit & -(uint64_t)is_long;
+        unsigned next = wp->head + 1u;
+        wp->head = (uint8_t)(next == depth ? 0 : next);
         wp->count--;
-        m->last_issue[s] = w;
-        dirty |= 1ull << w;
+        k.head_valid &= ~(bit & -(uint64_t)(wp->count == 0));
+        issued |= bit;
     }
+    dirty |= issued;
 
-    /* Pushes: accepted when the buffer had room at the start of the cycle. */
-    for (unsigned s = 0; s < ns; s++) {
-        const sched_push *ps = &in->push[s];
-        if (!ps->valid) continue;
+    /* Pushes: accepted when the buffer had room at the start of the cycle
+     * (k.space is still that: the issue loop does not touch it). */
+    for (; push_ports; push_ports &= push_ports - 1) {
+        const sched_push *ps = &in->push[lowest(push_ports)];
         unsigned w = ps->warp;
+        uint64_t bit = 1ull << w;
+        if (!(k.space & bit)) continue;
         cm_warp *wp = &m->warp[w];
-        if (!((m->space >> w) & 1)) continue;
         unsigned slot = wp->head + wp->count;
-        if (slot >= p->ibuf_depth) slot -= p->ibuf_depth;
-        wp->buf[slot] = ps->instr;
-        if (wp->count++ == 0) dirty |= 1ull << w;            /* new head */
-        else if (wp->count == p->ibuf_depth) m->space &= ~(1ull << w);
+        slot = slot >= depth ? slot - depth : slot;
+        make_entry(&wp->buf[slot], &ps->instr, w);
+        dirty |= bit & -(uint64_t)(wp->count == 0);              /* new head */
+        wp->count++;
+        k.head_valid |= bit;
+        k.space &= ~(bit & -(uint64_t)(wp->count == depth));    /* full (cannot have issued) */
     }
+    /* Every buffer an issue popped has room again (a push after the pop
+     * cannot fill it: it was pushed only if it had room before the pop). */
+    k.space |= issued;
 
     /* Launch empties buffer and scoreboard; finish empties the buffer. */
-    for (uint64_t d = in->launch | in->finish; d; d &= d - 1) {
-        unsigned w = lowest(d);
-        cm_warp *wp = &m->warp[w];
-        wp->count = 0;
-        wp->head = 0;
-        if ((in->launch >> w) & 1) {
-            memset(wp->pend, 0, sizeof wp->pend);
-            memset(wp->pend_long, 0, sizeof wp->pend_long);
-            wp->sb_count = wp->sb_long_count = 0;
+    uint64_t lf = in->launch | in->finish;
+    if (lf) {
+        for (uint64_t d = lf; d; d &= d - 1) {
+            unsigned w = lowest(d);
+            cm_warp *wp = &m->warp[w];
+            wp->count = 0;
+            wp->head = 0;
+            if ((in->launch >> w) & 1) {
+                memset(wp->sb, 0, sizeof wp->sb);
+                wp->sb_count = wp->sb_long = 0;
+            }
         }
+        long_pending &= ~in->launch;
+        k.space |= lf;
+        k.head_valid &= ~lf;
+        dirty |= lf;
     }
+
+    clear_heads(&k, dirty);
+    const unsigned sb_entries = p->sb_entries;
+    for (dirty &= k.head_valid; dirty; dirty &= dirty - 1) refresh_head(m, &k, lowest(dirty), sb_entries);
+    m->mk = k;
+    b->out.long_pending = long_pending;
 
     /* Registered levels. */
     uint64_t alive = (m->alive & ~in->finish) | in->launch;
@@ -337,17 +541,56 @@ static void cm_step(sched_backend *b, const sched_inputs *in)
     m->warp_limit = in->warp_limit;
     m->pool_size = in->pool_size;
     m->barrier = in->barrier;
-    memcpy(m->unit_avail, in->unit_avail, sizeof m->unit_avail);
+    memcpy(&m->unit_avail, in->unit_avail, sizeof m->unit_avail);
     if (swl_changed) refresh_swl(m);
 
-    for (dirty &= m->all_warps; dirty; dirty &= dirty - 1) refresh_warp(m, lowest(dirty));
+    compute_outputs_for(m, ns, pow2);
+}
 
-    compute_outputs(m);
+/* The back end's step with inputs already checked (the lockstep back end). */
+static void cm_step(sched_backend *b, const sched_inputs *in)
+{
+    const sched_params *p = &b->params;
+    unsigned push_ports = 0, wb_ports = 0;
+    for (unsigned s = 0; s < p->num_schedulers; s++) push_ports |= (unsigned)(in->push[s].valid != 0) << s;
+    for (unsigned k = 0; k < p->wb_ports; k++) wb_ports |= (unsigned)(in->wb[k].valid != 0) << k;
+    step_edge_for((cmodel *)b, in, push_ports, wb_ports, p->num_schedulers, 0);
+}
+
+/* sched_step(): one pass over the inputs both checks them and finds the
+ * valid ports, then the edge; for ns schedulers (see step_edge_for). */
+static inline __attribute__((always_inline)) int
+checked_step_for(sched_backend *b, const sched_inputs *in, const unsigned ns, const int pow2)
+{
+    cmodel *m = (cmodel *)b;
+    unsigned push_ports, wb_ports;
+    if (!sched_inputs_scan_for(&m->limits, in, &push_ports, &wb_ports, ns)) {
+        if (sched_inputs_check(&b->params, in, b->error, sizeof b->error) != 0) return -1;
+        cm_step(b, in);                     /* the two checks agree; not reached */
+        return 0;
+    }
+    step_edge_for(m, in, push_ports, wb_ports, ns, pow2);
+    return 0;
+}
+
+/* One copy of the cycle per power-of-two scheduler count (constant folding
+ * unrolls the per-scheduler loops and the reductions), one for any count. */
+static int cm_checked_step(sched_backend *b, const sched_inputs *in)
+{
+    switch (b->params.num_schedulers) {
+    case 1: return checked_step_for(b, in, 1, 1);
+    case 2: return checked_step_for(b, in, 2, 1);
+    case 4: return checked_step_for(b, in, 4, 1);
+    case 8: return checked_step_for(b, in, 8, 1);
+    default: return checked_step_for(b, in, b->params.num_schedulers, 0);
+    }
 }
 
 static void cm_destroy(sched_backend *b) { free(b); }
 
-static const sched_backend_ops cmodel_ops = { "cmodel", cm_reset, cm_step, cm_destroy };
+static const sched_backend_ops cmodel_ops = {
+    "cmodel", cm_reset, cm_step, cm_destroy, cm_checked_step
+};
 
 sched_backend *sched_cmodel_create(const sched_params *p, char *err, size_t errlen)
 {
@@ -359,6 +602,13 @@ sched_backend *sched_cmodel_create(const sched_params *p, char *err, size_t errl
     }
     m->base.ops = &cmodel_ops;
     m->base.params = *p;
+    m->all_warps = p->num_warps == 64 ? ~0ull : (1ull << p->num_warps) - 1;
+    for (unsigned w = 0; w < p->num_warps; w++) {
+        m->sched_mask[w % p->num_schedulers] |= 1ull << w;
+        if (w % p->num_schedulers == 0) m->sched_rep |= 1ull << w;
+    }
+    m->sched_sel = (1ull << p->num_schedulers) - 1;
+    sched_scan_limits_init(p, &m->limits);
     sched_reset(&m->base);
     return &m->base;
 }

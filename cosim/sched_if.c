@@ -3,7 +3,9 @@
  * and input checking, output comparison and the dispatch through the vtable.
  */
 #include "sched_if.h"
+#include "sched_inputs_scan.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,27 +68,21 @@ int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err,
     uint64_t warps = p->num_warps == 64 ? ~0ull : (1ull << p->num_warps) - 1;
     unsigned reg_limit = 1u << p->reg_id_width;
 
-    /* The common case (everything in range) costs a few operations; the
-     * individual checks below only name the culprit. */
-    uint64_t units;
-    memcpy(&units, in->unit_avail, sizeof units);
-    int levels_ok = in->policy < SCHED_NUM_POLICIES && in->warp_limit <= 127 &&
-                    in->pool_size <= 127 && (in->reserved_mshr_avail | in->reserved_mem_complete) == 0 &&
-                    ((in->barrier | in->launch | in->finish) & ~warps) == 0 &&
-                    (units & 0xF0F0F0F0F0F0F0F0ull) == 0;
-    if (!levels_ok) {
-        ICHECK(in->policy < SCHED_NUM_POLICIES,
-               "input policy=%u: unsupported (0 lrr, 1 gto, 2 two_level)", in->policy);
-        ICHECK(in->warp_limit <= 127, "input warp_limit=%u: must be 0..127", in->warp_limit);
-        ICHECK(in->pool_size <= 127, "input pool_size=%u: must be 0..127", in->pool_size);
-        ICHECK(in->reserved_mshr_avail == 0 && in->reserved_mem_complete == 0,
-               "inputs reserved_mshr_avail/reserved_mem_complete: reserved for OAWS, must be 0");
-        ICHECK((in->barrier & ~warps) == 0, "input barrier: bits set beyond num_warps=%u", p->num_warps);
-        ICHECK((in->launch & ~warps) == 0, "input launch: bits set beyond num_warps=%u", p->num_warps);
-        ICHECK((in->finish & ~warps) == 0, "input finish: bits set beyond num_warps=%u", p->num_warps);
-        for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++)
-            ICHECK(in->unit_avail[s] < 16, "input unit_avail[%u]=%u: 4 bits", s, in->unit_avail[s]);
-    }
+    unsigned push_valid, wb_valid;
+    if (sched_inputs_scan(p, in, &push_valid, &wb_valid)) return 0;
+
+    /* Something is out of range: find it and name it. */
+    ICHECK(in->policy < SCHED_NUM_POLICIES,
+           "input policy=%u: unsupported (0 lrr, 1 gto, 2 two_level)", in->policy);
+    ICHECK(in->warp_limit <= 127, "input warp_limit=%u: must be 0..127", in->warp_limit);
+    ICHECK(in->pool_size <= 127, "input pool_size=%u: must be 0..127", in->pool_size);
+    ICHECK(in->reserved_mshr_avail == 0 && in->reserved_mem_complete == 0,
+           "inputs reserved_mshr_avail/reserved_mem_complete: reserved for OAWS, must be 0");
+    ICHECK((in->barrier & ~warps) == 0, "input barrier: bits set beyond num_warps=%u", p->num_warps);
+    ICHECK((in->launch & ~warps) == 0, "input launch: bits set beyond num_warps=%u", p->num_warps);
+    ICHECK((in->finish & ~warps) == 0, "input finish: bits set beyond num_warps=%u", p->num_warps);
+    for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++)
+        ICHECK(in->unit_avail[s] < 16, "input unit_avail[%u]=%u: 4 bits", s, in->unit_avail[s]);
     for (unsigned s = p->num_schedulers; s < SCHED_MAX_SCHEDULERS; s++)
         ICHECK(!in->push[s].valid, "input push[%u]: only %u schedulers", s, p->num_schedulers);
     for (unsigned k = p->wb_ports; k < SCHED_MAX_WB_PORTS; k++)
@@ -167,8 +163,12 @@ void sched_reset(sched_backend *b)
 int sched_step(sched_backend *b, const sched_inputs *in)
 {
     if (b->failed) return -1;
-    if (sched_inputs_check(&b->params, in, b->error, sizeof b->error) != 0) return -1;
-    b->ops->step(b, in);
+    if (b->ops->checked_step) {
+        if (b->ops->checked_step(b, in) != 0) return -1;
+    } else {
+        if (sched_inputs_check(&b->params, in, b->error, sizeof b->error) != 0) return -1;
+        b->ops->step(b, in);
+    }
     b->cycle++;
     return b->failed ? -1 : 0;
 }

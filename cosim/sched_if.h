@@ -210,6 +210,11 @@ typedef struct sched_backend_ops {
     void (*reset)(sched_backend *b);
     void (*step)(sched_backend *b, const sched_inputs *in);   /* inputs checked */
     void (*destroy)(sched_backend *b);
+    /* Optional (NULL: sched_step() calls sched_inputs_check(), then step):
+     * check the inputs and step in one go; 0, or -1 with b->error set by
+     * sched_inputs_check() and the state unchanged. For a back end that can
+     * use what sched_inputs_scan() (sched_inputs_scan.h) finds. */
+    int (*checked_step)(sched_backend *b, const sched_inputs *in);
 } sched_backend_ops;
 
 struct sched_backend {
@@ -223,6 +228,8 @@ struct sched_backend {
 
 /* For back-end implementations: validate inputs against params. */
 int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err, size_t errlen);
+/* (The same rules, fast and without a message: sched_inputs_scan() in
+ * cosim/sched_inputs_scan.h.) */
 
 #ifdef __cplusplus
 }

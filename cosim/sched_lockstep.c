@@ -63,7 +63,7 @@ static void ls_destroy(sched_backend *b)
     free(l);
 }
 
-static const sched_backend_ops lockstep_ops = { "lockstep", ls_reset, ls_step, ls_destroy };
+static const sched_backend_ops lockstep_ops = { "lockstep", ls_reset, ls_step, ls_destroy, NULL };
 
 sched_backend *sched_lockstep_create(const sched_params *p, const sched_trace_opts *trace,
                                      char *err, size_t errlen)

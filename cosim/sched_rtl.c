@@ -33,7 +33,7 @@ static void rtl_destroy(sched_backend *b)
     free(r);
 }
 
-static const sched_backend_ops rtl_ops = { "rtl", rtl_reset, rtl_step, rtl_destroy };
+static const sched_backend_ops rtl_ops = { "rtl", rtl_reset, rtl_step, rtl_destroy, NULL };
 
 sched_backend *sched_rtl_create(const sched_params *p, const sched_trace_opts *trace,
                                 char *err, size_t errlen)
