@@ -35,7 +35,11 @@ VSCHED_LDLIBS   := -lstdc++ -lz -pthread -latomic
 INCLUDES += -Icosim
 
 SCHED_OBJS  := $(B)/cosim/sched_if.o $(B)/cosim/sched_cmodel.o $(B)/cosim/sched_stim.o
-VSCHED_OBJS := $(B)/cosim/sched_rtl.o $(B)/cosim/sched_lockstep.o $(B)/cosim/vsched_shim.o
+VSCHED_OBJS := $(B)/cosim/sched_rtl.o $(B)/cosim/sched_lockstep.o $(B)/cosim/vsched_shim.o \
+               $(B)/cosim/sched_ctrace.o
+# The C model's FST writer uses fstapi (header with Verilator, code in the
+# runtime's verilated_fst_c.o).
+$(B)/cosim/sched_ctrace.o: INCLUDES += -I$(VERILATOR_INC)
 
 $(SCHED_LIB): $(SCHED_OBJS)
 	@mkdir -p $(@D)

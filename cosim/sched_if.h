@@ -6,6 +6,8 @@
  * in C. Three back ends implement it and are interchangeable:
  *
  *   sched_cmodel_create()    the C reference model (libsmc_sched.a)
+ *   sched_cmodel_create_traced()  the same, writing an FST of its ports
+ *                            (libsmc_vsched.a)
  *   sched_rtl_create()       the Verilated RTL of rtl/sched_core.sv
  *                            (libsmc_vsched.a, C++ inside)
  *   sched_lockstep_create()  both, compared on every output every cycle
@@ -164,8 +166,11 @@ typedef struct sched_outputs {
 
 typedef struct sched_backend sched_backend;
 
-/* Tracing of the RTL (FST, every signal), only in the window of cycles
- * [start, end) counted from reset. path NULL = no tracing. */
+/* FST tracing, only in the window of cycles [start, end) counted from reset;
+ * written to path.tmp and renamed to path when the window ends or at destroy.
+ * path NULL = no tracing. The RTL writes every RTL signal; the C model
+ * (sched_cmodel_create_traced) writes the interface ports, with the RTL
+ * trace's scope names, widths and times (docs/sched-interface.md). */
 typedef struct sched_trace_opts {
     const char *path;
     uint64_t    start;
@@ -174,6 +179,11 @@ typedef struct sched_trace_opts {
 
 /* All create functions return NULL on failure with a message in err. */
 sched_backend *sched_cmodel_create(const sched_params *p, char *err, size_t errlen);
+/* The C model writing an FST of its ports; trace NULL or trace->path NULL =
+ * sched_cmodel_create(). In libsmc_vsched.a (fstapi is in the Verilator
+ * runtime there), so programs using it link that library. */
+sched_backend *sched_cmodel_create_traced(const sched_params *p, const sched_trace_opts *trace,
+                                          char *err, size_t errlen);
 sched_backend *sched_rtl_create(const sched_params *p, const sched_trace_opts *trace,
                                 char *err, size_t errlen);
 sched_backend *sched_lockstep_create(const sched_params *p, const sched_trace_opts *trace,

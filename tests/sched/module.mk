@@ -6,6 +6,9 @@
 #   test_sched_policy_rtl  the same scenarios on the Verilated RTL
 #   test_sched_diff        C model vs RTL in lockstep, >= 1M random cycles,
 #                          and an injected difference the checker must report
+#   test_sched_ctrace      the C model's FST trace: hand-made scenario, the
+#                          same port waveform as the RTL's trace, window,
+#                          unwritable path
 # The Verilated suites stay out of the ASan pass (the Verilator runtime and
 # models are not built with sanitizers; it would only be slow).
 
@@ -27,9 +30,15 @@ $(SCHED_TEST_DIR)/test_sched_policy_rtl: $(SCHED_TEST_DIR)/test_sched_policy_rtl
 $(SCHED_TEST_DIR)/test_sched_diff: $(SCHED_TEST_DIR)/test_sched_diff.o $(VSCHED_LIB) $(SCHED_LIB)
 	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(VSCHED_LDLIBS) $(LDLIBS)
 
+# fstapi's reader: header with Verilator, code in $(VSCHED_LIB)
+$(SCHED_TEST_DIR)/test_sched_ctrace.o: INCLUDES += -I$(VERILATOR_INC)
+
+$(SCHED_TEST_DIR)/test_sched_ctrace: $(SCHED_TEST_DIR)/test_sched_ctrace.o $(VSCHED_LIB) $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(VSCHED_LDLIBS) $(LDLIBS)
+
 SCHED_TESTS := $(SCHED_TEST_DIR)/test_sched_policy_c $(SCHED_TEST_DIR)/test_sched_cmodel_random \
                $(SCHED_TEST_DIR)/test_sched_policy_rtl \
-               $(SCHED_TEST_DIR)/test_sched_diff
+               $(SCHED_TEST_DIR)/test_sched_diff $(SCHED_TEST_DIR)/test_sched_ctrace
 TEST_SUITES += $(SCHED_TESTS)
 TEST_DEPS   += $(SCHED_TESTS)
 SAN_SUITES  += $(SCHED_TEST_DIR)/test_sched_policy_c $(SCHED_TEST_DIR)/test_sched_cmodel_random

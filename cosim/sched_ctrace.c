@@ -1,0 +1,332 @@
+/*
+ * sched_ctrace.c -- the C model with an FST trace of its interface ports
+ * (sched_cmodel_create_traced, issue 3 "tracing off and on").
+ *
+ * A thin back end around an ordinary C model (sched_cmodel_create): every
+ * reset and step goes to the inner model, then the ports are written to an
+ * FST file exactly as the Verilated RTL's trace shows them (cosim/
+ * vsched_shim.cpp), so the two files can be opened side by side and compared
+ * signal for signal:
+ *
+ *   - scope `sched_core` with clk_i, rst_ni and every port of
+ *     rtl/sched_core.sv, same names and widths, flat vectors packed as the
+ *     shim packs them (field of port s at bits [s*width +: width]); the
+ *     nested scope `sched_core.sched_core` holds the same ports (aliases) and
+ *     the six parameters, as Verilator writes them;
+ *   - time 2 units per cycle from the last reset: time 0 after reset
+ *     (clk_i 0, rst_ni 1, idle inputs), the rising edge ending cycle t at
+ *     2t+1 (the inputs of cycle t and the outputs of cycle t+1), the falling
+ *     edge at 2t+2 (only clk_i changes); a second reset continues after the
+ *     last written time;
+ *   - the window [start, end) in cycles (time / 2); at `end` the file is
+ *     closed and renamed into place, otherwise at destroy.
+ *
+ * The untraced C model is untouched: tracing costs nothing unless asked for.
+ * Only the ports are traced (not the model's internal state).
+ *
+ * fstapi comes from the Verilator runtime in libsmc_vsched.a (compiled there
+ * from verilated_fst_c.cpp), so this file lives in that library too.
+ */
+#include "sched_if.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gtkwave/fstapi.h"
+
+/* Widest port: counters_o, 8 schedulers x 7 counters x 32 bits. */
+#define CT_MAX_WORDS ((SCHED_MAX_SCHEDULERS * SCHED_NUM_REASONS * 32 + 63) / 64)
+
+/* The signals, in the RTL's port order. */
+enum ct_signal {
+    CT_CLK, CT_RST_N, CT_POLICY, CT_WARP_LIMIT, CT_POOL_SIZE, CT_UNIT_AVAIL, CT_BARRIER,
+    CT_LAUNCH, CT_FINISH, CT_PUSH_VALID, CT_PUSH_WARP, CT_PUSH_PC, CT_PUSH_OP,
+    CT_PUSH_DST_VALID, CT_PUSH_DST, CT_PUSH_SRC_VALID, CT_PUSH_SRC, CT_PUSH_PRED, CT_PUSH_LONG,
+    CT_PUSH_HINT, CT_PUSH_PRED_MISS, CT_WB_VALID, CT_WB_WARP, CT_WB_REG, CT_ISSUE_VALID,
+    CT_ISSUE_WARP, CT_ISSUE_PC, CT_ISSUE_OP, CT_ISSUE_DST_VALID, CT_ISSUE_DST, CT_ISSUE_PRED,
+    CT_ISSUE_LONG, CT_ISSUE_HINT, CT_ISSUE_PRED_MISS, CT_STALL_REASON, CT_FETCH_VALID,
+    CT_FETCH_WARP, CT_LONG_PENDING, CT_COUNTERS, CT_NUM_SIGNALS
+};
+
+static const char *const ct_names[CT_NUM_SIGNALS] = {
+    "clk_i", "rst_ni", "policy_i", "warp_limit_i", "pool_size_i", "unit_avail_i", "barrier_i",
+    "launch_i", "finish_i", "push_valid_i", "push_warp_i", "push_pc_i", "push_op_i",
+    "push_dst_valid_i", "push_dst_i", "push_src_valid_i", "push_src_i", "push_pred_i",
+    "push_long_i", "push_hint_i", "push_pred_miss_i", "wb_valid_i", "wb_warp_i", "wb_reg_i",
+    "issue_valid_o", "issue_warp_o", "issue_pc_o", "issue_op_o", "issue_dst_valid_o",
+    "issue_dst_o", "issue_pred_o", "issue_long_o", "issue_hint_o", "issue_pred_miss_o",
+    "stall_reason_o", "fetch_valid_o", "fetch_warp_o", "long_pending_o", "counters_o"
+};
+
+typedef struct ctrace {
+    sched_backend  base;
+    sched_backend *cm;            /* the untraced C model doing the work */
+    void          *fst;           /* fstWriter context; NULL once closed */
+    char          *path, *tmp;
+    uint64_t       start, end;
+    uint64_t       time_base, last_time;
+    int            dumped;        /* anything written yet */
+    int            clk;
+    sched_inputs   in;            /* inputs shown on the ports */
+    uint32_t       width[CT_NUM_SIGNALS];
+    fstHandle      handle[CT_NUM_SIGNALS];
+    uint64_t       cur[CT_NUM_SIGNALS][CT_MAX_WORDS];
+    uint64_t       last[CT_NUM_SIGNALS][CT_MAX_WORDS];
+    fstHandle      param_handle[6];   /* NumWarps .. WbPorts */
+    unsigned       param_value[6];
+} ctrace;
+
+/* Put the low `width` bits of v at bit `pos` of the little-endian word vector w. */
+static void put(uint64_t *w, unsigned pos, unsigned width, uint64_t v)
+{
+    if (width < 64) v &= (1ull << width) - 1;
+    w[pos / 64] |= v << (pos % 64);
+    if (pos % 64 != 0 && pos % 64 + width > 64) w[pos / 64 + 1] |= v >> (64 - pos % 64);
+}
+
+/* All signal values from the current clock, inputs and outputs. */
+static void ct_sample(ctrace *t)
+{
+    const sched_params *p = &t->base.params;
+    const sched_inputs *in = &t->in;
+    const sched_outputs *o = &t->base.out;
+    const unsigned S = p->num_schedulers, R = p->reg_id_width, W = p->num_warps;
+    memset(t->cur, 0, sizeof t->cur);
+    t->cur[CT_CLK][0] = (uint64_t)t->clk;
+    t->cur[CT_RST_N][0] = 1;
+    put(t->cur[CT_POLICY], 0, 2, in->policy);
+    put(t->cur[CT_WARP_LIMIT], 0, 7, in->warp_limit);
+    put(t->cur[CT_POOL_SIZE], 0, 7, in->pool_size);
+    put(t->cur[CT_BARRIER], 0, W, in->barrier);
+    put(t->cur[CT_LAUNCH], 0, W, in->launch);
+    put(t->cur[CT_FINISH], 0, W, in->finish);
+    for (unsigned s = 0; s < S; s++) {
+        put(t->cur[CT_UNIT_AVAIL], 4 * s, 4, in->unit_avail[s]);
+        const sched_push *ps = &in->push[s];
+        if (ps->valid) {          /* an idle port's fields are zero, as in the shim */
+            const sched_instr *i = &ps->instr;
+            put(t->cur[CT_PUSH_VALID], s, 1, 1);
+            put(t->cur[CT_PUSH_WARP], 6 * s, 6, ps->warp);
+            put(t->cur[CT_PUSH_PC], 32 * s, 32, i->pc);
+            put(t->cur[CT_PUSH_OP], 2 * s, 2, i->op);
+            put(t->cur[CT_PUSH_DST_VALID], s, 1, i->dst_valid);
+            put(t->cur[CT_PUSH_DST], R * s, R, i->dst);
+            put(t->cur[CT_PUSH_SRC_VALID], 3 * s, 3, i->src_valid);
+            for (unsigned k = 0; k < 3; k++) put(t->cur[CT_PUSH_SRC], R * (3 * s + k), R, i->src[k]);
+            put(t->cur[CT_PUSH_PRED], s, 1, i->pred);
+            put(t->cur[CT_PUSH_LONG], s, 1, i->long_lat);
+            put(t->cur[CT_PUSH_HINT], 16 * s, 16, i->hint);
+            put(t->cur[CT_PUSH_PRED_MISS], 4 * s, 4, i->pred_miss);
+        }
+        const sched_issue *is = &o->issue[s];
+        put(t->cur[CT_ISSUE_VALID], s, 1, is->valid);
+        put(t->cur[CT_ISSUE_WARP], 6 * s, 6, is->warp);
+        put(t->cur[CT_ISSUE_PC], 32 * s, 32, is->pc);
+        put(t->cur[CT_ISSUE_OP], 2 * s, 2, is->op);
+        put(t->cur[CT_ISSUE_DST_VALID], s, 1, is->dst_valid);
+        put(t->cur[CT_ISSUE_DST], R * s, R, is->dst);
+        put(t->cur[CT_ISSUE_PRED], s, 1, is->pred);
+        put(t->cur[CT_ISSUE_LONG], s, 1, is->long_lat);
+        put(t->cur[CT_ISSUE_HINT], 16 * s, 16, is->hint);
+        put(t->cur[CT_ISSUE_PRED_MISS], 4 * s, 4, is->pred_miss);
+        put(t->cur[CT_STALL_REASON], 3 * s, 3, o->stall_reason[s]);
+        put(t->cur[CT_FETCH_VALID], s, 1, o->fetch_valid[s]);
+        put(t->cur[CT_FETCH_WARP], 6 * s, 6, o->fetch_warp[s]);
+        for (unsigned r = 0; r < SCHED_NUM_REASONS; r++)
+            put(t->cur[CT_COUNTERS], 32 * (SCHED_NUM_REASONS * s + r), 32, o->counters[s][r]);
+    }
+    for (unsigned k = 0; k < p->wb_ports; k++) {
+        const sched_writeback *wb = &in->wb[k];
+        if (!wb->valid) continue;
+        put(t->cur[CT_WB_VALID], k, 1, 1);
+        put(t->cur[CT_WB_WARP], 6 * k, 6, wb->warp);
+        put(t->cur[CT_WB_REG], R * k, R, wb->reg);
+    }
+    put(t->cur[CT_LONG_PENDING], 0, W, o->long_pending);
+}
+
+static void ct_close(ctrace *t)
+{
+    if (!t->fst) return;
+    fstWriterClose(t->fst);
+    t->fst = NULL;
+    rename(t->tmp, t->path);
+}
+
+/* Signal k's current value as '0'/'1' characters, MSB first. (Not
+ * fstWriterEmitValueChangeVec64: in this fstapi it drops the upper half of
+ * every 64-bit word.) */
+static void emit(ctrace *t, unsigned k)
+{
+    char bits[CT_MAX_WORDS * 64 + 1];
+    const uint32_t n = t->width[k];
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t bit = n - 1 - i;
+        bits[i] = (char)('0' + ((t->cur[k][bit / 64] >> (bit % 64)) & 1));
+    }
+    bits[n] = '\0';
+    fstWriterEmitValueChange(t->fst, t->handle[k], bits);
+}
+
+/* The shim's dump(time): write the signals that changed, inside the window. */
+static void ct_dump(ctrace *t, uint64_t time)
+{
+    if (!t->fst) return;
+    uint64_t c = time / 2;
+    if (c < t->start) return;
+    if (t->end != 0 && c >= t->end) {
+        ct_close(t);
+        return;
+    }
+    ct_sample(t);
+    t->last_time = t->time_base + time;
+    fstWriterEmitTimeChange(t->fst, t->last_time);
+    if (!t->dumped)               /* the parameters never change: once, first */
+        for (unsigned k = 0; k < 6; k++)
+            fstWriterEmitValueChange32(t->fst, t->param_handle[k], 32, t->param_value[k]);
+    for (unsigned k = 0; k < CT_NUM_SIGNALS; k++) {
+        size_t bytes = (t->width[k] + 63) / 64 * sizeof(uint64_t);
+        if (t->dumped && memcmp(t->cur[k], t->last[k], bytes) == 0) continue;
+        emit(t, k);
+        memcpy(t->last[k], t->cur[k], bytes);
+    }
+    t->dumped = 1;
+}
+
+static void ct_reset(sched_backend *b)
+{
+    ctrace *t = (ctrace *)b;
+    sched_reset(t->cm);
+    b->out = t->cm->out;
+    if (t->dumped) t->time_base = t->last_time + 2;
+    memset(&t->in, 0, sizeof t->in);
+    t->clk = 0;
+    ct_dump(t, 0);
+}
+
+static int ct_checked_step(sched_backend *b, const sched_inputs *in)
+{
+    ctrace *t = (ctrace *)b;
+    if (sched_step(t->cm, in) != 0) {
+        snprintf(b->error, sizeof b->error, "%s", sched_error(t->cm));
+        return -1;
+    }
+    b->out = t->cm->out;
+    t->in = *in;
+    t->clk = 1;
+    ct_dump(t, 2 * b->cycle + 1);
+    t->clk = 0;
+    ct_dump(t, 2 * b->cycle + 2);
+    return 0;
+}
+
+static void ct_step(sched_backend *b, const sched_inputs *in) { (void)ct_checked_step(b, in); }
+
+static void ct_destroy(sched_backend *b)
+{
+    ctrace *t = (ctrace *)b;
+    ct_close(t);
+    sched_destroy(t->cm);
+    free(t->path);
+    free(t->tmp);
+    free(t);
+}
+
+static const sched_backend_ops ctrace_ops = {
+    "cmodel (traced)", ct_reset, ct_step, ct_destroy, ct_checked_step
+};
+
+/* Scope `sched_core` with every port, then `sched_core.sched_core` with the
+ * parameters and the same ports as aliases, as in the RTL's trace. */
+static void ct_declare(ctrace *t)
+{
+    const sched_params *p = &t->base.params;
+    const unsigned S = p->num_schedulers, R = p->reg_id_width, W = p->num_warps, P = p->wb_ports;
+    const uint32_t width[CT_NUM_SIGNALS] = {
+        1, 1, 2, 7, 7, 4 * S, W, W, W, S, 6 * S, 32 * S, 2 * S, S, R * S, 3 * S, 3 * R * S, S, S,
+        16 * S, 4 * S, P, 6 * P, R * P, S, 6 * S, 32 * S, 2 * S, S, R * S, S, S, 16 * S, 4 * S,
+        3 * S, S, 6 * S, W, SCHED_NUM_REASONS * 32 * S
+    };
+    memcpy(t->width, width, sizeof width);
+    fstWriterSetTimescaleFromString(t->fst, "1ps");
+    fstWriterSetScope(t->fst, FST_ST_VCD_MODULE, "sched_core", NULL);
+    char name[CT_NUM_SIGNALS][48];
+    for (unsigned k = 0; k < CT_NUM_SIGNALS; k++) {
+        /* Verilator names a vector "name [msb:0]" */
+        if (t->width[k] > 1)
+            snprintf(name[k], sizeof name[k], "%s [%u:0]", ct_names[k], (unsigned)t->width[k] - 1);
+        else
+            snprintf(name[k], sizeof name[k], "%s", ct_names[k]);
+        enum fstVarDir dir = k < CT_ISSUE_VALID ? FST_VD_INPUT : FST_VD_OUTPUT;
+        t->handle[k] = fstWriterCreateVar(t->fst, FST_VT_VCD_WIRE, dir, t->width[k], name[k], 0);
+    }
+    fstWriterSetScope(t->fst, FST_ST_VCD_MODULE, "sched_core", NULL);
+    const char *pnames[6] = { "NumWarps", "NumSchedulers", "RegIdWidth", "IbufDepth", "SbEntries",
+                              "WbPorts" };
+    const unsigned pvals[6] = { p->num_warps, p->num_schedulers, p->reg_id_width, p->ibuf_depth,
+                                p->sb_entries, p->wb_ports };
+    for (unsigned k = 0; k < 6; k++) {
+        char pn[32];
+        snprintf(pn, sizeof pn, "%s [31:0]", pnames[k]);
+        t->param_value[k] = pvals[k];
+        t->param_handle[k] =
+            fstWriterCreateVar(t->fst, FST_VT_VCD_PARAMETER, FST_VD_IMPLICIT, 32, pn, 0);
+    }
+    for (unsigned k = 0; k < CT_NUM_SIGNALS; k++) {
+        enum fstVarDir dir = k < CT_ISSUE_VALID ? FST_VD_INPUT : FST_VD_OUTPUT;
+        fstWriterCreateVar(t->fst, FST_VT_VCD_WIRE, dir, t->width[k], name[k], t->handle[k]);
+    }
+    fstWriterSetUpscope(t->fst);
+    fstWriterSetUpscope(t->fst);
+}
+
+sched_backend *sched_cmodel_create_traced(const sched_params *p, const sched_trace_opts *trace,
+                                          char *err, size_t errlen)
+{
+    if (!trace || !trace->path) return sched_cmodel_create(p, err, errlen);
+    if (sched_params_check(p, err, errlen) != 0) return NULL;
+    ctrace *t = calloc(1, sizeof *t);
+    size_t n = strlen(trace->path) + 5;
+    if (t) t->path = strdup(trace->path);
+    if (t) t->tmp = malloc(n);
+    if (!t || !t->path || !t->tmp) goto oom;
+    snprintf(t->tmp, n, "%s.tmp", trace->path);
+    t->base.ops = &ctrace_ops;
+    t->base.params = *p;
+    t->start = trace->start;
+    t->end = trace->end;
+    /* fstWriterCreate() says nothing useful when it fails: try the file first */
+    FILE *probe = fopen(t->tmp, "wb");
+    if (!probe) {
+        snprintf(err, errlen, "trace file %s: cannot open %s for writing: %s", t->path, t->tmp,
+                 strerror(errno));
+        goto fail;
+    }
+    fclose(probe);
+    t->fst = fstWriterCreate(t->tmp, 1);
+    if (!t->fst) {
+        snprintf(err, errlen, "trace file %s: cannot open %s for writing", t->path, t->tmp);
+        remove(t->tmp);
+        goto fail;
+    }
+    ct_declare(t);
+    t->cm = sched_cmodel_create(p, err, errlen);
+    if (!t->cm) {
+        fstWriterClose(t->fst);
+        remove(t->tmp);
+        goto fail;
+    }
+    sched_reset(&t->base);
+    return &t->base;
+oom:
+    snprintf(err, errlen, "out of memory");
+fail:
+    if (t) {
+        free(t->path);
+        free(t->tmp);
+        free(t);
+    }
+    return NULL;
+}
