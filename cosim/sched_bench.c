@@ -117,7 +117,7 @@ int main(int argc, char **argv)
     rates c, r, rt;
     if (measure(cm, rec, n, 4, &c) != 0) return 1;
     print_rates("C model", "off", &c, 2, "10 M");
-    printf("| C model | on | n/a (no C-side trace yet) | | |\n");
+    printf("| C model | on | n/a: the FST is of the RTL's signals (Verilator); the C model writes none | | |\n");
     sched_destroy(cm);
 
     sched_backend *rtl = sched_rtl_create(&p, NULL, err, sizeof err);
