@@ -69,6 +69,7 @@ typedef struct ctrace {
     uint64_t       time_base, last_time;
     int            dumped;        /* anything written yet */
     int            clk;
+    int            rise_dumped;   /* the last rising edge was written */
     sched_inputs   in;            /* inputs shown on the ports */
     uint32_t       width[CT_NUM_SIGNALS];
     fstHandle      handle[CT_NUM_SIGNALS];
@@ -180,9 +181,16 @@ static void ct_dump(ctrace *t, uint64_t time)
         ct_close(t);
         return;
     }
-    ct_sample(t);
     t->last_time = t->time_base + time;
     fstWriterEmitTimeChange(t->fst, t->last_time);
+    if (t->clk == 0 && t->rise_dumped) {
+        /* a falling edge after a written rising edge changes only the clock
+         * (outputs are registers, inputs are held until the next rising edge) */
+        t->cur[CT_CLK][0] = t->last[CT_CLK][0] = 0;
+        emit(t, CT_CLK);
+        return;
+    }
+    ct_sample(t);
     if (!t->dumped)               /* the parameters never change: once, first */
         for (unsigned k = 0; k < 6; k++)
             fstWriterEmitValueChange32(t->fst, t->param_handle[k], 32, t->param_value[k]);
@@ -203,6 +211,7 @@ static void ct_reset(sched_backend *b)
     if (t->dumped) t->time_base = t->last_time + 2;
     memset(&t->in, 0, sizeof t->in);
     t->clk = 0;
+    t->rise_dumped = 0;
     ct_dump(t, 0);
 }
 
@@ -215,6 +224,7 @@ static int ct_checked_step(sched_backend *b, const sched_inputs *in)
     }
     b->out = t->cm->out;
     t->in = *in;
+    t->rise_dumped = 0;
     t->clk = 1;
     ct_dump(t, 2 * b->cycle + 1);
     t->clk = 0;
