@@ -77,6 +77,7 @@ typedef struct ctrace {
     uint64_t       last[CT_NUM_SIGNALS][CT_MAX_WORDS];
     fstHandle      param_handle[6];   /* NumWarps .. WbPorts */
     unsigned       param_value[6];
+    char           byte_chars[256][8];  /* "00000000" .. "11111111", MSB first */
 } ctrace;
 
 /* Put the low `width` bits of v at bit `pos` of the little-endian word vector w. */
@@ -94,7 +95,8 @@ static void ct_sample(ctrace *t)
     const sched_inputs *in = &t->in;
     const sched_outputs *o = &t->base.out;
     const unsigned S = p->num_schedulers, R = p->reg_id_width, W = p->num_warps;
-    memset(t->cur, 0, sizeof t->cur);
+    for (unsigned k = 0; k < CT_NUM_SIGNALS; k++)
+        memset(t->cur[k], 0, (t->width[k] + 63) / 64 * sizeof(uint64_t));
     t->cur[CT_CLK][0] = (uint64_t)t->clk;
     t->cur[CT_RST_N][0] = 1;
     put(t->cur[CT_POLICY], 0, 2, in->policy);
@@ -163,11 +165,16 @@ static void emit(ctrace *t, unsigned k)
 {
     char bits[CT_MAX_WORDS * 64 + 1];
     const uint32_t n = t->width[k];
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t bit = n - 1 - i;
-        bits[i] = (char)('0' + ((t->cur[k][bit / 64] >> (bit % 64)) & 1));
+    const uint64_t *v = t->cur[k];
+    char *o = bits;
+    uint32_t bit = n;
+    for (; bit % 8 != 0; bit--)               /* the top bits above a whole byte */
+        *o++ = (char)('0' + ((v[(bit - 1) / 64] >> ((bit - 1) % 64)) & 1));
+    for (; bit > 0; bit -= 8, o += 8) {       /* then a byte at a time */
+        unsigned byte = (unsigned)(v[(bit - 8) / 64] >> ((bit - 8) % 64)) & 0xFF;
+        memcpy(o, t->byte_chars[byte], 8);
     }
-    bits[n] = '\0';
+    *o = '\0';
     fstWriterEmitValueChange(t->fst, t->handle[k], bits);
 }
 
@@ -305,6 +312,8 @@ sched_backend *sched_cmodel_create_traced(const sched_params *p, const sched_tra
     snprintf(t->tmp, n, "%s.tmp", trace->path);
     t->base.ops = &ctrace_ops;
     t->base.params = *p;
+    for (unsigned b = 0; b < 256; b++)
+        for (unsigned i = 0; i < 8; i++) t->byte_chars[b][i] = (char)('0' + ((b >> (7 - i)) & 1));
     t->start = trace->start;
     t->end = trace->end;
     /* fstWriterCreate() says nothing useful when it fails: try the file first */
