@@ -8,7 +8,7 @@
 #                          and an injected difference the checker must report
 #   test_sched_ctrace      the C model's FST trace: hand-made scenario, the
 #                          same port waveform as the RTL's trace, window,
-#                          unwritable path
+#                          unwritable path (also ASan)
 # The Verilated suites stay out of the ASan pass (the Verilator runtime and
 # models are not built with sanitizers; it would only be slow).
 
@@ -41,5 +41,9 @@ SCHED_TESTS := $(SCHED_TEST_DIR)/test_sched_policy_c $(SCHED_TEST_DIR)/test_sche
                $(SCHED_TEST_DIR)/test_sched_diff $(SCHED_TEST_DIR)/test_sched_ctrace
 TEST_SUITES += $(SCHED_TESTS)
 TEST_DEPS   += $(SCHED_TESTS)
-SAN_SUITES  += $(SCHED_TEST_DIR)/test_sched_policy_c $(SCHED_TEST_DIR)/test_sched_cmodel_random
-SAN_DEPS    += $(SCHED_TEST_DIR)/test_sched_policy_c $(SCHED_TEST_DIR)/test_sched_cmodel_random
+# test_sched_ctrace too: it is short, and its ASan library reuses the
+# (unsanitized) Verilated models, so only the C trace writer is instrumented.
+SCHED_SAN_TESTS := $(SCHED_TEST_DIR)/test_sched_policy_c $(SCHED_TEST_DIR)/test_sched_cmodel_random \
+                   $(SCHED_TEST_DIR)/test_sched_ctrace
+SAN_SUITES  += $(SCHED_SAN_TESTS)
+SAN_DEPS    += $(SCHED_SAN_TESTS)
