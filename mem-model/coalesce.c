@@ -42,13 +42,29 @@ static uint32_t log2u(uint64_t v)
 
 uint32_t mem_l1_set_hashed(const mem_config *cfg, uint64_t line_addr)
 {
+    if (cfg->l1d_index == MEM_INDEX_FERMI) {
+        /* Fermi's L1 set index (Nugteren et al., "A Detailed GPU Cache Model
+         * Based on Reuse Distance Theory", HPCA 2014):
+         * byte-address bits 7..11 (the line index; lines are 128 bytes) XOR
+         * bits 13, 14, 15, 17 and 19 in that order; with 64 sets (48 KB)
+         * bit 12 is the index's top bit. mem_config_check allows it only for
+         * 128-byte lines and 32 or 64 sets. */
+        uint32_t lower = (uint32_t)(line_addr >> 7) & 31;
+        uint32_t upper = (uint32_t)(line_addr >> 13) & 7;
+        upper |= (uint32_t)((line_addr >> 17) & 1) << 3;
+        upper |= (uint32_t)((line_addr >> 19) & 1) << 4;
+        uint32_t set = lower ^ upper;
+        if (cfg->l1d_sets == 64)
+            set |= (uint32_t)((line_addr >> 12) & 1) << 5;
+        return set;
+    }
     uint64_t idx = line_addr >> __builtin_ctz(cfg->l1d_line_bytes);
     uint32_t mask = cfg->l1d_sets - 1;
     if (mask == 0)
         return 0;
-    /* Pseudo-random hash (in the spirit of OAWS Table 1 ref. [25]): XOR-fold
-     * all higher address bits onto the index bits, so that strides that are
-     * multiples of sets*line no longer land in one set. */
+    /* A generic pseudo-random hash for any geometry: XOR-fold all higher
+     * address bits onto the index bits, so that strides that are multiples
+     * of sets*line no longer land in one set. */
     uint32_t bits = log2u(cfg->l1d_sets);
     uint64_t h = 0;
     while (idx) {
