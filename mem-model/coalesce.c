@@ -250,14 +250,20 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
         info->coherent = true;
         return 0;
     }
-    /* Distinct blocks, lines and sets are found through small hash tables
-     * (slot = index + 1, 0 = empty) over the arrays that keep them in
-     * first-touch order. */
-    uint64_t set_keys[MEM_MAX_TX];
+    /* Distinct blocks are found through a small hash table (slot = index +
+     * 1, 0 = empty) over tx[], which keeps them in first-touch order. With
+     * whole-line blocks every block is its own line; otherwise distinct
+     * lines go through a second table. Distinct sets are bits of a 256-bit
+     * map when there are at most 256 sets (every preset), else a third
+     * table. */
+    int lines_are_blocks = blk == line, set_map = cfg->l1d_sets <= 256;
+    uint64_t set_keys[MEM_MAX_TX], set_bits[4] = { 0, 0, 0, 0 };
     uint8_t tx_slot[256], line_slot[256], set_slot[256];
     memset(tx_slot, 0, sizeof tx_slot);
-    memset(line_slot, 0, sizeof line_slot);
-    memset(set_slot, 0, sizeof set_slot);
+    if (!lines_are_blocks)
+        memset(line_slot, 0, sizeof line_slot);
+    if (!set_map)
+        memset(set_slot, 0, sizeof set_slot);
     uint32_t n = 0, nlines = 0, nsets = 0, last = 0;
     for (uint64_t act = req->active_mask; act; act &= act - 1) {
         uint32_t lane = (uint32_t)__builtin_ctzll(act);
@@ -279,10 +285,15 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
                     tx[n].block = b;
                     tx[n].bytes = 0;
                     uint64_t la = b & ~(line - 1);
-                    tx[n].set = mem_l1_set(cfg, la);
+                    uint32_t set = mem_l1_set(cfg, la);
+                    tx[n].set = set;
                     n++;
-                    seen_add(lines, line_slot, &nlines, la);
-                    seen_add(set_keys, set_slot, &nsets, tx[j].set);
+                    if (!lines_are_blocks)
+                        seen_add(lines, line_slot, &nlines, la);
+                    if (set_map)
+                        set_bits[set >> 6] |= 1ull << (set & 63);
+                    else
+                        seen_add(set_keys, set_slot, &nsets, set);
                 }
             }
             last = j;
@@ -292,6 +303,11 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
             a = stop;
         }
     }
+    if (lines_are_blocks)
+        nlines = n;
+    if (set_map)
+        for (int w = 0; w < 4; w++)
+            nsets += (uint32_t)__builtin_popcountll(set_bits[w]);
     *ntx = n;
     info->transactions = n;
     info->lines = nlines;
