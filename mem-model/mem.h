@@ -43,7 +43,11 @@ extern "C" {
 
 /* ---- configuration -------------------------------------------------------- */
 
-enum mem_index_fn { MEM_INDEX_LINEAR = 0, MEM_INDEX_HASH = 1 };
+/* L1D set index: linear (line address modulo sets); hash (every higher
+ * line-address bit XOR-folded onto the index bits, any geometry); fermi
+ * (Fermi's function, Nugteren et al. HPCA 2014; 128-byte lines, 32 or 64
+ * sets). */
+enum mem_index_fn { MEM_INDEX_LINEAR = 0, MEM_INDEX_HASH = 1, MEM_INDEX_FERMI = 2 };
 enum mem_alloc_policy { MEM_ALLOC_ON_MISS = 0, MEM_ALLOC_ON_FILL = 1 };
 
 /* All fields are described (range, meaning, source) by the key table in

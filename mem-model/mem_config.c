@@ -20,7 +20,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-static const char *const index_names[] = { "linear", "hash", NULL };
+static const char *const index_names[] = { "linear", "hash", "fermi", NULL };
 static const char *const alloc_names[] = { "on_miss", "on_fill", NULL };
 
 #define K32(name, field, lo, hi, doc) CK_KEY_U32(name, mem_config, field, lo, hi, doc)
@@ -35,7 +35,7 @@ static const ck_key mem_keys[] = {
     K32("l1d.line_bytes", l1d_line_bytes, 16, 4096, "L1D line size (power of two)"),
     K32("l1d.sector_bytes", l1d_sector_bytes, 16, 4096, "coalescing/fill unit; = line_bytes for per-line transactions, 32 for sectors"),
     K32("l1d.latency", l1d_latency, 1, 10000, "L1D hit latency, cycles"),
-    CK_KEY_ENUM("l1d.index", mem_config, l1d_index, index_names, "set index function: linear, or hash (XOR-folded, pseudo-random like Fermi)"),
+    CK_KEY_ENUM("l1d.index", mem_config, l1d_index, index_names, "set index function: linear; hash (higher line-address bits XOR-folded onto the index); fermi (Fermi's hash [Nugteren HPCA'14], 128-B lines, 32 or 64 sets)"),
     CK_KEY_ENUM("l1d.alloc", mem_config, l1d_alloc, alloc_names, "line allocation on a read miss: reserve at miss time, or at fill time"),
     K32("l1d.mshr_entries", l1d_mshr_entries, 1, 1024, "MSHR entries per SM, shared by all warps"),
     K32("l1d.mshr_max_merge", l1d_mshr_max_merge, 1, 64, "maximum requests merged into one MSHR entry"),
@@ -102,7 +102,10 @@ static void fermi_gtx480(mem_config *c)
     c->l1d_line_bytes = 128;
     c->l1d_sector_bytes = 128;   /* per-line transactions (128 B port) [OAWS-2] */
     c->l1d_latency = 28;         /* assumed: typical Fermi L1 hit latency */
-    c->l1d_index = MEM_INDEX_HASH;  /* pseudo-random hashing [OAWS-T1] */
+    /* "pseudo-random hashing" [OAWS-T1]: Fermi's set index function as
+     * reverse-engineered by Nugteren et al., "A Detailed GPU Cache Model
+     * Based on Reuse Distance Theory", HPCA 2014 (coalesce.c) */
+    c->l1d_index = MEM_INDEX_FERMI;
     c->l1d_alloc = MEM_ALLOC_ON_FILL; /* [OAWS-2] §5.1 */
     c->l1d_mshr_entries = 32;    /* [OAWS-2] */
     c->l1d_mshr_max_merge = 8;   /* assumed: GPGPU-Sim 3.x GTX480 default */
@@ -230,6 +233,11 @@ int mem_config_check(const mem_config *c, char *err, size_t errlen)
     if (c->l1d_line_bytes / c->l1d_sector_bytes > 32)
         return fail(err, errlen, "key 'l1d.sector_bytes': more than 32 sectors "
                     "per line");
+    if (c->l1d_index == MEM_INDEX_FERMI &&
+        (c->l1d_line_bytes != 128 || (c->l1d_sets != 32 && c->l1d_sets != 64)))
+        return fail(err, errlen, "key 'l1d.index': fermi is defined for 128-byte "
+                    "lines and 32 or 64 sets (l1d.line_bytes %u, l1d.sets %u); use "
+                    "hash for other geometries", c->l1d_line_bytes, c->l1d_sets);
     if (c->l2_line_bytes < c->l1d_line_bytes)
         return fail(err, errlen, "key 'l2.line_bytes': %u is smaller than "
                     "l1d.line_bytes %u", c->l2_line_bytes, c->l1d_line_bytes);

@@ -23,7 +23,16 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
                     uint32_t *ntx, mem_coalesce_info *info, char *err,
                     size_t errlen);
 
-/* The L1D set of a line address under the configured index function. */
-uint32_t mem_l1_set(const mem_config *cfg, uint64_t line_addr);
+/* The L1D set of a line address under the configured index function. The
+ * linear index is inline (it is on every access's path). */
+uint32_t mem_l1_set_hashed(const mem_config *cfg, uint64_t line_addr);
+
+static inline uint32_t mem_l1_set(const mem_config *cfg, uint64_t line_addr)
+{
+    if (cfg->l1d_index == MEM_INDEX_LINEAR || cfg->l1d_sets == 1)
+        return (uint32_t)((line_addr >> __builtin_ctz(cfg->l1d_line_bytes)) &
+                          (cfg->l1d_sets - 1));
+    return mem_l1_set_hashed(cfg, line_addr);
+}
 
 #endif /* SMC_MEM_INTERNAL_H */

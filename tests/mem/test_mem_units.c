@@ -383,6 +383,78 @@ static void test_lru_eviction_order(void **state)
     stop(&h);
 }
 
+/* Fermi's set index (Nugteren et al., HPCA 2014): byte-address bits 7..11
+ * XOR bits {13, 14, 15, 17, 19}; with 64 sets bit 12 on top. The expected
+ * sets below are worked out by hand from that rule. */
+static void test_fermi_set_index(void **state)
+{
+    (void)state;
+    char err[256];
+    mem_config c = base_config();            /* 32 sets x 8 ways x 128 B */
+    c.l1d_index = MEM_INDEX_FERMI;
+    mem_coalesce_info info;
+    uint64_t a[32];
+
+    /* stride 4096 (= sets * line): bits 7..11 are 0 and lane i's address
+     * has i in bits 12..16, so the set is bits 13..15 = (i >> 1) & 7:
+     * 8 sets (lanes 2k and 2k+1 differ only in bit 12, which 32 sets
+     * ignore; bit 16 is not in the function) */
+    mem_request r = request(0, 0, MEM_LOAD, MEM_GLOBAL, 1);
+    for (int i = 0; i < 32; i++) a[i] = 4096 * (uint64_t)i;
+    lanes(&r, a, 32, 4);
+    coalesce(&c, &r, &info);
+    assert_int_equal(info.transactions, 32);
+    assert_int_equal(info.sets, 8);
+    /* 64 sets (48 KB): bit 12 becomes the top index bit, 16 sets */
+    mem_config c64 = c;
+    c64.l1d_sets = 64;
+    c64.l1d_ways = 6;
+    coalesce(&c64, &r, &info);
+    assert_int_equal(info.sets, 16);
+
+    /* Nine lines that all fall in set 0 (bits 7..11 equal to the upper
+     * bits): k * 0x2080 for k = 0..7 (bits 7..11 = k, bits 13..15 = k) and
+     * 0x20400 (bits 7..11 = 8, bit 17 -> upper value 8). With 8 ways the
+     * ninth evicts the first (LRU), so re-reading line 0 misses and its
+     * fill evicts the next LRU line, 0x2080: two evictions. With linear
+     * indexing they are in sets 0..8 and the re-read hits. */
+    const uint64_t lines[9] = { 0, 0x2080, 0x4100, 0x6180, 0x8200, 0xa280,
+                                0xc300, 0xe380, 0x20400 };
+    for (int pass = 0; pass < 2; pass++) {
+        mem_config cc = base_config();
+        cc.l1d_index = pass == 0 ? MEM_INDEX_FERMI : MEM_INDEX_LINEAR;
+        harness h;
+        start(&h, &cc);
+        for (int i = 0; i < 9; i++) {
+            access1(&h, 0, MEM_LOAD, lines[i], (uint64_t)i);
+            run(&h, 400);
+        }
+        access1(&h, 0, MEM_LOAD, 0, 100);
+        run(&h, 400);
+        const mem_stats *st = mem_get_stats(h.m);
+        assert_int_equal(st->l1_miss[MEM_LOAD], pass == 0 ? 10 : 9);
+        assert_int_equal(st->l1_hit[MEM_LOAD], pass == 0 ? 0 : 1);
+        assert_int_equal(st->l1_evictions, pass == 0 ? 2 : 0);
+        stop(&h);
+    }
+
+    /* defined only for 128-byte lines and 32 or 64 sets: named error */
+    c.l1d_sets = 16;
+    assert_int_equal(mem_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'l1d.index'"));
+    c.l1d_sets = 32;
+    c.l1d_line_bytes = c.l1d_sector_bytes = 64;
+    assert_null(mem_create(&c, err, sizeof err));
+    assert_non_null(strstr(err, "'l1d.index'"));
+    /* the key's value by name */
+    c = base_config();
+    assert_int_equal(mem_config_apply(&c, "l1d.index=fermi", err, sizeof err), 0);
+    assert_int_equal(c.l1d_index, MEM_INDEX_FERMI);
+    /* and the preset that models Fermi uses it */
+    assert_int_equal(mem_config_preset(&c, "fermi-gtx480", err, sizeof err), 0);
+    assert_int_equal(c.l1d_index, MEM_INDEX_FERMI);
+}
+
 static void test_mshr_merge_limit_and_replay(void **state)
 {
     (void)state;
@@ -729,6 +801,7 @@ int main(void)
         cmocka_unit_test(test_dram_row_hit_and_miss),
         cmocka_unit_test(test_frfcfs_reorders_row_hits),
         cmocka_unit_test(test_lru_eviction_order),
+        cmocka_unit_test(test_fermi_set_index),
         cmocka_unit_test(test_mshr_merge_limit_and_replay),
         cmocka_unit_test(test_mshr_exhaustion_occludes),
         cmocka_unit_test(test_allocate_on_miss_vs_fill),
