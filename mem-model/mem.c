@@ -378,13 +378,18 @@ typedef struct dram_req {
     uint64_t line;       /* partition-local byte address of the line */
     uint64_t arrival;    /* FCFS order */
     uint64_t done;
-    uint32_t bank, row;
+    uint64_t row;        /* 64 bits: row numbers of high addresses exceed 32 */
+    uint32_t bank;
     uint32_t mshr;       /* reads: the L2 MSHR entry waiting for it */
     uint8_t  is_write;
 } dram_req;
 
+/* No row number reaches it: a row is at least 64 bytes, so row numbers are
+ * below 2^58. */
+#define DRAM_ROW_CLOSED UINT64_MAX
+
 typedef struct dram_bank {
-    int64_t  open_row;   /* -1: closed */
+    uint64_t open_row;   /* DRAM_ROW_CLOSED: closed */
     uint64_t ready;      /* next column command possible */
     uint64_t act;        /* last activate */
     uint64_t pre_ok;     /* earliest precharge */
@@ -894,7 +899,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         p->out_try = UINT64_MAX;
         p->wake = UINT64_MAX;    /* nothing to do yet */
         for (uint32_t b = 0; !bad && b < cfg->dram_banks; b++)
-            p->banks[b].open_row = -1;
+            p->banks[b].open_row = DRAM_ROW_CLOSED;
     }
     if (bad) {
         mem_destroy(m);
@@ -934,7 +939,7 @@ static void dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_wr
     r->arrival = p->arrivals++;
     uint64_t row_index = lline >> lg(c->dram_row_bytes);
     r->bank = fd_mod(&m->div_banks, row_index);
-    r->row = (uint32_t)fd_div(&m->div_banks, row_index);
+    r->row = fd_div(&m->div_banks, row_index);
     r->is_write = (uint8_t)is_write;
     r->mshr = mshr;
     r->done = 0;
@@ -952,12 +957,12 @@ static void dram_start(mem_system *m, part_state *p, dram_req *r)
     const mem_config *c = &m->cfg;
     dram_bank *b = &p->banks[r->bank];
     uint64_t col;
-    if (b->open_row == (int64_t)r->row) {
+    if (b->open_row == r->row) {
         col = m->now;
         m->st.dram_row_hits++;
     } else {
         uint64_t act = m->now;
-        if (b->open_row >= 0)
+        if (b->open_row != DRAM_ROW_CLOSED)
             act = max64(m->now, b->pre_ok) + c->dram_tRP;
         if (b->activated)
             act = max64(act, b->act + c->dram_tRC);
@@ -1009,7 +1014,7 @@ static void dram_cycle(mem_system *m, part_state *p)
         dram_bank *b = &p->banks[p->queue[i].bank];
         if (b->ready > m->now)
             continue;
-        if (b->open_row == (int64_t)p->queue[i].row) {
+        if (b->open_row == p->queue[i].row) {
             pick = (int)i;
             break;
         }

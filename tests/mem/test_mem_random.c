@@ -2,7 +2,8 @@
  * test_mem_random.c — seeded randomised invariant test of the memory model.
  *
  * Several configurations (presets and variants: tiny MSHRs, allocate-on-miss,
- * sectors, hashed sets, one-entry queues) each run a random mix of warp
+ * sectors, hashed sets, one-entry queues; and 24 drawn at random across the
+ * keys' ranges) each run a random mix of warp
  * memory instructions from all SMs: coherent and divergent loads, stores,
  * atomics, shared and constant accesses, over small and large footprints.
  * Checked, every cycle or at the end:
@@ -16,8 +17,9 @@
  *
  *   test_mem_random [instructions]   (default 400,000, ~5 M transactions;
  *                                     the ASan pass uses fewer; each of the
- *                                     six configurations gets a sixth, the
- *                                     slow "tiny" one a quarter of that)
+ *                                     six fixed configurations gets a sixth,
+ *                                     the slow "tiny" one a quarter of that,
+ *                                     each random one an eightieth)
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -308,6 +310,81 @@ static void test_variants(void **state)
     run_config("sectors on_fill", &c, n, 6);
 }
 
+/* Configurations drawn at random over the keys' ranges (within what keeps
+ * a run small: few SMs and sets, latencies up to a few hundred cycles, but
+ * extremes such as one-entry queues, 1-byte channels, 256-byte headers, 64
+ * ways or partitions, 4 KB lines with 32 sectors, rows of one line, more
+ * than 64 SMs and every index function), each with the same invariants. */
+static uint32_t pick(uint32_t lo, uint32_t hi) { return lo + (uint32_t)(rnd() % (hi - lo + 1)); }
+static uint32_t pick_pow2(uint32_t lo_log, uint32_t hi_log) { return 1u << pick(lo_log, hi_log); }
+
+static void test_random_configs(void **state)
+{
+    (void)state;
+    char err[256], name[64];
+    uint32_t nconf = 24;
+    uint64_t n = total_insts / 80 ? total_insts / 80 : 1;
+    for (uint32_t k = 0; k < nconf; k++) {
+        rng_s = 1000 + k;
+        mem_config c = preset(k % 3 == 0 ? "kepler-k20x" : k % 3 == 1 ? "fermi-gtx480"
+                                                                      : "si-7970");
+        c.num_sms = rnd() % 5 == 0 ? pick(65, 80) : pick(1, 8);
+        c.warp_size = pick_pow2(3, 6);
+        c.dup_window = pick(1, 3000);
+        c.sample_interval = pick(0, 500);
+        c.l1d_line_bytes = pick_pow2(4, 12);
+        c.l1d_sector_bytes = c.l1d_line_bytes >> pick(0, 5);
+        if (c.l1d_sector_bytes < 16)
+            c.l1d_sector_bytes = 16;
+        c.l1d_sets = pick_pow2(0, 6);
+        c.l1d_ways = rnd() % 4 == 0 ? 64 : pick(1, 8);
+        c.l1d_latency = pick(1, 60);
+        c.l1d_index = (uint32_t)(rnd() % 2);        /* linear or hash */
+        if (c.l1d_line_bytes == 128 && (c.l1d_sets == 32 || c.l1d_sets == 64) && rnd() % 2)
+            c.l1d_index = MEM_INDEX_FERMI;
+        c.l1d_alloc = (uint32_t)(rnd() % 2);
+        c.l1d_mshr_entries = rnd() % 5 == 0 ? pick(65, 300) : pick(1, 40);
+        c.l1d_mshr_max_merge = pick(1, 64);
+        c.smem_banks = pick(1, 64);
+        c.smem_bank_bytes = pick_pow2(2, 3);
+        c.smem_latency = pick(1, 50);
+        c.const_latency = pick(1, 50);
+        c.icnt_latency = pick(1, 200);
+        c.icnt_bytes_per_cycle = rnd() % 4 == 0 ? 1 : pick(2, 256);
+        c.icnt_queue_entries = pick(1, 16);
+        c.icnt_header_bytes = rnd() % 4 == 0 ? 256 : pick(0, 16);
+        c.l2_partitions = rnd() % 5 == 0 ? 64 : pick(1, 12);
+        c.l2_line_bytes = c.l1d_line_bytes << pick(0, 1);
+        if (c.l2_line_bytes > 4096)
+            c.l2_line_bytes = 4096;
+        c.l2_sets = pick_pow2(0, 7);
+        c.l2_ways = rnd() % 4 == 0 ? 64 : pick(1, 16);
+        c.l2_latency = pick(1, 300);
+        c.l2_mshr_entries = pick(1, 80);
+        c.l2_mshr_max_merge = pick(1, 64);
+        c.l2_queue_entries = pick(1, 16);
+        c.dram_banks = pick(1, 64);
+        c.dram_row_bytes = c.l2_line_bytes << pick(0, 4);
+        if (c.dram_row_bytes < 64)
+            c.dram_row_bytes = 64;
+        c.dram_queue_entries = pick(1, 64);
+        c.dram_bytes_per_cycle = pick(1, 128);
+        c.dram_latency = pick(0, 200);
+        c.dram_tCL = pick(1, 30);
+        c.dram_tRP = pick(1, 30);
+        c.dram_tRC = pick(1, 60);
+        c.dram_tRAS = pick(1, 40);
+        c.dram_tRCD = pick(1, 30);
+        c.dram_tRRD = pick(1, 20);
+        c.dram_tWR = pick(1, 30);
+        c.dram_tCDLR = pick(1, 20);
+        if (mem_config_check(&c, err, sizeof err) != 0)
+            fail_msg("random configuration %u is not valid: %s", k, err);
+        snprintf(name, sizeof name, "random config %u", k);
+        run_config(name, &c, n, 2000 + k);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) {
@@ -320,6 +397,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_presets),
         cmocka_unit_test(test_variants),
+        cmocka_unit_test(test_random_configs),
     };
     return cmocka_run_group_tests_name("mem_random", tests, NULL, NULL);
 }

@@ -329,6 +329,25 @@ static void test_dram_row_hit_and_miss(void **state)
     stop(&h);
 }
 
+/* Row numbers are not truncated: 2^47 is in bank (2^47 / 2048) % 16 = 0
+ * like address 0, in row 2^47 / 32768 = 2^32, which a 32-bit row number
+ * would confuse with row 0. It must be a row miss (tRP more than cold). */
+static void test_dram_rows_beyond_32_bits(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    harness h;
+    start(&h, &c);
+    access1(&h, 0, MEM_LOAD, 0, 1);                   /* bank 0, row 0 */
+    run_until(&h, 1000);
+    access1(&h, 0, MEM_LOAD, 1ull << 47, 2);          /* bank 0, row 2^32 */
+    run_until(&h, 2000);
+    assert_int_equal(done_at(&h, 1), COLD_RT);
+    assert_int_equal(done_at(&h, 2) - 1000, COLD_RT + 12);
+    assert_int_equal(mem_get_stats(h.m)->dram_row_hits, 0);
+    stop(&h);
+}
+
 static void test_frfcfs_reorders_row_hits(void **state)
 {
     (void)state;
@@ -799,6 +818,7 @@ int main(void)
         cmocka_unit_test(test_bad_requests),
         cmocka_unit_test(test_miss_then_hit_latency),
         cmocka_unit_test(test_dram_row_hit_and_miss),
+        cmocka_unit_test(test_dram_rows_beyond_32_bits),
         cmocka_unit_test(test_frfcfs_reorders_row_hits),
         cmocka_unit_test(test_lru_eviction_order),
         cmocka_unit_test(test_fermi_set_index),
