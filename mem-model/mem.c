@@ -903,7 +903,14 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     }
     if (bad) {
         mem_destroy(m);
-        fail(err, errlen, "out of memory creating the memory model");
+        /* name the keys that size the two big arrays */
+        double l1 = (double)cfg->num_sms * cfg->l1d_sets * cfg->l1d_ways *
+                    (sizeof(l1_line) + sizeof(uint64_t));
+        double l2 = (double)cfg->l2_partitions * cfg->l2_sets * cfg->l2_ways *
+                    (sizeof(uint64_t) + 3);
+        fail(err, errlen, "out of memory creating the memory model (L1D tags %.1f GiB: "
+             "mem.num_sms x l1d.sets x l1d.ways; L2 tags %.1f GiB: l2.partitions x "
+             "l2.sets x l2.ways)", l1 / (1 << 30), l2 / (1 << 30));
         return NULL;
     }
     return m;

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config_keys.h"
@@ -213,6 +215,58 @@ static void test_mem_config_errors(void **state)
     unlink(path);
 }
 
+/* A configuration too large for the memory available: mem_create fails
+ * with a message naming the keys that size it, not a crash. Run in a child
+ * whose address space is capped at 1 GiB (not under AddressSanitizer, which
+ * reserves far more address space than that for itself). */
+#if defined(__SANITIZE_ADDRESS__)
+#define HAVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HAVE_ASAN 1
+#endif
+#endif
+
+static void test_mem_too_big(void **state)
+{
+    (void)state;
+#ifdef HAVE_ASAN
+    skip();
+#else
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        struct rlimit lim = { 1ull << 30, 1ull << 30 };
+        setrlimit(RLIMIT_AS, &lim);
+        mem_config c;
+        char err[512] = "";
+        mem_config_preset(&c, "kepler-k20x", err, sizeof err);
+        c.num_sms = 64;
+        c.l1d_sets = 65536;
+        c.l1d_ways = 16;             /* 64 M ways: over a GiB of tags */
+        mem_system *m = mem_create(&c, err, sizeof err);
+        if (write(fds[1], err, strlen(err)) < 0 || m)
+            _exit(2);
+        _exit(0);
+    }
+    close(fds[1]);
+    char msg[512] = "";
+    ssize_t n = read(fds[0], msg, sizeof msg - 1);
+    close(fds[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_true(n > 0);
+    if (!strstr(msg, "out of memory") || !strstr(msg, "mem.num_sms x l1d.sets x l1d.ways") ||
+        !strstr(msg, "GiB"))
+        fail_msg("unexpected message: %s", msg);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -222,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_check_struct),
         cmocka_unit_test(test_mem_presets),
         cmocka_unit_test(test_mem_config_errors),
+        cmocka_unit_test(test_mem_too_big),
     };
     return cmocka_run_group_tests_name("config_keys", tests, NULL, NULL);
 }
