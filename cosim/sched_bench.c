@@ -69,6 +69,30 @@ static int measure(sched_backend *b, const sched_inputs *rec, size_t n, unsigned
     return 0;
 }
 
+/* The traced rows: each of the REPS runs is on a fresh instance made by
+ * `create`, so every run writes its trace from cycle 0. */
+typedef sched_backend *(*traced_create)(const sched_params *p, const sched_trace_opts *t,
+                                        char *err, size_t errlen);
+
+static int measure_traced(traced_create create, const sched_params *p,
+                          const sched_trace_opts *t, const sched_inputs *rec, size_t n,
+                          rates *r)
+{
+    char err[512];
+    for (unsigned i = 0; i < REPS; i++) {
+        sched_backend *b = create(p, t, err, sizeof err);
+        if (!b) {
+            fprintf(stderr, "sched_bench: %s\n", err);
+            return -1;
+        }
+        r->rate[i] = run(b, rec, n, 1);
+        sched_destroy(b);
+        if (r->rate[i] < 0) return -1;
+    }
+    qsort(r->rate, REPS, sizeof r->rate[0], compare_double);
+    return 0;
+}
+
 /* "median M | min-max M" with `digits` decimals */
 static void print_rates(const char *backend, const char *tracing, const rates *r, int digits,
                         const char *goal)
@@ -128,41 +152,18 @@ int main(int argc, char **argv)
     print_rates("RTL (Verilator)", "off", &r, 2, "1 M");
     sched_destroy(rtl);
 
-    /* traced: a shorter run (the FST of 200k cycles is ~100 MB); each
-     * measurement is a fresh instance rewriting the trace from cycle 0 */
-    const char *path = "build/cosim/sched_bench.fst";
+    /* traced: a shorter run (the FST of 200k cycles is ~100 MB) */
     size_t nt = n < 20000 ? n : 20000;
-    sched_trace_opts t = { .path = path, .start = 0, .end = 0 };
-    for (unsigned i = 0; i < REPS; i++) {
-        rtl = sched_rtl_create(&p, &t, err, sizeof err);
-        if (!rtl) {
-            fprintf(stderr, "sched_bench: %s\n", err);
-            return 1;
-        }
-        rt.rate[i] = run(rtl, rec, nt, 1);
-        sched_destroy(rtl);
-        if (rt.rate[i] < 0) return 1;
-    }
-    qsort(rt.rate, REPS, sizeof rt.rate[0], compare_double);
+    sched_trace_opts t = { .path = "build/cosim/sched_bench.fst", .start = 0, .end = 0 };
+    if (measure_traced(sched_rtl_create, &p, &t, rec, nt, &rt) != 0) return 1;
     char what[96];
     snprintf(what, sizeof what, "on (FST of all signals, every cycle, first %zu cycles)", nt);
     print_rates("RTL (Verilator)", what, &rt, 3, "");
 
     /* the C model's trace (the ports), the same cycles, same way */
     rates ct;
-    const char *cpath = "build/cosim/sched_bench_c.fst";
-    sched_trace_opts tc = { .path = cpath, .start = 0, .end = 0 };
-    for (unsigned i = 0; i < REPS; i++) {
-        cm = sched_cmodel_create_traced(&p, &tc, err, sizeof err);
-        if (!cm) {
-            fprintf(stderr, "sched_bench: %s\n", err);
-            return 1;
-        }
-        ct.rate[i] = run(cm, rec, nt, 1);
-        sched_destroy(cm);
-        if (ct.rate[i] < 0) return 1;
-    }
-    qsort(ct.rate, REPS, sizeof ct.rate[0], compare_double);
+    sched_trace_opts tc = { .path = "build/cosim/sched_bench_c.fst", .start = 0, .end = 0 };
+    if (measure_traced(sched_cmodel_create_traced, &p, &tc, rec, nt, &ct) != 0) return 1;
     snprintf(what, sizeof what, "on (FST of the ports, every cycle, first %zu cycles)", nt);
     print_rates("C model", what, &ct, 3, "");
     free(rec);
