@@ -6,9 +6,9 @@
  *     times the contract gives (push at the edge ending cycle t, issue in
  *     cycle t+1, whose outputs the trace shows at the edge ending t: time
  *     2t+1);
- *   - the port signals of a C trace and an RTL trace of the same random
- *     stimulus are identical, value for value (a waveform-level differential
- *     check);
+ *   - the port signals and the six parameters of a C trace and an RTL trace
+ *     of the same random stimulus are identical, value for value (a
+ *     waveform-level differential check);
  *   - the window [start, end) is honoured;
  *   - an unwritable path fails with a message naming it and leaves no file.
  */
@@ -42,7 +42,10 @@ typedef struct wave {
     char      name[MAX_SIGS][48];
     uint32_t  width[MAX_SIGS];
     unsigned  nsig;
-    unsigned *map;                  /* fst handle -> sig + 1 (0: not a top port) */
+    unsigned  nested_vars;          /* signals (not parameters) of sched_core.sched_core */
+    fstHandle handle[MAX_SIGS];     /* several variables may share a handle (FST
+                                       aliases: Verilator's equal parameters) */
+    uint8_t  *wanted;               /* per fst handle: some sig has it */
     uint32_t  nmap;
     change   *ch;
     size_t    n, cap;
@@ -51,24 +54,44 @@ typedef struct wave {
 static void on_change(void *user, uint64_t time, fstHandle h, const unsigned char *value)
 {
     wave *w = user;
-    if (h >= w->nmap || !w->map[h]) return;
-    if (w->n == w->cap) {
-        w->cap = w->cap ? 2 * w->cap : 4096;
-        w->ch = realloc(w->ch, w->cap * sizeof *w->ch);
-        assert_non_null(w->ch);
+    if (h >= w->nmap || !w->wanted[h]) return;
+    for (unsigned k = 0; k < w->nsig; k++) {
+        if (w->handle[k] != h) continue;
+        if (w->n == w->cap) {
+            w->cap = w->cap ? 2 * w->cap : 4096;
+            w->ch = realloc(w->ch, w->cap * sizeof *w->ch);
+            assert_non_null(w->ch);
+        }
+        w->ch[w->n++] = (change){ time, k, strdup((const char *)value) };
     }
-    w->ch[w->n++] = (change){ time, w->map[h] - 1, strdup((const char *)value) };
 }
 
-/* The variables directly in the top scope `sched_core`. */
-static void wave_read(wave *w, const char *path)
+/* The six parameters of the interface (docs/sched-interface.md). */
+static const char *const param_names[] = { "NumWarps", "NumSchedulers", "RegIdWidth",
+                                           "IbufDepth", "SbEntries", "WbPorts" };
+
+/* `name` (not NUL-terminated, "NumWarps [31:0]" as Verilator names vectors)
+ * is one of them. */
+static int is_interface_param(const char *name, size_t len)
+{
+    const char *space = memchr(name, ' ', len);
+    size_t base = space ? (size_t)(space - name) : len;
+    for (size_t i = 0; i < sizeof param_names / sizeof param_names[0]; i++)
+        if (strlen(param_names[i]) == base && strncmp(name, param_names[i], base) == 0) return 1;
+    return 0;
+}
+
+/* The variables directly in the top scope `sched_core`; with `params`, also
+ * the six interface parameters of the nested scope `sched_core.sched_core`
+ * (named "param NAME"). Counts the nested scope's signals. */
+static void wave_read(wave *w, const char *path, int params)
 {
     memset(w, 0, sizeof *w);
     void *r = fstReaderOpen(path);
     if (!r) fail_msg("cannot read %s", path);
     w->nmap = (uint32_t)fstReaderGetMaxHandle(r) + 1;
-    w->map = calloc(w->nmap, sizeof *w->map);
-    assert_non_null(w->map);
+    w->wanted = calloc(w->nmap, 1);
+    assert_non_null(w->wanted);
     struct fstHier *h;
     int depth = 0;
     while ((h = fstReaderIterateHier(r))) {
@@ -82,7 +105,19 @@ static void wave_read(wave *w, const char *path)
             snprintf(w->name[w->nsig], sizeof w->name[0], "%.*s", (int)h->u.var.name_length,
                      h->u.var.name);
             w->width[w->nsig] = h->u.var.length;
-            w->map[h->u.var.handle] = ++w->nsig;
+            w->handle[w->nsig++] = h->u.var.handle;
+            w->wanted[h->u.var.handle] = 1;
+        } else if (h->htyp == FST_HT_VAR && depth == 2) {
+            if (h->u.var.typ != FST_VT_VCD_PARAMETER) w->nested_vars++;
+            if (params && h->u.var.typ == FST_VT_VCD_PARAMETER &&
+                is_interface_param(h->u.var.name, h->u.var.name_length)) {
+                assert_true(w->nsig < MAX_SIGS);
+                snprintf(w->name[w->nsig], sizeof w->name[0], "param %.*s",
+                         (int)h->u.var.name_length, h->u.var.name);
+                w->width[w->nsig] = h->u.var.length;
+                w->handle[w->nsig++] = h->u.var.handle;
+                w->wanted[h->u.var.handle] = 1;
+            }
         }
     }
     fstReaderSetFacProcessMaskAll(r);
@@ -94,7 +129,7 @@ static void wave_free(wave *w)
 {
     for (size_t i = 0; i < w->n; i++) free(w->ch[i].value);
     free(w->ch);
-    free(w->map);
+    free(w->wanted);
 }
 
 /* By full name ("policy_i [1:0]") or base name ("policy_i"). */
@@ -171,7 +206,7 @@ static void test_hand_scenario(void **state)
     assert_false(tmp_exists(path));
 
     wave w;
-    wave_read(&w, path);
+    wave_read(&w, path, 0);
     /* time 0: after reset, clock low, nothing issues */
     assert_int_equal(value_at(&w, "clk_i", 0, 0, 1), 0);
     assert_int_equal(value_at(&w, "rst_ni", 0, 0, 1), 1);
@@ -257,10 +292,15 @@ static void test_same_ports_as_rtl(void **state)
     sched_destroy(r);
 
     wave wc, wr;
-    wave_read(&wc, cpath);
-    wave_read(&wr, rpath);
-    assert_int_equal(wc.nsig, 39);      /* clk_i, rst_ni and the 37 ports */
+    wave_read(&wc, cpath, 1);
+    wave_read(&wr, rpath, 1);
+    /* clk_i, rst_ni, the 37 ports and the six parameters */
+    assert_int_equal(wc.nsig, 39 + 6);
     assert_int_equal(wr.nsig, wc.nsig);
+    /* the nested scope repeats the ports, as Verilator's does (the RTL's
+     * also has its internal signals) */
+    assert_int_equal(wc.nested_vars, 39);
+    assert_true(wr.nested_vars > 39);
     change *a = malloc(wc.n * sizeof *a), *bb = malloc(wr.n * sizeof *bb);
     assert_non_null(a);
     assert_non_null(bb);
@@ -302,7 +342,7 @@ static void test_window(void **state)
     run_stim(b, &p, 4, 30);
     sched_destroy(b);
     wave w;
-    wave_read(&w, path);
+    wave_read(&w, path, 0);
     assert_true(w.n > 0);
     /* FST time: 2 per cycle; cycles 10..19 are times 20..39 */
     assert_int_equal(w.ch[0].time, 20);
