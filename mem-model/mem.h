@@ -263,6 +263,10 @@ const double *mem_occupancy_series(const mem_system *m, size_t *n);
 /* Statistics as JSON members (no enclosing braces): "l1d": {...}, ... so that
  * a caller can embed them in its own object. */
 void mem_stats_json(const mem_system *m, FILE *out);
+/* Derived DRAM figures, the same the JSON's "dram" object and the summary
+ * give: row hits per access (reads + writes), bytes moved per cycle. */
+double mem_dram_row_hit_rate(const mem_stats *s);
+double mem_dram_bytes_per_cycle(const mem_stats *s);
 void mem_stats_print(const mem_system *m, FILE *out);
 
 #ifdef __cplusplus

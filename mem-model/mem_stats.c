@@ -8,6 +8,16 @@
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
+double mem_dram_row_hit_rate(const mem_stats *s)
+{
+    return ratio(s->dram_row_hits, s->dram_reads + s->dram_writes);
+}
+
+double mem_dram_bytes_per_cycle(const mem_stats *s)
+{
+    return ratio(s->dram_bytes, s->cycles);
+}
+
 static const char *const op_names[3] = { "load", "store", "atomic" };
 static const char *const l2_names[3] = { "read", "write", "atomic" };
 
@@ -64,8 +74,7 @@ void mem_stats_json(const mem_system *m, FILE *out)
             ", \"row_hits\": %" PRIu64 ", \"row_hit_rate\": %.6f, \"bytes\": %" PRIu64
             ", \"bytes_per_cycle\": %.6f, \"bus_utilisation\": %.6f},\n",
             s->dram_reads, s->dram_writes, s->dram_row_hits,
-            ratio(s->dram_row_hits, s->dram_reads + s->dram_writes), s->dram_bytes,
-            ratio(s->dram_bytes, s->cycles),
+            mem_dram_row_hit_rate(s), s->dram_bytes, mem_dram_bytes_per_cycle(s),
             ratio(s->dram_busy_cycles, s->cycles * c->l2_partitions));
     fprintf(out, "\"loads\": {\"completed\": %" PRIu64 ", \"avg_latency\": %.6f"
             ", \"max_latency\": %" PRIu64 "}\n",
@@ -103,8 +112,7 @@ void mem_stats_print(const mem_system *m, FILE *out)
     fprintf(out, "  DRAM        %" PRIu64 " reads, %" PRIu64 " writes, row-hit "
             "rate %.1f%%, %.2f bytes/cycle (bus %.1f%% busy)\n",
             s->dram_reads, s->dram_writes,
-            100.0 * ratio(s->dram_row_hits, s->dram_reads + s->dram_writes),
-            ratio(s->dram_bytes, s->cycles),
+            100.0 * mem_dram_row_hit_rate(s), mem_dram_bytes_per_cycle(s),
             100.0 * ratio(s->dram_busy_cycles, s->cycles * c->l2_partitions));
     fprintf(out, "  loads       %" PRIu64 " completed, average latency %.1f, "
             "max %" PRIu64 " cycles\n", s->load_insts_done,

@@ -63,13 +63,11 @@ void timing_stats_print(const timing_stats *s, FILE *out)
             (unsigned long long)m->load_insts_done,
             m->load_insts_done ? (double)m->load_latency_sum / (double)m->load_insts_done : 0.0,
             (unsigned long long)m->load_latency_max);
-    /* row-hit rate and bytes per cycle as in the JSON's memory.dram */
     fprintf(out, "  DRAM              %llu reads, %llu writes, %llu row hits (%.1f%%), "
             "%.2f bytes/cycle\n",
             (unsigned long long)m->dram_reads, (unsigned long long)m->dram_writes,
-            (unsigned long long)m->dram_row_hits,
-            pct(m->dram_row_hits, m->dram_reads + m->dram_writes),
-            m->cycles ? (double)m->dram_bytes / (double)m->cycles : 0.0);
+            (unsigned long long)m->dram_row_hits, 100.0 * mem_dram_row_hit_rate(m),
+            mem_dram_bytes_per_cycle(m));
     if (s->host_seconds > 0)
         fprintf(out, "  simulation        %.2f s host, %.0f SM-cycles/s\n", s->host_seconds,
                 (double)s->sm_active_cycles / s->host_seconds);
