@@ -52,9 +52,6 @@ static double seconds(clockid_t clk)
 
 enum { STREAMING, RANDOM, L1_RESIDENT };
 
-/* two 64-bit lanes (GCC vector extension; SSE2 on x86-64) */
-typedef uint64_t v2u64 __attribute__((vector_size(16)));
-
 static int run(const char *name, int pattern, uint64_t target)
 {
     mem_config cfg;
@@ -93,11 +90,8 @@ static int run(const char *name, int pattern, uint64_t target)
                 } else {
                     uint64_t base = ((uint64_t)s << 26) +
                                     cursor[s] % (pattern == STREAMING ? 64u << 20 : 4096);
-                    /* lanes 2k and 2k+1 at once (the driver's share of
-                     * the profile stays small) */
-                    v2u64 a = { base, base + 4 }, step = { 8, 8 };
-                    for (int l = 0; l < 32; l += 2, a += step)
-                        memcpy(&req.addr[l], &a, sizeof a);
+                    for (int l = 0; l < 32; l++)
+                        req.addr[l] = base + 4u * l;
                 }
                 cursor[s] += 128;
                 if (mem_submit(m, &req, NULL, err, sizeof err) != 0) {
