@@ -903,13 +903,14 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     }
     if (bad) {
         mem_destroy(m);
-        /* name the keys that size the two big arrays */
+        /* name the keys that size the two big arrays: per L1D way its state
+         * and tag, per L2 way its tag, fingerprint byte and two LRU bytes */
         double l1 = (double)cfg->num_sms * cfg->l1d_sets * cfg->l1d_ways *
                     (sizeof(l1_line) + sizeof(uint64_t));
         double l2 = (double)cfg->l2_partitions * cfg->l2_sets * cfg->l2_ways *
                     (sizeof(uint64_t) + 3);
-        fail(err, errlen, "out of memory creating the memory model (L1D tags %.1f GiB: "
-             "mem.num_sms x l1d.sets x l1d.ways; L2 tags %.1f GiB: l2.partitions x "
+        fail(err, errlen, "out of memory creating the memory model (L1D lines %.1f GiB: "
+             "mem.num_sms x l1d.sets x l1d.ways; L2 lines %.1f GiB: l2.partitions x "
              "l2.sets x l2.ways)", l1 / (1 << 30), l2 / (1 << 30));
         return NULL;
     }

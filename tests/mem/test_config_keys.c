@@ -218,19 +218,12 @@ static void test_mem_config_errors(void **state)
 /* A configuration too large for the memory available: mem_create fails
  * with a message naming the keys that size it, not a crash. Run in a child
  * whose address space is capped at 1 GiB (not under AddressSanitizer, which
- * reserves far more address space than that for itself). */
-#if defined(__SANITIZE_ADDRESS__)
-#define HAVE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HAVE_ASAN 1
-#endif
-#endif
-
+ * reserves far more address space than that for itself; GCC defines
+ * __SANITIZE_ADDRESS__ with -fsanitize=address). */
 static void test_mem_too_big(void **state)
 {
     (void)state;
-#ifdef HAVE_ASAN
+#ifdef __SANITIZE_ADDRESS__
     skip();
 #else
     int fds[2];
