@@ -54,10 +54,16 @@ void timing_stats_print(const timing_stats *s, FILE *out)
             (unsigned long long)l1h, (unsigned long long)l1m, pct(l1h, l1h + l1m));
     fprintf(out, "  L2                %llu hits, %llu misses (%.1f%% hit)\n",
             (unsigned long long)l2h, (unsigned long long)l2m, pct(l2h, l2h + l2m));
+    /* Two averages of the MSHRs in use: per SM and cycle (the JSON's
+     * memory.mshr.occupancy_avg_per_sm), and per cycle of an SM that has
+     * resident warps (sm_active_cycles), which is what an SM that works sees
+     * when some SMs idle (a small grid, the last wave). */
+    uint64_t sm_cycles = m->cycles * (uint64_t)s->num_sms;
     fprintf(out, "  MSHR              %llu allocated, %llu merged, %llu duplicate, max %u in use, "
-            "avg %.2f\n", (unsigned long long)m->l1_mshr_alloc,
+            "avg %.2f per SM, %.2f per SM with warps\n", (unsigned long long)m->l1_mshr_alloc,
             (unsigned long long)m->l1_mshr_merge, (unsigned long long)m->l1_mshr_dup,
             m->l1_mshr_occ_max,
+            sm_cycles ? (double)m->l1_mshr_occ_sum / (double)sm_cycles : 0.0,
             s->sm_active_cycles ? (double)m->l1_mshr_occ_sum / (double)s->sm_active_cycles : 0.0);
     fprintf(out, "  loads             %llu done, average latency %.1f cycles, max %llu\n",
             (unsigned long long)m->load_insts_done,
@@ -106,9 +112,9 @@ void timing_stats_json(const timing_stats *s, FILE *out)
             (unsigned long long)s->cycles, (unsigned long long)s->warp_insts,
             (unsigned long long)s->thread_insts, s->ipc);
     fprintf(out, ",\n  \"blocks\": %llu, \"blocks_per_sm\": %llu, \"waves\": %llu, "
-            "\"sm_active_cycles\": %llu",
+            "\"sms\": %u, \"sm_active_cycles\": %llu",
             (unsigned long long)s->ctas, (unsigned long long)s->ctas_per_sm_limit,
-            (unsigned long long)s->waves, (unsigned long long)s->sm_active_cycles);
+            (unsigned long long)s->waves, s->num_sms, (unsigned long long)s->sm_active_cycles);
     fprintf(out, ",\n  \"issue_slots\": {");
     for (unsigned i = 0; i < TS_COUNT; i++)
         fprintf(out, "%s\"%s\": %llu", i ? ", " : "", timing_slot_names[i],

@@ -1371,6 +1371,7 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
     out->thread_insts = emu_launch_thread_insts(l);
     out->ipc = t ? (double)out->warp_insts / (double)t : 0.0;
     out->mem = *mem_get_stats(g->mem);
+    out->num_sms = g->nsm;
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);

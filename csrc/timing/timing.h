@@ -79,6 +79,7 @@ typedef struct timing_stats {
     uint64_t sm_active_cycles;    /* sum over SMs of cycles with resident warps */
     uint64_t lockstep_cycles;     /* cycles compared (lockstep back end) */
     mem_stats mem;                /* caches, MSHRs, interconnect, DRAM */
+    uint32_t num_sms;             /* SMs of the GPU (mem's per-SM averages) */
     char    *mem_json;            /* the memory model's own JSON members (owned) */
     double   host_seconds;        /* not written to JSON (not deterministic) */
 } timing_stats;

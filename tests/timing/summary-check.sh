@@ -51,14 +51,27 @@ for i, (m, block) in enumerate(zip((l["memory"] for l in launches), blocks)):
             print(f"summary-check: FAIL: {bench} launch {i} {name}: printed '{have}', "
                   f"JSON says '{text_want}'")
             bad += 1
-    # the MSHR line's average divides by SM-active cycles (not in the JSON's
-    # memory object): compare the counts only
+    # the MSHR line: the counts, the per-SM average as in the JSON, and the
+    # average over cycles of SMs with warps (from the JSON's
+    # occupancy_avg_per_sm x cycles x SMs / sm_active_cycles; the SM count
+    # is the launch's `sms`)
+    launch = launches[i]
+    have = line("MSHR")
     counts = f"{mshr['allocations']} allocated, {mshr['merges']} merged, " \
              f"{mshr['duplicate_allocations']} duplicate, max {mshr['occupancy_max']} in use"
-    if not line("MSHR").startswith(counts + ", avg "):
-        print(f"summary-check: FAIL: {bench} launch {i} MSHR: printed '{line('MSHR')}', "
-              f"JSON says '{counts}, avg ...'")
+    found = re.fullmatch(re.escape(counts) + r", avg ([0-9.]+) per SM, ([0-9.]+) per SM with warps",
+                         have)
+    if not found or found.group(1) != f"{mshr['occupancy_avg_per_sm']:.2f}":
+        print(f"summary-check: FAIL: {bench} launch {i} MSHR: printed '{have}', "
+              f"JSON says '{counts}, avg {mshr['occupancy_avg_per_sm']:.2f} per SM, ...'")
         bad += 1
+    else:
+        occ_sum = mshr["occupancy_avg_per_sm"] * m["cycles"] * launch["sms"]
+        active = occ_sum / launch["sm_active_cycles"] if launch["sm_active_cycles"] else 0.0
+        if abs(float(found.group(2)) - active) > 0.006:
+            print(f"summary-check: FAIL: {bench} launch {i} MSHR: {found.group(2)} per SM with "
+                  f"warps printed, {active:.4f} from the JSON")
+            bad += 1
 if bad:
     sys.exit(1)
 print(f"summary-check: {bench}: {len(launches)} launch(es), memory lines match the JSON")
