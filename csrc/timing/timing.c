@@ -1222,6 +1222,7 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
         snprintf(out->policy, sizeof out->policy, "swl:%u", g->cfg.warp_limit);
     else
         snprintf(out->policy, sizeof out->policy, "%s", gpu_policy_name(g->cfg.policy));
+    out->num_sms = g->nsm;
     out->grid[0] = grid.x; out->grid[1] = grid.y; out->grid[2] = grid.z;
     out->block[0] = block.x; out->block[1] = block.y; out->block[2] = block.z;
     g->msg = msg;
@@ -1371,7 +1372,6 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
     out->thread_insts = emu_launch_thread_insts(l);
     out->ipc = t ? (double)out->warp_insts / (double)t : 0.0;
     out->mem = *mem_get_stats(g->mem);
-    out->num_sms = g->nsm;
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
