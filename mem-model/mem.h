@@ -263,10 +263,12 @@ const double *mem_occupancy_series(const mem_system *m, size_t *n);
 /* Statistics as JSON members (no enclosing braces): "l1d": {...}, ... so that
  * a caller can embed them in its own object. */
 void mem_stats_json(const mem_system *m, FILE *out);
-/* Derived DRAM figures, the same the JSON's "dram" object and the summary
- * give: row hits per access (reads + writes), bytes moved per cycle. */
+/* Derived figures, the same the JSON and the summary give: DRAM row hits
+ * per access (reads + writes), DRAM bytes moved per cycle, and the L1 MSHRs
+ * in use per SM and cycle ("occupancy_avg_per_sm"; num_sms = mem.num_sms). */
 double mem_dram_row_hit_rate(const mem_stats *s);
 double mem_dram_bytes_per_cycle(const mem_stats *s);
+double mem_mshr_occupancy_avg_per_sm(const mem_stats *s, uint32_t num_sms);
 void mem_stats_print(const mem_system *m, FILE *out);
 
 #ifdef __cplusplus

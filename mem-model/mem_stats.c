@@ -18,6 +18,11 @@ double mem_dram_bytes_per_cycle(const mem_stats *s)
     return ratio(s->dram_bytes, s->cycles);
 }
 
+double mem_mshr_occupancy_avg_per_sm(const mem_stats *s, uint32_t num_sms)
+{
+    return ratio(s->l1_mshr_occ_sum, s->cycles * num_sms);
+}
+
 static const char *const op_names[3] = { "load", "store", "atomic" };
 static const char *const l2_names[3] = { "read", "write", "atomic" };
 
@@ -44,7 +49,7 @@ void mem_stats_json(const mem_system *m, FILE *out)
             c->l1d_mshr_entries, s->l1_mshr_alloc, s->l1_mshr_merge, s->l1_mshr_dup,
             ratio(s->l1_mshr_dup, s->l1_mshr_alloc), c->dup_window,
             ratio(s->l1_mshr_targets, s->l1_mshr_released),
-            ratio(s->l1_mshr_occ_sum, s->cycles * c->num_sms), s->l1_mshr_occ_max);
+            mem_mshr_occupancy_avg_per_sm(s, c->num_sms), s->l1_mshr_occ_max);
     for (uint32_t i = 1; i <= c->l1d_mshr_max_merge && i <= 64; i++)
         fprintf(out, "%s%" PRIu64, i > 1 ? ", " : "", s->l1_mshr_merge_hist[i]);
     size_t ns;
@@ -100,7 +105,7 @@ void mem_stats_print(const mem_system *m, FILE *out)
             "max %u of %u\n", s->l1_mshr_alloc, s->l1_mshr_merge,
             ratio(s->l1_mshr_targets, s->l1_mshr_released),
             100.0 * ratio(s->l1_mshr_dup, s->l1_mshr_alloc), c->dup_window,
-            ratio(s->l1_mshr_occ_sum, s->cycles * c->num_sms), s->l1_mshr_occ_max,
+            mem_mshr_occupancy_avg_per_sm(s, c->num_sms), s->l1_mshr_occ_max,
             c->l1d_mshr_entries);
     fprintf(out, "  LD/ST       %" PRIu64 " busy cycles: coalescing %" PRIu64
             ", MSHR %" PRIu64 ", interconnect %" PRIu64 " stall cycles\n",

@@ -58,12 +58,11 @@ void timing_stats_print(const timing_stats *s, FILE *out)
      * memory.mshr.occupancy_avg_per_sm), and per cycle of an SM that has
      * resident warps (sm_active_cycles), which is what an SM that works sees
      * when some SMs idle (a small grid, the last wave). */
-    uint64_t sm_cycles = m->cycles * (uint64_t)s->num_sms;
     fprintf(out, "  MSHR              %llu allocated, %llu merged, %llu duplicate, max %u in use, "
             "avg %.2f per SM, %.2f per SM with warps\n", (unsigned long long)m->l1_mshr_alloc,
             (unsigned long long)m->l1_mshr_merge, (unsigned long long)m->l1_mshr_dup,
             m->l1_mshr_occ_max,
-            sm_cycles ? (double)m->l1_mshr_occ_sum / (double)sm_cycles : 0.0,
+            mem_mshr_occupancy_avg_per_sm(m, s->num_sms),
             s->sm_active_cycles ? (double)m->l1_mshr_occ_sum / (double)s->sm_active_cycles : 0.0);
     fprintf(out, "  loads             %llu done, average latency %.1f cycles, max %llu\n",
             (unsigned long long)m->load_insts_done,
