@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Golden statistics: the benchmark suite's timing statistics and the memory
+# model's digest, committed in tests/golden/ so that a change of behaviour is
+# a failing test with a readable diff, not a silent drift (docs/testing.md).
+#
+#   tests/golden/golden.sh BUILD_DIR check     compare with the committed files
+#   tests/golden/golden.sh BUILD_DIR update    rewrite them (make update-golden)
+#   tests/golden/golden.sh BUILD_DIR check c   the C model back end only (the
+#                                              ASan/UBSan build has no Verilated model)
+#
+# What is recorded:
+#   suite/<preset>/<policy>.json  the statistics JSON of `smcosim-bench --size
+#       small` in timing mode with the C model back end, for every preset and
+#       every policy (swl:2 on the barrier-free benchmarks only: with a warp
+#       limit below a block's warps a barrier cannot complete, and such launches
+#       are refused);
+#   mem-digest.txt  `mem-digest` (every observable of the memory model over
+#       seeded scenarios, folded into one hash per scenario).
+# The Verilated RTL and the lockstep back end are checked against the same
+# files (their JSON differs only in the "sched" field) on every preset with a
+# Verilated variant, so "C equals RTL" and "nothing moved" are one check.
+set -u
+cd "$(dirname "$0")/../.."
+build=${1:?usage: golden.sh BUILD_DIR check|update}
+mode=${2:-check}
+backends_checked=${3:-all}
+bench=$build/bin/smcosim-bench
+digest=$build/bin/mem-digest
+gold=tests/golden
+for t in "$bench" "$digest"; do
+  [ -x "$t" ] || { echo "FAIL: $t is not built"; exit 1; }
+done
+case $mode in check|update) ;; *) echo "golden.sh: unknown mode '$mode'"; exit 2 ;; esac
+
+presets="kepler-k20x fermi-gtx480 si-7970"
+rtl_presets="kepler-k20x fermi-gtx480"     # presets with a Verilated variant
+policies="lrr gto two-level swl:2"
+nobarrier="vectoradd gemm 2mm jacobi2d conv2d mvt atax bicg bfs spmv kmeans"
+# The runs must not pick up a caller's settings (SMCOSIM_SET, SMCOSIM_SEED, ...).
+for v in $(compgen -e | grep '^SMCOSIM_'); do unset "$v"; done
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0; checks=0
+
+# run_suite BACKEND PRESET POLICY OUT.json
+run_suite() {
+  local names=""
+  [ "$3" = swl:2 ] && names=$nobarrier
+  # shellcheck disable=SC2086
+  SMCOSIM_MODE=timing SMCOSIM_SCHED=$1 SMCOSIM_CONFIG=$2 SMCOSIM_POLICY=$3 \
+    SMCOSIM_JSON=$4 "$bench" --size small $names >"$4.log" 2>&1
+  local rc=$?
+  if [ $rc -ne 0 ] || ! tail -1 "$4.log" | grep -q ' 0 failed$'; then
+    echo "FAIL: suite $1/$2/$3 did not pass (exit $rc):"; grep -v ': PASS' "$4.log" | head -20
+    return 1
+  fi
+}
+
+# compare NAME GOLDEN NEW: byte-identical, else a per-statistic diff.
+compare() {
+  checks=$((checks + 1))
+  if [ ! -f "$2" ]; then
+    echo "FAIL $1: no golden file $2 (run make update-golden and commit it)"; fails=$((fails + 1))
+  elif cmp -s "$2" "$3"; then
+    echo "ok   $1"
+  else
+    echo "FAIL $1: differs from $2"
+    python3 tests/golden/golden_diff.py "$2" "$3" | head -40
+    fails=$((fails + 1))
+  fi
+}
+
+for preset in $presets; do
+  for pol in $policies; do
+    f=$(echo "$pol" | tr -d :)
+    out=$tmp/$preset-$f.json
+    if ! run_suite c "$preset" "$pol" "$out"; then fails=$((fails + 1)); continue; fi
+    if [ "$mode" = update ]; then
+      mkdir -p "$gold/suite/$preset"; cp "$out" "$gold/suite/$preset/$f.json"
+    else
+      compare "suite c/$preset/$pol" "$gold/suite/$preset/$f.json" "$out"
+    fi
+  done
+done
+
+if [ "$mode" = check ] && [ "$backends_checked" = all ]; then
+  for be in rtl lockstep; do
+    for preset in $rtl_presets; do
+      for pol in $policies; do
+        f=$(echo "$pol" | tr -d :)
+        out=$tmp/$be-$preset-$f.json
+        if ! run_suite "$be" "$preset" "$pol" "$out"; then fails=$((fails + 1)); continue; fi
+        sed -i "s/\"sched\": \"$be\"/\"sched\": \"c\"/" "$out"
+        compare "suite $be/$preset/$pol (against the C golden)" "$gold/suite/$preset/$f.json" "$out"
+      done
+    done
+  done
+fi
+
+"$digest" >"$tmp/mem-digest.txt" 2>&1 || { echo "FAIL: mem-digest exited $?"; fails=$((fails + 1)); }
+if [ "$mode" = update ]; then
+  cp "$tmp/mem-digest.txt" "$gold/mem-digest.txt"
+  echo "golden files rewritten; review with: git diff --stat $gold && git diff $gold"
+  [ $fails -eq 0 ]; exit
+fi
+checks=$((checks + 1))
+if cmp -s "$gold/mem-digest.txt" "$tmp/mem-digest.txt"; then
+  echo "ok   mem-digest"
+else
+  echo "FAIL mem-digest: scenarios whose hash changed:"
+  diff "$gold/mem-digest.txt" "$tmp/mem-digest.txt" | head -40
+  fails=$((fails + 1))
+fi
+[ $fails -ne 0 ] && echo "If the change is intended, run 'make update-golden' and commit the diff."
+echo "golden: $((checks - fails)) passed, $fails failed"
+[ $fails -eq 0 ]
