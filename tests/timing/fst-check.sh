@@ -5,7 +5,7 @@
 #   tests/timing/fst-check.sh BUILD_DIR
 set -u
 b=$1
-command -v fst2vcd > /dev/null || { echo "fst-check: SKIP (fst2vcd not installed)"; exit 0; }
+command -v fst2vcd > /dev/null || { echo "FAIL: fst2vcd is not installed (scripts/install-deps.sh installs gtkwave)"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }

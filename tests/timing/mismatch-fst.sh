@@ -9,7 +9,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 b=${1:-build}
-command -v fst2vcd > /dev/null || { echo "mismatch-fst: SKIP (fst2vcd not installed)"; exit 0; }
+command -v fst2vcd > /dev/null || { echo "FAIL: fst2vcd is not installed (scripts/install-deps.sh installs gtkwave)"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0; n=0
 check() { n=$((n + 1)); if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
