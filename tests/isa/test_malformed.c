@@ -244,6 +244,28 @@ static void test_embedded_nul(void **state)
     expect_error(c, "nul.ptx", buf, len, 18, 18);
 }
 
+/* An unknown opcode is an error of the input, never "not supported" (which
+ * the ISA tests would turn into a skip); a PTX instruction the emulator does
+ * not implement says so, naming it. */
+static void test_unknown_vs_unsupported_opcode(void **state)
+{
+    isa_ctx *c = *state;
+    static const char unknown[] = ISA_PTX_HEADER
+        ".visible .entry k()\n{\n\tfrobnicate.b32 %r1;\n\tret;\n}\n";
+    expect_error(c, "unknown_op.ptx", unknown, strlen(unknown), 7, 7);
+    const char *msg = smc_last_message(c->dev);
+    if (!strstr(msg, "unknown instruction 'frobnicate.b32'") ||
+        strstr(msg, "unsupported") || strstr(msg, "not supported"))
+        fail_msg("unknown opcode: \"%s\"", msg);
+
+    static const char unimplemented[] = ISA_PTX_HEADER
+        ".visible .entry k()\n{\n\t.reg .b64 %rd<2>;\n\tprefetchu.L1 [%rd1];\n\tret;\n}\n";
+    expect_error(c, "unimpl_op.ptx", unimplemented, strlen(unimplemented), 8, 8);
+    msg = smc_last_message(c->dev);
+    if (!strstr(msg, "PTX instruction 'prefetchu.L1' is not supported"))
+        fail_msg("unimplemented PTX instruction: \"%s\"", msg);
+}
+
 int main(void)
 {
     int rc = isa_run_table("isa_malformed_files", run_file, files, sizeof files[0],
@@ -256,6 +278,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_deep_nesting, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_huge_identifier, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_embedded_nul, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_vs_unsupported_opcode, isa_setup, isa_teardown),
     };
     rc |= isa_run_group("isa_malformed", tests, sizeof tests / sizeof tests[0]);
     return rc;
