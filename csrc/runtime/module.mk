@@ -28,7 +28,7 @@ SAN_SUITES  += $(RT_FATBIN_TEST)
 SAN_DEPS    += $(RT_FATBIN_TEST)
 
 # ---- the runtime library ----
-RT_SRCS := csrc/runtime/runtime.c csrc/runtime/rt_api.c csrc/runtime/fatbin.c
+RT_SRCS := csrc/runtime/runtime.c csrc/runtime/rt_api.c csrc/runtime/rt_attr.c csrc/runtime/fatbin.c
 RT_PIC_OBJS := $(patsubst %.c,$(B)/pic/%.o,$(RT_SRCS))
 RT_GEN_DIR := $(B)/gen/runtime
 
@@ -38,6 +38,16 @@ $(RT_GEN_DIR)/cuda_error_names.inc: $(RT_CUDA_INC)/driver_types.h
 	@mkdir -p $(@D)
 	sed -n -E 's/^[[:space:]]*(cuda(Success|Error[A-Za-z0-9_]*))[[:space:]]*=[[:space:]]*([0-9]+).*/RT_ERROR_NAME(\1, \3)/p' $< > $@.tmp
 	@test -s $@.tmp || { echo "runtime: no cudaError values found in $<" >&2; exit 1; }
+	mv $@.tmp $@
+
+# Every cudaDeviceAttr enumerator of the installed header (less the
+# cudaDevAttrReservedNN placeholders), for tests/runtime/rt_attrs.cu: the
+# test's list of attributes comes from CUDA, not from the runtime it tests.
+$(RT_GEN_DIR)/cuda_device_attrs.inc: $(RT_CUDA_INC)/driver_types.h
+	@mkdir -p $(@D)
+	sed -n -E 's/^[[:space:]]*(cudaDevAttr[A-Za-z0-9_]*)[[:space:]]*=[[:space:]]*([0-9]+).*/RT_ATTR(\1, \2)/p' $< | \
+	    grep -v 'cudaDevAttrReserved' > $@.tmp
+	@test -s $@.tmp || { echo "runtime: no cudaDeviceAttr values found in $<" >&2; exit 1; }
 	mv $@.tmp $@
 
 # Everything in the shared library is compiled position-independent: the
@@ -69,7 +79,7 @@ RT_NVCC_FLAGS := --cudart shared -O2 -Wno-deprecated-gpu-targets
 RT_PTX75 := -gencode arch=compute_75,code=compute_75
 
 # name : source : extra nvcc flags
-RT_CU_PROGS := rt_api_zstd rt_api_plain rt_api_lz4 rt_fault rt_sass rt_multiarch rt_rdc
+RT_CU_PROGS := rt_api_zstd rt_api_plain rt_api_lz4 rt_fault rt_sass rt_multiarch rt_rdc rt_attrs
 $(RT_CU_DIR)/rt_api_zstd:  RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_api_plain: RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress=false
 $(RT_CU_DIR)/rt_api_lz4:   RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress-mode=speed
@@ -81,6 +91,8 @@ $(RT_CU_DIR)/rt_api_zstd $(RT_CU_DIR)/rt_api_plain $(RT_CU_DIR)/rt_api_lz4: test
 $(RT_CU_DIR)/rt_fault: tests/runtime/rt_fault.cu
 $(RT_CU_DIR)/rt_rdc:       RT_CU_FLAGS := $(RT_PTX75) -rdc=true
 $(RT_CU_DIR)/rt_sass $(RT_CU_DIR)/rt_multiarch $(RT_CU_DIR)/rt_rdc: tests/runtime/rt_image.cu
+$(RT_CU_DIR)/rt_attrs:     RT_CU_FLAGS := $(RT_PTX75) -I$(RT_GEN_DIR)
+$(RT_CU_DIR)/rt_attrs: tests/runtime/rt_attrs.cu $(RT_GEN_DIR)/cuda_device_attrs.inc
 
 ifneq ($(RT_NVCC),)
 $(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)): tests/runtime/rt_check.h

@@ -446,32 +446,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     memset(prop, 0, sizeof *prop);
     snprintf(prop->name, sizeof prop->name, "%s", p.name);
     prop->totalGlobalMem = p.global_mem_bytes;
-    prop->sharedMemPerBlock = p.smem_per_block;
-    prop->regsPerBlock = (int)p.max_regs_per_block;
-    prop->warpSize = (int)p.warp_size;
-    prop->memPitch = SIZE_MAX >> 1;
-    prop->maxThreadsPerBlock = (int)p.max_threads_per_block;
-    for (int i = 0; i < 3; i++) {
-        prop->maxThreadsDim[i] = (int)p.max_block_dim[i];
-        prop->maxGridSize[i] = (int)p.max_grid_dim[i];
-    }
-    prop->totalConstMem = p.const_bytes;
-    prop->major = (int)p.cc_major;
-    prop->minor = (int)p.cc_minor;
-    prop->textureAlignment = 512;
-    prop->texturePitchAlignment = 32;
-    prop->multiProcessorCount = (int)p.num_sms;
-    prop->canMapHostMemory = 1;
-    prop->unifiedAddressing = 1;
-    prop->l2CacheSize = (int)p.l2_bytes;
-    prop->maxThreadsPerMultiProcessor = (int)p.max_threads_per_sm;
-    prop->globalL1CacheSupported = 1;
-    prop->localL1CacheSupported = 1;
-    prop->sharedMemPerMultiprocessor = p.smem_per_sm;
-    prop->regsPerMultiprocessor = (int)p.regs_per_sm;
-    prop->managedMemory = 1;
-    prop->sharedMemPerBlockOptin = p.smem_per_block;
-    prop->maxBlocksPerMultiProcessor = (int)p.max_ctas_per_sm;
+    rt_attr_fill_props(prop, &p);
     return cudaSuccess;
 }
 
@@ -488,42 +463,9 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr,
     smc_device_props p;
     smc_device_get_props(rt_dev(), &p);
     long long v;
-    switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock:          v = p.max_threads_per_block; break;
-    case cudaDevAttrMaxBlockDimX:                v = p.max_block_dim[0]; break;
-    case cudaDevAttrMaxBlockDimY:                v = p.max_block_dim[1]; break;
-    case cudaDevAttrMaxBlockDimZ:                v = p.max_block_dim[2]; break;
-    case cudaDevAttrMaxGridDimX:                 v = p.max_grid_dim[0]; break;
-    case cudaDevAttrMaxGridDimY:                 v = p.max_grid_dim[1]; break;
-    case cudaDevAttrMaxGridDimZ:                 v = p.max_grid_dim[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock:     v = p.smem_per_block; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = p.smem_per_block; break;
-    case cudaDevAttrTotalConstantMemory:         v = p.const_bytes; break;
-    case cudaDevAttrWarpSize:                    v = p.warp_size; break;
-    case cudaDevAttrMaxRegistersPerBlock:        v = p.max_regs_per_block; break;
-    case cudaDevAttrClockRate:                   v = p.clock_khz; break;
-    case cudaDevAttrMultiProcessorCount:         v = p.num_sms; break;
-    case cudaDevAttrComputeCapabilityMajor:      v = p.cc_major; break;
-    case cudaDevAttrComputeCapabilityMinor:      v = p.cc_minor; break;
-    case cudaDevAttrL2CacheSize:                 v = p.l2_bytes; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: v = p.max_threads_per_sm; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: v = p.smem_per_sm; break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: v = p.regs_per_sm; break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor:  v = p.max_ctas_per_sm; break;
-    case cudaDevAttrManagedMemory:               v = 1; break;
-    case cudaDevAttrUnifiedAddressing:           v = 1; break;
-    case cudaDevAttrCanMapHostMemory:            v = 1; break;
-    case cudaDevAttrGlobalL1CacheSupported:      v = 1; break;
-    case cudaDevAttrLocalL1CacheSupported:       v = 1; break;
-    case cudaDevAttrConcurrentKernels:           v = 0; break;
-    case cudaDevAttrConcurrentManagedAccess:     v = 0; break;
-    case cudaDevAttrIntegrated:                  v = 0; break;
-    case cudaDevAttrEccEnabled:                  v = 0; break;
-    case cudaDevAttrAsyncEngineCount:            v = 0; break;
-    case cudaDevAttrTextureAlignment:            v = 512; break;
-    default:
-        fprintf(stderr, "smcosim runtime: cudaDeviceGetAttribute: attribute "
-                "%d is not modelled\n", (int)attr);
+    if (rt_attr(attr, &p, &v) == RT_ATTR_INVALID) {
+        fprintf(stderr, "smcosim runtime: cudaDeviceGetAttribute: %d is not a "
+                "cudaDeviceAttr\n", (int)attr);
         return rt_ret(cudaErrorInvalidValue);
     }
     *value = (int)v;

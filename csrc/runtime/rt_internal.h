@@ -79,4 +79,11 @@ uint64_t rt_sim_cycles(void);
  * translates host views of managed/pinned memory, else the value itself. */
 uint64_t rt_dev_addr(const void *p);
 
+/* Device attributes (rt_attr.c): the value of `attr` for a device with the
+ * properties p, and where it comes from; RT_ATTR_INVALID for a number that is
+ * not an attribute. cudaGetDeviceProperties fills its fields from the same. */
+enum { RT_ATTR_INVALID = -1, RT_ATTR_MODELLED = 0, RT_ATTR_CC75 = 1 };
+int  rt_attr(enum cudaDeviceAttr attr, const smc_device_props *p, long long *v);
+void rt_attr_fill_props(struct cudaDeviceProp *d, const smc_device_props *p);
+
 #endif /* SMC_RUNTIME_INTERNAL_H */

@@ -88,6 +88,25 @@ if run "rt_fault" 0 "$CU/rt_fault"; then
         || bad "rt_fault: no assert fault line in the statistics file"
 fi
 
+# Every device attribute answers; the modelled ones follow the configuration
+# (checked against what `smcosim config` prints for the preset).
+if run "rt_attrs" 0 "$CU/rt_attrs"; then
+    expect_out "rt_attrs: every cudaDeviceAttr answers, props agree" "all checks passed"
+fi
+if [ -x "$CLI" ] && SMCOSIM_CONFIG=fermi-gtx480 run "rt_attrs (fermi-gtx480)" 0 "$CU/rt_attrs"; then
+    cfg() { "$CLI" config --config fermi-gtx480 | awk -v k="$1" '$1 == k { print $3 }'; }
+    attr() { awk -v a="$1" '$1 == "attr" && $2 == a { print $3 }' "$tmp/out"; }
+    for pair in "cudaDevAttrMultiProcessorCount mem.num_sms 1" \
+                "cudaDevAttrClockRate gpu.clock_mhz 1000" \
+                "cudaDevAttrMaxBlocksPerMultiprocessor sm.max_ctas 1" \
+                "cudaDevAttrMaxRegistersPerMultiprocessor sm.regs 1"; do
+        set -- $pair
+        want=$(( $(cfg "$2") * $3 ))
+        [ "$(attr "$1")" = "$want" ] && ok "rt_attrs: $1 = $2 of the preset ($want)" \
+            || bad "rt_attrs: $1 is '$(attr "$1")', the preset's $2 gives $want"
+    done
+fi
+
 if run "rt_multiarch" 0 "$CU/rt_multiarch"; then
     expect_out "rt_multiarch: compute_75 PTX chosen and run" "rt_image: all checks passed"
 fi
