@@ -736,6 +736,14 @@ static void parse_operand(parser *P, ptx_operand *o) {
         next(P);
         return;
     }
+    if (is_word(P, "WARP_SZ")) {
+        /* PTX's predefined constant for the warp size (what `warpSize`
+         * compiles to): 32 threads, the only warp size PTX knows. */
+        o->kind = OK_IMM;
+        o->imm = 32;
+        next(P);
+        return;
+    }
     if (P->tok.kind == TK_WORD && P->tok.p[0] != '.') {
         o->kind = OK_SYM;
         o->sym = scoped_name(P, &P->tok);

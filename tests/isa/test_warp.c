@@ -252,6 +252,27 @@ static void test_activemask_divergent(void **state)
     }
 }
 
+/* WARP_SZ, the predefined constant `warpSize` compiles to (as nvcc 13
+ * emits it: `mov.u32 %r1, WARP_SZ;`), also as an arithmetic operand. */
+static void test_warp_sz(void **state)
+{
+    isa_ctx *c = *state;
+    isa_loadf(c, ISA_PTX_HEADER
+        ".visible .entry k(.param .u64 out)\n{\n"
+        "\t.reg .b32 %%r<4>;\n\t.reg .b64 %%rd<4>;\n"
+        "\tld.param.u64 %%rd1, [out];\n\tcvta.to.global.u64 %%rd1, %%rd1;\n"
+        "\tmov.u32 %%r1, WARP_SZ;\n\tmov.u32 %%r2, %%tid.x;\n"
+        "\trem.u32 %%r3, %%r2, WARP_SZ;\n\tadd.u32 %%r3, %%r3, %%r1;\n"
+        "\tmul.wide.u32 %%rd2, %%r2, 4;\n\tadd.s64 %%rd3, %%rd1, %%rd2;\n"
+        "\tst.global.u32 [%%rd3], %%r3;\n\tret;\n}\n");
+    uint64_t dout = isa_alloc(c, 40 * 4);
+    isa_launch_ok(c, "k", D1(1), D1(40), 0, ARGS(dout));
+    uint32_t out[40];
+    isa_read(c, out, dout, sizeof out);
+    for (unsigned t = 0; t < 40; t++)
+        assert_int_equal(out[t], 32 + t % 32);
+}
+
 /* ---- barriers ------------------------------------------------------------ */
 
 static void test_bar_red(void **state)
@@ -425,6 +446,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_activemask_divergent, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_warp_sz, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_bar_red, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_bar_arrive, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_sregs, isa_setup, isa_teardown),
