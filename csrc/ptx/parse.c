@@ -720,20 +720,22 @@ static void parse_operand(parser *P, ptx_operand *o) {
         o->fimm = (uint8_t)parse_number(P, neg, &o->imm);
         return;
     }
-    if (P->tok.kind == TK_WORD && P->tok.p[0] == '%') {
-        parse_reg_operand(P, o);
+    if ((P->tok.kind == TK_WORD && P->tok.p[0] == '%') ||
+        (P->tok.kind == TK_WORD && P->tok.p[0] != '.' && find_reg(P, P->tok.p, P->tok.n) >= 0)) {
+        /* A register, with or without '%' (inline asm in CUDA headers and
+         * CUB declares `.reg .pred p;`), and the second destination of
+         * `d|p` forms (setp, shfl, ...). */
+        if (P->tok.p[0] == '%') parse_reg_operand(P, o);
+        else { o->kind = OK_REG; o->reg = find_reg(P, P->tok.p, P->tok.n); next(P); }
         if (is_punct(P, '|')) {
             next(P);
             ptx_operand q = { 0 };
-            parse_reg_operand(P, &q);
+            if (P->tok.kind == TK_WORD && P->tok.p[0] != '%' && find_reg(P, P->tok.p, P->tok.n) >= 0) {
+                q.kind = OK_REG; q.reg = find_reg(P, P->tok.p, P->tok.n); next(P);
+            } else parse_reg_operand(P, &q);
             if (q.kind != OK_REG) PERR_TOK(P, &t, "expected a predicate after '|' in");
             o->reg2 = q.reg;
         }
-        return;
-    }
-    if (P->tok.kind == TK_WORD && P->tok.p[0] != '.' && find_reg(P, P->tok.p, P->tok.n) >= 0) {
-        o->kind = OK_REG; o->reg = find_reg(P, P->tok.p, P->tok.n);
-        next(P);
         return;
     }
     if (is_word(P, "WARP_SZ")) {

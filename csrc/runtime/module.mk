@@ -79,7 +79,7 @@ RT_NVCC_FLAGS := --cudart shared -O2 -Wno-deprecated-gpu-targets
 RT_PTX75 := -gencode arch=compute_75,code=compute_75
 
 # name : source : extra nvcc flags
-RT_CU_PROGS := rt_api_zstd rt_api_plain rt_api_lz4 rt_fault rt_sass rt_multiarch rt_rdc rt_attrs
+RT_CU_PROGS := rt_api_zstd rt_api_plain rt_api_lz4 rt_fault rt_sass rt_multiarch rt_rdc rt_attrs rt_thrust
 $(RT_CU_DIR)/rt_api_zstd:  RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_api_plain: RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress=false
 $(RT_CU_DIR)/rt_api_lz4:   RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress-mode=speed
@@ -93,6 +93,8 @@ $(RT_CU_DIR)/rt_rdc:       RT_CU_FLAGS := $(RT_PTX75) -rdc=true
 $(RT_CU_DIR)/rt_sass $(RT_CU_DIR)/rt_multiarch $(RT_CU_DIR)/rt_rdc: tests/runtime/rt_image.cu
 $(RT_CU_DIR)/rt_attrs:     RT_CU_FLAGS := $(RT_PTX75) -I$(RT_GEN_DIR)
 $(RT_CU_DIR)/rt_attrs: tests/runtime/rt_attrs.cu $(RT_GEN_DIR)/cuda_device_attrs.inc
+$(RT_CU_DIR)/rt_thrust:    RT_CU_FLAGS := $(RT_PTX75)
+$(RT_CU_DIR)/rt_thrust: tests/runtime/rt_thrust.cu
 
 ifneq ($(RT_NVCC),)
 $(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)): tests/runtime/rt_check.h

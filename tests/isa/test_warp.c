@@ -273,6 +273,32 @@ static void test_warp_sz(void **state)
         assert_int_equal(out[t], 32 + t % 32);
 }
 
+/* The `d|p` destination pair with registers declared without '%', as the
+ * inline asm of CUB's warp scan writes it:
+ *   { .reg .u32 r0; .reg .pred p; shfl.sync.up.b32 r0|p, ...; @p add.u32 r0, r0, x; }
+ * Lane t gets the inclusive prefix sum of the lanes' values (t + 1). */
+static void test_pred_pair_plain_names(void **state)
+{
+    isa_ctx *c = *state;
+    isa_loadf(c, ISA_PTX_HEADER
+        ".visible .entry k(.param .u64 out)\n{\n"
+        "\t.reg .pred %%p<2>;\n\t.reg .b32 %%r<8>;\n\t.reg .b64 %%rd<4>;\n"
+        "\tld.param.u64 %%rd1, [out];\n\tcvta.to.global.u64 %%rd1, %%rd1;\n"
+        "\tmov.u32 %%r2, %%tid.x;\n\tadd.u32 %%r1, %%r2, 1;\n\tmov.u32 %%r3, 1;\n"
+        "SCAN:\n"
+        "\t{  .reg .u32 r0;  .reg .pred p;  shfl.sync.up.b32 r0|p, %%r1, %%r3, 0, -1;"
+        "  @p add.u32 r0, r0, %%r1;  mov.u32 %%r1, r0;}\n"
+        "\tshl.b32 %%r3, %%r3, 1;\n\tsetp.lt.u32 %%p1, %%r3, 32;\n\t@%%p1 bra SCAN;\n"
+        "\tmul.wide.u32 %%rd2, %%r2, 4;\n\tadd.s64 %%rd3, %%rd1, %%rd2;\n"
+        "\tst.global.u32 [%%rd3], %%r1;\n\tret;\n}\n");
+    uint64_t dout = isa_alloc(c, 32 * 4);
+    isa_launch_ok(c, "k", D1(1), D1(32), 0, ARGS(dout));
+    uint32_t out[32];
+    isa_read(c, out, dout, sizeof out);
+    for (unsigned t = 0; t < 32; t++)
+        assert_int_equal(out[t], (t + 1) * (t + 2) / 2);
+}
+
 /* ---- barriers ------------------------------------------------------------ */
 
 static void test_bar_red(void **state)
@@ -447,6 +473,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_activemask_divergent, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_warp_sz, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_pred_pair_plain_names, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_bar_red, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_bar_arrive, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_sregs, isa_setup, isa_teardown),

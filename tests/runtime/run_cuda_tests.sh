@@ -107,6 +107,14 @@ if [ -x "$CLI" ] && SMCOSIM_CONFIG=fermi-gtx480 run "rt_attrs (fermi-gtx480)" 0 
     done
 fi
 
+# Thrust and CUB: functional mode, then timing mode (C model back end).
+if SMCOSIM_MODE=functional run "rt_thrust (functional)" 0 "$CU/rt_thrust"; then
+    expect_out "rt_thrust (functional): sort, reduce, scan, transform, CUB block/warp" "rt_thrust: all checks passed"
+fi
+if SMCOSIM_MODE=timing run "rt_thrust (timing)" 0 "$CU/rt_thrust"; then
+    expect_out "rt_thrust (timing): sort, reduce, scan, transform, CUB block/warp" "rt_thrust: all checks passed"
+fi
+
 if run "rt_multiarch" 0 "$CU/rt_multiarch"; then
     expect_out "rt_multiarch: compute_75 PTX chosen and run" "rt_image: all checks passed"
 fi
