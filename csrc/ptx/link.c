@@ -611,7 +611,12 @@ ptx_kernel *ptx_link(const ptx_module *m, const ptx_func *entry, ptx_var_addr_fn
         ptx_operand *o = &L->code[S.dyn[i].pc].ops[S.dyn[i].opi];
         o->imm += dyn_base + (S.dyn[i].generic ? SMC_SHARED_WINDOW : 0);
     }
-    k->static_smem = (uint32_t)L->smem_top;
+    /* A CTA's shared memory ends where the dynamic part starts: the static
+     * size includes the padding up to dyn_base when the kernel uses dynamic
+     * shared memory, so that every user of static + dynamic (the CTA's
+     * allocation, the launch limit, occupancy) covers the whole layout.
+     * (ptxas would report the unpadded size; the difference is < 16 bytes.) */
+    k->static_smem = (uint32_t)(S.ndyn ? dyn_base : L->smem_top);
     k->local_bytes = (uint32_t)align_up(L->local_top, 8);
     for (uint32_t i = 0; i < m->nvars; i++) if (m->vars[i].space == SP_CONST) L->const_bytes += (uint32_t)m->vars[i].size;
     k->const_bytes = L->const_bytes;

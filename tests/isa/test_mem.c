@@ -229,6 +229,33 @@ static void test_shared_dynamic(void **state)
     }
 }
 
+/* 4 bytes of static shared memory and 64 of dynamic: the dynamic part starts
+ * at 16 (its .align), so the CTA needs 80 bytes, not 4 + 64 (the top 12 bytes
+ * used to fault). Thread t stores t + 100 to dyn[t] and reads dyn[15 - t]. */
+static void test_shared_dynamic_unaligned_static(void **state)
+{
+    isa_ctx *c = *state;
+    isa_load(c, ISA_PTX_HEADER
+        ".extern .shared .align 16 .b8 dyn[];\n"
+        ".visible .entry k(.param .u64 pout)\n{\n"
+        "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n"
+        "\t.shared .align 4 .u32 one;\n"
+        "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, 7;\n\tst.shared.u32 [one], %r2;\n"
+        "\tmov.u64 %rd1, dyn;\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.u64 %rd3, %rd1, %rd2;\n"
+        "\tadd.u32 %r3, %r1, 100;\n\tst.shared.u32 [%rd3], %r3;\n\tbar.sync 0;\n"
+        "\tmov.u32 %r4, 15;\n\tsub.u32 %r4, %r4, %r1;\n\tmul.wide.u32 %rd4, %r4, 4;\n"
+        "\tadd.u64 %rd4, %rd1, %rd4;\n\tld.shared.u32 %r5, [%rd4];\n"
+        "\tld.shared.u32 %r6, [one];\n\tadd.u32 %r5, %r5, %r6;\n"
+        "\tld.param.u64 %rd5, [pout];\n\tcvta.to.global.u64 %rd5, %rd5;\n"
+        "\tadd.u64 %rd5, %rd5, %rd2;\n\tst.global.u32 [%rd5], %r5;\n\tret;\n}\n");
+    uint64_t dout = isa_alloc(c, 16 * 4);
+    isa_launch_ok(c, "k", D1(1), D1(16), 64, ARGS(dout));
+    uint32_t out[16];
+    isa_read(c, out, dout, sizeof out);
+    for (unsigned t = 0; t < 16; t++)
+        assert_int_equal(out[t], (15 - t) + 100 + 7);
+}
+
 /* ---- local memory -------------------------------------------------------- */
 
 static void test_local(void **state)
@@ -743,6 +770,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_vectors, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_shared_static, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_shared_dynamic, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_shared_dynamic_unaligned_static, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_local, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_const_and_globals, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_params, isa_setup, isa_teardown),
