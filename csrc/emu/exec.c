@@ -538,6 +538,9 @@ static float f16_to_f32(uint16_t h) {
     return s ? -v : v;
 }
 
+/* A subnormal half becomes a zero of the same sign (.ftz). */
+static inline uint16_t ftz16(uint16_t h) { return (h & 0x7c00) == 0 && (h & 0x3ff) ? (uint16_t)(h & 0x8000) : h; }
+
 static int exec_arith(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     uint8_t t = in->type;
@@ -547,14 +550,18 @@ static int exec_arith(ctx *X, uint32_t act) {
     int32_t d = o[0].reg;
     int chg = 0;
     if (t == PT_F16 || t == PT_F16X2) {
-        /* half precision: operands widened to double (exact), one rounding to f16 */
+        /* half precision: operands widened to double (exact), one rounding to
+         * f16; .ftz flushes subnormal inputs and results to a signed zero */
         unsigned halves = t == PT_F16X2 ? 2 : 1;
+        bool ftz = in->flags & F_FTZ;
         LANES(act) {
             uint64_t r = 0;
             for (unsigned h = 0; h < halves; h++) {
-                double a = f16_to_f32((uint16_t)(val(X, &o[1], lane) >> (16 * h)));
-                double b = in->nops > 2 ? f16_to_f32((uint16_t)(val(X, &o[2], lane) >> (16 * h))) : 0;
-                double cc = in->nops > 3 ? f16_to_f32((uint16_t)(val(X, &o[3], lane) >> (16 * h))) : 0;
+                uint16_t ha = (uint16_t)(val(X, &o[1], lane) >> (16 * h));
+                uint16_t hb = in->nops > 2 ? (uint16_t)(val(X, &o[2], lane) >> (16 * h)) : 0;
+                uint16_t hc = in->nops > 3 ? (uint16_t)(val(X, &o[3], lane) >> (16 * h)) : 0;
+                if (ftz) { ha = ftz16(ha); hb = ftz16(hb); hc = ftz16(hc); }
+                double a = f16_to_f32(ha), b = f16_to_f32(hb), cc = f16_to_f32(hc);
                 double v;
                 switch (in->op) {
                 case OP_ADD: v = a + b; break;
@@ -569,8 +576,10 @@ static int exec_arith(ctx *X, uint32_t act) {
                     return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported",
                                  ptx_op_name[in->op], ptx_type_name[t]);
                 }
-                if (in->flags & F_SAT) v = sat64(v);
-                r |= (uint64_t)f32_to_f16(v, in->rnd == RND_NONE ? RND_RN : in->rnd) << (16 * h);
+                uint16_t hv = f32_to_f16(v, in->rnd == RND_NONE ? RND_RN : in->rnd);
+                if (ftz) hv = ftz16(hv);
+                if (in->flags & F_SAT) hv = f32_to_f16(sat64(f16_to_f32(hv)), RND_RN);
+                r |= (uint64_t)hv << (16 * h);
             }
             wr(X, d, (int)lane, r);
         }
@@ -1533,7 +1542,8 @@ static bool exec_fast(ctx *X, uint32_t act) {
     uint8_t t = in->type;
     unsigned tb = tbits(t);
     if (in->op == OP_MOV) { if (in->nops != 2) return false; FAST_LOOP(a); return true; }
-    if (tb == 32 && ptx_type_class[t] != TC_FLOAT) {
+    /* .f16x2 is a 32-bit "bits" type but holds two halves: general path */
+    if (tb == 32 && ptx_type_class[t] != TC_FLOAT && t != PT_F16X2) {
         switch (in->op) {
         case OP_ADD: FAST_LOOP((uint32_t)(a + b)); return true;
         case OP_SUB: FAST_LOOP((uint32_t)(a - b)); return true;
