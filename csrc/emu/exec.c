@@ -948,25 +948,49 @@ static bool combine(uint8_t op, bool x, bool c) {
     }
 }
 
-static bool is_ftz_float(uint8_t t, uint32_t flags) { return t == PT_F32 && (flags & F_FTZ); }
-
+/* setp/set. The source type is in->type (setp) or in->type2 (set). .f16x2
+ * compares the two halves separately: setp p|q gets the low half's result
+ * in p and the high half's in q; set writes one result per half. What set
+ * writes for "true" depends on the destination type: 1.0 in that format for
+ * .f32/.f16 (and per half for .f16x2), all ones for the integer types (per
+ * half, 0xffff, when the source is .f16x2). "False" is always 0. */
 static int exec_compare(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
     uint8_t t = in->op == OP_SET ? in->type2 : in->type;
+    bool x2 = t == PT_F16X2;
+    uint8_t et = x2 ? PT_F16 : t;            /* element type compared */
+    bool ftz = (in->flags & F_FTZ) != 0;
     LANES(act) {
         uint64_t a = val(X, &o[1], lane), b = val(X, &o[2], lane);
-        if (is_ftz_float(t, in->flags)) { a = bf32(ftz32(f32(a))); b = bf32(ftz32(f32(b))); }
-        bool r = compare(in->cmp, t, a, b);
         bool c = in->nops > 3 ? (val(X, &o[3], lane) & 1) : false;
-        if (in->op == OP_SETP) {
-            wr(X, o[0].reg, (int)lane, combine(in->boolop, r, c));
-            if (o[0].reg2 >= 0) wr(X, o[0].reg2, (int)lane, combine(in->boolop, !r, c));
-        } else {
-            bool v = combine(in->boolop, r, c);
-            uint64_t out = in->type == PT_F32 ? (v ? bf32(1.0f) : 0) : (v ? ~0ull : 0);
-            wr(X, o[0].reg, (int)lane, out);
+        bool raw[2] = { false, false }, r[2] = { false, false };
+        for (unsigned h = 0; h < (x2 ? 2u : 1u); h++) {
+            uint64_t ea = x2 ? (a >> (16 * h)) & 0xffff : a, eb = x2 ? (b >> (16 * h)) & 0xffff : b;
+            if (ftz && et == PT_F32) { ea = bf32(ftz32(f32(ea))); eb = bf32(ftz32(f32(eb))); }
+            if (ftz && et == PT_F16) { ea = ftz16((uint16_t)ea); eb = ftz16((uint16_t)eb); }
+            raw[h] = compare(in->cmp, et, ea, eb);
+            r[h] = combine(in->boolop, raw[h], c);
         }
+        if (in->op == OP_SETP) {
+            wr(X, o[0].reg, (int)lane, r[0]);
+            /* p|q: the scalar forms give q the complement, .f16x2 the high half */
+            if (o[0].reg2 >= 0)
+                wr(X, o[0].reg2, (int)lane, x2 ? r[1] : combine(in->boolop, !raw[0], c));
+            continue;
+        }
+        uint64_t out;
+        if (x2) {
+            uint64_t one = in->type == PT_F16X2 ? 0x3c00 : 0xffff;
+            out = (r[0] ? one : 0) | (r[1] ? one : 0) << 16;
+        } else if (in->type == PT_F32) {
+            out = r[0] ? bf32(1.0f) : 0;
+        } else if (in->type == PT_F16) {
+            out = r[0] ? 0x3c00 : 0;
+        } else {
+            out = r[0] ? zmask(tbits(in->type)) : 0;
+        }
+        wr(X, o[0].reg, (int)lane, out);
     }
     return EMU_OK;
 }
