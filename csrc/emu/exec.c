@@ -1137,7 +1137,17 @@ static int exec_cvt(ctx *X, uint32_t act) {
             if (sat) dv = sat64(dv);
             r = bf64(dv);
         } else if (dt == PT_F16) {
-            r = f32_to_f16(exact_int ? (double)li : x, in->rnd);
+            double hv = exact_int ? (double)li : x;
+            uint8_t rnd = in->rnd;
+            switch (rnd) {                                       /* -> integral value (exact in f16) */
+            case RND_RNI: hv = nearbyint(hv); rnd = RND_RN; break;   /* mode is RN here */
+            case RND_RZI: hv = trunc(hv); rnd = RND_RN; break;
+            case RND_RMI: hv = floor(hv); rnd = RND_RN; break;
+            case RND_RPI: hv = ceil(hv); rnd = RND_RN; break;
+            default: break;
+            }
+            if (sat) hv = sat64(hv);
+            r = f32_to_f16(hv, rnd);
         } else {
             reset_rounding(chg);
             return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "cvt to .%s is not supported", ptx_type_name[dt]);

@@ -546,11 +546,79 @@ static void test_set_f16_one(void **state)
     assert_int_equal(d, 0x3c00);
 }
 
+/* ---- cvt.r*i.f16.f16: round to an integral half ---------------------------- */
+
+typedef struct rint_case {
+    const char *name;            /* isa_case_head */
+    char mode;                   /* n (nearest even), z, m (down), p (up) */
+} rint_case;
+
+static const rint_case rint_cases[] = {
+    { "cvt.rni.f16.f16", 'n' }, { "cvt.rzi.f16.f16", 'z' },
+    { "cvt.rmi.f16.f16", 'm' }, { "cvt.rpi.f16.f16", 'p' },
+};
+
+/* Integer-only reference: |h| = N * 2^-24, integer part N >> 24. The result
+ * keeps the sign of the input (trunc(-0.5) is -0). */
+static uint16_t rint_ref(char mode, uint16_t h)
+{
+    if (h_nan(h) || h_inf(h))
+        return h;
+    uint64_t n = h_units(h), q = n >> 24, rem = n & 0xffffff;
+    int neg = h_neg(h);
+    switch (mode) {
+    case 'n': if (rem > 0x800000 || (rem == 0x800000 && (q & 1))) q++; break;
+    case 'm': if (neg && rem) q++; break;
+    case 'p': if (!neg && rem) q++; break;
+    default: break;
+    }
+    return round_half(neg, q, 0);
+}
+
+/* All 65,536 inputs. Any NaN in must give a NaN out. */
+static void run_rint(void **state)
+{
+    isa_ctx *c = *state;
+    const rint_case *tc = c->tcase;
+    uint16_t *a = isa_calloc(c, 65536, 2), *d = isa_calloc(c, 65536, 2);
+    for (unsigned i = 0; i < 65536; i++)
+        a[i] = (uint16_t)i;
+    char body[64];
+    snprintf(body, sizeof body, "\t%s %%xd, %%xa;", tc->name);
+    isa_elem_op op = { "b16", "b16", NULL, NULL, NULL, body };
+    isa_elem_run(c, &op, 65536, a, NULL, NULL, d);
+    unsigned bad = 0;
+    for (unsigned i = 0; i < 65536; i++) {
+        uint16_t want = rint_ref(tc->mode, a[i]);
+        if (!same_half(d[i], want, 0) && bad++ < 8)
+            print_error("%s: in=0x%04x: got 0x%04x, want 0x%04x\n", tc->name, a[i], d[i], want);
+    }
+    if (bad)
+        fail_msg("%s: %u of 65536 inputs wrong", tc->name, bad);
+}
+
+/* By hand: hrint/htrunc/hfloor/hceil of -2.5 are -2, -2, -3, -2. */
+static void test_rint_hand(void **state)
+{
+    isa_ctx *c = *state;
+    static const char *const insn[4] = { "rni", "rzi", "rmi", "rpi" };
+    static const uint16_t want[4] = { 0xc000, 0xc000, 0xc200, 0xc000 };
+    for (unsigned i = 0; i < 4; i++) {
+        uint16_t a = 0xc100 /* -2.5 */, d = 0;
+        char body[64];
+        snprintf(body, sizeof body, "\tcvt.%s.f16.f16 %%xd, %%xa;", insn[i]);
+        isa_elem_op op = { "b16", "b16", NULL, NULL, NULL, body };
+        isa_elem_run(c, &op, 1, &a, NULL, NULL, &d);
+        assert_int_equal(d, want[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_half2_fma_example, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_set_f16_one, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_rint_hand, isa_setup, isa_teardown),
     };
     int rc = isa_run_group("isa_half", tests, sizeof tests / sizeof tests[0]);
     rc |= isa_run_table("isa_half_f16", run_arith_f16, arith_cases, sizeof arith_cases[0],
@@ -559,5 +627,7 @@ int main(void)
                         sizeof arith_cases / sizeof arith_cases[0]);
     rc |= isa_run_table("isa_half_cmp", run_cmp, cmp_cases, sizeof cmp_cases[0],
                         sizeof cmp_cases / sizeof cmp_cases[0]);
+    rc |= isa_run_table("isa_half_rint", run_rint, rint_cases, sizeof rint_cases[0],
+                        sizeof rint_cases / sizeof rint_cases[0]);
     return rc;
 }
