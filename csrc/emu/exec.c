@@ -1313,19 +1313,27 @@ static int exec_shfl(ctx *X, uint32_t act) {
     return EMU_OK;
 }
 
+/* vote{.sync}: with .sync each lane's result is over the lanes named in its
+ * own membermask (o[2]; lanes of a tiled partition pass different masks),
+ * restricted to the lanes executing the instruction; without, over the
+ * active lanes. A ballot only has bits of member lanes. */
 static int exec_vote(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
     uint32_t ballot = 0;
     LANES(act) if (val(X, &o[1], (int)lane) & 1) ballot |= 1u << lane;
-    uint64_t r;
-    switch (in->mode) {
-    case MD_ALL: r = ballot == act; break;
-    case MD_ANY: r = ballot != 0; break;
-    case MD_UNI: r = ballot == 0 || ballot == act; break;
-    default: r = ballot; break;
+    LANES(act) {
+        uint32_t m = act & (in->nops > 2 ? (uint32_t)val(X, &o[2], (int)lane) : 0xffffffffu);
+        uint32_t b = ballot & m;
+        uint64_t r;
+        switch (in->mode) {
+        case MD_ALL: r = b == m; break;
+        case MD_ANY: r = b != 0; break;
+        case MD_UNI: r = b == 0 || b == m; break;
+        default: r = b; break;
+        }
+        wr(X, o[0].reg, (int)lane, r);
     }
-    LANES(act) wr(X, o[0].reg, (int)lane, r);
     return EMU_OK;
 }
 
