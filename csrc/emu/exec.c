@@ -1461,20 +1461,51 @@ static bool read_slot(const ctx *X, int lane, const ptx_operand *o, uint64_t *v)
 /* Format one lane's printf into out (CUDA's vprintf: arguments packed in a
  * buffer, each aligned to its size; floats arrive as doubles). Returns the
  * number of conversions, or -1 after a fault. */
+/* Next argument of the packed buffer: sz bytes at off rounded up to sz. */
+static bool next_arg(const ctx *X, int lane, uint64_t args, size_t *off, uint32_t sz, uint64_t *v) {
+    *off = (*off + sz - 1) / sz * sz;
+    const uint8_t *p = xlate(X, lane, SP_GENERIC, args + *off, sz, false, NULL);
+    if (!p) return false;
+    *v = load_bytes(p, sz);
+    *off += sz;
+    return true;
+}
+
 static int format_lane(const ctx *X, int lane, const char *fmt, uint64_t args, char *out, size_t cap) {
     size_t n = 0, off = 0;
     int count = 0;
     for (const char *f = fmt; *f && n + 1 < cap; f++) {
         if (*f != '%') { out[n++] = *f; continue; }
         if (f[1] == '%') { out[n++] = '%'; f++; continue; }
-        char spec[32]; size_t k = 0;
+        char spec[64]; size_t k = 0;
         spec[k++] = '%';
         f++;
         while (*f && strchr("-+ #0", *f) && k < 8) spec[k++] = *f++;
-        while (*f >= '0' && *f <= '9' && k < 16) spec[k++] = *f++;
-        if (*f == '.') { spec[k++] = *f++; while (*f >= '0' && *f <= '9' && k < 24) spec[k++] = *f++; }
-        int lng = 0;
-        while (*f && strchr("hlLzjt", *f)) { if (*f == 'l' || *f == 'z' || *f == 'j' || *f == 't' || *f == 'L') lng++; f++; }
+        uint64_t star;
+        if (*f == '*') {                     /* width from an int argument */
+            f++;
+            if (!next_arg(X, lane, args, &off, 4, &star)) return -1;
+            long long wv = (int32_t)star;    /* negative: the '-' flag and |width| */
+            if (wv < 0) { spec[k++] = '-'; wv = -wv; }
+            if (wv > 4095) wv = 4095;        /* the output buffer's size anyway */
+            k += (size_t)snprintf(spec + k, sizeof spec - k, "%lld", wv);
+        } else {
+            while (*f >= '0' && *f <= '9' && k < 24) spec[k++] = *f++;
+        }
+        if (*f == '.') {
+            f++;
+            if (*f == '*') {                 /* precision from an int argument; negative: none */
+                f++;
+                if (!next_arg(X, lane, args, &off, 4, &star)) return -1;
+                int32_t pv = (int32_t)star;
+                if (pv >= 0) k += (size_t)snprintf(spec + k, sizeof spec - k, ".%d", pv > 4095 ? 4095 : pv);
+            } else {
+                spec[k++] = '.';
+                while (*f >= '0' && *f <= '9' && k < 40) spec[k++] = *f++;
+            }
+        }
+        int lng = 0, shrt = 0;               /* l/ll/z/j/t/L; h (1) or hh (2) */
+        while (*f && strchr("hlLzjt", *f)) { if (*f == 'h') shrt++; else lng++; f++; }
         char conv = *f;
         if (!conv) break;
         uint32_t sz = (strchr("diuxXoc", conv) && !lng) ? 4 : 8;
@@ -1482,12 +1513,15 @@ static int format_lane(const ctx *X, int lane, const char *fmt, uint64_t args, c
             if (n + 2 < cap) { out[n++] = '%'; out[n++] = conv; }
             continue;
         }
-        off = (off + sz - 1) / sz * sz;
-        const uint8_t *p = xlate(X, lane, SP_GENERIC, args + off, sz, false, NULL);
-        if (!p) return -1;
-        uint64_t v = load_bytes(p, sz);
-        off += sz;
+        uint64_t v;
+        if (!next_arg(X, lane, args, &off, sz, &v)) return -1;
         count++;
+        if (!lng && shrt) {                  /* the int argument converted to (unsigned) short/char */
+            bool sg = strchr("di", conv) != NULL;
+            if (shrt == 1) v = sg ? (uint64_t)(int64_t)(int16_t)v : (uint16_t)v;
+            else v = sg ? (uint64_t)(int64_t)(int8_t)v : (uint8_t)v;
+            if (sg) sz = 8;                  /* already sign-extended to 64 bits */
+        }
         int w = 0;
         if (strchr("di", conv)) {
             spec[k++] = 'l'; spec[k++] = 'l'; spec[k++] = conv; spec[k] = 0;
