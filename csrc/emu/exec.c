@@ -601,7 +601,12 @@ static int exec_arith(ctx *X, uint32_t act) {
                 case OP_SUB: r = a - b; break;
                 case OP_MUL: r = a * b; break;
                 case OP_FMA: case OP_MAD: r = fmaf(a, b, cc); break;
-                case OP_DIV: r = a / b; break;
+                case OP_DIV:
+                    /* div.approx is a * (1/b) with a flushing reciprocal: for
+                     * |b| > 2^126 1/b is 0 (CUDA: __fdividef gives 0 there) */
+                    if ((in->flags & F_APPROX) && fabsf(b) > 0x1p126f) r = a * copysignf(0.0f, b);
+                    else r = a / b;
+                    break;
                 case OP_MIN: r = fminf(a, b); break;
                 case OP_MAX: r = fmaxf(a, b); break;
                 case OP_ABS: r = fabsf(a); break;

@@ -474,8 +474,41 @@ static void run_float_case(void **state)
         fail_msg("%s: %u of %zu lanes wrong", tc->name, bad, n);
 }
 
+/* ---- hand-checked special ranges ------------------------------------------ */
+
+/* div.approx.f32 is a * (1/b) with a flushing reciprocal: for
+ * 2^126 < |b| < 2^128 (where 1/b would be subnormal) the result is a zero
+ * with the product's sign (CUDA math API, __fdividef; FLT_MAX/FLT_MAX is 0)
+ * and inf/b is NaN. */
+static void test_div_approx_huge_divisor(void **state)
+{
+    isa_ctx *c = *state;
+    static const float a[] = { 1.0f, -3.0f, FLT_MAX, 1e30f, -FLT_MAX, INFINITY, 0x1p126f };
+    static const float b[] = { 0x1.8p126f, -0x1p127f, FLT_MAX, 0x1.000002p126f, FLT_MAX, 0x1p127f, 0x1p126f };
+    static const uint32_t want[] = {
+        0x00000000, 0x00000000 /* -3 / -2^127: +0 */, 0x00000000, 0x00000000,
+        0x80000000, 0x7fc00000 /* NaN */, 0x3f800000 /* 2^126 itself is in range: 1 */,
+    };
+    enum { N = sizeof a / sizeof a[0] };
+    static const char *const body[] = { "\tdiv.approx.f32 %xd, %xa, %xb;", "\tdiv.approx.ftz.f32 %xd, %xa, %xb;" };
+    for (unsigned v = 0; v < 2; v++) {
+        float d[N];
+        isa_elem_op op = { "f32", "f32", "f32", NULL, NULL, body[v] };
+        isa_elem_run(c, &op, N, a, b, NULL, d);
+        for (unsigned i = 0; i < N; i++)
+            if (!isa_same_f32(d[i], isa_f32(want[i])))
+                fail_msg("%s a=%a b=%a: got 0x%08x, want 0x%08x", body[v] + 1, (double)a[i], (double)b[i],
+                         isa_bits32(d[i]), want[i]);
+    }
+}
+
 int main(void)
 {
-    return isa_run_table("isa_float", run_float_case, cases, sizeof cases[0],
-                         sizeof cases / sizeof cases[0]);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_div_approx_huge_divisor, isa_setup, isa_teardown),
+    };
+    int rc = isa_run_group("isa_float_special", tests, sizeof tests / sizeof tests[0]);
+    rc |= isa_run_table("isa_float", run_float_case, cases, sizeof cases[0],
+                        sizeof cases / sizeof cases[0]);
+    return rc;
 }
