@@ -1262,7 +1262,10 @@ static int exec_atom(ctx *X, uint32_t act) {
         uint64_t old = load_bytes(p, es), b = val(X, bo, (int)lane) & zmask(bits), r = old;
         switch (in->mode) {
         case MD_ADD:
-            if (fl) r = es == 4 ? bf32(f32(old) + f32(b)) : bf64(f64(old) + f64(b));
+            /* .f32 on global memory flushes subnormal inputs and the result
+             * to a signed zero (PTX ISA); on shared memory it does not */
+            if (fl && es == 4 && sp == SP_GLOBAL) r = bf32(ftz32(ftz32(f32(old)) + ftz32(f32(b))));
+            else if (fl) r = es == 4 ? bf32(f32(old) + f32(b)) : bf64(f64(old) + f64(b));
             else r = old + b;
             break;
         case MD_MIN:
