@@ -607,8 +607,10 @@ static int exec_arith(ctx *X, uint32_t act) {
                     if ((in->flags & F_APPROX) && fabsf(b) > 0x1p126f) r = a * copysignf(0.0f, b);
                     else r = a / b;
                     break;
-                case OP_MIN: r = fminf(a, b); break;
-                case OP_MAX: r = fmaxf(a, b); break;
+                /* a NaN operand (signalling too: the host's fminf would return
+                 * NaN for it) gives the other operand; both NaN give NaN */
+                case OP_MIN: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fminf(a, b); break;
+                case OP_MAX: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fmaxf(a, b); break;
                 case OP_ABS: r = fabsf(a); break;
                 case OP_NEG: r = -a; break;
                 case OP_COPYSIGN: r = copysignf(b, a); break;
@@ -635,8 +637,8 @@ static int exec_arith(ctx *X, uint32_t act) {
                 case OP_MUL: r = a * b; break;
                 case OP_FMA: case OP_MAD: r = fma(a, b, cc); break;
                 case OP_DIV: r = a / b; break;
-                case OP_MIN: r = fmin(a, b); break;
-                case OP_MAX: r = fmax(a, b); break;
+                case OP_MIN: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fmin(a, b); break;
+                case OP_MAX: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fmax(a, b); break;
                 case OP_ABS: r = fabs(a); break;
                 case OP_NEG: r = -a; break;
                 case OP_COPYSIGN: r = copysign(b, a); break;
