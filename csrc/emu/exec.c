@@ -299,6 +299,7 @@ static inline int64_t sext(uint64_t v, unsigned bits) {
 }
 static inline uint64_t zmask(unsigned bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
 static inline float ftz32(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x; }
+static inline double ftz64(double x) { return fpclassify(x) == FP_SUBNORMAL ? copysign(0.0, x) : x; }
 static inline float sat32(float x) { return isnan(x) ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 static inline double sat64(double x) { return isnan(x) ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
 
@@ -631,6 +632,8 @@ static int exec_arith(ctx *X, uint32_t act) {
                 double a = f64(val(X, &o[1], lane)), b = 0, cc = 0, r = 0;
                 if (in->nops > 2) b = f64(val(X, &o[2], lane));
                 if (in->nops > 3) cc = f64(val(X, &o[3], lane));
+                /* .ftz exists on f64 only for rcp/rsqrt.approx: flush input */
+                if (ftz) { a = ftz64(a); b = ftz64(b); cc = ftz64(cc); }
                 switch (in->op) {
                 case OP_ADD: r = a + b; break;
                 case OP_SUB: r = a - b; break;
@@ -652,6 +655,7 @@ static int exec_arith(ctx *X, uint32_t act) {
                 case OP_TANH: r = tanh(a); break;
                 default: reset_rounding(chg); return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.f64 is not supported", ptx_op_name[in->op]);
                 }
+                if (ftz) r = ftz64(r);
                 if (sat) r = sat64(r);
                 wr(X, d, (int)lane, bf64(r));
             }

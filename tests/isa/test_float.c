@@ -543,11 +543,38 @@ static void test_minmax_snan(void **state)
     }
 }
 
+/* rcp.approx.ftz.f64 (and rsqrt.approx.ftz.f64) flush subnormal inputs and
+ * results to a zero of the same sign: 1/2^-1023 is 1/(+0) = +inf, and
+ * 1/2^1023 = 2^-1023 is subnormal, so +0. */
+static void test_rcp_ftz_f64(void **state)
+{
+    isa_ctx *c = *state;
+    static const uint64_t a[] = {
+        0x0008000000000000ull /* 2^-1023 */, 0x8008000000000000ull, 0x7fe0000000000000ull /* 2^1023 */,
+        0xffe0000000000000ull, 0x0000000000000001ull /* 2^-1074 */,
+    };
+    static const uint64_t rcp[] = {
+        0x7ff0000000000000ull, 0xfff0000000000000ull, 0, 0x8000000000000000ull, 0x7ff0000000000000ull,
+    };
+    uint64_t d[5];
+    isa_elem_op op = { "f64", "f64", NULL, NULL, NULL, "\trcp.approx.ftz.f64 %xd, %xa;" };
+    isa_elem_run(c, &op, 5, a, NULL, NULL, d);
+    for (unsigned i = 0; i < 5; i++)
+        if (d[i] != rcp[i])
+            fail_msg("rcp.approx.ftz.f64 of 0x%016llx: got 0x%016llx, want 0x%016llx",
+                     (unsigned long long)a[i], (unsigned long long)d[i], (unsigned long long)rcp[i]);
+    /* rsqrt of a flushed positive subnormal: 1/sqrt(+0) = +inf */
+    isa_elem_op rs = { "f64", "f64", NULL, NULL, NULL, "\trsqrt.approx.ftz.f64 %xd, %xa;" };
+    isa_elem_run(c, &rs, 1, &a[4], NULL, NULL, d);
+    assert_int_equal(d[0], 0x7ff0000000000000ull);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_div_approx_huge_divisor, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_minmax_snan, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_rcp_ftz_f64, isa_setup, isa_teardown),
     };
     int rc = isa_run_group("isa_float_special", tests, sizeof tests / sizeof tests[0]);
     rc |= isa_run_table("isa_float", run_float_case, cases, sizeof cases[0],
