@@ -613,12 +613,41 @@ static void test_rint_hand(void **state)
     }
 }
 
+/* cuda_fp16.hpp's inline asm declares registers as "{.reg.b32 f;" (no
+ * space after .reg): the block must load. 1.5 doubled through f32 is 3.0. */
+static void test_fp16_hpp_reg_syntax(void **state)
+{
+    isa_ctx *c = *state;
+    /* loaded directly first: isa_load would skip on "unsupported directive",
+     * and this is syntax that must be accepted */
+    static const char ptx[] = ISA_PTX_HEADER
+        ".visible .entry k()\n{\n\t{.reg.b32 f;\n\t.reg.b16 r;\n\tmov.b16 r, 0;\n"
+        "\tcvt.f32.f16 f, r;\n\t}\n\tret;\n}\n";
+    smc_module *m = NULL;
+    smc_status st = smc_module_load_ptx(c->dev, "reg-syntax.ptx", ptx, strlen(ptx), &m);
+    if (st != SMC_OK)
+        fail_msg("%s: %s", smc_status_name(st), smc_last_message(c->dev));
+    uint16_t a = 0x3e00 /* 1.5 */, d = 0;
+    isa_elem_op op = { "b16", "b16", NULL, NULL, NULL,
+        "\t{.reg.b32         f;        \n"
+        "\t .reg.b16         r;        \n"
+        "\t  mov.b16         r,%xa;     \n"
+        "\t  cvt.f32.f16     f,r;      \n"
+        "\t  add.f32         f,f,f;    \n"
+        "\t  cvt.rn.f16.f32  r,f;      \n"
+        "\t  mov.b16         %xd,r;     \n"
+        "\t}" };
+    isa_elem_run(c, &op, 1, &a, NULL, NULL, &d);
+    assert_int_equal(d, 0x4200);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_half2_fma_example, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_set_f16_one, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_rint_hand, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_fp16_hpp_reg_syntax, isa_setup, isa_teardown),
     };
     int rc = isa_run_group("isa_half", tests, sizeof tests / sizeof tests[0]);
     rc |= isa_run_table("isa_half_f16", run_arith_f16, arith_cases, sizeof arith_cases[0],
