@@ -299,6 +299,7 @@ static inline int64_t sext(uint64_t v, unsigned bits) {
 }
 static inline uint64_t zmask(unsigned bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
 static inline float ftz32(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x; }
+static inline double ftz64(double x) { return fpclassify(x) == FP_SUBNORMAL ? copysign(0.0, x) : x; }
 static inline float sat32(float x) { return isnan(x) ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 static inline double sat64(double x) { return isnan(x) ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
 
@@ -538,6 +539,9 @@ static float f16_to_f32(uint16_t h) {
     return s ? -v : v;
 }
 
+/* A subnormal half becomes a zero of the same sign (.ftz). */
+static inline uint16_t ftz16(uint16_t h) { return (h & 0x7c00) == 0 && (h & 0x3ff) ? (uint16_t)(h & 0x8000) : h; }
+
 static int exec_arith(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     uint8_t t = in->type;
@@ -547,14 +551,18 @@ static int exec_arith(ctx *X, uint32_t act) {
     int32_t d = o[0].reg;
     int chg = 0;
     if (t == PT_F16 || t == PT_F16X2) {
-        /* half precision: operands widened to double (exact), one rounding to f16 */
+        /* half precision: operands widened to double (exact), one rounding to
+         * f16; .ftz flushes subnormal inputs and results to a signed zero */
         unsigned halves = t == PT_F16X2 ? 2 : 1;
+        bool ftz = in->flags & F_FTZ;
         LANES(act) {
             uint64_t r = 0;
             for (unsigned h = 0; h < halves; h++) {
-                double a = f16_to_f32((uint16_t)(val(X, &o[1], lane) >> (16 * h)));
-                double b = in->nops > 2 ? f16_to_f32((uint16_t)(val(X, &o[2], lane) >> (16 * h))) : 0;
-                double cc = in->nops > 3 ? f16_to_f32((uint16_t)(val(X, &o[3], lane) >> (16 * h))) : 0;
+                uint16_t ha = (uint16_t)(val(X, &o[1], lane) >> (16 * h));
+                uint16_t hb = in->nops > 2 ? (uint16_t)(val(X, &o[2], lane) >> (16 * h)) : 0;
+                uint16_t hc = in->nops > 3 ? (uint16_t)(val(X, &o[3], lane) >> (16 * h)) : 0;
+                if (ftz) { ha = ftz16(ha); hb = ftz16(hb); hc = ftz16(hc); }
+                double a = f16_to_f32(ha), b = f16_to_f32(hb), cc = f16_to_f32(hc);
                 double v;
                 switch (in->op) {
                 case OP_ADD: v = a + b; break;
@@ -569,8 +577,10 @@ static int exec_arith(ctx *X, uint32_t act) {
                     return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported",
                                  ptx_op_name[in->op], ptx_type_name[t]);
                 }
-                if (in->flags & F_SAT) v = sat64(v);
-                r |= (uint64_t)f32_to_f16(v, in->rnd == RND_NONE ? RND_RN : in->rnd) << (16 * h);
+                uint16_t hv = f32_to_f16(v, in->rnd == RND_NONE ? RND_RN : in->rnd);
+                if (ftz) hv = ftz16(hv);
+                if (in->flags & F_SAT) hv = f32_to_f16(sat64(f16_to_f32(hv)), RND_RN);
+                r |= (uint64_t)hv << (16 * h);
             }
             wr(X, d, (int)lane, r);
         }
@@ -592,9 +602,16 @@ static int exec_arith(ctx *X, uint32_t act) {
                 case OP_SUB: r = a - b; break;
                 case OP_MUL: r = a * b; break;
                 case OP_FMA: case OP_MAD: r = fmaf(a, b, cc); break;
-                case OP_DIV: r = a / b; break;
-                case OP_MIN: r = fminf(a, b); break;
-                case OP_MAX: r = fmaxf(a, b); break;
+                case OP_DIV:
+                    /* div.approx is a * (1/b) with a flushing reciprocal: for
+                     * |b| > 2^126 1/b is 0 (CUDA: __fdividef gives 0 there) */
+                    if ((in->flags & F_APPROX) && fabsf(b) > 0x1p126f) r = a * copysignf(0.0f, b);
+                    else r = a / b;
+                    break;
+                /* a NaN operand (signalling too: the host's fminf would return
+                 * NaN for it) gives the other operand; both NaN give NaN */
+                case OP_MIN: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fminf(a, b); break;
+                case OP_MAX: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fmaxf(a, b); break;
                 case OP_ABS: r = fabsf(a); break;
                 case OP_NEG: r = -a; break;
                 case OP_COPYSIGN: r = copysignf(b, a); break;
@@ -615,14 +632,16 @@ static int exec_arith(ctx *X, uint32_t act) {
                 double a = f64(val(X, &o[1], lane)), b = 0, cc = 0, r = 0;
                 if (in->nops > 2) b = f64(val(X, &o[2], lane));
                 if (in->nops > 3) cc = f64(val(X, &o[3], lane));
+                /* .ftz exists on f64 only for rcp/rsqrt.approx: flush input */
+                if (ftz) { a = ftz64(a); b = ftz64(b); cc = ftz64(cc); }
                 switch (in->op) {
                 case OP_ADD: r = a + b; break;
                 case OP_SUB: r = a - b; break;
                 case OP_MUL: r = a * b; break;
                 case OP_FMA: case OP_MAD: r = fma(a, b, cc); break;
                 case OP_DIV: r = a / b; break;
-                case OP_MIN: r = fmin(a, b); break;
-                case OP_MAX: r = fmax(a, b); break;
+                case OP_MIN: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fmin(a, b); break;
+                case OP_MAX: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fmax(a, b); break;
                 case OP_ABS: r = fabs(a); break;
                 case OP_NEG: r = -a; break;
                 case OP_COPYSIGN: r = copysign(b, a); break;
@@ -636,6 +655,7 @@ static int exec_arith(ctx *X, uint32_t act) {
                 case OP_TANH: r = tanh(a); break;
                 default: reset_rounding(chg); return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.f64 is not supported", ptx_op_name[in->op]);
                 }
+                if (ftz) r = ftz64(r);
                 if (sat) r = sat64(r);
                 wr(X, d, (int)lane, bf64(r));
             }
@@ -939,25 +959,49 @@ static bool combine(uint8_t op, bool x, bool c) {
     }
 }
 
-static bool is_ftz_float(uint8_t t, uint32_t flags) { return t == PT_F32 && (flags & F_FTZ); }
-
+/* setp/set. The source type is in->type (setp) or in->type2 (set). .f16x2
+ * compares the two halves separately: setp p|q gets the low half's result
+ * in p and the high half's in q; set writes one result per half. What set
+ * writes for "true" depends on the destination type: 1.0 in that format for
+ * .f32/.f16 (and per half for .f16x2), all ones for the integer types (per
+ * half, 0xffff, when the source is .f16x2). "False" is always 0. */
 static int exec_compare(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
     uint8_t t = in->op == OP_SET ? in->type2 : in->type;
+    bool x2 = t == PT_F16X2;
+    uint8_t et = x2 ? PT_F16 : t;            /* element type compared */
+    bool ftz = (in->flags & F_FTZ) != 0;
     LANES(act) {
         uint64_t a = val(X, &o[1], lane), b = val(X, &o[2], lane);
-        if (is_ftz_float(t, in->flags)) { a = bf32(ftz32(f32(a))); b = bf32(ftz32(f32(b))); }
-        bool r = compare(in->cmp, t, a, b);
         bool c = in->nops > 3 ? (val(X, &o[3], lane) & 1) : false;
-        if (in->op == OP_SETP) {
-            wr(X, o[0].reg, (int)lane, combine(in->boolop, r, c));
-            if (o[0].reg2 >= 0) wr(X, o[0].reg2, (int)lane, combine(in->boolop, !r, c));
-        } else {
-            bool v = combine(in->boolop, r, c);
-            uint64_t out = in->type == PT_F32 ? (v ? bf32(1.0f) : 0) : (v ? ~0ull : 0);
-            wr(X, o[0].reg, (int)lane, out);
+        bool raw[2] = { false, false }, r[2] = { false, false };
+        for (unsigned h = 0; h < (x2 ? 2u : 1u); h++) {
+            uint64_t ea = x2 ? (a >> (16 * h)) & 0xffff : a, eb = x2 ? (b >> (16 * h)) & 0xffff : b;
+            if (ftz && et == PT_F32) { ea = bf32(ftz32(f32(ea))); eb = bf32(ftz32(f32(eb))); }
+            if (ftz && et == PT_F16) { ea = ftz16((uint16_t)ea); eb = ftz16((uint16_t)eb); }
+            raw[h] = compare(in->cmp, et, ea, eb);
+            r[h] = combine(in->boolop, raw[h], c);
         }
+        if (in->op == OP_SETP) {
+            wr(X, o[0].reg, (int)lane, r[0]);
+            /* p|q: the scalar forms give q the complement, .f16x2 the high half */
+            if (o[0].reg2 >= 0)
+                wr(X, o[0].reg2, (int)lane, x2 ? r[1] : combine(in->boolop, !raw[0], c));
+            continue;
+        }
+        uint64_t out;
+        if (x2) {
+            uint64_t one = in->type == PT_F16X2 ? 0x3c00 : 0xffff;
+            out = (r[0] ? one : 0) | (r[1] ? one : 0) << 16;
+        } else if (in->type == PT_F32) {
+            out = r[0] ? bf32(1.0f) : 0;
+        } else if (in->type == PT_F16) {
+            out = r[0] ? 0x3c00 : 0;
+        } else {
+            out = r[0] ? zmask(tbits(in->type)) : 0;
+        }
+        wr(X, o[0].reg, (int)lane, out);
     }
     return EMU_OK;
 }
@@ -1104,7 +1148,17 @@ static int exec_cvt(ctx *X, uint32_t act) {
             if (sat) dv = sat64(dv);
             r = bf64(dv);
         } else if (dt == PT_F16) {
-            r = f32_to_f16(exact_int ? (double)li : x, in->rnd);
+            double hv = exact_int ? (double)li : x;
+            uint8_t rnd = in->rnd;
+            switch (rnd) {                                       /* -> integral value (exact in f16) */
+            case RND_RNI: hv = nearbyint(hv); rnd = RND_RN; break;   /* mode is RN here */
+            case RND_RZI: hv = trunc(hv); rnd = RND_RN; break;
+            case RND_RMI: hv = floor(hv); rnd = RND_RN; break;
+            case RND_RPI: hv = ceil(hv); rnd = RND_RN; break;
+            default: break;
+            }
+            if (sat) hv = sat64(hv);
+            r = f32_to_f16(hv, rnd);
         } else {
             reset_rounding(chg);
             return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "cvt to .%s is not supported", ptx_type_name[dt]);
@@ -1214,7 +1268,10 @@ static int exec_atom(ctx *X, uint32_t act) {
         uint64_t old = load_bytes(p, es), b = val(X, bo, (int)lane) & zmask(bits), r = old;
         switch (in->mode) {
         case MD_ADD:
-            if (fl) r = es == 4 ? bf32(f32(old) + f32(b)) : bf64(f64(old) + f64(b));
+            /* .f32 on global memory flushes subnormal inputs and the result
+             * to a signed zero (PTX ISA); on shared memory it does not */
+            if (fl && es == 4 && sp == SP_GLOBAL) r = bf32(ftz32(ftz32(f32(old)) + ftz32(f32(b))));
+            else if (fl) r = es == 4 ? bf32(f32(old) + f32(b)) : bf64(f64(old) + f64(b));
             else r = old + b;
             break;
         case MD_MIN:
@@ -1270,19 +1327,27 @@ static int exec_shfl(ctx *X, uint32_t act) {
     return EMU_OK;
 }
 
+/* vote{.sync}: with .sync each lane's result is over the lanes named in its
+ * own membermask (o[2]; lanes of a tiled partition pass different masks),
+ * restricted to the lanes executing the instruction; without, over the
+ * active lanes. A ballot only has bits of member lanes. */
 static int exec_vote(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
     uint32_t ballot = 0;
     LANES(act) if (val(X, &o[1], (int)lane) & 1) ballot |= 1u << lane;
-    uint64_t r;
-    switch (in->mode) {
-    case MD_ALL: r = ballot == act; break;
-    case MD_ANY: r = ballot != 0; break;
-    case MD_UNI: r = ballot == 0 || ballot == act; break;
-    default: r = ballot; break;
+    LANES(act) {
+        uint32_t m = act & (in->nops > 2 ? (uint32_t)val(X, &o[2], (int)lane) : 0xffffffffu);
+        uint32_t b = ballot & m;
+        uint64_t r;
+        switch (in->mode) {
+        case MD_ALL: r = b == m; break;
+        case MD_ANY: r = b != 0; break;
+        case MD_UNI: r = b == 0 || b == m; break;
+        default: r = b; break;
+        }
+        wr(X, o[0].reg, (int)lane, r);
     }
-    LANES(act) wr(X, o[0].reg, (int)lane, r);
     return EMU_OK;
 }
 
@@ -1410,20 +1475,51 @@ static bool read_slot(const ctx *X, int lane, const ptx_operand *o, uint64_t *v)
 /* Format one lane's printf into out (CUDA's vprintf: arguments packed in a
  * buffer, each aligned to its size; floats arrive as doubles). Returns the
  * number of conversions, or -1 after a fault. */
+/* Next argument of the packed buffer: sz bytes at off rounded up to sz. */
+static bool next_arg(const ctx *X, int lane, uint64_t args, size_t *off, uint32_t sz, uint64_t *v) {
+    *off = (*off + sz - 1) / sz * sz;
+    const uint8_t *p = xlate(X, lane, SP_GENERIC, args + *off, sz, false, NULL);
+    if (!p) return false;
+    *v = load_bytes(p, sz);
+    *off += sz;
+    return true;
+}
+
 static int format_lane(const ctx *X, int lane, const char *fmt, uint64_t args, char *out, size_t cap) {
     size_t n = 0, off = 0;
     int count = 0;
     for (const char *f = fmt; *f && n + 1 < cap; f++) {
         if (*f != '%') { out[n++] = *f; continue; }
         if (f[1] == '%') { out[n++] = '%'; f++; continue; }
-        char spec[32]; size_t k = 0;
+        char spec[64]; size_t k = 0;
         spec[k++] = '%';
         f++;
         while (*f && strchr("-+ #0", *f) && k < 8) spec[k++] = *f++;
-        while (*f >= '0' && *f <= '9' && k < 16) spec[k++] = *f++;
-        if (*f == '.') { spec[k++] = *f++; while (*f >= '0' && *f <= '9' && k < 24) spec[k++] = *f++; }
-        int lng = 0;
-        while (*f && strchr("hlLzjt", *f)) { if (*f == 'l' || *f == 'z' || *f == 'j' || *f == 't' || *f == 'L') lng++; f++; }
+        uint64_t star;
+        if (*f == '*') {                     /* width from an int argument */
+            f++;
+            if (!next_arg(X, lane, args, &off, 4, &star)) return -1;
+            long long wv = (int32_t)star;    /* negative: the '-' flag and |width| */
+            if (wv < 0) { spec[k++] = '-'; wv = -wv; }
+            if (wv > 4095) wv = 4095;        /* the output buffer's size anyway */
+            k += (size_t)snprintf(spec + k, sizeof spec - k, "%lld", wv);
+        } else {
+            while (*f >= '0' && *f <= '9' && k < 24) spec[k++] = *f++;
+        }
+        if (*f == '.') {
+            f++;
+            if (*f == '*') {                 /* precision from an int argument; negative: none */
+                f++;
+                if (!next_arg(X, lane, args, &off, 4, &star)) return -1;
+                int32_t pv = (int32_t)star;
+                if (pv >= 0) k += (size_t)snprintf(spec + k, sizeof spec - k, ".%d", pv > 4095 ? 4095 : pv);
+            } else {
+                spec[k++] = '.';
+                while (*f >= '0' && *f <= '9' && k < 40) spec[k++] = *f++;
+            }
+        }
+        int lng = 0, shrt = 0;               /* l/ll/z/j/t/L; h (1) or hh (2) */
+        while (*f && strchr("hlLzjt", *f)) { if (*f == 'h') shrt++; else lng++; f++; }
         char conv = *f;
         if (!conv) break;
         uint32_t sz = (strchr("diuxXoc", conv) && !lng) ? 4 : 8;
@@ -1431,12 +1527,15 @@ static int format_lane(const ctx *X, int lane, const char *fmt, uint64_t args, c
             if (n + 2 < cap) { out[n++] = '%'; out[n++] = conv; }
             continue;
         }
-        off = (off + sz - 1) / sz * sz;
-        const uint8_t *p = xlate(X, lane, SP_GENERIC, args + off, sz, false, NULL);
-        if (!p) return -1;
-        uint64_t v = load_bytes(p, sz);
-        off += sz;
+        uint64_t v;
+        if (!next_arg(X, lane, args, &off, sz, &v)) return -1;
         count++;
+        if (!lng && shrt) {                  /* the int argument converted to (unsigned) short/char */
+            bool sg = strchr("di", conv) != NULL;
+            if (shrt == 1) v = sg ? (uint64_t)(int64_t)(int16_t)v : (uint16_t)v;
+            else v = sg ? (uint64_t)(int64_t)(int8_t)v : (uint8_t)v;
+            if (sg) sz = 8;                  /* already sign-extended to 64 bits */
+        }
         int w = 0;
         if (strchr("di", conv)) {
             spec[k++] = 'l'; spec[k++] = 'l'; spec[k++] = conv; spec[k] = 0;
@@ -1533,7 +1632,8 @@ static bool exec_fast(ctx *X, uint32_t act) {
     uint8_t t = in->type;
     unsigned tb = tbits(t);
     if (in->op == OP_MOV) { if (in->nops != 2) return false; FAST_LOOP(a); return true; }
-    if (tb == 32 && ptx_type_class[t] != TC_FLOAT) {
+    /* .f16x2 is a 32-bit "bits" type but holds two halves: general path */
+    if (tb == 32 && ptx_type_class[t] != TC_FLOAT && t != PT_F16X2) {
         switch (in->op) {
         case OP_ADD: FAST_LOOP((uint32_t)(a + b)); return true;
         case OP_SUB: FAST_LOOP((uint32_t)(a - b)); return true;

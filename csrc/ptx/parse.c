@@ -488,12 +488,17 @@ static int32_t find_reg(parser *P, const char *s, uint32_t n) {
 }
 
 static void parse_reg_decl(parser *P) {
-    /* .reg [.v2|.v4] .type name[<N>] {, name[<N>]} ; */
-    next(P);
-    if (is_word(P, ".v2") || is_word(P, ".v4")) PERR_TOK(P, &P->tok, "vector register declarations are not supported:");
-    if (P->tok.kind != TK_WORD || P->tok.p[0] != '.' ) PERR_TOK(P, &P->tok, "expected a register type after .reg, found");
-    int ty = type_of(P->tok.p + 1, P->tok.n - 1);
-    if (ty < 0) PERR_TOK(P, &P->tok, "unsupported register type (supported: .pred .b8-.b64 .u8-.u64 .s8-.s64 .f16 .f16x2 .bf16 .f32 .f64):");
+    /* .reg [.v2|.v4] .type name[<N>] {, name[<N>]} ;
+     * The lexer keeps dotted words together, so ".reg.b32" (as cuda_fp16.hpp's
+     * inline asm writes it) is one token: its type is the part after ".reg". */
+    token tt = P->tok;
+    if (tt.n > 4) { tt.p += 4; tt.n -= 4; }
+    else { next(P); tt = P->tok; }
+    if ((tt.n >= 3 && !memcmp(tt.p, ".v2", 3)) || (tt.n >= 3 && !memcmp(tt.p, ".v4", 3)))
+        PERR_TOK(P, &tt, "vector register declarations are not supported:");
+    if (tt.kind != TK_WORD || tt.p[0] != '.' ) PERR_TOK(P, &tt, "expected a register type after .reg, found");
+    int ty = type_of(tt.p + 1, tt.n - 1);
+    if (ty < 0) PERR_TOK(P, &tt, "unsupported register type (supported: .pred .b8-.b64 .u8-.u64 .s8-.s64 .f16 .f16x2 .bf16 .f32 .f64):");
     next(P);
     for (;;) {
         token t = P->tok;
@@ -1018,7 +1023,7 @@ static void parse_body(parser *P) {
             continue;
         }
         if (t.kind == TK_WORD && t.p[0] == '.') {
-            if (is_word(P, ".reg")) { parse_reg_decl(P); continue; }
+            if (is_word(P, ".reg") || (t.n > 5 && !memcmp(t.p, ".reg.", 5))) { parse_reg_decl(P); continue; }
             if (is_word(P, ".local")) { parse_body_var(P, SP_LOCAL); continue; }
             if (is_word(P, ".shared")) { parse_body_var(P, SP_SHARED); continue; }
             if (is_word(P, ".param")) { parse_body_var(P, SP_PARAM); continue; }

@@ -6,7 +6,7 @@
 # (csrc/, included before this one) adds $(EMU_LIB) to ALL_TARGETS, so that a
 # tree without the emulator still builds and checks.
 
-ISA_FAMILIES := int float cvt mem atom warp ctrl malformed
+ISA_FAMILIES := int float half cvt mem atom warp ctrl malformed
 ISA_BINS     := $(patsubst %,$(B)/tests/isa/test_%,$(ISA_FAMILIES))
 ISA_UTIL_OBJ := $(B)/tests/isa/isa_util.o
 # Keep the objects (make would delete them as intermediates of the chain).

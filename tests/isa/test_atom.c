@@ -456,8 +456,53 @@ static const atom_case cases[] = {
     { "red.shared.max.s32", S, "s32", "red.max.s32", 1, C_MAX_S, 0x80000000u, 0 },
 };
 
+/* ---- f32 add: subnormals ---------------------------------------------------- */
+
+/* atom/red.add.f32 on global memory flush subnormal inputs and results to a
+ * zero of the same sign (PTX ISA); on shared memory subnormals are kept. One
+ * thread, one location per case; operands are loaded from g[8..]. */
+static void test_atom_add_f32_subnormal(void **state)
+{
+    isa_ctx *c = *state;
+    isa_load(c, ISA_PTX_HEADER
+        ".visible .entry k(.param .u64 pg)\n{\n"
+        "\t.reg .b32 %r<8>;\n\t.reg .f32 %f<16>;\n\t.reg .b64 %rd<8>;\n"
+        "\t.shared .align 4 .f32 sv;\n"
+        "\tld.param.u64 %rd1, [pg];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
+        "\tld.global.f32 %f1, [%rd2+32];\n\tld.global.f32 %f2, [%rd2+36];\n"
+        "\tld.global.f32 %f3, [%rd2+40];\n\tld.global.f32 %f4, [%rd2+44];\n"
+        "\tld.global.f32 %f5, [%rd2+48];\n"
+        "\tatom.global.add.f32 %f10, [%rd2], %f1;\n"
+        "\tred.global.add.f32 [%rd2+4], %f2;\n"
+        "\tatom.add.f32 %f11, [%rd1+8], %f3;\n"          /* generic -> global */
+        "\tred.global.add.f32 [%rd2+12], %f4;\n"
+        "\tst.shared.f32 [sv], %f5;\n"
+        "\tatom.shared.add.f32 %f12, [sv], %f5;\n"
+        "\tld.shared.f32 %f13, [sv];\n\tst.global.f32 [%rd2+16], %f13;\n"
+        "\tret;\n}\n");
+    const uint32_t sub = 0x000116c2;                 /* 1e-40f, subnormal */
+    uint32_t g[13] = {
+        sub, 0x00800000 /* 2^-126 */, 0x00c00000 /* 1.5 * 2^-126 */, 0x80000000 | sub, 0,
+        0, 0, 0,
+        sub, 0x80400000 /* -2^-127 */, 0x80800000 /* -2^-126 */, 0x80000000 | sub, sub,
+    };
+    uint64_t dg = isa_alloc_copy(c, g, sizeof g);
+    isa_launch_ok(c, "k", (smc_dim3){ 1, 1, 1 }, (smc_dim3){ 1, 1, 1 }, 0, 1, &dg);
+    isa_read(c, g, dg, sizeof g);
+    assert_int_equal(g[0], 0x00000000);    /* 1e-40 + 1e-40: both flushed */
+    assert_int_equal(g[1], 0x00800000);    /* 2^-126 + (-2^-127 -> -0) */
+    assert_int_equal(g[2], 0x00000000);    /* result 2^-127 flushed to +0 */
+    assert_int_equal(g[3], 0x80000000);    /* -0 + -0 */
+    assert_int_equal(g[4], 2 * sub);       /* shared: subnormals add exactly */
+}
+
 int main(void)
 {
-    return isa_run_table("isa_atom", run_atom, cases, sizeof cases[0],
-                         sizeof cases / sizeof cases[0]);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_atom_add_f32_subnormal, isa_setup, isa_teardown),
+    };
+    int rc = isa_run_group("isa_atom_f32", tests, sizeof tests / sizeof tests[0]);
+    rc |= isa_run_table("isa_atom", run_atom, cases, sizeof cases[0],
+                        sizeof cases / sizeof cases[0]);
+    return rc;
 }

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "isa_util.h"
 
@@ -613,6 +614,104 @@ static void test_empty_kernel(void **state)
     isa_launch_ok(c, "k", (smc_dim3){ 2, 1, 1 }, (smc_dim3){ 33, 1, 1 }, 0, 0, NULL);
 }
 
+/* ---- device printf ---------------------------------------------------------- */
+
+/* nvcc -arch=compute_75 -ptx of
+ *   printf("[%*d] [%d] %hx %hhd %hhu [%.*f] [%-*.*s] %lld\n", 5, 42, 7,
+ *          0x12345, 200, 0x1ff, 2, 3.14159, 6, 2, "abcdef", -5ll);
+ * '*' width/precision take an int argument each; h/hh convert the (int)
+ * argument to short/char before printing. */
+static const char printf_ptx[] = ISA_PTX_HEADER
+    ".extern .func  (.param .b32 func_retval0) vprintf\n"
+    "(\n"
+    "\t.param .b64 vprintf_param_0,\n"
+    "\t.param .b64 vprintf_param_1\n"
+    ")\n"
+    ";\n"
+    ".global .align 1 .b8 $str[47] = {91, 37, 42, 100, 93, 32, 91, 37, 100, 93, 32, 37, 104, 120, 32, 37, 104, 104, 100, 32, 37, 104, 104, 117, 32, 91, 37, 46, 42, 102, 93, 32, 91, 37, 45, 42, 46, 42, 115, 93, 32, 37, 108, 108, 100, 10};\n"
+    ".global .align 1 .b8 $str$1[7] = {97, 98, 99, 100, 101, 102};\n"
+    ".visible .entry _Z1ki(\n"
+    "\t.param .u32 _Z1ki_param_0\n"
+    ")\n"
+    "{\n"
+    "\t.local .align 16 .b8 \t__local_depot0[64];\n"
+    "\t.reg .b64 \t%SP;\n"
+    "\t.reg .b64 \t%SPL;\n"
+    "\t.reg .b32 \t%r<10>;\n"
+    "\t.reg .b64 \t%rd<9>;\n"
+    "\tmov.u64 \t%SPL, __local_depot0;\n"
+    "\tcvta.local.u64 \t%SP, %SPL;\n"
+    "\tadd.u64 \t%rd1, %SP, 0;\n"
+    "\tadd.u64 \t%rd2, %SPL, 0;\n"
+    "\tmov.u32 \t%r1, 74565;\n"
+    "\tmov.u32 \t%r2, 7;\n"
+    "\tmov.u32 \t%r3, 42;\n"
+    "\tmov.u32 \t%r4, 5;\n"
+    "\tst.local.v4.u32 \t[%rd2], {%r4, %r3, %r2, %r1};\n"
+    "\tmov.u32 \t%r5, 511;\n"
+    "\tmov.u32 \t%r6, 200;\n"
+    "\tst.local.v2.u32 \t[%rd2+16], {%r6, %r5};\n"
+    "\tmov.u32 \t%r7, 2;\n"
+    "\tst.local.u32 \t[%rd2+24], %r7;\n"
+    "\tmov.u64 \t%rd3, 4614256650576692846;\n"
+    "\tst.local.u64 \t[%rd2+32], %rd3;\n"
+    "\tmov.u32 \t%r8, 6;\n"
+    "\tst.local.v2.u32 \t[%rd2+40], {%r8, %r7};\n"
+    "\tmov.u64 \t%rd4, $str$1;\n"
+    "\tcvta.global.u64 \t%rd5, %rd4;\n"
+    "\tmov.u64 \t%rd6, -5;\n"
+    "\tst.local.v2.u64 \t[%rd2+48], {%rd5, %rd6};\n"
+    "\tmov.u64 \t%rd7, $str;\n"
+    "\tcvta.global.u64 \t%rd8, %rd7;\n"
+    "\t{\n"
+    "\t.reg .b32 temp_param_reg;\n"
+    "\t.param .b64 param0;\n"
+    "\tst.param.b64 \t[param0+0], %rd8;\n"
+    "\t.param .b64 param1;\n"
+    "\tst.param.b64 \t[param1+0], %rd1;\n"
+    "\t.param .b32 retval0;\n"
+    "\tcall.uni (retval0), \n"
+    "\tvprintf, \n"
+    "\t(\n"
+    "\tparam0, \n"
+    "\tparam1\n"
+    "\t);\n"
+    "\tld.param.b32 \t%r9, [retval0+0];\n"
+    "\t}\n"
+    "\tret;\n"
+    "}\n";
+
+/* The host C library is the reference: the same format and arguments. */
+static void test_printf_star_and_h(void **state)
+{
+    isa_ctx *c = *state;
+    isa_load(c, printf_ptx);
+    char path[] = "/tmp/isa_printf_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fd, 1);
+    uint64_t arg = 0;
+    smc_status st = isa_launch(c, "_Z1ki", (smc_dim3){ 1, 1, 1 }, (smc_dim3){ 1, 1, 1 }, 0, 1, &arg);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    char got[256] = { 0 };
+    lseek(fd, 0, SEEK_SET);
+    ssize_t n = read(fd, got, sizeof got - 1);
+    close(fd);
+    unlink(path);
+    assert_int_equal(st, SMC_OK);
+    assert_true(n > 0);
+    char want[256];
+    snprintf(want, sizeof want, "[%*d] [%d] %hx %hhd %hhu [%.*f] [%-*.*s] %lld\n", 5, 42, 7,
+             0x12345, 200, 0x1ff, 2, 3.14159, 6, 2, "abcdef", -5ll);
+    assert_string_equal(got, want);
+    /* and by hand, the cases of the bug report */
+    assert_string_equal(got, "[   42] [7] 2345 -56 255 [3.14] [ab    ] -5\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -633,6 +732,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_intrinsics_warp, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_intrinsics_float, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_recursion_reg_params, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_printf_star_and_h, isa_setup, isa_teardown),
     };
     return isa_run_group("isa_ctrl", tests, sizeof tests / sizeof tests[0]);
 }

@@ -474,8 +474,110 @@ static void run_float_case(void **state)
         fail_msg("%s: %u of %zu lanes wrong", tc->name, bad, n);
 }
 
+/* ---- hand-checked special ranges ------------------------------------------ */
+
+/* div.approx.f32 is a * (1/b) with a flushing reciprocal: for
+ * 2^126 < |b| < 2^128 (where 1/b would be subnormal) the result is a zero
+ * with the product's sign (CUDA math API, __fdividef; FLT_MAX/FLT_MAX is 0)
+ * and inf/b is NaN. */
+static void test_div_approx_huge_divisor(void **state)
+{
+    isa_ctx *c = *state;
+    static const float a[] = { 1.0f, -3.0f, FLT_MAX, 1e30f, -FLT_MAX, INFINITY, 0x1p126f };
+    static const float b[] = { 0x1.8p126f, -0x1p127f, FLT_MAX, 0x1.000002p126f, FLT_MAX, 0x1p127f, 0x1p126f };
+    static const uint32_t want[] = {
+        0x00000000, 0x00000000 /* -3 / -2^127: +0 */, 0x00000000, 0x00000000,
+        0x80000000, 0x7fc00000 /* NaN */, 0x3f800000 /* 2^126 itself is in range: 1 */,
+    };
+    enum { N = sizeof a / sizeof a[0] };
+    static const char *const body[] = { "\tdiv.approx.f32 %xd, %xa, %xb;", "\tdiv.approx.ftz.f32 %xd, %xa, %xb;" };
+    for (unsigned v = 0; v < 2; v++) {
+        float d[N];
+        isa_elem_op op = { "f32", "f32", "f32", NULL, NULL, body[v] };
+        isa_elem_run(c, &op, N, a, b, NULL, d);
+        for (unsigned i = 0; i < N; i++)
+            if (!isa_same_f32(d[i], isa_f32(want[i])))
+                fail_msg("%s a=%a b=%a: got 0x%08x, want 0x%08x", body[v] + 1, (double)a[i], (double)b[i],
+                         isa_bits32(d[i]), want[i]);
+    }
+}
+
+/* min/max with a signalling NaN operand: the other operand (PTX ISA: a NaN
+ * operand gives the other one; both NaN give NaN). The host's fmin may turn
+ * a signalling NaN into a NaN result, so this is checked by hand. */
+static void test_minmax_snan(void **state)
+{
+    isa_ctx *c = *state;
+    static const uint32_t a32[] = { 0x00000000, 0x7f800001, 0xff800001, 0x7f800001, 0x3f800000 };
+    static const uint32_t b32[] = { 0x7f800001, 0xbf800000, 0x40000000, 0x7fc00000, 0xffa00000 };
+    /* min and max of (0, sNaN), (sNaN, -1), (-sNaN, 2), (sNaN, qNaN), (1, -sNaN) */
+    static const uint32_t min32[] = { 0x00000000, 0xbf800000, 0x40000000, 0x7fc00000, 0x3f800000 };
+    static const uint32_t max32[] = { 0x00000000, 0xbf800000, 0x40000000, 0x7fc00000, 0x3f800000 };
+    static const char *const b32body[] = {
+        "\tmin.f32 %xd, %xa, %xb;", "\tmax.f32 %xd, %xa, %xb;",
+        "\tmin.ftz.f32 %xd, %xa, %xb;", "\tmax.ftz.f32 %xd, %xa, %xb;",
+    };
+    enum { N = sizeof a32 / sizeof a32[0] };
+    for (unsigned v = 0; v < 4; v++) {
+        uint32_t d[N];
+        isa_elem_op op = { "f32", "f32", "f32", NULL, NULL, b32body[v] };
+        isa_elem_run(c, &op, N, a32, b32, NULL, d);
+        const uint32_t *want = v & 1 ? max32 : min32;
+        for (unsigned i = 0; i < N; i++)
+            if (!isa_same_f32(isa_f32(d[i]), isa_f32(want[i])))
+                fail_msg("%s a=0x%08x b=0x%08x: got 0x%08x, want 0x%08x", b32body[v] + 1, a32[i], b32[i],
+                         d[i], want[i]);
+    }
+    static const uint64_t a64[] = { 0, 0x7ff0000000000001ull, 0x7ff0000000000001ull };
+    static const uint64_t b64[] = { 0x7ff0000000000001ull, 0xbff0000000000000ull, 0x7ff8000000000000ull };
+    static const uint64_t w64[] = { 0, 0xbff0000000000000ull, 0x7ff8000000000000ull };
+    static const char *const b64body[] = { "\tmin.f64 %xd, %xa, %xb;", "\tmax.f64 %xd, %xa, %xb;" };
+    for (unsigned v = 0; v < 2; v++) {
+        uint64_t d[3];
+        isa_elem_op op = { "f64", "f64", "f64", NULL, NULL, b64body[v] };
+        isa_elem_run(c, &op, 3, a64, b64, NULL, d);
+        for (unsigned i = 0; i < 3; i++)
+            if (!isa_same_f64(isa_f64(d[i]), isa_f64(w64[i])))
+                fail_msg("%s a=0x%016llx: got 0x%016llx, want 0x%016llx", b64body[v] + 1,
+                         (unsigned long long)a64[i], (unsigned long long)d[i], (unsigned long long)w64[i]);
+    }
+}
+
+/* rcp.approx.ftz.f64 (and rsqrt.approx.ftz.f64) flush subnormal inputs and
+ * results to a zero of the same sign: 1/2^-1023 is 1/(+0) = +inf, and
+ * 1/2^1023 = 2^-1023 is subnormal, so +0. */
+static void test_rcp_ftz_f64(void **state)
+{
+    isa_ctx *c = *state;
+    static const uint64_t a[] = {
+        0x0008000000000000ull /* 2^-1023 */, 0x8008000000000000ull, 0x7fe0000000000000ull /* 2^1023 */,
+        0xffe0000000000000ull, 0x0000000000000001ull /* 2^-1074 */,
+    };
+    static const uint64_t rcp[] = {
+        0x7ff0000000000000ull, 0xfff0000000000000ull, 0, 0x8000000000000000ull, 0x7ff0000000000000ull,
+    };
+    uint64_t d[5];
+    isa_elem_op op = { "f64", "f64", NULL, NULL, NULL, "\trcp.approx.ftz.f64 %xd, %xa;" };
+    isa_elem_run(c, &op, 5, a, NULL, NULL, d);
+    for (unsigned i = 0; i < 5; i++)
+        if (d[i] != rcp[i])
+            fail_msg("rcp.approx.ftz.f64 of 0x%016llx: got 0x%016llx, want 0x%016llx",
+                     (unsigned long long)a[i], (unsigned long long)d[i], (unsigned long long)rcp[i]);
+    /* rsqrt of a flushed positive subnormal: 1/sqrt(+0) = +inf */
+    isa_elem_op rs = { "f64", "f64", NULL, NULL, NULL, "\trsqrt.approx.ftz.f64 %xd, %xa;" };
+    isa_elem_run(c, &rs, 1, &a[4], NULL, NULL, d);
+    assert_int_equal(d[0], 0x7ff0000000000000ull);
+}
+
 int main(void)
 {
-    return isa_run_table("isa_float", run_float_case, cases, sizeof cases[0],
-                         sizeof cases / sizeof cases[0]);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_div_approx_huge_divisor, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_minmax_snan, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_rcp_ftz_f64, isa_setup, isa_teardown),
+    };
+    int rc = isa_run_group("isa_float_special", tests, sizeof tests / sizeof tests[0]);
+    rc |= isa_run_table("isa_float", run_float_case, cases, sizeof cases[0],
+                        sizeof cases / sizeof cases[0]);
+    return rc;
 }

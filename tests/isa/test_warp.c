@@ -299,6 +299,55 @@ static void test_pred_pair_plain_names(void **state)
         assert_int_equal(out[t], (t + 1) * (t + 2) / 2);
 }
 
+/* vote.sync over a membermask smaller than the active lanes: each lane
+ * passes the mask of its 4-lane tile (what cooperative groups'
+ * tiled_partition<4> does), plus a ballot with mask 0x0000ffff. The
+ * reference is the PTX ISA definition evaluated per tile on the host. */
+static void test_vote_membermask(void **state)
+{
+    isa_ctx *c = *state;
+    isa_load(c, ISA_PTX_HEADER
+        ".visible .entry k(.param .u64 pout)\n{\n"
+        "\t.reg .pred %p<8>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<8>;\n"
+        "\tmov.u32 %r1, %laneid;\n"
+        "\tand.b32 %r2, %r1, 28;\n\tmov.u32 %r3, 15;\n\tshl.b32 %r3, %r3, %r2;\n" /* tile mask */
+        "\tand.b32 %r4, %r1, 1;\n\tsetp.ne.u32 %p1, %r4, 0;\n"       /* odd lanes */
+        "\tsetp.lt.u32 %p2, %r1, 8;\n"                                 /* tiles 0, 1 */
+        "\tsetp.eq.u32 %p3, %r1, 5;\n"                                 /* tile 1 only */
+        "\tvote.sync.ballot.b32 %r5, %p1, %r3;\n"
+        "\tvote.sync.all.pred %p4, %p2, %r3;\n"
+        "\tvote.sync.any.pred %p5, %p3, %r3;\n"
+        "\tvote.sync.uni.pred %p6, %p3, %r3;\n"
+        "\tvote.sync.ballot.b32 %r6, %p2, 0x0000ffff;\n"
+        "\tselp.u32 %r7, 1, 0, %p4;\n\tselp.u32 %r8, 2, 0, %p5;\n\tselp.u32 %r9, 4, 0, %p6;\n"
+        "\tor.b32 %r7, %r7, %r8;\n\tor.b32 %r7, %r7, %r9;\n"
+        "\tmov.u32 %r10, %tid.x;\n"
+        "\tld.param.u64 %rd1, [pout];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+        "\tmul.wide.u32 %rd2, %r10, 12;\n\tadd.u64 %rd3, %rd1, %rd2;\n"
+        "\tst.global.u32 [%rd3], %r5;\n\tst.global.u32 [%rd3+4], %r7;\n"
+        "\tst.global.u32 [%rd3+8], %r6;\n\tret;\n}\n");
+    uint64_t dout = isa_alloc(c, 32 * 12);
+    isa_launch_ok(c, "k", D1(1), D1(32), 0, ARGS(dout));
+    uint32_t out[32 * 3];
+    isa_read(c, out, dout, sizeof out);
+    for (unsigned l = 0; l < 32; l++) {
+        unsigned t = l / 4;
+        uint32_t tile = 0xfu << (4 * t), odd = 0, lt8 = 0, is5 = 0;
+        for (unsigned k = 0; k < 32; k++) {
+            odd |= (uint32_t)(k & 1) << k;
+            lt8 |= (uint32_t)(k < 8) << k;
+            is5 |= (uint32_t)(k == 5) << k;
+        }
+        int all = (lt8 & tile) == tile, any = (is5 & tile) != 0,
+            uni = (is5 & tile) == 0 || (is5 & tile) == tile;
+        assert_int_equal(out[3 * l], odd & tile);   /* 0xa per tile */
+        assert_int_equal(out[3 * l + 1], (uint32_t)(all | any << 1 | uni << 2));
+        /* lanes outside 0x0000ffff executing it are undefined in PTX */
+        if (l < 16)
+            assert_int_equal(out[3 * l + 2], lt8 & 0xffffu);
+    }
+}
+
 /* ---- barriers ------------------------------------------------------------ */
 
 static void test_bar_red(void **state)
@@ -474,6 +523,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_activemask_divergent, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_warp_sz, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_pred_pair_plain_names, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_vote_membermask, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_bar_red, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_bar_arrive, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_sregs, isa_setup, isa_teardown),
