@@ -63,12 +63,29 @@ $(B)/pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC $(INCLUDES) -Icsrc/include -c $< -o $@
 
-$(CUDART_SO): $(RT_PIC_OBJS) $(RT_EMU_PIC_OBJS) csrc/runtime/libcudart.map
+# Stubs for every public function of NVIDIA's libcudart.so.13 that the
+# objects above do not define (scripts/gen_rt_stubs.py): a program that
+# imports one loads, and the call returns cudaErrorNotSupported with a line
+# naming it. Without NVIDIA's library to list them, there are none.
+RT_REAL_LIB := $(wildcard $(RT_CUDA_HOME)/lib64/libcudart.so.13)
+RT_STUBS_OBJ := $(B)/pic/gen/runtime/rt_stubs.o
+$(RT_GEN_DIR)/cuda_runtime_api.i: $(RT_CUDA_INC)/cuda_runtime_api.h
+	@mkdir -p $(@D)
+	echo '#include <cuda_runtime_api.h>' | $(CC) -E -P -x c -I$(RT_CUDA_INC) - > $@.tmp && mv $@.tmp $@
+$(RT_GEN_DIR)/rt_stubs.c: scripts/gen_rt_stubs.py $(RT_PIC_OBJS) $(RT_GEN_DIR)/cuda_runtime_api.i
+	@mkdir -p $(@D)
+	$(if $(RT_REAL_LIB),python3 scripts/gen_rt_stubs.py $(RT_REAL_LIB) $(RT_GEN_DIR)/cuda_runtime_api.i $(RT_PIC_OBJS) > $@.tmp,echo '/* no libcudart.so.13 to list the API from */' > $@.tmp)
+	mv $@.tmp $@
+$(RT_STUBS_OBJ): $(RT_GEN_DIR)/rt_stubs.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -Icsrc/runtime -Icsrc/include -isystem $(RT_CUDA_INC) -c $< -o $@
+
+$(CUDART_SO): $(RT_PIC_OBJS) $(RT_STUBS_OBJ) $(RT_EMU_PIC_OBJS) csrc/runtime/libcudart.map
 	@mkdir -p $(@D)
 	@test -n "$(RT_EMU_PIC_OBJS)" || { echo "runtime: EMU_SRCS (csrc/module.mk) is empty" >&2; exit 1; }
 	$(CC) -shared -Wl,-soname,libcudart.so.13 \
 	    -Wl,--version-script=csrc/runtime/libcudart.map \
-	    -Wl,--no-undefined $(LDFLAGS) -o $@ $(RT_PIC_OBJS) $(RT_EMU_PIC_OBJS) \
+	    -Wl,--no-undefined $(LDFLAGS) -o $@ $(RT_PIC_OBJS) $(RT_STUBS_OBJ) $(RT_EMU_PIC_OBJS) \
 	    -ldl -lpthread -lm
 
 ALL_TARGETS += $(CUDART_SO)
@@ -79,7 +96,7 @@ RT_NVCC_FLAGS := --cudart shared -O2 -Wno-deprecated-gpu-targets
 RT_PTX75 := -gencode arch=compute_75,code=compute_75
 
 # name : source : extra nvcc flags
-RT_CU_PROGS := rt_api_zstd rt_api_plain rt_api_lz4 rt_fault rt_sass rt_multiarch rt_rdc rt_attrs rt_thrust
+RT_CU_PROGS := rt_api_zstd rt_api_plain rt_api_lz4 rt_fault rt_sass rt_multiarch rt_rdc rt_attrs rt_thrust rt_unsupported
 $(RT_CU_DIR)/rt_api_zstd:  RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_api_plain: RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress=false
 $(RT_CU_DIR)/rt_api_lz4:   RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress-mode=speed
@@ -95,6 +112,8 @@ $(RT_CU_DIR)/rt_attrs:     RT_CU_FLAGS := $(RT_PTX75) -I$(RT_GEN_DIR)
 $(RT_CU_DIR)/rt_attrs: tests/runtime/rt_attrs.cu $(RT_GEN_DIR)/cuda_device_attrs.inc
 $(RT_CU_DIR)/rt_thrust:    RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_thrust: tests/runtime/rt_thrust.cu
+$(RT_CU_DIR)/rt_unsupported: RT_CU_FLAGS := $(RT_PTX75)
+$(RT_CU_DIR)/rt_unsupported: tests/runtime/rt_unsupported.cu
 
 ifneq ($(RT_NVCC),)
 $(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)): tests/runtime/rt_check.h
@@ -103,7 +122,7 @@ $(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)): tests/runtime/rt_check.h
 TEST_DEPS += $(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS))
 endif
 TEST_DEPS   += $(CUDART_SO) $(SMC_CLI)
-TEST_SUITES += "tests/runtime/run_cuda_tests.sh $(B)"
+TEST_SUITES += "tests/runtime/run_cuda_tests.sh $(B)" "tests/runtime/exports-check.sh $(B)"
 # The ASan/UBSan pass runs the same programs on an instrumented library.
 SAN_DEPS    += $(CUDART_SO) $(SMC_CLI) $(if $(RT_NVCC),$(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)))
 SAN_SUITES  += "tests/runtime/run_cuda_tests.sh $(B) --asan"

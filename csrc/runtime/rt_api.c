@@ -450,6 +450,15 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     return cudaSuccess;
 }
 
+/* A channel format is a plain value: the one function of the texture API that
+ * the simulator can answer (textures themselves are not supported). */
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                   enum cudaChannelFormatKind f)
+{
+    struct cudaChannelFormatDesc d = { x, y, z, w, f };
+    return d;
+}
+
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr,
                                    int device)
 {

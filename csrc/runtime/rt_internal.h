@@ -55,6 +55,7 @@ smc_device *rt_dev(void);
 
 /* Record `e` as the last error (when not cudaSuccess) and return it. */
 cudaError_t rt_ret(cudaError_t e);
+cudaError_t rt_unsupported(const char *function);   /* "not supported", once per function */
 /* The sticky error of a faulted device, or cudaSuccess. */
 cudaError_t rt_sticky(void);
 /* Map an smcosim status to the CUDA error with the same meaning. */

@@ -97,6 +97,23 @@ cudaError_t rt_ret(cudaError_t e)
     return e;
 }
 
+/* A runtime API function the simulator cannot honour (the generated stubs of
+ * scripts/gen_rt_stubs.py, and hand-written ones): one line naming it, the
+ * first time it is called, and cudaErrorNotSupported. */
+cudaError_t rt_unsupported(const char *function)
+{
+    static const char *said[64];
+    static unsigned nsaid;
+    for (unsigned i = 0; i < nsaid; i++)
+        if (said[i] == function)
+            return rt_ret(cudaErrorNotSupported);
+    if (nsaid < sizeof said / sizeof said[0])
+        said[nsaid++] = function;
+    fprintf(stderr, "smcosim runtime: %s is not supported by the simulator "
+            "(returns cudaErrorNotSupported; docs/runtime.md)\n", function);
+    return rt_ret(cudaErrorNotSupported);
+}
+
 cudaError_t rt_sticky(void) { return rt.sticky; }
 smc_device *rt_dev(void) { return rt.dev; }
 uint64_t rt_sim_cycles(void) { return rt.sim_cycles; }

@@ -115,6 +115,17 @@ if SMCOSIM_MODE=timing run "rt_thrust (timing)" 0 "$CU/rt_thrust"; then
     expect_out "rt_thrust (timing): sort, reduce, scan, transform, CUB block/warp" "rt_thrust: all checks passed"
 fi
 
+# Functions the simulator cannot honour load, return cudaErrorNotSupported
+# and say so once each, naming the function.
+if run "rt_unsupported" 0 "$CU/rt_unsupported"; then
+    expect_out "rt_unsupported: calls fail, the program carries on" "rt_unsupported: all checks passed"
+    expect_err "rt_unsupported: the line names the function" \
+        "smcosim runtime: cudaIpcGetMemHandle is not supported by the simulator"
+    n=$(grep -c "cudaIpcGetMemHandle is not supported" "$tmp/err")
+    [ "$n" -eq 1 ] && ok "rt_unsupported: said once for two calls" || bad "rt_unsupported: said $n times"
+    expect_err "rt_unsupported: a second function is named too" "cudaImportExternalMemory is not supported"
+fi
+
 if run "rt_multiarch" 0 "$CU/rt_multiarch"; then
     expect_out "rt_multiarch: compute_75 PTX chosen and run" "rt_image: all checks passed"
 fi
