@@ -699,7 +699,28 @@ static void parse_operand(parser *P, ptx_operand *o) {
         for (;;) {
             if (o->nvec >= 4) PERR_TOK(P, &P->tok, "too many vector elements at");
             if (is_word(P, "_")) { o->vec[o->nvec++] = -1; next(P); }
-            else {
+            else if (P->tok.kind == TK_NUM || is_punct(P, '-')) {
+                /* An immediate element, as in `mov.b32 %f1, {0, %rs1};`
+                 * (nvcc's bf16 -> f32 conversion): it becomes a hidden
+                 * register set by a mov emitted just before this
+                 * instruction (a label on this instruction lands on the mov,
+                 * so a branch to it still sets the register first). */
+                ptx_insn mv;
+                memset(&mv, 0, sizeof mv);
+                mv.op = OP_MOV; mv.guard = -1; mv.vec = 1; mv.nops = 2;
+                mv.line = P->tok.line; mv.col = P->tok.col;
+                bool neg = false;
+                if (is_punct(P, '-')) { neg = true; next(P); }
+                ptx_operand *imm = &mv.ops[1];
+                imm->kind = OK_IMM; imm->reg = -1; imm->reg2 = -1;
+                imm->fimm = (uint8_t)parse_number(P, neg, &imm->imm);
+                mv.type = imm->fimm == 1 ? PT_B32 : PT_B64;
+                int32_t r = new_reg(P, mv.type, "(vector immediate)");
+                mv.ops[0].kind = OK_REG; mv.ops[0].reg = r; mv.ops[0].reg2 = -1;
+                P->fn->code = grow(P, P->fn->code, P->fn->ncode, &P->code_cap, sizeof mv);
+                P->fn->code[P->fn->ncode++] = mv;
+                o->vec[o->nvec++] = r;
+            } else {
                 ptx_operand e = { 0 };
                 parse_reg_operand(P, &e);
                 if (e.kind != OK_REG) PERR_TOK(P, &t, "vector elements must be registers:");

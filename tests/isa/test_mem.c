@@ -256,6 +256,33 @@ static void test_shared_dynamic_unaligned_static(void **state)
         assert_int_equal(out[t], (15 - t) + 100 + 7);
 }
 
+/* Immediates inside vector operands: `mov.b32 %r, {0, %rs}` (nvcc's bf16 ->
+ * f32 conversion), on an instruction that is also a branch target, and a
+ * vector store with an immediate element. Thread t: out[2t] = 7,
+ * out[2t + 1] = (t << 16) | 0x1234 (the low half is the immediate; a
+ * branch to the label must still run the hidden mov that sets it). */
+static void test_vector_immediates(void **state)
+{
+    isa_ctx *c = *state;
+    isa_load(c, ISA_PTX_HEADER
+        ".visible .entry k(.param .u64 pout)\n{\n"
+        "\t.reg .pred %p<2>;\n\t.reg .b16 %rs<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+        "\tmov.u32 %r1, %tid.x;\n\tcvt.u16.u32 %rs1, %r1;\n"
+        "\tsetp.ne.u32 %p1, %r1, 99;\n\t@%p1 bra TARGET;\n\tmov.u32 %r2, 12345;\n"
+        "TARGET:\n\tmov.b32 %r2, {0x1234, %rs1};\n"
+        "\tld.param.u64 %rd1, [pout];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+        "\tmul.wide.u32 %rd2, %r1, 8;\n\tadd.u64 %rd1, %rd1, %rd2;\n"
+        "\tst.global.v2.u32 [%rd1], {7, %r2};\n\tret;\n}\n");
+    uint64_t dout = isa_alloc(c, 64 * 8);
+    isa_launch_ok(c, "k", D1(1), D1(64), 0, ARGS(dout));
+    uint32_t out[128];
+    isa_read(c, out, dout, sizeof out);
+    for (unsigned t = 0; t < 64; t++) {
+        assert_int_equal(out[2 * t], 7);
+        assert_int_equal(out[2 * t + 1], (t << 16) | 0x1234);
+    }
+}
+
 /* ---- local memory -------------------------------------------------------- */
 
 static void test_local(void **state)
@@ -771,6 +798,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_shared_static, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_shared_dynamic, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_shared_dynamic_unaligned_static, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_vector_immediates, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_local, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_const_and_globals, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_params, isa_setup, isa_teardown),

@@ -115,6 +115,10 @@ if SMCOSIM_MODE=timing run "rt_thrust (timing)" 0 "$CU/rt_thrust"; then
     expect_out "rt_thrust (timing): sort, reduce, scan, transform, CUB block/warp" "rt_thrust: all checks passed"
 fi
 
+if run "rt_bf16" 0 "$CU/rt_bf16"; then
+    expect_out "rt_bf16: bf16 conversions, +, *, fma against a CPU reference" "rt_bf16: all checks passed"
+fi
+
 # Functions the simulator cannot honour load, return cudaErrorNotSupported
 # and say so once each, naming the function.
 if run "rt_unsupported" 0 "$CU/rt_unsupported"; then
