@@ -35,7 +35,7 @@ static uint8_t class_of(const ptx_insn *in, uint8_t *unit) {
     case OP_BRA: *unit = EU_BRANCH; return EC_BRANCH;
     case OP_BAR: case OP_BARRIER: *unit = EU_BRANCH; return EC_BARRIER;
     case OP_EXIT: case OP_RET: case OP_TRAP: case OP_BRKPT: *unit = EU_BRANCH; return EC_EXIT;
-    case OP_SHFL: case OP_VOTE: case OP_ACTIVEMASK: return EC_WARP;
+    case OP_SHFL: case OP_VOTE: case OP_MATCH: case OP_ACTIVEMASK: return EC_WARP;
     case OP_FENCE: case OP_MEMBAR: case OP_PREFETCH: case OP_NANOSLEEP: case OP_CALL: return EC_NOP;
     case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2:
     case OP_EX2: case OP_TANH:
@@ -1351,6 +1351,33 @@ static int exec_vote(ctx *X, uint32_t act) {
     return EMU_OK;
 }
 
+/* match.any.sync / match.all.sync (PTX ISA 9.7.13.6), .b32 or .b64:
+ *   any: d = the lanes of the member mask whose value equals this lane's;
+ *   all: d = the member mask and p = 1 when all member lanes hold the same
+ *        value, else d = 0 and p = 0 (`d|p`).
+ * Member lanes that are not active (undefined in PTX) are left out. */
+static int exec_match(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    const ptx_operand *o = in->ops;
+    uint64_t mask = in->type == PT_B64 || in->type == PT_U64 || in->type == PT_S64 ? ~0ull : 0xffffffffull;
+    uint64_t v[32];
+    LANES(act) v[lane] = val(X, &o[1], (int)lane) & mask;
+    LANES(act) {
+        uint32_t m = act & (uint32_t)val(X, &o[2], (int)lane);
+        uint32_t same = 0;
+        for (uint32_t l = 0; l < 32; l++)
+            if ((m >> l & 1) && v[l] == v[lane]) same |= 1u << l;
+        if (in->mode == MD_ANY) {
+            wr(X, o[0].reg, (int)lane, same);
+        } else {
+            int all = same == m;
+            wr(X, o[0].reg, (int)lane, all ? m : 0);
+            if (o[0].reg2 >= 0) wr(X, o[0].reg2, (int)lane, (uint64_t)all);
+        }
+    }
+    return EMU_OK;
+}
+
 /* bar.sync / bar.arrive / bar.red / barrier.sync */
 static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
     const ptx_insn *in = X->in;
@@ -1769,6 +1796,7 @@ static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, bool 
     case OP_ATOM: case OP_RED: st = exec_atom(&X, act); break;
     case OP_SHFL: st = exec_shfl(&X, act); break;
     case OP_VOTE: st = exec_vote(&X, act); break;
+    case OP_MATCH: st = exec_match(&X, act); break;
     case OP_ACTIVEMASK: LANES(act) wr(&X, in->ops[0].reg, (int)lane, mask); break;
     case OP_FENCE: case OP_MEMBAR: case OP_PREFETCH: case OP_NANOSLEEP: break;
     case OP_CALL: st = exec_builtin(&X, act); break;

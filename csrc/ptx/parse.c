@@ -413,6 +413,10 @@ static void apply_mod(parser *P, ptx_insn *in, const char *m, uint32_t n, uint32
         if (IS("bfly")) { in->mode = MD_BFLY; return; }
         if (IS("idx")) { in->mode = MD_IDX; return; }
     }
+    if (op == OP_MATCH) {
+        if (IS("all")) { in->mode = MD_ALL; return; }
+        if (IS("any")) { in->mode = MD_ANY; return; }
+    }
     if (op == OP_VOTE) {
         if (IS("all")) { in->mode = MD_ALL; return; }
         if (IS("any")) { in->mode = MD_ANY; return; }
@@ -866,6 +870,7 @@ static void check_nops(parser *P, const ptx_insn *in, const token *opt) {
     case OP_ATOM: lo = 3; hi = 4; break;
     case OP_SHFL: lo = 5; hi = 5; break;
     case OP_VOTE: lo = 2; hi = 3; break;
+    case OP_MATCH: lo = 3; hi = 3; break;
     case OP_BAR: case OP_BARRIER: lo = 0; hi = 4; break;
     case OP_PREFETCH: lo = 1; hi = 1; break;
     case OP_NANOSLEEP: lo = 1; hi = 1; break;
@@ -971,7 +976,7 @@ static void parse_instruction(parser *P) {
         }
         check_nops(P, &in, &opt);
     check_operand_sizes(P, &in, &opt);
-    if ((op == OP_VOTE || op == OP_SHFL || op == OP_ATOM || op == OP_RED) && in.mode == MD_NONE)
+    if ((op == OP_VOTE || op == OP_MATCH || op == OP_SHFL || op == OP_ATOM || op == OP_RED) && in.mode == MD_NONE)
         perr_at(P, opt.line, opt.col, "'%.*s' needs an operation modifier", (int)(opt.n < 60 ? opt.n : 60), opt.p);
     }
     expect_punct2(P, ';');

@@ -56,7 +56,7 @@ extern const char *const ptx_space_name[SP_COUNT];
     X(SHF, "shf") X(SHFL, "shfl") X(SHL, "shl") X(SHR, "shr") X(SIN, "sin") \
     X(SLCT, "slct") X(SQRT, "sqrt") X(ST, "st") X(SUB, "sub") X(SUBC, "subc") X(SZEXT, "szext") \
     X(TANH, "tanh") X(TESTP, "testp") X(TRAP, "trap") X(VOTE, "vote") \
-    X(XOR, "xor")
+    X(XOR, "xor") X(MATCH, "match")
 
 enum ptx_op {
 #define X(e, s) OP_##e,
