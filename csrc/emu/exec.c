@@ -1256,7 +1256,14 @@ static int exec_atom(ctx *X, uint32_t act) {
     uint32_t es = ptx_type_size[t];
     unsigned bits = es * 8;
     bool sgn = ptx_type_class[t] == TC_SINT, fl = ptx_type_class[t] == TC_FLOAT;
-    if (es != 4 && es != 8) return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[t]);
+    /* 16-bit atomics: cas.b16 (atomicCAS on unsigned short) and add.f16;
+     * add.f16x2 adds each half (atomicAdd on __half / __half2; the PTX's
+     * .noftz is what f16 atomics always do: no flush) */
+    bool half = t == PT_F16 || t == PT_F16X2;
+    bool ok16 = es == 2 && (in->mode == MD_CAS || (in->mode == MD_ADD && t == PT_F16) ||
+                            in->mode == MD_EXCH);
+    if ((es != 4 && es != 8 && !ok16) || (half && in->mode != MD_ADD))
+        return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[t]);
     if (in->mode == MD_CAS && !co) return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "atom.cas needs 4 operands");
     if (X->out) X->out->access_size = (uint8_t)es;
     LANES(act) {                      /* lanes in order: deterministic */
@@ -1268,6 +1275,15 @@ static int exec_atom(ctx *X, uint32_t act) {
         uint64_t old = load_bytes(p, es), b = val(X, bo, (int)lane) & zmask(bits), r = old;
         switch (in->mode) {
         case MD_ADD:
+            if (half) {   /* per half: exact sum in double, one rounding */
+                r = 0;
+                for (unsigned h = 0; h < es / 2; h++) {
+                    uint16_t x = (uint16_t)(old >> (16 * h)), y = (uint16_t)(b >> (16 * h));
+                    uint16_t z = f32_to_f16((double)f16_to_f32(x) + (double)f16_to_f32(y), RND_RN);
+                    r |= (uint64_t)z << (16 * h);
+                }
+                break;
+            }
             /* .f32 on global memory flushes subnormal inputs and the result
              * to a signed zero (PTX ISA); on shared memory it does not */
             if (fl && es == 4 && sp == SP_GLOBAL) r = bf32(ftz32(ftz32(f32(old)) + ftz32(f32(b))));

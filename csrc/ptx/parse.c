@@ -394,6 +394,7 @@ static void apply_mod(parser *P, ptx_insn *in, const char *m, uint32_t n, uint32
         if (IS("or")) { in->boolop = MD_OR; return; }
         if (IS("xor")) { in->boolop = MD_XOR; return; }
     }
+    if ((op == OP_ATOM || op == OP_RED) && IS("noftz")) return;   /* f16 atomics never flush */
     if (op == OP_ATOM || op == OP_RED) {
         static const char *const a[] = { "add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas" };
         static const uint8_t am[] = { MD_ADD, MD_MIN, MD_MAX, MD_INC, MD_DEC, MD_AND, MD_OR, MD_XOR, MD_EXCH, MD_CAS };

@@ -496,10 +496,62 @@ static void test_atom_add_f32_subnormal(void **state)
     assert_int_equal(g[4], 2 * sub);       /* shared: subnormals add exactly */
 }
 
+/* 16-bit atomics as nvcc 13 emits them for sm_75: atomicAdd on __half and
+ * __half2 (inline asm `atom.add.noftz.f16` / `.f16x2`) and atomicCAS on an
+ * unsigned short (`atom.global.cas.b16`). One thread, hand-derived values:
+ *   f16:  1.0 + 2^-24 = 1.0 (rounds to nearest even), 2048 + 3 = 2052
+ *         (2051 lies halfway between 2050 and 2052: even mantissa wins);
+ *   f16x2: (1.5, -2.0) + (0.25, 0.5) = (1.75, -1.5);
+ *   cas.b16: 0x1234 -> 0xbeef where it matched, unchanged where it did not,
+ *         and the neighbouring 16 bits untouched. */
+static void test_atom_16bit(void **state)
+{
+    isa_ctx *c = *state;
+    isa_load(c, ISA_PTX_HEADER
+        ".visible .entry k(.param .u64 pg, .param .u64 pout)\n{\n"
+        "\t.reg .b16 %rs<12>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n"
+        "\tld.param.u64 %rd1, [pg];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
+        "\tld.param.u64 %rd3, [pout];\n\tcvta.to.global.u64 %rd3, %rd3;\n"
+        "\tmov.b16 %rs1, 0x0001;\n"
+        "\t{ atom.add.noftz.f16 %rs2,[%rd1],%rs1; }\n"
+        "\tmov.b16 %rs3, 0x4200;\n"                      /* 3.0 */
+        "\tatom.global.add.noftz.f16 %rs4, [%rd2+2], %rs3;\n"
+        "\tmov.b32 %r1, 0x38003400;\n"                   /* (0.25, 0.5) */
+        "\t{ atom.add.noftz.f16x2 %r2,[%rd1+4],%r1; }\n"
+        "\tatom.global.cas.b16 %rs5, [%rd2+8], 0x1234, 0xbeef;\n"
+        "\tatom.global.cas.b16 %rs6, [%rd2+10], 0x1234, 0xbeef;\n"
+        "\tst.global.u16 [%rd3], %rs2;\n\tst.global.u16 [%rd3+2], %rs4;\n"
+        "\tst.global.u32 [%rd3+4], %r2;\n"
+        "\tst.global.u16 [%rd3+8], %rs5;\n\tst.global.u16 [%rd3+10], %rs6;\n"
+        "\tret;\n}\n");
+    uint16_t g[8] = { 0x3c00 /* 1.0 */, 0x6800 /* 2048 */, 0x3e00 /* 1.5 */, 0xc000 /* -2 */,
+                      0x1234, 0x5678, 0xaaaa, 0x5555 };
+    uint16_t out[6] = { 0 };
+    uint64_t args[2] = { isa_alloc_copy(c, g, sizeof g), isa_alloc(c, sizeof out) };
+    isa_launch_ok(c, "k", (smc_dim3){ 1, 1, 1 }, (smc_dim3){ 1, 1, 1 }, 0, 2, args);
+    isa_read(c, g, args[0], sizeof g);
+    isa_read(c, out, args[1], sizeof out);
+    assert_int_equal(g[0], 0x3c00);            /* 1.0 + 2^-24 = 1.0 */
+    assert_int_equal(g[1], 0x6802);            /* 2048 + 3 = 2052 (mantissa 2) */
+    assert_int_equal(g[2], 0x3f00);            /* 1.5 + 0.25 = 1.75 */
+    assert_int_equal(g[3], 0xbe00);            /* -2 + 0.5 = -1.5 */
+    assert_int_equal(g[4], 0xbeef);            /* matched: swapped */
+    assert_int_equal(g[5], 0x5678);            /* did not match: unchanged */
+    assert_int_equal(g[6], 0xaaaa);            /* neighbours untouched */
+    assert_int_equal(g[7], 0x5555);
+    assert_int_equal(out[0], 0x3c00);          /* the old values come back */
+    assert_int_equal(out[1], 0x6800);
+    assert_int_equal(out[2], 0x3e00);
+    assert_int_equal(out[3], 0xc000);
+    assert_int_equal(out[4], 0x1234);
+    assert_int_equal(out[5], 0x5678);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_atom_add_f32_subnormal, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_atom_16bit, isa_setup, isa_teardown),
     };
     int rc = isa_run_group("isa_atom_f32", tests, sizeof tests / sizeof tests[0]);
     rc |= isa_run_table("isa_atom", run_atom, cases, sizeof cases[0],
