@@ -31,23 +31,12 @@
  * allocated per request in the steady state.
  */
 #include "mem_internal.h"
+#include "fail.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- small helpers -------------------------------------------------------- */
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 /* log2 of a power of two (sizes are checked to be powers of two) */
@@ -816,7 +805,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         return NULL;
     mem_system *m = calloc(1, sizeof *m);
     if (!m) {
-        fail(err, errlen, "out of memory");
+        smc_fail(err, errlen, "out of memory");
         return NULL;
     }
     m->cfg = *cfg;
@@ -909,7 +898,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
                     (sizeof(l1_line) + sizeof(uint64_t));
         double l2 = (double)cfg->l2_partitions * cfg->l2_sets * cfg->l2_ways *
                     (sizeof(uint64_t) + 3);
-        fail(err, errlen, "out of memory creating the memory model (L1D lines %.1f GiB: "
+        smc_fail(err, errlen, "out of memory creating the memory model (L1D lines %.1f GiB: "
              "mem.num_sms x l1d.sets x l1d.ways; L2 lines %.1f GiB: l2.partitions x "
              "l2.sets x l2.ways)", l1 / (1 << 30), l2 / (1 << 30));
         return NULL;
@@ -1931,11 +1920,11 @@ int mem_submit(mem_system *m, const mem_request *req, mem_coalesce_info *info,
                char *err, size_t errlen)
 {
     if (req->sm >= m->cfg.num_sms)
-        return fail(err, errlen, "request for SM %u, but mem.num_sms is %u",
+        return smc_fail(err, errlen, "request for SM %u, but mem.num_sms is %u",
                     req->sm, m->cfg.num_sms);
     sm_state *s = &m->sm[req->sm];
     if (s->busy)
-        return fail(err, errlen, "SM %u: LD/ST unit busy (check mem_ldst_ready)",
+        return smc_fail(err, errlen, "SM %u: LD/ST unit busy (check mem_ldst_ready)",
                     req->sm);
     mem_coalesce_info local;
     if (!info)
@@ -1944,7 +1933,7 @@ int mem_submit(mem_system *m, const mem_request *req, mem_coalesce_info *info,
         return -1;
     uint32_t i;
     if (inst_alloc(m, &i) != 0)
-        return fail(err, errlen, "out of memory");
+        return smc_fail(err, errlen, "out of memory");
     inst_rec *r = &m->inst[i];
     memset(&r->c, 0, sizeof r->c);
     r->c.sm = req->sm;

@@ -1,5 +1,6 @@
 # mem-model/: the memory hierarchy model (issue 4) -> $(MEM_LIB).
-# Link users with $(MEM_LIB) $(UTIL_LIB) (the key-table helper of csrc/util).
+# Link users with $(MEM_LIB) $(UTIL_LIB) (the key-table and error-message
+# helpers of csrc/util).
 
 MEM_SRCS := mem-model/mem.c mem-model/coalesce.c mem-model/mem_config.c \
             mem-model/mem_stats.c

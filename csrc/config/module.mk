@@ -10,7 +10,7 @@
 # message at device creation.
 
 TIMING_HAVE_SCHED := $(wildcard cosim/sched_if.h)
-SMC_MODEL_SRCS := csrc/config/gpu_config.c csrc/util/config_keys.c \
+SMC_MODEL_SRCS := csrc/config/gpu_config.c csrc/util/config_keys.c csrc/util/fail.c \
                   mem-model/mem.c mem-model/coalesce.c mem-model/mem_config.c \
                   mem-model/mem_stats.c csrc/timing/occupancy.c csrc/timing/stats.c
 ifneq ($(TIMING_HAVE_SCHED),)
