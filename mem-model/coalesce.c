@@ -16,7 +16,7 @@
  * Constant memory: one cycle per distinct 4-byte word (the constant cache
  * broadcasts one address per cycle).
  */
-#include "mem_internal.h"
+#include "coalesce.h"
 #include "fail.h"
 
 #include <string.h>
