@@ -16,21 +16,10 @@
  * Constant memory: one cycle per distinct 4-byte word (the constant cache
  * broadcasts one address per cycle).
  */
-#include "mem_internal.h"
+#include "coalesce.h"
+#include "fail.h"
 
-#include <stdarg.h>
 #include <string.h>
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 static uint32_t log2u(uint64_t v)
 {
@@ -199,18 +188,18 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
     memset(info, 0, sizeof *info);
     *ntx = 0;
     if ((unsigned)req->op > MEM_ATOMIC)
-        return fail(err, errlen, "request op %d is not load/store/atomic", req->op);
+        return smc_fail(err, errlen, "request op %d is not load/store/atomic", req->op);
     if ((unsigned)req->space > MEM_CONST)
-        return fail(err, errlen, "request space %d is not global/local/shared/const",
+        return smc_fail(err, errlen, "request space %d is not global/local/shared/const",
                     req->space);
     if (req->space == MEM_CONST && req->op != MEM_LOAD)
-        return fail(err, errlen, "constant memory is read-only");
+        return smc_fail(err, errlen, "constant memory is read-only");
     if (req->space == MEM_LOCAL && req->op == MEM_ATOMIC)
-        return fail(err, errlen, "atomic on local memory");
+        return smc_fail(err, errlen, "atomic on local memory");
     if (req->num_dst > MEM_MAX_DST)
-        return fail(err, errlen, "num_dst %u exceeds %d", req->num_dst, MEM_MAX_DST);
+        return smc_fail(err, errlen, "num_dst %u exceeds %d", req->num_dst, MEM_MAX_DST);
     if (cfg->warp_size < 64 && (req->active_mask >> cfg->warp_size))
-        return fail(err, errlen, "active mask 0x%llx has lanes beyond warp size %u",
+        return smc_fail(err, errlen, "active mask 0x%llx has lanes beyond warp size %u",
                     (unsigned long long)req->active_mask, cfg->warp_size);
     /* validate, and find the span of all lanes for the fast path below */
     uint64_t lo = UINT64_MAX, hi = 0, total = 0;
@@ -219,10 +208,10 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
         uint64_t a = req->addr[lane];
         uint32_t sz = req->size[lane];
         if (!valid_size(sz))
-            return fail(err, errlen, "lane %u: access size %u is not 1, 2, 4, 8 "
+            return smc_fail(err, errlen, "lane %u: access size %u is not 1, 2, 4, 8 "
                         "or 16", lane, sz);
         if (a > UINT64_MAX - 16)
-            return fail(err, errlen, "lane %u: address 0x%llx wraps", lane,
+            return smc_fail(err, errlen, "lane %u: address 0x%llx wraps", lane,
                         (unsigned long long)a);
         lo = a < lo ? a : lo;
         hi = a + sz > hi ? a + sz : hi;

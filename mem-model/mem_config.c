@@ -16,8 +16,8 @@
 #include "mem.h"
 
 #include "config_keys.h"
+#include "fail.h"
 
-#include <stdarg.h>
 #include <string.h>
 
 static const char *const index_names[] = { "linear", "hash", "fermi", NULL };
@@ -181,17 +181,6 @@ static void si_7970(mem_config *c)
     c->l2_latency = 96;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 int mem_config_preset(mem_config *cfg, const char *name, char *err, size_t errlen)
 {
     if (strcmp(name, "fermi-gtx480") == 0)
@@ -201,7 +190,7 @@ int mem_config_preset(mem_config *cfg, const char *name, char *err, size_t errle
     else if (strcmp(name, "si-7970") == 0)
         si_7970(cfg);
     else
-        return fail(err, errlen, "unknown memory preset '%s' (kepler-k20x, "
+        return smc_fail(err, errlen, "unknown memory preset '%s' (kepler-k20x, "
                     "fermi-gtx480, si-7970)", name);
     return 0;
 }
@@ -224,25 +213,25 @@ int mem_config_check(const mem_config *c, char *err, size_t errlen)
     for (size_t i = 0; i < sizeof pow2 / sizeof pow2[0]; i++) {
         uint32_t v = *(const uint32_t *)((const char *)c + pow2[i].off);
         if (!is_pow2(v))
-            return fail(err, errlen, "key '%s': %u is not a power of two",
+            return smc_fail(err, errlen, "key '%s': %u is not a power of two",
                         pow2[i].key, v);
     }
     if (c->l1d_sector_bytes > c->l1d_line_bytes)
-        return fail(err, errlen, "key 'l1d.sector_bytes': %u exceeds "
+        return smc_fail(err, errlen, "key 'l1d.sector_bytes': %u exceeds "
                     "l1d.line_bytes %u", c->l1d_sector_bytes, c->l1d_line_bytes);
     if (c->l1d_line_bytes / c->l1d_sector_bytes > 32)
-        return fail(err, errlen, "key 'l1d.sector_bytes': more than 32 sectors "
+        return smc_fail(err, errlen, "key 'l1d.sector_bytes': more than 32 sectors "
                     "per line");
     if (c->l1d_index == MEM_INDEX_FERMI &&
         (c->l1d_line_bytes != 128 || (c->l1d_sets != 32 && c->l1d_sets != 64)))
-        return fail(err, errlen, "key 'l1d.index': fermi is defined for 128-byte "
+        return smc_fail(err, errlen, "key 'l1d.index': fermi is defined for 128-byte "
                     "lines and 32 or 64 sets (l1d.line_bytes %u, l1d.sets %u); use "
                     "hash for other geometries", c->l1d_line_bytes, c->l1d_sets);
     if (c->l2_line_bytes < c->l1d_line_bytes)
-        return fail(err, errlen, "key 'l2.line_bytes': %u is smaller than "
+        return smc_fail(err, errlen, "key 'l2.line_bytes': %u is smaller than "
                     "l1d.line_bytes %u", c->l2_line_bytes, c->l1d_line_bytes);
     if (c->dram_row_bytes < c->l2_line_bytes)
-        return fail(err, errlen, "key 'dram.row_bytes': %u is smaller than "
+        return smc_fail(err, errlen, "key 'dram.row_bytes': %u is smaller than "
                     "l2.line_bytes %u", c->dram_row_bytes, c->l2_line_bytes);
     return 0;
 }

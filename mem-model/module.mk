@@ -1,7 +1,10 @@
 # mem-model/: the memory hierarchy model (issue 4) -> $(MEM_LIB).
-# Link users with $(MEM_LIB) $(UTIL_LIB) (the key-table helper of csrc/util).
+# Link users with $(MEM_LIB) $(UTIL_LIB) (the key-table and error-message
+# helpers of csrc/util).
 
-MEM_SRCS := mem-model/mem.c mem-model/coalesce.c mem-model/mem_config.c \
+MEM_SRCS := mem-model/mem.c mem-model/mem_l1d.c mem-model/mem_dup.c \
+            mem-model/mem_icnt.c mem-model/mem_l2.c mem-model/mem_dram.c \
+            mem-model/mem_inst.c mem-model/coalesce.c mem-model/mem_config.c \
             mem-model/mem_stats.c
 MEM_OBJS := $(MEM_SRCS:%.c=$(B)/%.o)
 INCLUDES += -Imem-model -Icsrc/util

@@ -21,9 +21,9 @@
 #include "gpu_config.h"
 
 #include "config_keys.h"
+#include "fail.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,19 +112,6 @@ static const ck_key *keys(size_t *n)
 }
 
 const char *const gpu_preset_names[] = { "kepler-k20x", "fermi-gtx480", "si-7970", NULL };
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 static void unit(gpu_config *c, unsigned u, uint32_t priv, uint32_t shared,
                  uint32_t latency, uint32_t ii)
@@ -251,7 +238,7 @@ int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errle
     else if (strcmp(name, "si-7970") == 0)
         si_7970(&c);
     else
-        return fail(err, errlen, "unknown GPU preset '%s' (kepler-k20x, "
+        return smc_fail(err, errlen, "unknown GPU preset '%s' (kepler-k20x, "
                     "fermi-gtx480, si-7970)", name);
     if (mem_config_preset(&c.mem, name, err, errlen) != 0)
         return -1;
@@ -300,7 +287,7 @@ int gpu_config_load_spec(gpu_config *cfg, const char *spec, char *err, size_t er
     if (spec && *spec) {
         char *copy = strdup(spec);
         if (!copy)
-            return fail(err, errlen, "out of memory");
+            return smc_fail(err, errlen, "out of memory");
         int rc = 0;
         char *save = NULL;
         for (char *item = strtok_r(copy, ",", &save); item && rc == 0;
@@ -329,27 +316,27 @@ int gpu_config_check(const gpu_config *c, char *err, size_t errlen)
     if (mem_config_check(&c->mem, err, errlen) != 0)
         return -1;
     if (c->mem.warp_size != 32)
-        return fail(err, errlen, "key 'mem.warp_size': %u is not supported by "
+        return smc_fail(err, errlen, "key 'mem.warp_size': %u is not supported by "
                     "the timing model (the emulator executes 32-thread warps)",
                     c->mem.warp_size);
     if (c->max_warps_per_sm % c->num_schedulers)
-        return fail(err, errlen, "key 'sm.max_warps': %u is not a multiple of "
+        return smc_fail(err, errlen, "key 'sm.max_warps': %u is not a multiple of "
                     "sched.num %u", c->max_warps_per_sm, c->num_schedulers);
     if (c->max_threads_per_sm > c->max_warps_per_sm * 32u)
-        return fail(err, errlen, "key 'sm.max_threads': %u exceeds sm.max_warps "
+        return smc_fail(err, errlen, "key 'sm.max_threads': %u exceeds sm.max_warps "
                     "x 32 = %u", c->max_threads_per_sm, c->max_warps_per_sm * 32u);
     if (c->warp_limit > c->max_warps_per_sm / c->num_schedulers)
-        return fail(err, errlen, "key 'sched.warp_limit': %u exceeds the %u warps "
+        return smc_fail(err, errlen, "key 'sched.warp_limit': %u exceeds the %u warps "
                     "of a scheduler", c->warp_limit,
                     c->max_warps_per_sm / c->num_schedulers);
     for (unsigned u = 0; u < GPU_UNIT_COUNT; u++)
         if (c->unit[u].private_units + c->unit[u].shared_units == 0)
-            return fail(err, errlen, "key 'unit.%s.shared': the SM has no %s "
+            return smc_fail(err, errlen, "key 'unit.%s.shared': the SM has no %s "
                         "unit (private and shared are both 0)", unit_names[u],
                         unit_names[u]);
     if (c->unit[GPU_UNIT_SP].private_units * c->num_schedulers +
         c->unit[GPU_UNIT_SP].shared_units > 64)
-        return fail(err, errlen, "key 'unit.sp.shared': too many units");
+        return smc_fail(err, errlen, "key 'unit.sp.shared': too many units");
     return 0;
 }
 
@@ -369,18 +356,18 @@ int gpu_config_set_policy(gpu_config *cfg, const char *policy, char *err, size_t
     } else if (strncmp(policy, "two-level:", 10) == 0) {
         unsigned long v = strtoul(policy + 10, &end, 10);
         if (*end || v < 1 || v > 64)
-            return fail(err, errlen, "--policy '%s': pool size must be 1..64", policy);
+            return smc_fail(err, errlen, "--policy '%s': pool size must be 1..64", policy);
         tmp.policy = GPU_POLICY_TWO_LEVEL;
         tmp.pool_size = (uint32_t)v;
         tmp.warp_limit = 0;
     } else if (strncmp(policy, "swl:", 4) == 0) {
         unsigned long v = strtoul(policy + 4, &end, 10);
         if (*end || v < 1 || v > 64)
-            return fail(err, errlen, "--policy '%s': warp limit must be 1..64", policy);
+            return smc_fail(err, errlen, "--policy '%s': warp limit must be 1..64", policy);
         tmp.policy = GPU_POLICY_GTO;
         tmp.warp_limit = (uint32_t)v;
     } else {
-        return fail(err, errlen, "unknown policy '%s' (lrr, gto, two-level[:POOL], "
+        return smc_fail(err, errlen, "unknown policy '%s' (lrr, gto, two-level[:POOL], "
                     "swl:N)", policy);
     }
     *cfg = tmp;
@@ -394,7 +381,7 @@ int gpu_config_set_backend(gpu_config *cfg, const char *name, char *err, size_t 
             cfg->backend = i;
             return 0;
         }
-    return fail(err, errlen, "unknown scheduler back end '%s' (c, rtl, lockstep)", name);
+    return smc_fail(err, errlen, "unknown scheduler back end '%s' (c, rtl, lockstep)", name);
 }
 
 void gpu_config_print(const gpu_config *cfg, FILE *out)

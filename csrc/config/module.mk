@@ -10,8 +10,10 @@
 # message at device creation.
 
 TIMING_HAVE_SCHED := $(wildcard cosim/sched_if.h)
-SMC_MODEL_SRCS := csrc/config/gpu_config.c csrc/util/config_keys.c \
-                  mem-model/mem.c mem-model/coalesce.c mem-model/mem_config.c \
+SMC_MODEL_SRCS := csrc/config/gpu_config.c csrc/util/config_keys.c csrc/util/fail.c \
+                  mem-model/mem.c mem-model/mem_l1d.c mem-model/mem_dup.c \
+                  mem-model/mem_icnt.c mem-model/mem_l2.c mem-model/mem_dram.c \
+                  mem-model/mem_inst.c mem-model/coalesce.c mem-model/mem_config.c \
                   mem-model/mem_stats.c csrc/timing/occupancy.c csrc/timing/stats.c
 ifneq ($(TIMING_HAVE_SCHED),)
 SMC_MODEL_SRCS += csrc/timing/timing.c cosim/sched_if.c cosim/sched_cmodel.c

@@ -2,25 +2,14 @@
  * config_keys.c — see config_keys.h.
  */
 #include "config_keys.h"
+#include "fail.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 const ck_key *ck_find(const ck_key *keys, size_t nkeys, const char *name)
 {
@@ -85,17 +74,17 @@ int ck_set(const ck_key *keys, size_t nkeys, void *obj, const char *name,
 {
     const ck_key *k = ck_find(keys, nkeys, name);
     if (!k)
-        return fail(err, errlen, "unknown configuration key '%s'", name);
+        return smc_fail(err, errlen, "unknown configuration key '%s'", name);
     char *field = (char *)obj + k->offset;
     switch (k->type) {
     case CK_U32:
     case CK_U64: {
         uint64_t v;
         if (parse_u64(value, &v) != 0)
-            return fail(err, errlen, "key '%s': '%s' is not an unsigned integer",
+            return smc_fail(err, errlen, "key '%s': '%s' is not an unsigned integer",
                         name, value);
         if (v < k->min || v > k->max)
-            return fail(err, errlen,
+            return smc_fail(err, errlen,
                         "key '%s': value %" PRIu64 " out of range [%" PRIu64
                         ", %" PRIu64 "]", name, v, k->min, k->max);
         if (k->type == CK_U32)
@@ -107,7 +96,7 @@ int ck_set(const ck_key *keys, size_t nkeys, void *obj, const char *name,
     case CK_BOOL: {
         uint32_t b;
         if (parse_bool(value, &b) != 0)
-            return fail(err, errlen, "key '%s': '%s' is not a boolean "
+            return smc_fail(err, errlen, "key '%s': '%s' is not a boolean "
                         "(true/false/1/0/yes/no/on/off)", name, value);
         *(uint32_t *)field = b;
         return 0;
@@ -122,7 +111,7 @@ int ck_set(const ck_key *keys, size_t nkeys, void *obj, const char *name,
         {
             char list[256];
             enum_list(k, "|", list, sizeof list);
-            return fail(err, errlen, "key '%s': '%s' is not one of %s", name,
+            return smc_fail(err, errlen, "key '%s': '%s' is not one of %s", name,
                         value, list);
         }
     case CK_DOUBLE: {
@@ -132,16 +121,16 @@ int ck_set(const ck_key *keys, size_t nkeys, void *obj, const char *name,
         while (isspace((unsigned char)*end))
             end++;
         if (errno || end == value || *end != '\0' || !isfinite(d))
-            return fail(err, errlen, "key '%s': '%s' is not a number", name,
+            return smc_fail(err, errlen, "key '%s': '%s' is not a number", name,
                         value);
         if (d < k->dmin || d > k->dmax)
-            return fail(err, errlen, "key '%s': value %g out of range [%g, %g]",
+            return smc_fail(err, errlen, "key '%s': value %g out of range [%g, %g]",
                         name, d, k->dmin, k->dmax);
         *(double *)field = d;
         return 0;
     }
     }
-    return fail(err, errlen, "key '%s': bad key type", name);
+    return smc_fail(err, errlen, "key '%s': bad key type", name);
 }
 
 /* Trim leading/trailing white space in place; returns the start. */
@@ -161,14 +150,14 @@ static int apply_line(const ck_key *keys, size_t nkeys, void *obj, char *line,
 {
     char *eq = strchr(line, '=');
     if (!eq)
-        return fail(err, errlen, "expected 'key = value', got '%s'", trim(line));
+        return smc_fail(err, errlen, "expected 'key = value', got '%s'", trim(line));
     *eq = '\0';
     char *name = trim(line);
     char *value = trim(eq + 1);
     if (*name == '\0')
-        return fail(err, errlen, "missing key before '='");
+        return smc_fail(err, errlen, "missing key before '='");
     if (*value == '\0')
-        return fail(err, errlen, "key '%s': missing value", name);
+        return smc_fail(err, errlen, "key '%s': missing value", name);
     return ck_set(keys, nkeys, obj, name, value, err, errlen);
 }
 
@@ -177,7 +166,7 @@ int ck_apply(const ck_key *keys, size_t nkeys, void *obj,
 {
     char buf[512];
     if (strlen(assignment) >= sizeof buf)
-        return fail(err, errlen, "assignment too long: '%.40s...'", assignment);
+        return smc_fail(err, errlen, "assignment too long: '%.40s...'", assignment);
     strcpy(buf, assignment);
     return apply_line(keys, nkeys, obj, buf, err, errlen);
 }
@@ -193,7 +182,7 @@ int ck_load_text(const ck_key *keys, size_t nkeys, void *obj, const char *text,
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
         char buf[512];
         if (len >= sizeof buf)
-            return fail(err, errlen, "%s:%u: line too long", source, lineno);
+            return smc_fail(err, errlen, "%s:%u: line too long", source, lineno);
         memcpy(buf, p, len);
         buf[len] = '\0';
         char *hash = strchr(buf, '#');
@@ -203,7 +192,7 @@ int ck_load_text(const ck_key *keys, size_t nkeys, void *obj, const char *text,
         if (*line) {
             char msg[400];
             if (apply_line(keys, nkeys, obj, line, msg, sizeof msg) != 0)
-                return fail(err, errlen, "%s:%u: %s", source, lineno, msg);
+                return smc_fail(err, errlen, "%s:%u: %s", source, lineno, msg);
         }
         p += len;
         if (*p == '\n')
@@ -217,12 +206,12 @@ int ck_load_file(const ck_key *keys, size_t nkeys, void *obj, const char *path,
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return smc_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
     size_t cap = 4096, len = 0;
     char *text = malloc(cap);
     if (!text) {
         fclose(f);
-        return fail(err, errlen, "%s: out of memory", path);
+        return smc_fail(err, errlen, "%s: out of memory", path);
     }
     size_t n;
     while ((n = fread(text + len, 1, cap - len - 1, f)) > 0) {
@@ -232,7 +221,7 @@ int ck_load_file(const ck_key *keys, size_t nkeys, void *obj, const char *path,
             if (!bigger) {
                 free(text);
                 fclose(f);
-                return fail(err, errlen, "%s: out of memory", path);
+                return smc_fail(err, errlen, "%s: out of memory", path);
             }
             text = bigger;
             cap *= 2;
@@ -242,12 +231,12 @@ int ck_load_file(const ck_key *keys, size_t nkeys, void *obj, const char *path,
     fclose(f);
     if (bad) {
         free(text);
-        return fail(err, errlen, "%s: read error", path);
+        return smc_fail(err, errlen, "%s: read error", path);
     }
     text[len] = '\0';
     if (memchr(text, '\0', len)) {
         free(text);
-        return fail(err, errlen, "%s: not a text file", path);
+        return smc_fail(err, errlen, "%s: not a text file", path);
     }
     int rc = ck_load_text(keys, nkeys, obj, text, path, err, errlen);
     free(text);
@@ -264,7 +253,7 @@ int ck_check(const ck_key *keys, size_t nkeys, const void *obj, char *err,
         case CK_U32: {
             uint32_t v = *(const uint32_t *)field;
             if (v < k->min || v > k->max)
-                return fail(err, errlen, "key '%s': value %" PRIu32
+                return smc_fail(err, errlen, "key '%s': value %" PRIu32
                             " out of range [%" PRIu64 ", %" PRIu64 "]",
                             k->name, v, k->min, k->max);
             break;
@@ -272,28 +261,28 @@ int ck_check(const ck_key *keys, size_t nkeys, const void *obj, char *err,
         case CK_U64: {
             uint64_t v = *(const uint64_t *)field;
             if (v < k->min || v > k->max)
-                return fail(err, errlen, "key '%s': value %" PRIu64
+                return smc_fail(err, errlen, "key '%s': value %" PRIu64
                             " out of range [%" PRIu64 ", %" PRIu64 "]",
                             k->name, v, k->min, k->max);
             break;
         }
         case CK_BOOL:
             if (*(const uint32_t *)field > 1)
-                return fail(err, errlen, "key '%s': not a boolean", k->name);
+                return smc_fail(err, errlen, "key '%s': not a boolean", k->name);
             break;
         case CK_ENUM: {
             uint32_t v = *(const uint32_t *)field, n = 0;
             while (k->enum_names[n])
                 n++;
             if (v >= n)
-                return fail(err, errlen, "key '%s': enum index %" PRIu32
+                return smc_fail(err, errlen, "key '%s': enum index %" PRIu32
                             " out of range", k->name, v);
             break;
         }
         case CK_DOUBLE: {
             double d = *(const double *)field;
             if (!(d >= k->dmin && d <= k->dmax))
-                return fail(err, errlen, "key '%s': value %g out of range "
+                return smc_fail(err, errlen, "key '%s': value %g out of range "
                             "[%g, %g]", k->name, d, k->dmin, k->dmax);
             break;
         }

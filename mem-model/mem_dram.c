@@ -1,0 +1,139 @@
+/*
+ * mem_dram.c — one DRAM channel per partition: the FR-FCFS request queue,
+ * per-bank row state and timing (tRCD, tCL, tRP, tRAS, tRC, tRRD, tWR,
+ * tCDLR), the shared data bus, and the FIFOs of started requests. The L2
+ * slice (mem_l2.c) enqueues reads and write-backs and takes finished reads
+ * as fills; mem_parts_cycle (mem_l2.c) visits a channel only when a start
+ * or a finish is due (sched_wait, part_wake).
+ */
+#include "mem_internal.h"
+
+#include <string.h>
+
+/* ---- DRAM channel ------------------------------------------------------ */
+
+void mem_dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_write,
+                      uint32_t mshr)
+{
+    const mem_config *c = &m->cfg;
+    dram_req *r = &p->queue[p->qn++];
+    r->line = lline;
+    r->arrival = p->arrivals++;
+    uint64_t row_index = lline >> lg(c->dram_row_bytes);
+    r->bank = fd_mod(&m->div_banks, row_index);
+    r->row = fd_div(&m->div_banks, row_index);
+    r->is_write = (uint8_t)is_write;
+    r->mshr = mshr;
+    r->done = 0;
+    /* sched_wait stays a lower bound of the ready cycles of the banks with
+     * queued requests (bank ready cycles only grow, at a start, after which
+     * mem_dram_cycle recomputes it): no start is possible before it */
+    if (p->banks[r->bank].ready < p->sched_wait)
+        p->sched_wait = p->banks[r->bank].ready;
+    m->live++;
+}
+
+/* Timing of a request started now on its bank (see docs/memory-model.md). */
+static void dram_start(mem_system *m, part_state *p, dram_req *r)
+{
+    const mem_config *c = &m->cfg;
+    dram_bank *b = &p->banks[r->bank];
+    uint64_t col;
+    if (b->open_row == r->row) {
+        col = m->now;
+        m->st.dram_row_hits++;
+    } else {
+        uint64_t act = m->now;
+        if (b->open_row != DRAM_ROW_CLOSED)
+            act = max64(m->now, b->pre_ok) + c->dram_tRP;
+        if (b->activated)
+            act = max64(act, b->act + c->dram_tRC);
+        if (p->any_act)
+            act = max64(act, p->last_act + c->dram_tRRD);
+        b->open_row = r->row;
+        b->act = act;
+        b->activated = 1;
+        b->pre_ok = act + c->dram_tRAS;
+        p->last_act = act;
+        p->any_act = 1;
+        col = act + c->dram_tRCD;
+    }
+    if (!r->is_write)
+        col = max64(col, b->wr_end + c->dram_tCDLR);
+    uint32_t burst = m->dram_burst;
+    uint64_t data = max64(col + c->dram_tCL, p->bus_free);
+    uint64_t end = data + burst;
+    p->bus_free = end;
+    b->ready = end - c->dram_tCL;
+    if (r->is_write) {
+        b->wr_end = end;
+        b->pre_ok = max64(b->pre_ok, end + c->dram_tWR);
+        r->done = end;
+        m->st.dram_writes++;
+    } else {
+        r->done = end + c->dram_latency;
+        m->st.dram_reads++;
+    }
+    m->st.dram_bytes += c->l2_line_bytes;
+    m->st.dram_busy_cycles += burst;
+}
+
+void mem_dram_cycle(mem_system *m, part_state *p)
+{
+    /* finished writes disappear (a finished read waits in rd_* until the
+     * L2 slice takes its fill) */
+    while (p->wr_n && p->wr_done[p->wr_head] <= m->now) {
+        p->wr_head = p->wr_head + 1 == p->fcap ? 0 : p->wr_head + 1;
+        p->wr_n--;
+        m->live--;
+    }
+    if (!p->qn || p->rd_n + p->wr_n >= p->fcap || p->sched_wait > m->now)
+        return;
+    /* FR-FCFS: the oldest row hit on a ready bank, else the oldest request
+     * on a ready bank. The queue is kept in arrival order. */
+    int pick = -1;
+    for (uint32_t i = 0; i < p->qn; i++) {
+        dram_bank *b = &p->banks[p->queue[i].bank];
+        if (b->ready > m->now)
+            continue;
+        if (b->open_row == p->queue[i].row) {
+            pick = (int)i;
+            break;
+        }
+        if (pick < 0)
+            pick = (int)i;
+    }
+    if (pick < 0) {
+        uint64_t w = UINT64_MAX;
+        for (uint32_t i = 0; i < p->qn; i++)
+            if (p->banks[p->queue[i].bank].ready < w)
+                w = p->banks[p->queue[i].bank].ready;
+        p->sched_wait = w;
+        return;
+    }
+    dram_req r = p->queue[pick];
+    memmove(&p->queue[pick], &p->queue[pick + 1],
+            (p->qn - (uint32_t)pick - 1) * sizeof *p->queue);
+    p->qn--;
+    dram_start(m, p, &r);
+    /* Only the started request's bank changed, so the next start cannot
+     * come before the earliest ready cycle of a bank with a queued request:
+     * waiting for it here saves the visits (and failed scans) in between.
+     * (An enqueue lowers it to its bank's ready cycle if earlier; a full FIFO
+     * only delays a start.) */
+    uint64_t w = UINT64_MAX;
+    for (uint32_t i = 0; i < p->qn; i++) {
+        uint64_t ready = p->banks[p->queue[i].bank].ready;
+        w = ready < w ? ready : w;
+    }
+    p->sched_wait = w;
+    if (r.is_write) {
+        uint32_t k = p->wr_head + p->wr_n++;
+        p->wr_done[k >= p->fcap ? k - p->fcap : k] = r.done;
+    } else {
+        uint32_t k = p->rd_head + p->rd_n++;
+        k = k >= p->fcap ? k - p->fcap : k;
+        p->rd_done[k] = r.done;
+        p->rd_mshr[k] = r.mshr;
+    }
+}
