@@ -341,6 +341,17 @@ static const char *const cmp_names[] = {
     "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
 };
 
+/* vadd2/4, vsub2/4, vabsdiff2/4, vmin2/4, vmax2/4: .dtype.atype.btype. */
+static bool is_simd_video(int op) {
+    switch (op) {
+    case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VABSDIFF2:
+    case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4: case OP_VMAX2: case OP_VMAX4:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* Apply one opcode modifier (text without the dot) to insn. */
 static void apply_mod(parser *P, ptx_insn *in, const char *m, uint32_t n, uint32_t col) {
     int k;
@@ -349,9 +360,12 @@ static void apply_mod(parser *P, ptx_insn *in, const char *m, uint32_t n, uint32
     if ((k = type_of(m, n)) > 0) {
         if (in->type == PT_NONE) in->type = (uint8_t)k;
         else if (in->type2 == PT_NONE) in->type2 = (uint8_t)k;
-        else goto bad;
+        else if (is_simd_video(op) && (k == PT_S32 || k == PT_U32)) {
+            if (k == PT_S32) in->flags |= F_BSIGNED;   /* .dtype.atype.btype */
+        } else goto bad;
         return;
     }
+    if (is_simd_video(op) && IS("add")) { in->mode = MD_ADD; return; }
     if (IS("global")) { in->space = SP_GLOBAL; return; }
     if (IS("shared") || IS("shared::cta")) { in->space = SP_SHARED; return; }
     if (IS("local")) { in->space = SP_LOCAL; return; }
@@ -872,6 +886,11 @@ static void check_nops(parser *P, const ptx_insn *in, const token *opt) {
     case OP_SHFL: lo = 5; hi = 5; break;
     case OP_VOTE: lo = 2; hi = 3; break;
     case OP_MATCH: lo = 3; hi = 3; break;
+    case OP_FNS: lo = 4; hi = 4; break;
+    case OP_PMEVENT: lo = 1; hi = 1; break;
+    case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VABSDIFF2:
+    case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4: case OP_VMAX2: case OP_VMAX4:
+        lo = 4; hi = 4; break;
     case OP_BAR: case OP_BARRIER: lo = 0; hi = 4; break;
     case OP_PREFETCH: lo = 1; hi = 1; break;
     case OP_NANOSLEEP: lo = 1; hi = 1; break;

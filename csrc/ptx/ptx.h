@@ -56,7 +56,10 @@ extern const char *const ptx_space_name[SP_COUNT];
     X(SHF, "shf") X(SHFL, "shfl") X(SHL, "shl") X(SHR, "shr") X(SIN, "sin") \
     X(SLCT, "slct") X(SQRT, "sqrt") X(ST, "st") X(SUB, "sub") X(SUBC, "subc") X(SZEXT, "szext") \
     X(TANH, "tanh") X(TESTP, "testp") X(TRAP, "trap") X(VOTE, "vote") \
-    X(XOR, "xor") X(MATCH, "match")
+    X(XOR, "xor") X(MATCH, "match") X(FNS, "fns") X(PMEVENT, "pmevent") \
+    X(VADD2, "vadd2") X(VADD4, "vadd4") X(VSUB2, "vsub2") X(VSUB4, "vsub4") \
+    X(VABSDIFF2, "vabsdiff2") X(VABSDIFF4, "vabsdiff4") X(VMIN2, "vmin2") \
+    X(VMIN4, "vmin4") X(VMAX2, "vmax2") X(VMAX4, "vmax4")
 
 enum ptx_op {
 #define X(e, s) OP_##e,
@@ -95,7 +98,8 @@ enum ptx_mode {
 enum {
     F_SAT = 1u << 0, F_FTZ = 1u << 1, F_APPROX = 1u << 2, F_FULL = 1u << 3,
     F_UNI = 1u << 4, F_CC = 1u << 5, F_WRAP = 1u << 6, F_CLAMP = 1u << 7,
-    F_NC = 1u << 8, F_SHIFTAMT = 1u << 9, F_CALL_RET = 1u << 10
+    F_NC = 1u << 8, F_SHIFTAMT = 1u << 9, F_CALL_RET = 1u << 10,
+    F_BSIGNED = 1u << 11      /* SIMD video ops: the third type (.btype) is .s32 */
 };
 
 /* ---- operands ----------------------------------------------------------- */

@@ -119,6 +119,10 @@ if run "rt_bf16" 0 "$CU/rt_bf16"; then
     expect_out "rt_bf16: bf16 conversions, +, *, fma against a CPU reference" "rt_bf16: all checks passed"
 fi
 
+if run "rt_simd" 0 "$CU/rt_simd"; then
+    expect_out "rt_simd: __vabs*/__vsad* (video instructions), __fns, __prof_trigger" "rt_simd: all checks passed"
+fi
+
 # Functions the simulator cannot honour load, return cudaErrorNotSupported
 # and say so once each, naming the function.
 if run "rt_unsupported" 0 "$CU/rt_unsupported"; then
