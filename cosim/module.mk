@@ -86,6 +86,7 @@ $(VSCHED_DIR)/vsched_models.h: cosim/module.mk
 	   done; echo; } > $@.tmp && mv $@.tmp $@
 
 $(B)/cosim/vsched_shim.o: cosim/vsched_shim.cpp cosim/vsched_shim.h cosim/sched_if.h \
+                          cosim/sched_ports.h cosim/sched_ports.def cosim/sched_reasons.def \
                           $(VSCHED_DIR)/vsched_models.h $(foreach c,$(VSCHED_CLASSES),$(VSCHED_DIR)/$(c)/stamp)
 	@mkdir -p $(@D)
 	$(VSCHED_CXX) -Icosim -I$(VSCHED_DIR) $(addprefix -I$(VSCHED_DIR)/,$(VSCHED_CLASSES)) -c $< -o $@
