@@ -6,6 +6,7 @@
 #   test_sched_policy_rtl  the same scenarios on the Verilated RTL
 #   test_sched_diff        C model vs RTL in lockstep, >= 1M random cycles,
 #                          and an injected difference the checker must report
+#   ports-check.sh         RTL port list = cosim/sched_ports.def, generated files current
 #   test_sched_ctrace      the C model's FST trace: hand-made scenario, the
 #                          same port waveform as the RTL's trace, window,
 #                          unwritable path (also ASan)
@@ -47,3 +48,8 @@ SCHED_SAN_TESTS := $(SCHED_TEST_DIR)/test_sched_policy_c $(SCHED_TEST_DIR)/test_
                    $(SCHED_TEST_DIR)/test_sched_ctrace
 SAN_SUITES  += $(SCHED_SAN_TESTS)
 SAN_DEPS    += $(SCHED_SAN_TESTS)
+
+# The RTL's port list against cosim/sched_ports.def for every Verilated
+# parameter set, and the generated docs/RTL regions current (no ASan: no C).
+TEST_SUITES += "tests/sched/ports-check.sh $(B) $(VSCHED_CONFIGS)"
+TEST_DEPS   += $(SCHED_PORTS_GEN)
