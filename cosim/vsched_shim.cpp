@@ -162,10 +162,12 @@ public:
 #define SCHED_PORT(name, dir, rep, per, width, gate, value, kind, doc)                       \
         SCHED_PORT_IF_IN(dir, {                                                              \
             Acc<std::remove_reference_t<decltype(m->name)>> acc;                             \
+            _Pragma("GCC unroll 8")                                                          \
             for (unsigned g = 0; g < SCHED_REP_##rep; g++) {                                 \
-                const uint64_t on = 0 - static_cast<uint64_t>((gate) != 0);                  \
+                if (!(gate)) continue;                                                       \
+                _Pragma("GCC unroll 8")                                                      \
                 for (unsigned k = 0; k < (per); k++)                                         \
-                    acc.put((width) * ((per) * g + k), static_cast<uint64_t>(value) & on);   \
+                    acc.put((width) * ((per) * g + k), static_cast<uint64_t>(value));        \
             }                                                                                \
             acc.store(m->name);                                                              \
         })
@@ -178,7 +180,9 @@ public:
         M *m = m_.get();
 #define SCHED_PORT(name, dir, rep, per, width, gate, value, kind, doc)                       \
         SCHED_PORT_IF_OUT(dir,                                                               \
+            _Pragma("GCC unroll 8")                                                          \
             for (unsigned g = 0; g < SCHED_REP_##rep; g++)                                   \
+                _Pragma("GCC unroll 8")                                                      \
                 for (unsigned k = 0; k < (per); k++)                                         \
                     value = static_cast<std::remove_reference_t<decltype(value)>>(           \
                         get(m->name, (width) * ((per) * g + k), (width))); )
