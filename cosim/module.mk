@@ -86,6 +86,7 @@ $(VSCHED_DIR)/vsched_models.h: cosim/module.mk
 	   done; echo; } > $@.tmp && mv $@.tmp $@
 
 $(B)/cosim/vsched_shim.o: cosim/vsched_shim.cpp cosim/vsched_shim.h cosim/sched_if.h \
+                          cosim/sched_ports.h cosim/sched_ports.def cosim/sched_reasons.def \
                           $(VSCHED_DIR)/vsched_models.h $(foreach c,$(VSCHED_CLASSES),$(VSCHED_DIR)/$(c)/stamp)
 	@mkdir -p $(@D)
 	$(VSCHED_CXX) -Icosim -I$(VSCHED_DIR) $(addprefix -I$(VSCHED_DIR)/,$(VSCHED_CLASSES)) -c $< -o $@
@@ -101,6 +102,24 @@ sched-bench: $(SCHED_BENCH)
 
 ALL_TARGETS   += $(SCHED_LIB) $(VSCHED_LIB) $(SCHED_BENCH)
 BENCH_TARGETS += sched-bench
+
+# The port list and the stall-reason codes are tables (cosim/sched_ports.def,
+# cosim/sched_reasons.def). sched_ports_gen prints what is generated from them;
+# `make sched-ports-gen` rewrites the generated regions of these files (the
+# docs' port tables, the RTL's reason codes), and tests/sched/ports-check.sh
+# fails when they are stale or the RTL's ports disagree with the table.
+SCHED_PORTS_GEN := $(B)/cosim/sched_ports_gen
+SCHED_PORTS_GENERATED := docs/sched-interface.md rtl/sched_core.sv
+$(SCHED_PORTS_GEN): $(B)/cosim/sched_ports_gen.o $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+ALL_TARGETS += $(SCHED_PORTS_GEN)
+
+.PHONY: sched-ports-gen
+sched-ports-gen: $(SCHED_PORTS_GEN)
+	@for f in $(SCHED_PORTS_GENERATED); do \
+	  $(SCHED_PORTS_GEN) splice $$f > $$f.tmp || { rm -f $$f.tmp; exit 1; }; \
+	  if cmp -s $$f $$f.tmp; then rm $$f.tmp; else mv $$f.tmp $$f; echo "rewrote $$f"; fi; \
+	done
 
 # Long differential runs: make sched-diff-long CYCLES=100000000 [SEED=n]
 SCHED_DIFF := $(B)/cosim/sched_diff

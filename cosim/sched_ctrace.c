@@ -28,6 +28,7 @@
  * from verilated_fst_c.cpp), so this file lives in that library too.
  */
 #include "sched_if.h"
+#include "sched_ports.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -36,28 +37,42 @@
 
 #include "gtkwave/fstapi.h"
 
-/* Widest port: counters_o, 8 schedulers x 7 counters x 32 bits. */
+/* Widest port: counters_o, 8 schedulers x 7 counters x 32 bits ... */
 #define CT_MAX_WORDS ((SCHED_MAX_SCHEDULERS * SCHED_NUM_REASONS * 32 + 63) / 64)
+/* ... checked for every port of sched_ports.def at the parameters' maxima. */
+#define NumWarps      SCHED_MAX_WARPS
+#define NumSchedulers SCHED_MAX_SCHEDULERS
+#define RegIdWidth    SCHED_MAX_REG_ID_WIDTH
+#define WbPorts       SCHED_MAX_WB_PORTS
+#define SCHED_PORT(name, dir, rep, per, width, ...) \
+    _Static_assert(SCHED_REP_##rep * (per) * (width) <= CT_MAX_WORDS * 64, #name ": wider than CT_MAX_WORDS");
+#include "sched_ports.def"
+#undef NumWarps
+#undef NumSchedulers
+#undef RegIdWidth
+#undef WbPorts
 
-/* The signals, in the RTL's port order. */
+/* The signals: clock, reset and every port of sched_ports.def, in the RTL's
+ * port order (CT_clk_i, CT_rst_ni, CT_policy_i, ...). */
 enum ct_signal {
-    CT_CLK, CT_RST_N, CT_POLICY, CT_WARP_LIMIT, CT_POOL_SIZE, CT_UNIT_AVAIL, CT_BARRIER,
-    CT_LAUNCH, CT_FINISH, CT_PUSH_VALID, CT_PUSH_WARP, CT_PUSH_PC, CT_PUSH_OP,
-    CT_PUSH_DST_VALID, CT_PUSH_DST, CT_PUSH_SRC_VALID, CT_PUSH_SRC, CT_PUSH_PRED, CT_PUSH_LONG,
-    CT_PUSH_HINT, CT_PUSH_PRED_MISS, CT_WB_VALID, CT_WB_WARP, CT_WB_REG, CT_ISSUE_VALID,
-    CT_ISSUE_WARP, CT_ISSUE_PC, CT_ISSUE_OP, CT_ISSUE_DST_VALID, CT_ISSUE_DST, CT_ISSUE_PRED,
-    CT_ISSUE_LONG, CT_ISSUE_HINT, CT_ISSUE_PRED_MISS, CT_STALL_REASON, CT_FETCH_VALID,
-    CT_FETCH_WARP, CT_LONG_PENDING, CT_COUNTERS, CT_NUM_SIGNALS
+#define SCHED_CLOCK_PORT(name, doc) CT_##name,
+#define SCHED_PORT(name, ...) CT_##name,
+#include "sched_ports.def"
+    CT_NUM_SIGNALS
 };
 
 static const char *const ct_names[CT_NUM_SIGNALS] = {
-    "clk_i", "rst_ni", "policy_i", "warp_limit_i", "pool_size_i", "unit_avail_i", "barrier_i",
-    "launch_i", "finish_i", "push_valid_i", "push_warp_i", "push_pc_i", "push_op_i",
-    "push_dst_valid_i", "push_dst_i", "push_src_valid_i", "push_src_i", "push_pred_i",
-    "push_long_i", "push_hint_i", "push_pred_miss_i", "wb_valid_i", "wb_warp_i", "wb_reg_i",
-    "issue_valid_o", "issue_warp_o", "issue_pc_o", "issue_op_o", "issue_dst_valid_o",
-    "issue_dst_o", "issue_pred_o", "issue_long_o", "issue_hint_o", "issue_pred_miss_o",
-    "stall_reason_o", "fetch_valid_o", "fetch_warp_o", "long_pending_o", "counters_o"
+#define SCHED_CLOCK_PORT(name, doc) #name,
+#define SCHED_PORT(name, ...) #name,
+#include "sched_ports.def"
+};
+
+#define CT_DIR_IN  FST_VD_INPUT
+#define CT_DIR_OUT FST_VD_OUTPUT
+static const enum fstVarDir ct_dirs[CT_NUM_SIGNALS] = {
+#define SCHED_CLOCK_PORT(name, doc) FST_VD_INPUT,
+#define SCHED_PORT(name, dir, ...) CT_DIR_##dir,
+#include "sched_ports.def"
 };
 
 typedef struct ctrace {
@@ -94,60 +109,19 @@ static void ct_sample(ctrace *t)
     const sched_params *p = &t->base.params;
     const sched_inputs *in = &t->in;
     const sched_outputs *o = &t->base.out;
-    const unsigned S = p->num_schedulers, R = p->reg_id_width, W = p->num_warps;
+    SCHED_PORT_PARAMS(p);
     for (unsigned k = 0; k < CT_NUM_SIGNALS; k++)
         memset(t->cur[k], 0, (t->width[k] + 63) / 64 * sizeof(uint64_t));
-    t->cur[CT_CLK][0] = (uint64_t)t->clk;
-    t->cur[CT_RST_N][0] = 1;
-    put(t->cur[CT_POLICY], 0, 2, in->policy);
-    put(t->cur[CT_WARP_LIMIT], 0, 7, in->warp_limit);
-    put(t->cur[CT_POOL_SIZE], 0, 7, in->pool_size);
-    put(t->cur[CT_BARRIER], 0, W, in->barrier);
-    put(t->cur[CT_LAUNCH], 0, W, in->launch);
-    put(t->cur[CT_FINISH], 0, W, in->finish);
-    for (unsigned s = 0; s < S; s++) {
-        put(t->cur[CT_UNIT_AVAIL], 4 * s, 4, in->unit_avail[s]);
-        const sched_push *ps = &in->push[s];
-        if (ps->valid) {          /* an idle port's fields are zero, as in the shim */
-            const sched_instr *i = &ps->instr;
-            put(t->cur[CT_PUSH_VALID], s, 1, 1);
-            put(t->cur[CT_PUSH_WARP], 6 * s, 6, ps->warp);
-            put(t->cur[CT_PUSH_PC], 32 * s, 32, i->pc);
-            put(t->cur[CT_PUSH_OP], 2 * s, 2, i->op);
-            put(t->cur[CT_PUSH_DST_VALID], s, 1, i->dst_valid);
-            put(t->cur[CT_PUSH_DST], R * s, R, i->dst);
-            put(t->cur[CT_PUSH_SRC_VALID], 3 * s, 3, i->src_valid);
-            for (unsigned k = 0; k < 3; k++) put(t->cur[CT_PUSH_SRC], R * (3 * s + k), R, i->src[k]);
-            put(t->cur[CT_PUSH_PRED], s, 1, i->pred);
-            put(t->cur[CT_PUSH_LONG], s, 1, i->long_lat);
-            put(t->cur[CT_PUSH_HINT], 16 * s, 16, i->hint);
-            put(t->cur[CT_PUSH_PRED_MISS], 4 * s, 4, i->pred_miss);
-        }
-        const sched_issue *is = &o->issue[s];
-        put(t->cur[CT_ISSUE_VALID], s, 1, is->valid);
-        put(t->cur[CT_ISSUE_WARP], 6 * s, 6, is->warp);
-        put(t->cur[CT_ISSUE_PC], 32 * s, 32, is->pc);
-        put(t->cur[CT_ISSUE_OP], 2 * s, 2, is->op);
-        put(t->cur[CT_ISSUE_DST_VALID], s, 1, is->dst_valid);
-        put(t->cur[CT_ISSUE_DST], R * s, R, is->dst);
-        put(t->cur[CT_ISSUE_PRED], s, 1, is->pred);
-        put(t->cur[CT_ISSUE_LONG], s, 1, is->long_lat);
-        put(t->cur[CT_ISSUE_HINT], 16 * s, 16, is->hint);
-        put(t->cur[CT_ISSUE_PRED_MISS], 4 * s, 4, is->pred_miss);
-        put(t->cur[CT_STALL_REASON], 3 * s, 3, o->stall_reason[s]);
-        put(t->cur[CT_FETCH_VALID], s, 1, o->fetch_valid[s]);
-        put(t->cur[CT_FETCH_WARP], 6 * s, 6, o->fetch_warp[s]);
-        for (unsigned r = 0; r < SCHED_NUM_REASONS; r++)
-            put(t->cur[CT_COUNTERS], 32 * (SCHED_NUM_REASONS * s + r), 32, o->counters[s][r]);
-    }
-    for (unsigned k = 0; k < p->wb_ports; k++) {
-        const sched_writeback *wb = &in->wb[k];
-        if (!wb->valid) continue;
-        put(t->cur[CT_WB_VALID], k, 1, 1);
-        put(t->cur[CT_WB_WARP], 6 * k, 6, wb->warp);
-        put(t->cur[CT_WB_REG], R * k, R, wb->reg);
-    }
-    put(t->cur[CT_LONG_PENDING], 0, W, o->long_pending);
+    t->cur[CT_clk_i][0] = (uint64_t)t->clk;
+    t->cur[CT_rst_ni][0] = 1;
+    /* field k of group g at [(g*per + k)*width +: width]; a group whose gate
+     * is 0 (an idle push or writeback port) stays zero, as in the shim */
+#define SCHED_PORT(name, dir, rep, per, width, gate, value, kind, doc)          \
+    for (unsigned g = 0; g < SCHED_REP_##rep; g++)                              \
+        if (gate)                                                               \
+            for (unsigned k = 0; k < (per); k++)                                \
+                put(t->cur[CT_##name], (width) * ((per) * g + k), (width), (uint64_t)(value));
+#include "sched_ports.def"
 }
 
 static void ct_close(ctrace *t)
@@ -193,8 +167,8 @@ static void ct_dump(ctrace *t, uint64_t time)
     if (t->clk == 0 && t->rise_dumped) {
         /* a falling edge after a written rising edge changes only the clock
          * (outputs are registers, inputs are held until the next rising edge) */
-        t->cur[CT_CLK][0] = t->last[CT_CLK][0] = 0;
-        emit(t, CT_CLK);
+        t->cur[CT_clk_i][0] = t->last[CT_clk_i][0] = 0;
+        emit(t, CT_clk_i);
         return;
     }
     ct_sample(t);
@@ -260,11 +234,11 @@ static const sched_backend_ops ctrace_ops = {
 static void ct_declare(ctrace *t)
 {
     const sched_params *p = &t->base.params;
-    const unsigned S = p->num_schedulers, R = p->reg_id_width, W = p->num_warps, P = p->wb_ports;
+    SCHED_PORT_PARAMS(p);
     const uint32_t width[CT_NUM_SIGNALS] = {
-        1, 1, 2, 7, 7, 4 * S, W, W, W, S, 6 * S, 32 * S, 2 * S, S, R * S, 3 * S, 3 * R * S, S, S,
-        16 * S, 4 * S, P, 6 * P, R * P, S, 6 * S, 32 * S, 2 * S, S, R * S, S, S, 16 * S, 4 * S,
-        3 * S, S, 6 * S, W, SCHED_NUM_REASONS * 32 * S
+#define SCHED_CLOCK_PORT(name, doc) 1,
+#define SCHED_PORT(name, dir, rep, per, width, ...) SCHED_REP_##rep * (per) * (width),
+#include "sched_ports.def"
     };
     memcpy(t->width, width, sizeof width);
     fstWriterSetTimescaleFromString(t->fst, "1ps");
@@ -276,8 +250,7 @@ static void ct_declare(ctrace *t)
             snprintf(name[k], sizeof name[k], "%s [%u:0]", ct_names[k], (unsigned)t->width[k] - 1);
         else
             snprintf(name[k], sizeof name[k], "%s", ct_names[k]);
-        enum fstVarDir dir = k < CT_ISSUE_VALID ? FST_VD_INPUT : FST_VD_OUTPUT;
-        t->handle[k] = fstWriterCreateVar(t->fst, FST_VT_VCD_WIRE, dir, t->width[k], name[k], 0);
+        t->handle[k] = fstWriterCreateVar(t->fst, FST_VT_VCD_WIRE, ct_dirs[k], t->width[k], name[k], 0);
     }
     fstWriterSetScope(t->fst, FST_ST_VCD_MODULE, "sched_core", NULL);
     const char *pnames[6] = { "NumWarps", "NumSchedulers", "RegIdWidth", "IbufDepth", "SbEntries",
@@ -292,8 +265,7 @@ static void ct_declare(ctrace *t)
             fstWriterCreateVar(t->fst, FST_VT_VCD_PARAMETER, FST_VD_IMPLICIT, 32, pn, 0);
     }
     for (unsigned k = 0; k < CT_NUM_SIGNALS; k++) {
-        enum fstVarDir dir = k < CT_ISSUE_VALID ? FST_VD_INPUT : FST_VD_OUTPUT;
-        fstWriterCreateVar(t->fst, FST_VT_VCD_WIRE, dir, t->width[k], name[k], t->handle[k]);
+        fstWriterCreateVar(t->fst, FST_VT_VCD_WIRE, ct_dirs[k], t->width[k], name[k], t->handle[k]);
     }
     fstWriterSetUpscope(t->fst);
     fstWriterSetUpscope(t->fst);

@@ -4,13 +4,15 @@
  */
 #include "sched_if.h"
 #include "sched_inputs_scan.h"
+#include "sched_ports.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 static const char *const reason_names[SCHED_NUM_REASONS] = {
-    "issue", "no_instr", "scoreboard", "long_dep", "unit_busy", "barrier", "warp_limit"
+#define SCHED_REASON(id, code, name, ts, stat, doc) [code] = name,
+#include "sched_reasons.def"
 };
 static const char *const policy_names[SCHED_NUM_POLICIES] = { "lrr", "gto", "two_level" };
 
@@ -117,39 +119,57 @@ int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err,
 #undef ICHECK
 }
 
+/* The name of field k of group g of an output port, as the lockstep checker
+ * reports it: the port's name without "_o" and the group, "issue_warp[2]";
+ * the fields of a multi-field output (the counters, one per stall reason) are
+ * named by the reason, "counter_scoreboard[2]". */
+static void output_field_name(char *buf, size_t len, const char *port, unsigned per, unsigned g,
+                              unsigned k)
+{
+    int stem = (int)strlen(port) - 2;                       /* without "_o" */
+    if (per == 1)
+        snprintf(buf, len, "%.*s[%u]", stem, port, g);
+    else                                                    /* "counters" -> "counter_..." */
+        snprintf(buf, len, "%.*s_%s[%u]", stem - 1, port, sched_reason_name(k), g);
+}
+
 int sched_outputs_compare(const sched_params *p, const sched_outputs *a, const sched_outputs *b,
                           char *signal, size_t signal_len, uint64_t *value_a, uint64_t *value_b)
 {
-#define CMP(field, name, idx) do {                                            \
-        if ((uint64_t)(a->field) != (uint64_t)(b->field)) {                    \
-            snprintf(signal, signal_len, "%s[%u]", name, (unsigned)(idx));     \
-            *value_a = (uint64_t)(a->field);                                    \
-            *value_b = (uint64_t)(b->field);                                    \
-            return 0;                                                           \
-        } } while (0)
-    for (unsigned s = 0; s < p->num_schedulers; s++) {
-        CMP(issue[s].valid, "issue_valid", s);
-        CMP(issue[s].warp, "issue_warp", s);
-        CMP(issue[s].pc, "issue_pc", s);
-        CMP(issue[s].op, "issue_op", s);
-        CMP(issue[s].dst_valid, "issue_dst_valid", s);
-        CMP(issue[s].dst, "issue_dst", s);
-        CMP(issue[s].pred, "issue_pred", s);
-        CMP(issue[s].long_lat, "issue_long", s);
-        CMP(issue[s].hint, "issue_hint", s);
-        CMP(issue[s].pred_miss, "issue_pred_miss", s);
-        CMP(stall_reason[s], "stall_reason", s);
-        CMP(fetch_valid[s], "fetch_valid", s);
-        CMP(fetch_warp[s], "fetch_warp", s);
-        for (unsigned r = 0; r < SCHED_NUM_REASONS; r++)
-            CMP(counters[s][r], r == 0 ? "counter_issue" :
-                r == 1 ? "counter_no_instr" : r == 2 ? "counter_scoreboard" :
-                r == 3 ? "counter_long_dep" : r == 4 ? "counter_unit_busy" :
-                r == 5 ? "counter_barrier" : "counter_warp_limit", s);
+    SCHED_PORT_PARAMS(p);
+    /* Every field of every output port (sched_ports.def): scheduler by
+     * scheduler, then per writeback port, then the unreplicated ports. */
+#define CMP_PORT(name, per, value)                                                   \
+    for (unsigned k = 0; k < (per); k++) {                                           \
+        uint64_t va, vb;                                                             \
+        { const sched_outputs *o = a; va = (uint64_t)(value); }                      \
+        { const sched_outputs *o = b; vb = (uint64_t)(value); }                      \
+        if (va != vb) {                                                              \
+            output_field_name(signal, signal_len, #name, (per), g, k);               \
+            *value_a = va;                                                           \
+            *value_b = vb;                                                           \
+            return 0;                                                                \
+        }                                                                            \
     }
-    CMP(long_pending, "long_pending", 0);
+    for (unsigned g = 0; g < SCHED_REP_SCHED; g++) {
+#define SCHED_PORT(name, dir, rep, per, width, gate, value, kind, doc) \
+        SCHED_PORT_IF_OUT(dir, SCHED_PORT_IF_REP(rep, SCHED, CMP_PORT(name, per, value)))
+#include "sched_ports.def"
+    }
+    for (unsigned g = 0; g < SCHED_REP_WB; g++) {
+#define SCHED_PORT(name, dir, rep, per, width, gate, value, kind, doc) \
+        SCHED_PORT_IF_OUT(dir, SCHED_PORT_IF_REP(rep, WB, CMP_PORT(name, per, value)))
+#include "sched_ports.def"
+    }
+    {
+        const unsigned g = 0;
+        (void)g;
+#define SCHED_PORT(name, dir, rep, per, width, gate, value, kind, doc) \
+        SCHED_PORT_IF_OUT(dir, SCHED_PORT_IF_REP(rep, ONE, CMP_PORT(name, per, value)))
+#include "sched_ports.def"
+    }
     return 1;
-#undef CMP
+#undef CMP_PORT
 }
 
 void sched_reset(sched_backend *b)

@@ -43,7 +43,7 @@ extern "C" {
 #define SCHED_MAX_IBUF_DEPTH   8
 #define SCHED_MAX_SB_ENTRIES  16
 #define SCHED_NUM_OP_CLASSES   4
-#define SCHED_NUM_REASONS      7
+#define SCHED_NUM_REASONS      SCHED_REASON_END_   /* the lines of sched_reasons.def */
 
 /* Warp-scheduling policies (input `policy`). */
 enum sched_policy {
@@ -62,17 +62,14 @@ enum sched_op_class {
 };
 
 /* Why a scheduler issued or did not issue in a cycle (output stall_reason,
- * index of the counters). When several warps block for different reasons,
- * the scheduler reports the first of: unit busy, scoreboard, long-latency
- * dependence, warp limit, barrier, no instruction. */
+ * index of the counters): SCHED_REASON_ISSUE = 0, SCHED_REASON_NO_INSTR, ...
+ * from cosim/sched_reasons.def. When several warps block for different
+ * reasons, the scheduler reports the first of: unit busy, scoreboard,
+ * long-latency dependence, warp limit, barrier, no instruction. */
 enum sched_reason {
-    SCHED_REASON_ISSUE      = 0,
-    SCHED_REASON_NO_INSTR   = 1,
-    SCHED_REASON_SCOREBOARD = 2,
-    SCHED_REASON_LONG_DEP   = 3,
-    SCHED_REASON_UNIT_BUSY  = 4,
-    SCHED_REASON_BARRIER    = 5,
-    SCHED_REASON_WARP_LIMIT = 6
+#define SCHED_REASON(id, code, name, ts, stat, doc) SCHED_REASON_##id = code,
+#include "sched_reasons.def"
+    SCHED_REASON_END_             /* (one past the last code) */
 };
 const char *sched_reason_name(unsigned reason);     /* "scoreboard" */
 const char *sched_policy_name(unsigned policy);     /* "gto" */

@@ -20,25 +20,31 @@
 #include "verilated.h"
 #include "verilated_fst_c.h"
 #include "vsched_models.h"
+#include "sched_ports.h"
 
 namespace {
 
-// Fields are written into ports that were zeroed first; every field is at
-// most 32 bits wide, so it spans at most two 32-bit words.
+// A port's value built up field by field in a local (the model's members
+// are char-typed for narrow ports, so writing them directly would make the
+// compiler reload the inputs after every field), then stored once.
 template <typename T>
-inline void put(T &port, unsigned lsb, uint64_t v) { port = static_cast<T>(port | (static_cast<T>(v) << lsb)); }
+struct Acc {
+    uint64_t v = 0;
+    void put(unsigned lsb, uint64_t x) { v |= x << lsb; }
+    void store(T &port) const { port = static_cast<T>(v); }
+};
 template <std::size_t N>
-inline void put(VlWide<N> &port, unsigned lsb, uint64_t v)
-{
-    unsigned w = lsb / 32, off = lsb % 32;
-    uint64_t shifted = v << off;
-    port[w] |= static_cast<EData>(shifted);
-    if (w + 1 < N) port[w + 1] |= static_cast<EData>(shifted >> 32);
-}
-template <typename T>
-inline void zero(T &port) { port = 0; }
-template <std::size_t N>
-inline void zero(VlWide<N> &port) { for (std::size_t i = 0; i < N; i++) port[i] = 0; }
+struct Acc<VlWide<N>> {
+    EData w[N] = {};
+    void put(unsigned lsb, uint64_t x)
+    {
+        unsigned i = lsb / 32, off = lsb % 32;
+        uint64_t shifted = x << off;
+        w[i] |= static_cast<EData>(shifted);
+        if (i + 1 < N) w[i + 1] |= static_cast<EData>(shifted >> 32);
+    }
+    void store(VlWide<N> &port) const { for (std::size_t i = 0; i < N; i++) port[i] = w[i]; }
+};
 
 template <typename T>
 inline uint64_t get(const T &port, unsigned lsb, unsigned width)
@@ -78,7 +84,10 @@ struct Instance {
     virtual void outputs(sched_outputs *out) = 0;
 };
 
-template <class M, bool Traced, unsigned NumSched, unsigned RegW, unsigned WbPorts>
+// The template parameters carry the Verilog parameters' names: the width
+// expressions of sched_ports.def use them.
+template <class M, bool Traced, unsigned NumWarps, unsigned NumSchedulers, unsigned RegIdWidth,
+          unsigned IbufDepth, unsigned SbEntries, unsigned WbPorts>
 class Model final : public Instance {
 public:
     explicit Model(const sched_trace_opts *t)
@@ -143,91 +152,44 @@ public:
         dump(2 * cycle_);
     }
 
-    // Every input port from *in (fields of idle push and writeback ports are zero).
+    // Every input port from *in, as cosim/sched_ports.def lists them (the
+    // fields of idle push and writeback ports are zero). Each port is built
+    // in a local (Acc) and stored once.
     void set_inputs(const sched_inputs &inr)
     {
         M *m = m_.get();
         const sched_inputs *in = &inr;
-        constexpr unsigned R = RegW;
-        m->policy_i = in->policy;
-        m->warp_limit_i = in->warp_limit;
-        m->pool_size_i = in->pool_size;
-        uint64_t units = 0;
-        for (unsigned s = 0; s < NumSched; s++) units |= static_cast<uint64_t>(in->unit_avail[s]) << (4 * s);
-        set(m->unit_avail_i, units);
-        set(m->barrier_i, in->barrier);
-        set(m->launch_i, in->launch);
-        set(m->finish_i, in->finish);
-        zero(m->push_pc_i); zero(m->push_dst_i); zero(m->push_src_i); zero(m->push_hint_i);
-        uint64_t valid = 0, warp = 0, op = 0, dst_valid = 0, src_valid = 0, pred = 0, lng = 0, miss = 0;
-        for (unsigned s = 0; s < NumSched; s++) {
-            const sched_push &ps = in->push[s];
-            if (!ps.valid) continue;
-            const sched_instr &i = ps.instr;
-            valid |= 1ull << s;
-            warp |= static_cast<uint64_t>(ps.warp) << (6 * s);
-            op |= static_cast<uint64_t>(i.op) << (2 * s);
-            dst_valid |= static_cast<uint64_t>(i.dst_valid) << s;
-            src_valid |= static_cast<uint64_t>(i.src_valid) << (3 * s);
-            pred |= static_cast<uint64_t>(i.pred) << s;
-            lng |= static_cast<uint64_t>(i.long_lat) << s;
-            miss |= static_cast<uint64_t>(i.pred_miss) << (4 * s);
-            put(m->push_pc_i, 32 * s, i.pc);
-            put(m->push_dst_i, R * s, i.dst);
-            for (unsigned k = 0; k < 3; k++) put(m->push_src_i, R * (3 * s + k), i.src[k]);
-            put(m->push_hint_i, 16 * s, i.hint);
-        }
-        set(m->push_valid_i, valid);
-        set(m->push_warp_i, warp);
-        set(m->push_op_i, op);
-        set(m->push_dst_valid_i, dst_valid);
-        set(m->push_src_valid_i, src_valid);
-        set(m->push_pred_i, pred);
-        set(m->push_long_i, lng);
-        set(m->push_pred_miss_i, miss);
-        uint64_t wb_valid = 0, wb_warp = 0, wb_reg = 0;
-        for (unsigned k = 0; k < WbPorts; k++) {
-            const sched_writeback &wb = in->wb[k];
-            if (!wb.valid) continue;
-            wb_valid |= 1ull << k;
-            wb_warp |= static_cast<uint64_t>(wb.warp) << (6 * k);
-            wb_reg |= static_cast<uint64_t>(wb.reg) << (R * k);
-        }
-        set(m->wb_valid_i, wb_valid);
-        set(m->wb_warp_i, wb_warp);
-        set(m->wb_reg_i, wb_reg);
+#define SCHED_PORT(name, dir, rep, per, width, gate, value, kind, doc)                       \
+        SCHED_PORT_IF_IN(dir, {                                                              \
+            Acc<std::remove_reference_t<decltype(m->name)>> acc;                             \
+            _Pragma("GCC unroll 8")                                                          \
+            for (unsigned g = 0; g < SCHED_REP_##rep; g++) {                                 \
+                if (!(gate)) continue;                                                       \
+                _Pragma("GCC unroll 8")                                                      \
+                for (unsigned k = 0; k < (per); k++)                                         \
+                    acc.put((width) * ((per) * g + k), static_cast<uint64_t>(value));        \
+            }                                                                                \
+            acc.store(m->name);                                                              \
+        })
+#include "sched_ports.def"
     }
 
+    // Every output port into *o (the schedulers and ports of this model only).
     void outputs(sched_outputs *o) override
     {
         M *m = m_.get();
-        constexpr unsigned R = RegW;
-        for (unsigned s = 0; s < NumSched; s++) {
-            sched_issue &is = o->issue[s];
-            is.valid = static_cast<uint8_t>(get(m->issue_valid_o, s, 1));
-            is.warp = static_cast<uint8_t>(get(m->issue_warp_o, 6 * s, 6));
-            is.pc = static_cast<uint32_t>(get(m->issue_pc_o, 32 * s, 32));
-            is.op = static_cast<uint8_t>(get(m->issue_op_o, 2 * s, 2));
-            is.dst_valid = static_cast<uint8_t>(get(m->issue_dst_valid_o, s, 1));
-            is.dst = static_cast<uint8_t>(get(m->issue_dst_o, R * s, R));
-            is.pred = static_cast<uint8_t>(get(m->issue_pred_o, s, 1));
-            is.long_lat = static_cast<uint8_t>(get(m->issue_long_o, s, 1));
-            is.hint = static_cast<uint16_t>(get(m->issue_hint_o, 16 * s, 16));
-            is.pred_miss = static_cast<uint8_t>(get(m->issue_pred_miss_o, 4 * s, 4));
-            o->stall_reason[s] = static_cast<uint8_t>(get(m->stall_reason_o, 3 * s, 3));
-            o->fetch_valid[s] = static_cast<uint8_t>(get(m->fetch_valid_o, s, 1));
-            o->fetch_warp[s] = static_cast<uint8_t>(get(m->fetch_warp_o, 6 * s, 6));
-            // counters_o is always wide (7 x 32 bits per scheduler): word 7s + r
-            for (unsigned r = 0; r < SCHED_NUM_REASONS; r++) o->counters[s][r] = m->counters_o[7 * s + r];
-        }
-        o->long_pending = static_cast<uint64_t>(m->long_pending_o);
+#define SCHED_PORT(name, dir, rep, per, width, gate, value, kind, doc)                       \
+        SCHED_PORT_IF_OUT(dir,                                                               \
+            _Pragma("GCC unroll 8")                                                          \
+            for (unsigned g = 0; g < SCHED_REP_##rep; g++)                                   \
+                _Pragma("GCC unroll 8")                                                      \
+                for (unsigned k = 0; k < (per); k++)                                         \
+                    value = static_cast<std::remove_reference_t<decltype(value)>>(           \
+                        get(m->name, (width) * ((per) * g + k), (width))); )
+#include "sched_ports.def"
     }
 
 private:
-    // a whole port from the low bits of v (ports here are at most 64 bits wide)
-    template <typename T>
-    static void set(T &port, uint64_t v) { port = static_cast<T>(v); }
-
     // FST time is 2 units per cycle (rising edge at odd times) counted from
     // the last reset; a second reset continues after the last dumped time so
     // that time never goes backwards in the file.
@@ -293,7 +255,7 @@ vsched *vsched_create(const sched_params *p, const sched_trace_opts *t, char *er
     std::unique_ptr<vsched> v(new vsched);
 #define VSCHED_MODEL(cls, w, s, r, d, e, pp, traced)                                   \
     if (!v->inst && same(*p, w, s, r, d, e, pp) && (traced) == want_trace) {           \
-        Model<cls, traced, s, r, pp> *m = new Model<cls, traced, s, r, pp>(t);         \
+        auto *m = new Model<cls, traced, w, s, r, d, e, pp>(t);                        \
         v->inst.reset(m);                                                              \
         if (!m->open_trace(err, errlen)) return nullptr;                               \
     }

@@ -19,6 +19,25 @@
 //   hint[16] pred_miss[4]
 // hint (HAWS, a later issue) and pred_miss (OAWS, a later issue) are stored
 // and handed out with the issue grant but do not yet steer anything.
+//
+// The port list below is also cosim/sched_ports.def (one line per port);
+// tests/sched/ports-check.sh fails when the two disagree. Adding a port:
+// docs/sched-interface.md, "Adding a port".
+
+// Stall-reason codes (stall_reason_o, the counter index in counters_o),
+// generated from cosim/sched_reasons.def by `make sched-ports-gen`; edit the
+// table, not these lines (tests/sched/ports-check.sh checks they are current).
+// BEGIN generated:rtl-reasons
+`define SCHED_REASON_ISSUE      3'd0  // issue
+`define SCHED_REASON_NO_INSTR   3'd1  // no_instr
+`define SCHED_REASON_SCOREBOARD 3'd2  // scoreboard
+`define SCHED_REASON_LONG_DEP   3'd3  // long_dep
+`define SCHED_REASON_UNIT_BUSY  3'd4  // unit_busy
+`define SCHED_REASON_BARRIER    3'd5  // barrier
+`define SCHED_REASON_WARP_LIMIT 3'd6  // warp_limit
+`define SCHED_NUM_REASONS 7
+// END generated:rtl-reasons
+
 module sched_core #(
   parameter int NumWarps      = 64,
   parameter int NumSchedulers = 4,
@@ -366,13 +385,13 @@ module sched_core #(
     // The scheduler's reason: the first of unit busy, scoreboard,
     // long-latency dependence, warp limit, barrier among its warps.
     always_comb begin
-      if (grant_valid[s])                          sreason = 3'd0;
-      else if (r_unit_busy[s*Wps +: Wps]  != '0)  sreason = 3'd4;
-      else if (r_scoreboard[s*Wps +: Wps] != '0)  sreason = 3'd2;
-      else if (r_long_dep[s*Wps +: Wps]   != '0)  sreason = 3'd3;
-      else if (r_warp_limit[s*Wps +: Wps] != '0)  sreason = 3'd6;
-      else if (r_barrier[s*Wps +: Wps]    != '0)  sreason = 3'd5;
-      else                                         sreason = 3'd1;  // no valid instruction
+      if (grant_valid[s])                          sreason = `SCHED_REASON_ISSUE;
+      else if (r_unit_busy[s*Wps +: Wps]  != '0)  sreason = `SCHED_REASON_UNIT_BUSY;
+      else if (r_scoreboard[s*Wps +: Wps] != '0)  sreason = `SCHED_REASON_SCOREBOARD;
+      else if (r_long_dep[s*Wps +: Wps]   != '0)  sreason = `SCHED_REASON_LONG_DEP;
+      else if (r_warp_limit[s*Wps +: Wps] != '0)  sreason = `SCHED_REASON_WARP_LIMIT;
+      else if (r_barrier[s*Wps +: Wps]    != '0)  sreason = `SCHED_REASON_BARRIER;
+      else                                         sreason = `SCHED_REASON_NO_INSTR;
     end
 
     assign issue_valid_o[s]              = grant_valid[s];

@@ -53,9 +53,10 @@ smc_status timing_occupancy_compute(const gpu_config *cfg, const timing_kernel_r
 
 /* ---- statistics of one launch ------------------------------------------- */
 
-enum timing_slot {                /* = enum sched_reason */
-    TS_ISSUED = 0, TS_NO_INSTR, TS_SCOREBOARD, TS_LONG_DEP, TS_UNIT_BUSY,
-    TS_BARRIER, TS_WARP_LIMIT, TS_COUNT
+enum timing_slot {                /* = enum sched_reason (cosim/sched_reasons.def) */
+#define SCHED_REASON(id, code, name, ts, stat, doc) TS_##ts = code,
+#include "../../cosim/sched_reasons.def"
+    TS_COUNT
 };
 extern const char *const timing_slot_names[TS_COUNT];
 

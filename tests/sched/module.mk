@@ -6,6 +6,9 @@
 #   test_sched_policy_rtl  the same scenarios on the Verilated RTL
 #   test_sched_diff        C model vs RTL in lockstep, >= 1M random cycles,
 #                          and an injected difference the checker must report
+#   test_sched_ports       every input field one bit too wide is rejected (from
+#                          cosim/sched_ports.def), output field names (also ASan)
+#   ports-check.sh         RTL port list = cosim/sched_ports.def, generated files current
 #   test_sched_ctrace      the C model's FST trace: hand-made scenario, the
 #                          same port waveform as the RTL's trace, window,
 #                          unwritable path (also ASan)
@@ -18,6 +21,9 @@ $(SCHED_TEST_DIR)/test_sched_policy_c: $(SCHED_TEST_DIR)/test_sched_policy.o $(S
 	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
 
 $(SCHED_TEST_DIR)/test_sched_cmodel_random: $(SCHED_TEST_DIR)/test_sched_cmodel_random.o $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
+
+$(SCHED_TEST_DIR)/test_sched_ports: $(SCHED_TEST_DIR)/test_sched_ports.o $(SCHED_LIB)
 	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
 
 $(SCHED_TEST_DIR)/test_sched_policy_rtl.o: tests/sched/test_sched_policy.c
@@ -37,6 +43,7 @@ $(SCHED_TEST_DIR)/test_sched_ctrace: $(SCHED_TEST_DIR)/test_sched_ctrace.o $(VSC
 	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(VSCHED_LDLIBS) $(LDLIBS)
 
 SCHED_TESTS := $(SCHED_TEST_DIR)/test_sched_policy_c $(SCHED_TEST_DIR)/test_sched_cmodel_random \
+               $(SCHED_TEST_DIR)/test_sched_ports \
                $(SCHED_TEST_DIR)/test_sched_policy_rtl \
                $(SCHED_TEST_DIR)/test_sched_diff $(SCHED_TEST_DIR)/test_sched_ctrace
 TEST_SUITES += $(SCHED_TESTS)
@@ -44,6 +51,12 @@ TEST_DEPS   += $(SCHED_TESTS)
 # test_sched_ctrace too: it is short, and its ASan library reuses the
 # (unsanitized) Verilated models, so only the C trace writer is instrumented.
 SCHED_SAN_TESTS := $(SCHED_TEST_DIR)/test_sched_policy_c $(SCHED_TEST_DIR)/test_sched_cmodel_random \
+                   $(SCHED_TEST_DIR)/test_sched_ports \
                    $(SCHED_TEST_DIR)/test_sched_ctrace
 SAN_SUITES  += $(SCHED_SAN_TESTS)
 SAN_DEPS    += $(SCHED_SAN_TESTS)
+
+# The RTL's port list against cosim/sched_ports.def for every Verilated
+# parameter set, and the generated docs/RTL regions current (no ASan: no C).
+TEST_SUITES += "tests/sched/ports-check.sh $(B) $(VSCHED_CONFIGS)"
+TEST_DEPS   += $(SCHED_PORTS_GEN)
