@@ -13,6 +13,7 @@
  * --policy: an option with a value is forwarded to the runtime as an
  * environment variable.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "smcosim.h"
 
 #define RUN_USAGE \
     "usage: smcosim run [options] -- PROGRAM [ARGS...]\n" \
@@ -234,6 +236,78 @@ static int find_runtime_dir(char *dir, size_t len)
     return 0;
 }
 
+/* ---- checks before anything starts -------------------------------------------- */
+
+/* Remove the files of a scratch directory, then the directory. */
+static void remove_scratch(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char path[PATH_MAX + 256];
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            remove(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* The configuration the program's device will get (--config, --set,
+ * --policy, --sched, --fst, --fst-window, the mode), checked by creating the
+ * same device here, before the program starts: a bad key is reported once,
+ * by the device's own message naming it, instead of by every CUDA call of a
+ * program that has already started. The waveform and JSON of this trial
+ * device go to a scratch directory. Returns 0, or -1 (already reported). */
+static int check_configuration(void)
+{
+    char dir[PATH_MAX], fst[PATH_MAX + 16], json[PATH_MAX + 16];
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/smcosim-check-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "smcosim run: cannot create a scratch directory: %s\n", strerror(errno));
+        return -1;
+    }
+    snprintf(fst, sizeof fst, "%s/check.fst", dir);
+    snprintf(json, sizeof json, "%s/check.json", dir);
+    smc_device_opts o;
+    memset(&o, 0, sizeof o);
+    o.print_stats = -1;
+    if (getenv("SMCOSIM_FST") && *getenv("SMCOSIM_FST"))
+        o.fst = fst;
+    if (getenv("SMCOSIM_JSON") && *getenv("SMCOSIM_JSON"))
+        o.json = json;
+    smc_device *dev = NULL;
+    smc_status s = smc_device_create(&o, &dev);   /* prints what is wrong */
+    if (s == SMC_OK)
+        smc_device_destroy(dev);
+    remove_scratch(dir);
+    return s == SMC_OK ? 0 : -1;
+}
+
+/* A requested output file must be writable where it is to be written: the
+ * device writes it to PATH.tmp and renames it (docs/statistics.md), so the
+ * directory must take a new file. Returns 0, or -1 with the reason printed. */
+static int check_output_path(const char *option, const char *path)
+{
+    char probe[PATH_MAX];
+    if (snprintf(probe, sizeof probe, "%s.smcosim-check-%ld", path, (long)getpid()) >= (int)sizeof probe) {
+        fprintf(stderr, "smcosim run: %s %s: path too long\n", option, path);
+        return -1;
+    }
+    FILE *f = fopen(probe, "w");
+    if (!f) {
+        fprintf(stderr, "smcosim run: %s %s: cannot write there: %s\n", option, path, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    remove(probe);
+    return 0;
+}
+
 /* ---- the command ------------------------------------------------------------ */
 
 int cli_run(int argc, char **argv)
@@ -322,8 +396,25 @@ int cli_run(int argc, char **argv)
     }
 
     char libdir[PATH_MAX] = "";
-    if (!bench && find_runtime_dir(libdir, sizeof libdir) != 0)
+    if (!bench && find_runtime_dir(libdir, sizeof libdir) != 0) {
+        free(bench_argv);
         return 2;
+    }
+    /* Nothing starts with a configuration that cannot work or an output
+     * that cannot be written. */
+    const char *json_out = getenv("SMCOSIM_JSON");
+    if (json_out && !*json_out)
+        json_out = NULL;
+    if ((json_out && check_output_path("--json", json_out) != 0) ||
+        (opt.report && check_output_path("--report", opt.report) != 0) ||
+        check_configuration() != 0) {
+        free(bench_argv);
+        return 2;
+    }
+    /* "written by this run" below: a new file (the device renames a fresh
+     * one into place) or one that was not there before */
+    struct stat json_before;
+    int json_existed = json_out && stat(json_out, &json_before) == 0;
 
     const char *tmpdir = getenv("TMPDIR");
     char stats_path[PATH_MAX];
@@ -394,6 +485,17 @@ int cli_run(int argc, char **argv)
     } else {
         print_table(stderr, &st);
         if (opt.report && write_report(opt.report, &st) != 0 && code == 0)
+            code = 2;
+    }
+    /* Every requested output was written, or the run failed. */
+    struct stat jsb;
+    if (json_out && (bench || st.any) &&
+        (stat(json_out, &jsb) != 0 ||
+         (json_existed && jsb.st_ino == json_before.st_ino &&
+          jsb.st_mtim.tv_sec == json_before.st_mtim.tv_sec &&
+          jsb.st_mtim.tv_nsec == json_before.st_mtim.tv_nsec))) {
+        fprintf(stderr, "smcosim run: --json %s was not written\n", json_out);
+        if (code == 0)
             code = 2;
     }
     free(st.k);

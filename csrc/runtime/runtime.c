@@ -262,9 +262,12 @@ cudaError_t rt_ready(void)
     opts.watchdog = env_u64("SMCOSIM_WATCHDOG", 0);
     smc_status s = smc_device_create(&opts, &rt.dev);
     if (s != SMC_OK) {
-        fprintf(stderr, "smcosim runtime: cannot create the simulated device "
-                "(config %s): %s\n", opts.config ? opts.config : "default",
-                smc_status_name(s));
+        /* SMC_ERR_UNSUPPORTED: the device has said what is wrong with the
+         * configuration; a second line would only blur it */
+        if (s != SMC_ERR_UNSUPPORTED)
+            fprintf(stderr, "smcosim runtime: cannot create the simulated device "
+                    "(config %s): %s\n", opts.config ? opts.config : "default",
+                    smc_status_name(s));
         rt.dev = NULL;
         rt.init_error = cudaErrorInitializationError;
         return rt.init_error;
