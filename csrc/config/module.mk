@@ -15,6 +15,7 @@ SMC_MODEL_SRCS := csrc/config/gpu_config.c csrc/util/config_keys.c \
                   mem-model/mem_stats.c csrc/timing/occupancy.c csrc/timing/stats.c
 ifneq ($(TIMING_HAVE_SCHED),)
 SMC_MODEL_SRCS += csrc/timing/timing.c cosim/sched_if.c cosim/sched_cmodel.c
+SMC_MODEL_SRCS += cosim/sched_open.c
 else
 SMC_MODEL_SRCS += csrc/timing/timing_absent.c
 endif
