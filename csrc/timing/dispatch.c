@@ -35,15 +35,15 @@ static int dispatch_offer(timing_gpu *g, tm_sm *sm, uint32_t linear)
         }
     if (cs < 0)
         return 0;
-    emu_cta *ec = emu_cta_create(g->launch, linear, sm->id);
+    inst_cta *ec = g->src.ops->cta_start(g->src.ctx, linear, sm->id);
     if (!ec) {
         g->fault = SMC_ERR_OUT_OF_MEMORY;
         tm_set_msg(g, "out of host memory");
         return -1;
     }
     tm_cta *c = &sm->cta[cs];
-    c->emu = ec;
-    c->nwarps = emu_cta_num_warps(ec);
+    c->src = ec;
+    c->nwarps = g->src.ops->cta_warps(ec);
     c->used = 1;
     /* the CTA's warps take the lowest free warp slots */
     for (uint32_t i = 0; i < c->nwarps; i++) {

@@ -150,7 +150,7 @@ void tm_sm_reset(timing_gpu *g, tm_sm *sm)
     tm_wave_reset(g, sm);
 }
 
-void tm_warp_init(tm_warp *w, emu_cta *cta, uint32_t widx, int32_t slot)
+void tm_warp_init(tm_warp *w, inst_cta *cta, uint32_t widx, int32_t slot)
 {
     w->cta = cta;
     w->widx = widx;
@@ -190,7 +190,7 @@ static int64_t next_fetch_pc(const timing_gpu *g, const tm_warp *w)
     if (w->exited || !w->cta)
         return -1;
     if (w->count == 0) {
-        const emu_inst_info *in = emu_warp_peek(w->cta, w->widx);
+        const emu_inst_info *in = g->src.ops->peek(w->cta, w->widx);
         return in ? (int64_t)in->pc : -1;
     }
     const tm_entry *last = &w->buf[(w->head + w->count - 1) % SCHED_MAX_IBUF_DEPTH];
@@ -213,7 +213,7 @@ static uint8_t src_id(const timing_gpu *g, const tm_warp *w, unsigned slot, int 
 static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched_push *p)
 {
     tm_warp *w = &sm->warp[wi];
-    const emu_inst_info *in = emu_kernel_inst(g->ek, pc);
+    const emu_inst_info *in = g->src.ops->inst_at(g->src.ctx, pc);
     uint8_t ids[20];
     unsigned n = 0;
     for (unsigned i = 0; i < in->nsrc && i < 16; i++) {
@@ -414,15 +414,15 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
     emu_exec_info x;
     x.pc = e.info->pc;       /* in case nothing executes */
     x.active = 0;
-    int st = emu_warp_execute(w->cta, w->widx, &x);
+    int st = g->src.ops->execute(w->cta, w->widx, &x);
     if (st == EMU_FAULT) {
-        const smc_fault *f = emu_launch_fault(g->launch);
+        const smc_fault *f = g->src.ops->fault(g->src.ctx);
         g->fault = f->status != SMC_OK ? f->status : SMC_ERR_LAUNCH_FAILED;
         tm_set_msg(g, "%s", f->message);
         return -1;
     }
     /* what the emulator executed (x.pc) is normally what was buffered */
-    const emu_inst_info *actual = emu_kernel_inst(g->ek, x.pc);
+    const emu_inst_info *actual = g->src.ops->inst_at(g->src.ctx, x.pc);
     if (x.pc != e.info->pc)
         g->st->fetch_redirects++;
     g->st->unit_insts[e.kind]++;
@@ -476,7 +476,7 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
     }
     if (st == EMU_WAIT_BARRIER)
         sm->bar_mask |= 1ull << wi;
-    else if (st == EMU_EXITED || emu_warp_exited(w->cta, w->widx)) {
+    else if (st == EMU_EXITED || g->src.ops->exited(w->cta, w->widx)) {
         w->exited = 1;
         sm->finish_next |= 1ull << wi;
         /* the core empties the buffer at finish; so does the shadow */
@@ -578,7 +578,7 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
     for (uint64_t m = sm->bar_mask; m; m &= m - 1) {
         unsigned w = (unsigned)__builtin_ctzll(m);
         tm_warp *tw = &sm->warp[w];
-        if (emu_warp_ready(tw->cta, tw->widx) || emu_warp_exited(tw->cta, tw->widx))
+        if (g->src.ops->ready(tw->cta, tw->widx) || g->src.ops->exited(tw->cta, tw->widx))
             sm->bar_mask &= ~(1ull << w);
     }
     in.barrier = sm->bar_mask;
@@ -586,7 +586,7 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
     /* CTAs whose warps have all exited and drained leave the SM */
     for (uint32_t i = 0; sm->cta_check && i < c->max_ctas_per_sm; i++) {
         tm_cta *ct = &sm->cta[i];
-        if (!ct->used || !emu_cta_done(ct->emu))
+        if (!ct->used || !g->src.ops->cta_done(ct->src))
             continue;
         int drained = 1;
         for (uint32_t j = 0; j < ct->nwarps && drained; j++)
@@ -599,8 +599,8 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
             tw->cta_slot = -1;
             sm->used_slots &= ~(1ull << ct->slot[j]);
         }
-        emu_cta_destroy(ct->emu);
-        ct->emu = NULL;
+        g->src.ops->cta_finish(ct->src);
+        ct->src = NULL;
         ct->used = 0;
         sm->resident--;
     }

@@ -201,6 +201,16 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
                       const timing_kernel_req *req, smc_dim3 grid, smc_dim3 block,
                       volatile sig_atomic_t *stop, timing_stats *out, char *msg, size_t msglen)
 {
+    inst_source_emu state;
+    inst_source src = inst_source_from_emu(&state, ek, l);
+    return timing_run_source(g, &src, kernel_name, req, grid, block, stop, out, msg, msglen);
+}
+
+smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *kernel_name,
+                             const timing_kernel_req *req, smc_dim3 grid, smc_dim3 block,
+                             volatile sig_atomic_t *stop, timing_stats *out,
+                             char *msg, size_t msglen)
+{
     memset(out, 0, sizeof *out);
     snprintf(out->kernel, sizeof out->kernel, "%s", kernel_name);
     snprintf(out->config, sizeof out->config, "%s", g->cfg.preset);
@@ -230,7 +240,7 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
     if (g->cfg.warp_limit && g->occ.warps_per_cta > g->cfg.warp_limit) {
         uint32_t bar_pc = UINT32_MAX;
         const emu_inst_info *in;
-        for (uint32_t pc = 0; (in = emu_kernel_inst(ek, pc)) != NULL; pc++)
+        for (uint32_t pc = 0; (in = src->ops->inst_at(src->ctx, pc)) != NULL; pc++)
             if (in->is_barrier) {
                 bar_pc = pc;
                 break;
@@ -252,30 +262,24 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
         tm_set_msg(g, "memory model: %s", err);
         return out->status = SMC_ERR_INVALID_VALUE;
     }
-    g->ek = ek;
-    g->launch = l;
+    g->src = *src;
     g->st = out;
     g->fault = SMC_OK;
     g->mismatch = 0;
     g->cycle = 0;
-    const ptx_kernel *pk = emu_kernel_ptx(ek);
-    g->ncode = pk->ncode;
-    g->join = calloc(pk->ncode + 1, 1);
+    g->ncode = src->ops->code_size(src->ctx);
+    g->join = calloc(g->ncode + 1, 1);
     if (!g->join) {
         mem_destroy(g->mem);
         tm_set_msg(g, "out of host memory");
         return out->status = SMC_ERR_OUT_OF_MEMORY;
     }
-    for (uint32_t pc = 0; pc < pk->ncode; pc++) {
-        const emu_inst_info *in = emu_kernel_inst(ek, pc);
-        if (in->is_branch && pk->reconv && pk->reconv[pc] < pk->ncode)
-            g->join[pk->reconv[pc]] = 1;
-    }
+    src->ops->mark_joins(src->ctx, g->join);
     for (uint32_t i = 0; i < g->nsm; i++)
         tm_sm_reset(g, &g->sm[i]);
     tm_dispatch_reset(g);
 
-    uint32_t nctas = emu_launch_num_ctas(l);
+    uint32_t nctas = src->ops->num_ctas(src->ctx);
     uint32_t next_cta = 0;
     uint64_t last_issue = 0;
     double t0 = now_seconds(), next_progress = t0 + g->cfg.progress_seconds;
@@ -338,8 +342,8 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
         }
     }
     out->cycles = t;
-    out->warp_insts = emu_launch_warp_insts(l);
-    out->thread_insts = emu_launch_thread_insts(l);
+    out->warp_insts = src->ops->warp_insts(src->ctx);
+    out->thread_insts = src->ops->thread_insts(src->ctx);
     out->ipc = t ? (double)out->warp_insts / (double)t : 0.0;
     out->mem = *mem_get_stats(g->mem);
     char *buf = NULL;
@@ -356,7 +360,7 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
         tm_sm *sm = &g->sm[i];
         for (uint32_t j = 0; j < g->cfg.max_ctas_per_sm; j++)
             if (sm->cta[j].used) {
-                emu_cta_destroy(sm->cta[j].emu);
+                src->ops->cta_finish(sm->cta[j].src);
                 sm->cta[j].used = 0;
             }
     }

@@ -19,6 +19,7 @@
 #define SMC_TIMING_INTERNAL_H
 
 #include "timing.h"
+#include "inst_source.h"
 #include "sched_if.h"
 #include "../ptx/ptx.h"
 
@@ -34,7 +35,7 @@ typedef struct tm_entry {
 } tm_entry;
 
 typedef struct tm_warp {
-    emu_cta *cta;
+    inst_cta *cta;
     uint32_t widx;                /* warp index inside its CTA */
     int32_t  cta_slot;            /* index into tm_sm.cta, -1 when free */
     uint8_t  exited;
@@ -47,7 +48,7 @@ typedef struct tm_warp {
 } tm_warp;
 
 typedef struct tm_cta {
-    emu_cta *emu;
+    inst_cta *src;
     uint32_t nwarps;
     uint8_t  slot[SCHED_MAX_WARPS];
     int      used;
@@ -115,8 +116,7 @@ struct timing_gpu {
     uint32_t dispatch_rr;         /* round-robin: the SM after the last one served */
     /* per launch */
     mem_system *mem;
-    const emu_kernel *ek;
-    emu_launch *launch;
+    inst_source src;              /* where instructions come from (inst_source.h) */
     uint8_t *join;                /* per pc: reconvergence point of some branch */
     uint32_t ncode;
     timing_occupancy occ;
@@ -133,7 +133,7 @@ void tm_set_msg(timing_gpu *g, const char *fmt, ...) __attribute__((format(print
 /* Per-launch reset of one SM (scheduler core included). */
 void tm_sm_reset(timing_gpu *g, tm_sm *sm);
 /* A new CTA's warp w takes a warp slot. */
-void tm_warp_init(tm_warp *w, emu_cta *cta, uint32_t widx, int32_t slot);
+void tm_warp_init(tm_warp *w, inst_cta *cta, uint32_t widx, int32_t slot);
 /* Front half of cycle t: account the issue slots, execute what issued;
  * *issued is set when something did. 0, or -1 with g->fault set. */
 int  tm_sm_front(timing_gpu *g, tm_sm *sm, uint64_t t, int *issued);

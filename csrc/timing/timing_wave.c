@@ -150,7 +150,7 @@ static void wave_sample(timing_gpu *g, tm_sm *sm, uint64_t cycle)
     for (unsigned w = 0; w < g->cfg.max_warps_per_sm; w++, v += FV_WARP_COUNT) {
         const tm_warp *tw = &sm->warp[w];
         unsigned state = !tw->cta ? 0 : tw->exited ? 3 : (sm->bar_mask >> w) & 1 ? 2 : 1;
-        const emu_inst_info *in = state == 1 || state == 2 ? emu_warp_peek(tw->cta, tw->widx) : NULL;
+        const emu_inst_info *in = state == 1 || state == 2 ? g->src.ops->peek(tw->cta, tw->widx) : NULL;
         unsigned pend = 0;
         if (tw->cta)
             for (unsigned k = 0; k < 256; k++)
