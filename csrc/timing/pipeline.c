@@ -27,8 +27,15 @@
 
 
 
-/* The functional unit of an instruction (docs/timing-model.md, "units"). */
-static unsigned unit_kind(const emu_inst_info *in)
+/* ---- functional units: the one place that says which unit runs what ----
+ *
+ * unit_of() picks an instruction's unit kind (the unit.KIND.* keys) from
+ * the emulator's operation class and the opcode; unit_op_class[] maps each
+ * kind onto one of the scheduler core's four op classes. The core's
+ * unit_avail bits (tm_sm_back) are derived from the same table. The
+ * emulator only classifies (emu_class): units are configuration, so they
+ * are decided here (docs/timing-model.md, "Functional units"). */
+static unsigned unit_of(const emu_inst_info *in)
 {
     switch (in->op_class) {
     case EC_FP32: case EC_WARP: return GPU_UNIT_SP;
@@ -49,16 +56,11 @@ static unsigned unit_kind(const emu_inst_info *in)
     }
 }
 
-/* Core operation class of a unit kind (the core has four). */
-static uint8_t op_class_of(unsigned kind)
-{
-    switch (kind) {
-    case GPU_UNIT_SFU: return SCHED_OP_SFU;
-    case GPU_UNIT_LDST: return SCHED_OP_LDST;
-    case GPU_UNIT_DPU: case GPU_UNIT_INT: return SCHED_OP_DP;
-    default: return SCHED_OP_SP;   /* SP and branch */
-    }
-}
+static const uint8_t unit_op_class[GPU_UNIT_COUNT] = {
+    [GPU_UNIT_SP] = SCHED_OP_SP,   [GPU_UNIT_BRANCH] = SCHED_OP_SP,
+    [GPU_UNIT_DPU] = SCHED_OP_DP,  [GPU_UNIT_INT] = SCHED_OP_DP,
+    [GPU_UNIT_SFU] = SCHED_OP_SFU, [GPU_UNIT_LDST] = SCHED_OP_LDST,
+};
 
 /* Register ids: the top P ids of the core's space are predicates, the rest
  * fold the 32-bit registers (modulo: aliasing only adds dependencies). */
@@ -253,12 +255,12 @@ static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched
         if (!w->pend[uniq[i]])
             pick[np++] = uniq[i];
 
-    unsigned kind = unit_kind(in);
+    unsigned kind = unit_of(in);
     memset(p, 0, sizeof *p);
     p->valid = 1;
     p->warp = (uint8_t)wi;
     p->instr.pc = pc;
-    p->instr.op = op_class_of(kind);
+    p->instr.op = unit_op_class[kind];
     p->instr.long_lat = in->long_latency;
     p->instr.pred = in->nsrc_pred > 0;
     for (unsigned i = 0; i < np; i++) {
@@ -638,14 +640,13 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
                 break;
             }
         }
+    /* an op class is available when every unit kind mapped onto it has a
+     * unit free; LDST is the memory model's, offered to one scheduler */
     for (unsigned s = 0; s < ns; s++) {
-        uint8_t a = 0;
-        if (unit_free(sm, GPU_UNIT_SP, s, t1) && unit_free(sm, GPU_UNIT_BRANCH, s, t1))
-            a |= 1u << SCHED_OP_SP;
-        if (unit_free(sm, GPU_UNIT_SFU, s, t1))
-            a |= 1u << SCHED_OP_SFU;
-        if (unit_free(sm, GPU_UNIT_DPU, s, t1) && unit_free(sm, GPU_UNIT_INT, s, t1))
-            a |= 1u << SCHED_OP_DP;
+        uint8_t a = (1u << SCHED_OP_SP) | (1u << SCHED_OP_SFU) | (1u << SCHED_OP_DP);
+        for (unsigned k = 0; k < GPU_UNIT_COUNT; k++)
+            if (k != GPU_UNIT_LDST && !unit_free(sm, k, s, t1))
+                a &= (uint8_t)~(1u << unit_op_class[k]);
         if ((int)s == ldst_to)
             a |= 1u << SCHED_OP_LDST;
         in.unit_avail[s] = a;
