@@ -30,9 +30,10 @@
 /* ---- functional units: the one place that says which unit runs what ----
  *
  * unit_of() picks an instruction's unit kind (the unit.KIND.* keys) from
- * the emulator's operation class and the opcode; unit_op_class[] maps each
- * kind onto one of the scheduler core's four op classes. The core's
- * unit_avail bits (tm_sm_back) are derived from the same table. The
+ * the emulator's operation class and the opcode; UNIT_OP_CLASSES maps each
+ * kind onto one of the scheduler core's four op classes: it builds the
+ * table unit_op_class[] (the push's op class) and, unrolled, the core's
+ * unit_avail bits (tm_sm_back). The
  * emulator only classifies (emu_class): units are configuration, so they
  * are decided here (docs/timing-model.md, "Functional units"). */
 static unsigned unit_of(const emu_inst_info *in)
@@ -56,10 +57,15 @@ static unsigned unit_of(const emu_inst_info *in)
     }
 }
 
+#define UNIT_OP_CLASSES(X)                                     \
+    X(GPU_UNIT_SP, SCHED_OP_SP)   X(GPU_UNIT_BRANCH, SCHED_OP_SP) \
+    X(GPU_UNIT_DPU, SCHED_OP_DP)  X(GPU_UNIT_INT, SCHED_OP_DP)    \
+    X(GPU_UNIT_SFU, SCHED_OP_SFU) X(GPU_UNIT_LDST, SCHED_OP_LDST)
+
 static const uint8_t unit_op_class[GPU_UNIT_COUNT] = {
-    [GPU_UNIT_SP] = SCHED_OP_SP,   [GPU_UNIT_BRANCH] = SCHED_OP_SP,
-    [GPU_UNIT_DPU] = SCHED_OP_DP,  [GPU_UNIT_INT] = SCHED_OP_DP,
-    [GPU_UNIT_SFU] = SCHED_OP_SFU, [GPU_UNIT_LDST] = SCHED_OP_LDST,
+#define UNIT_OP_CLASS_ENTRY(kind, op_class) [kind] = op_class,
+    UNIT_OP_CLASSES(UNIT_OP_CLASS_ENTRY)
+#undef UNIT_OP_CLASS_ENTRY
 };
 
 /* Register ids: the top P ids of the core's space are predicates, the rest
@@ -643,10 +649,12 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
     /* an op class is available when every unit kind mapped onto it has a
      * unit free; LDST is the memory model's, offered to one scheduler */
     for (unsigned s = 0; s < ns; s++) {
-        uint8_t a = (1u << SCHED_OP_SP) | (1u << SCHED_OP_SFU) | (1u << SCHED_OP_DP);
-        for (unsigned k = 0; k < GPU_UNIT_COUNT; k++)
-            if (k != GPU_UNIT_LDST && !unit_free(sm, k, s, t1))
-                a &= (uint8_t)~(1u << unit_op_class[k]);
+        unsigned busy = 0;
+#define UNIT_BUSY(kind, op_class) \
+        if ((kind) != GPU_UNIT_LDST && !unit_free(sm, kind, s, t1)) busy |= 1u << (op_class);
+        UNIT_OP_CLASSES(UNIT_BUSY)
+#undef UNIT_BUSY
+        uint8_t a = (uint8_t)(((1u << SCHED_OP_SP) | (1u << SCHED_OP_SFU) | (1u << SCHED_OP_DP)) & ~busy);
         if ((int)s == ldst_to)
             a |= 1u << SCHED_OP_LDST;
         in.unit_avail[s] = a;
