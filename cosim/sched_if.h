@@ -238,6 +238,28 @@ int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err,
 /* (The same rules, fast and without a message: sched_inputs_scan() in
  * cosim/sched_inputs_scan.h.) */
 
+/* ---- opening a back end by name (sched_open.c) -------------------------- */
+
+/* The one door to the back ends: "c" (C model), "rtl" (Verilated RTL) or
+ * "lockstep" (both, compared every cycle), from one table in sched_open.c.
+ * The RTL and lockstep back ends are used where the program links them
+ * ($(VSCHED_LIB)), else loaded from the plugin libsmc_vsched.so (found at
+ * $SMCOSIM_VSCHED_PLUGIN, next to the library holding this code, or on the
+ * loader's path). trace: as for sched_rtl_create (ignored by "c"). NULL with
+ * a message in err on failure. */
+sched_backend *sched_open(const char *kind, const sched_params *p, const sched_trace_opts *trace,
+                          char *err, size_t errlen);
+/* Can `kind` be opened (known, and linked or its plugin loadable)? 0, or -1
+ * with a message that starts with `what` (e.g. "--sched rtl"). */
+int sched_kind_available(const char *kind, const char *what, char *err, size_t errlen);
+/* sched_lockstep_set_mutator for a back end from sched_open; 0, or -1 with a
+ * message when the lockstep code cannot be found. */
+int sched_open_set_mutator(sched_backend *b, sched_mutator fn, void *ctx, char *err, size_t errlen);
+/* The address of `name` in the plugin libsmc_vsched.so, loading it on first
+ * use (for code that ships in the plugin beside the back ends, e.g. the
+ * waveform writer); NULL with a message that starts with `what`. */
+void *sched_plugin_symbol(const char *what, const char *name, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,7 @@
 
 EMU_SRCS := $(SMC_MODEL_SRCS) csrc/ptx/parse.c csrc/ptx/link.c csrc/emu/exec.c \
             csrc/device/devmem.c csrc/device/device.c
+EMU_SRCS += csrc/util/status.c
 EMU_OBJS := $(patsubst %.c,$(B)/%.o,$(EMU_SRCS))
 INCLUDES += -Icsrc/include
 

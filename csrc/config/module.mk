@@ -17,6 +17,9 @@ SMC_MODEL_SRCS := csrc/config/gpu_config.c csrc/util/config_keys.c csrc/util/fai
                   mem-model/mem_stats.c csrc/timing/occupancy.c csrc/timing/stats.c
 ifneq ($(TIMING_HAVE_SCHED),)
 SMC_MODEL_SRCS += csrc/timing/timing.c cosim/sched_if.c cosim/sched_cmodel.c
+SMC_MODEL_SRCS += cosim/sched_open.c
+SMC_MODEL_SRCS += csrc/timing/pipeline.c csrc/timing/dispatch.c csrc/timing/timing_wave.c \
+                  csrc/timing/inst_source_emu.c
 else
 SMC_MODEL_SRCS += csrc/timing/timing_absent.c
 endif

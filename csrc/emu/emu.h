@@ -32,7 +32,9 @@
 #include "../ptx/link.h"
 #include "../device/devmem.h"
 
-/* Operation class and functional unit of an instruction (timing model). */
+/* Operation class of an instruction. Which functional unit runs it is the
+ * timing model's decision (unit_of in csrc/timing/pipeline.c), made from
+ * this class and the opcode. */
 enum emu_class {
     EC_INT = 0,     /* integer / logic / move / compare ALU */
     EC_FP32,        /* single-precision ALU (add, mul, fma, min/max, setp.f32) */
@@ -46,7 +48,6 @@ enum emu_class {
     EC_NOP,         /* fence, membar, prefetch, nanosleep */
     EC_COUNT
 };
-enum emu_unit { EU_SP = 0, EU_DP, EU_SFU, EU_LDST, EU_BRANCH, EU_COUNT };
 
 #define EMU_NO_REG 0xFFFFu
 
@@ -55,7 +56,6 @@ typedef struct emu_inst_info {
     uint32_t pc, ptx_line;
     uint8_t  op;              /* enum ptx_op */
     uint8_t  op_class;        /* enum emu_class */
-    uint8_t  unit;            /* enum emu_unit */
     uint8_t  mem_space;       /* enum ptx_space, for EC_MEM */
     uint8_t  is_load, is_store, is_atomic;
     uint8_t  long_latency;    /* global/local/generic memory: result comes late */

@@ -25,32 +25,31 @@ struct emu_kernel {
     uint64_t *rmask;          /* per vreg: mask of its width */
 };
 
-static uint8_t class_of(const ptx_insn *in, uint8_t *unit) {
+static uint8_t class_of(const ptx_insn *in) {
     uint8_t t = in->type;
     bool f64 = t == PT_F64, fl = ptx_type_class[t] == TC_FLOAT;
-    *unit = EU_SP;
     switch (in->op) {
     case OP_LD: case OP_LDU: case OP_ST: case OP_ATOM: case OP_RED:
-        *unit = EU_LDST; return EC_MEM;
-    case OP_BRA: *unit = EU_BRANCH; return EC_BRANCH;
-    case OP_BAR: case OP_BARRIER: *unit = EU_BRANCH; return EC_BARRIER;
-    case OP_EXIT: case OP_RET: case OP_TRAP: case OP_BRKPT: *unit = EU_BRANCH; return EC_EXIT;
+        return EC_MEM;
+    case OP_BRA: return EC_BRANCH;
+    case OP_BAR: case OP_BARRIER: return EC_BARRIER;
+    case OP_EXIT: case OP_RET: case OP_TRAP: case OP_BRKPT: return EC_EXIT;
     case OP_SHFL: case OP_VOTE: case OP_MATCH: case OP_ACTIVEMASK: return EC_WARP;
     case OP_FENCE: case OP_MEMBAR: case OP_PREFETCH: case OP_NANOSLEEP: case OP_CALL:
     case OP_PMEVENT: return EC_NOP;
     case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2:
     case OP_EX2: case OP_TANH:
-        if (f64) { *unit = EU_DP; return EC_FP64; }
-        *unit = EU_SFU; return EC_SFU;
+        if (f64) return EC_FP64;
+        return EC_SFU;
     case OP_DIV:
-        if (f64) { *unit = EU_DP; return EC_FP64; }
-        if (fl) { *unit = EU_SFU; return EC_SFU; }
+        if (f64) return EC_FP64;
+        if (fl) return EC_SFU;
         return EC_INT;
     case OP_CVT:
-        if (f64 || in->type2 == PT_F64) { *unit = EU_DP; return EC_FP64; }
+        if (f64 || in->type2 == PT_F64) return EC_FP64;
         return fl || ptx_type_class[in->type2] == TC_FLOAT ? EC_FP32 : EC_INT;
     default:
-        if (f64) { *unit = EU_DP; return EC_FP64; }
+        if (f64) return EC_FP64;
         return fl ? EC_FP32 : EC_INT;
     }
 }
@@ -91,7 +90,7 @@ emu_kernel *emu_kernel_create(ptx_kernel *k) {
         emu_inst_info *x = &ek->info[pc];
         x->pc = pc; x->ptx_line = in->line; x->op = in->op;
         x->name = ptx_op_name[in->op];
-        x->op_class = class_of(in, &x->unit);
+        x->op_class = class_of(in);
         x->mem_space = in->space;
         x->is_load = in->op == OP_LD || in->op == OP_LDU || in->op == OP_ATOM;
         x->is_store = in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED;

@@ -1,8 +1,9 @@
 # csrc/timing/: the cycle-level GPU/SM timing model (issue 5). Its sources
 # are part of the device library (SMC_MODEL_SRCS, csrc/config/module.mk).
 #
-# The RTL and lockstep back ends and the waveform writer (fst.c, which uses
-# the fstapi inside the Verilator runtime) are weak references: a program
+# The RTL and lockstep back ends (cosim/sched_open.c) and the waveform writer
+# (fst.c, which uses the fstapi inside the Verilator runtime; timing_wave.c)
+# are weak references: a program
 # that wants them links $(TIMING_RTL_LINK) after its objects — smcosim,
 # smcosim-bench and the timing tests do; the drop-in runtime does not.
 
@@ -23,7 +24,7 @@ endif
 # ---- the RTL back-end plugin for the drop-in runtime ----------------------
 # libcudart.so.13 is loaded into arbitrary nvcc-built programs, so it does
 # not carry Verilator and libstdc++ itself: when --sched rtl or lockstep is
-# asked for, timing.c dlopens $(TIMING_PLUGIN) (found next to the library
+# asked for, cosim/sched_open.c dlopens $(TIMING_PLUGIN) (found next to the library
 # that holds the timing model, or at $SMCOSIM_VSCHED_PLUGIN). It is built
 # from the same sources as $(VSCHED_LIB) and fst.c, all compiled
 # position-independent (the Verilated models once more, with -fPIC).

@@ -278,7 +278,6 @@ static void test_emu_interface(void **state) {
     assert_int_equal(p1->op_class, EC_MEM);
     assert_int_equal(p1->is_load, 1);
     assert_int_equal(p1->long_latency, 1);
-    assert_int_equal(p1->unit, EU_LDST);
     assert_int_equal(emu_warp_execute(c, 0, &x), EMU_OK);
     assert_int_equal(x.pc, 10);
     assert_int_equal(x.active, 0xFFFFFFFFu);

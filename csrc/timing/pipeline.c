@@ -1,0 +1,677 @@
+/*
+ * pipeline.c — one SM, cycle by cycle: the part of the timing model around
+ * the scheduler core (docs/timing-model.md, "Pipeline stages").
+ *
+ *   decode     the core's fetch arbiter names a warp; its next instruction
+ *              is decoded into a push (register ids, alias table, operand
+ *              order) — where per-instruction hints (HAWS) are computed;
+ *   issue      the core's issue outputs: the warp-instruction executes in
+ *              the emulator now and starts on a functional unit or goes to
+ *              the memory model (the memory feed, where OAWS's inputs come
+ *              from);
+ *   writeback  results release their scoreboard entries at the edge before
+ *              they are ready, at most wb_ports per cycle;
+ *   edge       the core's inputs of the rising edge ending cycle t
+ *              (writebacks, barrier, launch/finish, pushes, unit
+ *              availability for t+1) and sched_step.
+ *
+ * Writeback timing: an instruction whose result is ready at cycle d (issue +
+ * latency, or the memory completion cycle) releases its scoreboard entry at
+ * the edge ending cycle d-1, so a dependent instruction issues at d: a chain
+ * of N dependent ALU instructions takes N x latency cycles.
+ */
+#include "timing_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+
+/* ---- functional units: the one place that says which unit runs what ----
+ *
+ * unit_of() picks an instruction's unit kind (the unit.KIND.* keys) from
+ * the emulator's operation class and the opcode; UNIT_OP_CLASSES maps each
+ * kind onto one of the scheduler core's four op classes: it builds the
+ * table unit_op_class[] (the push's op class) and, unrolled, the core's
+ * unit_avail bits (tm_sm_back). The
+ * emulator only classifies (emu_class): units are configuration, so they
+ * are decided here (docs/timing-model.md, "Functional units"). */
+static unsigned unit_of(const emu_inst_info *in)
+{
+    switch (in->op_class) {
+    case EC_FP32: case EC_WARP: return GPU_UNIT_SP;
+    case EC_FP64: return GPU_UNIT_DPU;
+    case EC_SFU: return GPU_UNIT_SFU;
+    case EC_MEM: return GPU_UNIT_LDST;
+    case EC_BRANCH: case EC_BARRIER: case EC_EXIT: case EC_NOP: return GPU_UNIT_BRANCH;
+    case EC_INT:
+        switch (in->op) {   /* Kepler's IMU: complex integer ops (seed 000 §4.3.3) */
+        case OP_MUL: case OP_MAD: case OP_MUL24: case OP_MAD24: case OP_DIV: case OP_REM:
+        case OP_SAD: case OP_POPC: case OP_CLZ: case OP_BREV: case OP_BFIND: case OP_BFE:
+        case OP_BFI: case OP_MADC:
+            return GPU_UNIT_INT;
+        default:
+            return GPU_UNIT_SP;
+        }
+    default: return GPU_UNIT_SP;
+    }
+}
+
+#define UNIT_OP_CLASSES(X)                                     \
+    X(GPU_UNIT_SP, SCHED_OP_SP)   X(GPU_UNIT_BRANCH, SCHED_OP_SP) \
+    X(GPU_UNIT_DPU, SCHED_OP_DP)  X(GPU_UNIT_INT, SCHED_OP_DP)    \
+    X(GPU_UNIT_SFU, SCHED_OP_SFU) X(GPU_UNIT_LDST, SCHED_OP_LDST)
+
+static const uint8_t unit_op_class[GPU_UNIT_COUNT] = {
+#define UNIT_OP_CLASS_ENTRY(kind, op_class) [kind] = op_class,
+    UNIT_OP_CLASSES(UNIT_OP_CLASS_ENTRY)
+#undef UNIT_OP_CLASS_ENTRY
+};
+
+/* Register ids: the top P ids of the core's space are predicates, the rest
+ * fold the 32-bit registers (modulo: aliasing only adds dependencies). */
+static unsigned id_space(const timing_gpu *g) { return 1u << g->cfg.reg_id_width; }
+static unsigned pred_ids(const timing_gpu *g) { return id_space(g) >= 64 ? 8 : id_space(g) / 8; }
+static uint8_t reg_id(const timing_gpu *g, unsigned r) { return (uint8_t)(r % (id_space(g) - pred_ids(g))); }
+static uint8_t pred_id(const timing_gpu *g, unsigned p)
+{
+    return (uint8_t)(id_space(g) - pred_ids(g) + p % pred_ids(g));
+}
+
+/* ---- writeback heap, ordered by (cycle, order) ------------------------- */
+
+static int wb_less(const tm_wb *a, const tm_wb *b)
+{
+    return a->cycle < b->cycle || (a->cycle == b->cycle && a->order < b->order);
+}
+
+static int wb_push(tm_sm *sm, tm_wb w)
+{
+    if (sm->nwb == sm->capwb) {
+        uint32_t nc = sm->capwb ? sm->capwb * 2 : 256;
+        tm_wb *n = realloc(sm->wb, nc * sizeof *n);
+        if (!n)
+            return -1;
+        sm->wb = n;
+        sm->capwb = nc;
+    }
+    w.order = sm->wb_order++;
+    uint32_t i = sm->nwb++;
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (!wb_less(&w, &sm->wb[p]))
+            break;
+        sm->wb[i] = sm->wb[p];
+        i = p;
+    }
+    sm->wb[i] = w;
+    return 0;
+}
+
+static tm_wb wb_pop(tm_sm *sm)
+{
+    tm_wb top = sm->wb[0], last = sm->wb[--sm->nwb];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= sm->nwb)
+            break;
+        if (c + 1 < sm->nwb && wb_less(&sm->wb[c + 1], &sm->wb[c]))
+            c++;
+        if (!wb_less(&sm->wb[c], &last))
+            break;
+        sm->wb[i] = sm->wb[c];
+        i = c;
+    }
+    if (sm->nwb)
+        sm->wb[i] = last;
+    return top;
+}
+
+/* ---- per-launch state --------------------------------------------------- */
+
+void tm_sm_reset(timing_gpu *g, tm_sm *sm)
+{
+    sched_reset(sm->sched);
+    for (unsigned w = 0; w < SCHED_MAX_WARPS; w++) {
+        sm->warp[w].cta_slot = -1;
+        sm->warp[w].cta = NULL;
+    }
+    memset(sm->cta, 0, g->cfg.max_ctas_per_sm * sizeof *sm->cta);
+    sm->resident = 0;
+    sm->used_slots = sm->bar_mask = sm->launch_next = sm->finish_next = 0;
+    for (unsigned u = 0; u < GPU_UNIT_COUNT; u++) {
+        memset(sm->unit_next[u], 0, (sm->unit_n[u] + 1) * sizeof *sm->unit_next[u]);
+        for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++)
+            sm->priv_min[u][s] = g->cfg.unit[u].private_units ? 0 : UINT64_MAX;
+        sm->shared_min[u] = g->cfg.unit[u].shared_units ? 0 : UINT64_MAX;
+    }
+    sm->nwb = 0;
+    sm->wb_order = 0;
+    sm->seq = 0;
+    sm->ldst_rr = 0;
+    sm->ldst_head = 0;
+    sm->cta_check = 0;
+    sm->mem_out = 0;
+    sm->nmr = 0;
+    sm->mr_free = -1;
+    tm_wave_reset(g, sm);
+}
+
+void tm_warp_init(tm_warp *w, inst_cta *cta, uint32_t widx, int32_t slot)
+{
+    w->cta = cta;
+    w->widx = widx;
+    w->cta_slot = slot;
+    w->exited = 0;
+    w->head = w->count = 0;
+    w->inflight = 0;
+    memset(w->pend, 0, sizeof w->pend);
+    for (unsigned i = 0; i < TM_REG_SLOTS; i++)
+        w->alias[i] = -1;
+}
+
+/* Place one CTA on an SM if a slot is free. Returns 1 when placed, 0 when the
+ * SM is full, -1 on host memory exhaustion. */
+/* ---- decode: one push ---------------------------------------------------- */
+
+static int is_control(const emu_inst_info *in)
+{
+    return in->is_branch || in->is_barrier || in->is_exit;
+}
+
+/* Keep tm_sm.ldst_head in step with warp wi's buffer head. */
+static void update_head(tm_sm *sm, unsigned wi)
+{
+    const tm_warp *w = &sm->warp[wi];
+    if (w->count && !w->exited && w->buf[w->head].kind == GPU_UNIT_LDST)
+        sm->ldst_head |= 1ull << wi;
+    else
+        sm->ldst_head &= ~(1ull << wi);
+}
+
+/* The pc of the warp's next instruction in program order, or -1 when it is
+ * not known yet (behind an unexecuted branch, barrier or exit, or at a
+ * reconvergence point) or the warp has exited. */
+static int64_t next_fetch_pc(const timing_gpu *g, const tm_warp *w)
+{
+    if (w->exited || !w->cta)
+        return -1;
+    if (w->count == 0) {
+        const emu_inst_info *in = g->src.ops->peek(w->cta, w->widx);
+        return in ? (int64_t)in->pc : -1;
+    }
+    const tm_entry *last = &w->buf[(w->head + w->count - 1) % SCHED_MAX_IBUF_DEPTH];
+    uint32_t next = last->info->pc + 1;
+    if (is_control(last->info) || next >= g->ncode || g->join[next])
+        return -1;
+    return next;
+}
+
+/* Map one register operand (with the alias table) to its core id. */
+static uint8_t src_id(const timing_gpu *g, const tm_warp *w, unsigned slot, int is_pred, unsigned r)
+{
+    if (w->alias[slot] >= 0)
+        return (uint8_t)w->alias[slot];
+    return is_pred ? pred_id(g, r) : reg_id(g, r);
+}
+
+/* Decode the instruction at pc for warp w into a core push. Returns 0 when
+ * pushed, 1 when held (more than three pending sources). */
+static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched_push *p)
+{
+    tm_warp *w = &sm->warp[wi];
+    const emu_inst_info *in = g->src.ops->inst_at(g->src.ctx, pc);
+    uint8_t ids[20];
+    unsigned n = 0;
+    for (unsigned i = 0; i < in->nsrc && i < 16; i++) {
+        unsigned r = in->src[i];
+        if (r == EMU_NO_REG || r > PTX_MAX_PHYS_REGS)
+            continue;
+        ids[n++] = src_id(g, w, r, 0, r);
+    }
+    for (unsigned i = 0; i < in->nsrc_pred && i < 4; i++) {
+        unsigned r = in->src_pred[i];
+        if (r == EMU_NO_REG || r >= PTX_MAX_PRED_REGS)
+            continue;
+        ids[n++] = src_id(g, w, TM_PRED_BASE + r, 1, r);
+    }
+    /* distinct ids, pending ones first */
+    uint8_t pick[3];
+    unsigned np = 0, npend = 0;
+    uint8_t seen[256 / 8];
+    memset(seen, 0, sizeof seen);
+    uint8_t uniq[20];
+    unsigned nu = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (!(seen[ids[i] >> 3] & (1u << (ids[i] & 7)))) {
+            seen[ids[i] >> 3] |= (uint8_t)(1u << (ids[i] & 7));
+            uniq[nu++] = ids[i];
+        }
+    for (unsigned i = 0; i < nu; i++)
+        if (w->pend[uniq[i]]) {
+            if (npend == 3) {
+                g->st->held_pushes++;
+                return 1;
+            }
+            pick[npend++] = uniq[i];
+        }
+    np = npend;
+    for (unsigned i = 0; i < nu && np < 3; i++)
+        if (!w->pend[uniq[i]])
+            pick[np++] = uniq[i];
+
+    unsigned kind = unit_of(in);
+    memset(p, 0, sizeof *p);
+    p->valid = 1;
+    p->warp = (uint8_t)wi;
+    p->instr.pc = pc;
+    p->instr.op = unit_op_class[kind];
+    p->instr.long_lat = in->long_latency;
+    p->instr.pred = in->nsrc_pred > 0;
+    for (unsigned i = 0; i < np; i++) {
+        p->instr.src[i] = pick[i];
+        p->instr.src_valid |= (uint8_t)(1u << i);
+    }
+    tm_entry e = { in, ++sm->seq, (uint8_t)kind, 0, 0 };
+    int primary_slot = -1;
+    if (in->ndst > 0 && in->dst[0] <= PTX_MAX_PHYS_REGS) {
+        e.has_dst = 1;
+        e.dst = reg_id(g, in->dst[0]);
+        primary_slot = in->dst[0];
+    } else if (in->ndst_pred > 0 && in->dst_pred[0] < PTX_MAX_PRED_REGS) {
+        e.has_dst = 1;
+        e.dst = pred_id(g, in->dst_pred[0]);
+        primary_slot = TM_PRED_BASE + in->dst_pred[0];
+    }
+    if (e.has_dst) {
+        p->instr.dst_valid = 1;
+        p->instr.dst = e.dst;
+        w->pend[e.dst]++;
+        w->alias[primary_slot] = -1;
+        /* secondary destinations (64-bit pairs, vectors, extra predicates)
+         * are released together with the primary one */
+        for (unsigned i = 0; i < in->ndst && i < 8; i++)
+            if (in->dst[i] <= PTX_MAX_PHYS_REGS && (int)in->dst[i] != primary_slot) {
+                w->alias[in->dst[i]] = e.dst;
+                w->alias_seq[in->dst[i]] = e.seq;
+            }
+        for (unsigned i = 0; i < in->ndst_pred && i < 2; i++) {
+            unsigned s = TM_PRED_BASE + in->dst_pred[i];
+            if (in->dst_pred[i] < PTX_MAX_PRED_REGS && (int)s != primary_slot) {
+                w->alias[s] = e.dst;
+                w->alias_seq[s] = e.seq;
+            }
+        }
+    }
+    w->buf[(w->head + w->count) % SCHED_MAX_IBUF_DEPTH] = e;
+    w->count++;
+    update_head(sm, wi);
+    return 0;
+}
+
+/* Release a writeback's aliases (only those still naming this instruction). */
+static void release_aliases(tm_warp *w, const tm_wb *b)
+{
+    const emu_inst_info *in = b->info;
+    for (unsigned i = 0; i < in->ndst && i < 8; i++) {
+        unsigned s = in->dst[i];
+        if (s <= PTX_MAX_PHYS_REGS && w->alias[s] == b->id && w->alias_seq[s] == b->seq)
+            w->alias[s] = -1;
+    }
+    for (unsigned i = 0; i < in->ndst_pred && i < 2; i++) {
+        unsigned s = TM_PRED_BASE + in->dst_pred[i];
+        if (in->dst_pred[i] < PTX_MAX_PRED_REGS && w->alias[s] == b->id && w->alias_seq[s] == b->seq)
+            w->alias[s] = -1;
+    }
+}
+
+/* ---- issue: execute, functional unit or memory -------------------------- */
+
+static int32_t memrec_alloc(tm_sm *sm)
+{
+    if (sm->mr_free >= 0) {
+        int32_t i = sm->mr_free;
+        sm->mr_free = sm->mr[i].next_free;
+        return i;
+    }
+    if (sm->nmr == sm->capmr) {
+        uint32_t nc = sm->capmr ? sm->capmr * 2 : 64;
+        tm_memrec *n = realloc(sm->mr, nc * sizeof *n);
+        if (!n)
+            return -1;
+        sm->mr = n;
+        sm->capmr = nc;
+    }
+    return (int32_t)sm->nmr++;
+}
+
+static void memrec_free(tm_sm *sm, int32_t i)
+{
+    sm->mr[i].next_free = sm->mr_free;
+    sm->mr_free = i;
+}
+
+static mem_space mem_space_of(unsigned s)
+{
+    switch (s) {
+    case SP_LOCAL: return MEM_LOCAL;
+    case SP_SHARED: return MEM_SHARED;
+    case SP_CONST: case SP_PARAM: return MEM_CONST;
+    default: return MEM_GLOBAL;
+    }
+}
+
+/* Start an instruction on a unit of `kind` for scheduler s at cycle t: the
+ * private unit of s or a shared unit that frees first. Returns the cycle its
+ * result is ready. */
+static uint64_t unit_start(timing_gpu *g, tm_sm *sm, unsigned kind, unsigned s, uint64_t t)
+{
+    const gpu_unit_config *uc = &g->cfg.unit[kind];
+    uint64_t *nx = sm->unit_next[kind];
+    int best = -1;
+    for (uint32_t i = 0; i < uc->private_units; i++) {
+        uint32_t k = s * uc->private_units + i;
+        if (best < 0 || nx[k] < nx[best])
+            best = (int)k;
+    }
+    uint32_t base = uc->private_units * g->cfg.num_schedulers;
+    for (uint32_t i = 0; i < uc->shared_units; i++) {
+        uint32_t k = base + i;
+        if (best < 0 || nx[k] < nx[best])
+            best = (int)k;
+    }
+    uint64_t start = nx[best] > t ? nx[best] : t;
+    nx[best] = start + uc->ii;
+    /* refresh the group's earliest free time */
+    uint64_t m = UINT64_MAX;
+    if ((uint32_t)best < base) {
+        for (uint32_t i = 0; i < uc->private_units; i++)
+            if (nx[s * uc->private_units + i] < m)
+                m = nx[s * uc->private_units + i];
+        sm->priv_min[kind][s] = m;
+    } else {
+        for (uint32_t i = 0; i < uc->shared_units; i++)
+            if (nx[base + i] < m)
+                m = nx[base + i];
+        sm->shared_min[kind] = m;
+    }
+    return start + uc->latency;
+}
+
+/* Can a unit of `kind` accept an instruction from scheduler s at cycle t? */
+static inline int unit_free(const tm_sm *sm, unsigned kind, unsigned s, uint64_t t)
+{
+    return sm->priv_min[kind][s] <= t || sm->shared_min[kind] <= t;
+}
+
+static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is, uint64_t t)
+{
+    unsigned wi = is->warp;
+    tm_warp *w = &sm->warp[wi];
+    if (!w->cta || w->count == 0) {
+        g->fault = SMC_ERR_LAUNCH_FAILED;
+        tm_set_msg(g, "timing model: SM %u scheduler %u issued warp %u which has no "
+                "instruction (cycle %llu)", sm->id, s, wi, (unsigned long long)t);
+        return -1;
+    }
+    tm_entry e = w->buf[w->head];
+    w->head = (w->head + 1) % SCHED_MAX_IBUF_DEPTH;
+    w->count--;
+    update_head(sm, wi);
+    emu_exec_info x;
+    x.pc = e.info->pc;       /* in case nothing executes */
+    x.active = 0;
+    int st = g->src.ops->execute(w->cta, w->widx, &x);
+    if (st == EMU_FAULT) {
+        const smc_fault *f = g->src.ops->fault(g->src.ctx);
+        g->fault = f->status != SMC_OK ? f->status : SMC_ERR_LAUNCH_FAILED;
+        tm_set_msg(g, "%s", f->message);
+        return -1;
+    }
+    /* what the emulator executed (x.pc) is normally what was buffered */
+    const emu_inst_info *actual = g->src.ops->inst_at(g->src.ctx, x.pc);
+    if (x.pc != e.info->pc)
+        g->st->fetch_redirects++;
+    g->st->unit_insts[e.kind]++;
+    uint64_t ready;
+    int to_mem = e.kind == GPU_UNIT_LDST && actual && actual->op_class == EC_MEM && x.active;
+    if (to_mem) {
+        mem_request rq;
+        rq.sm = sm->id;
+        rq.warp = wi;
+        rq.op = actual->is_atomic ? MEM_ATOMIC : actual->is_store ? MEM_STORE : MEM_LOAD;
+        rq.space = mem_space_of(x.mem_space);
+        rq.active_mask = x.active;
+        unsigned size = x.access_size ? x.access_size : 4;
+        if (size > 16)
+            size = 16;      /* v4 of 64-bit values: modelled as 16 bytes per lane */
+        for (unsigned l = 0; l < 32; l++) {
+            rq.addr[l] = (x.active >> l) & 1 ? x.addr[l] : 0;
+            rq.size[l] = (uint8_t)size;
+        }
+        rq.num_dst = e.has_dst;
+        rq.dst[0] = e.dst;
+        int32_t slot = memrec_alloc(sm);
+        if (slot < 0) {
+            g->fault = SMC_ERR_OUT_OF_MEMORY;
+            tm_set_msg(g, "timing model: out of host memory");
+            return -1;
+        }
+        sm->mr[slot] = (tm_memrec){ e.info, e.seq, (uint8_t)wi, e.dst, e.has_dst, -1 };
+        sm->mem_out++;
+        rq.tag = (uint64_t)slot;
+        char err[256];
+        if (mem_submit(g->mem, &rq, NULL, err, sizeof err) != 0) {
+            g->fault = SMC_ERR_LAUNCH_FAILED;
+            tm_set_msg(g, "timing model: SM %u warp %u pc %u: memory request refused: %s",
+                    sm->id, wi, x.pc, err);
+            return -1;
+        }
+        w->inflight++;
+        ready = 0;
+    } else {
+        ready = unit_start(g, sm, e.kind, s, t);
+    }
+    if (!to_mem && e.has_dst) {
+        tm_wb b = { ready - 1, 0, e.seq, (uint8_t)wi, e.dst, e.info };
+        if (wb_push(sm, b) != 0) {
+            g->fault = SMC_ERR_OUT_OF_MEMORY;
+            tm_set_msg(g, "timing model: out of host memory");
+            return -1;
+        }
+        w->inflight++;
+    }
+    if (st == EMU_WAIT_BARRIER)
+        sm->bar_mask |= 1ull << wi;
+    else if (st == EMU_EXITED || g->src.ops->exited(w->cta, w->widx)) {
+        w->exited = 1;
+        sm->finish_next |= 1ull << wi;
+        /* the core empties the buffer at finish; so does the shadow */
+        for (; w->count; w->count--, w->head = (w->head + 1) % SCHED_MAX_IBUF_DEPTH)
+            if (w->buf[w->head].has_dst && w->pend[w->buf[w->head].dst])
+                w->pend[w->buf[w->head].dst]--;
+        update_head(sm, wi);
+        sm->cta_check = 1;
+    }
+    return 0;
+}
+
+/* A memory completion: the load's destination is written at c->cycle, so
+ * its scoreboard entry is released at the edge ending c->cycle - 1 (or now,
+ * the earliest edge left). Stores and reductions just complete. */
+static int mem_done(tm_sm *sm, const mem_completion *c, uint64_t t)
+{
+    int32_t slot = (int32_t)c->tag;
+    tm_memrec r = sm->mr[slot];
+    memrec_free(sm, slot);
+    sm->mem_out--;
+    if (r.has_dst) {
+        tm_wb b = { c->cycle > t + 1 ? c->cycle - 1 : t, 0, r.seq, r.warp, r.id, r.info };
+        return wb_push(sm, b);   /* inflight drops at the writeback */
+    }
+    if (--sm->warp[r.warp].inflight == 0 && sm->warp[r.warp].exited)
+        sm->cta_check = 1;
+    return 0;
+}
+
+/* ---- one SM, one cycle -------------------------------------------------- */
+
+/* Front half of cycle t: account the issue slots and execute what issued. */
+int tm_sm_front(timing_gpu *g, tm_sm *sm, uint64_t t, int *issued)
+{
+    const sched_outputs *o = sched_get_outputs(sm->sched);
+    unsigned ns = g->cfg.num_schedulers;
+    int counted = sm->resident > 0;
+    for (unsigned s = 0; s < ns; s++) {
+        if (counted)
+            g->st->slots[o->stall_reason[s] < TS_COUNT ? o->stall_reason[s] : TS_NO_INSTR]++;
+        else
+            g->st->idle_slots++;
+    }
+    if (counted)
+        g->st->sm_active_cycles++;
+    for (unsigned s = 0; s < ns; s++) {
+        if (!o->issue[s].valid)
+            continue;
+        if (issue_one(g, sm, s, &o->issue[s], t) != 0)
+            return -1;
+        *issued = 1;
+    }
+    return 0;
+}
+
+/* Back half of cycle t (mem_now() == t + 1): completions, inputs, edge. */
+int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
+{
+    const gpu_config *c = &g->cfg;
+    unsigned ns = c->num_schedulers;
+    mem_completion done[32];
+    size_t n;
+    while ((n = mem_collect(g->mem, sm->id, done, 32)) > 0)
+        for (size_t i = 0; i < n; i++)
+            if (mem_done(sm, &done[i], t) != 0) {
+                g->fault = SMC_ERR_OUT_OF_MEMORY;
+                tm_set_msg(g, "timing model: out of host memory");
+                return -1;
+            }
+
+    sched_inputs in;
+    memset(&in, 0, sizeof in);
+    in.policy = (uint8_t)c->policy;
+    in.warp_limit = (uint8_t)c->warp_limit;
+    in.pool_size = (uint8_t)c->pool_size;
+
+    /* writebacks due at this edge, oldest first, at most wb_ports */
+    unsigned k = 0;
+    while (sm->nwb && sm->wb[0].cycle <= t) {
+        if (k == c->wb_ports) {
+            g->st->wb_port_stalls++;
+            break;
+        }
+        tm_wb b = wb_pop(sm);
+        tm_warp *w = &sm->warp[b.warp];
+        in.wb[k].valid = 1;
+        in.wb[k].warp = b.warp;
+        in.wb[k].reg = b.id;
+        k++;
+        if (w->pend[b.id])
+            w->pend[b.id]--;
+        release_aliases(w, &b);
+        if (--w->inflight == 0 && w->exited)
+            sm->cta_check = 1;
+    }
+
+    /* barriers released by the last arrival */
+    for (uint64_t m = sm->bar_mask; m; m &= m - 1) {
+        unsigned w = (unsigned)__builtin_ctzll(m);
+        tm_warp *tw = &sm->warp[w];
+        if (g->src.ops->ready(tw->cta, tw->widx) || g->src.ops->exited(tw->cta, tw->widx))
+            sm->bar_mask &= ~(1ull << w);
+    }
+    in.barrier = sm->bar_mask;
+
+    /* CTAs whose warps have all exited and drained leave the SM */
+    for (uint32_t i = 0; sm->cta_check && i < c->max_ctas_per_sm; i++) {
+        tm_cta *ct = &sm->cta[i];
+        if (!ct->used || !g->src.ops->cta_done(ct->src))
+            continue;
+        int drained = 1;
+        for (uint32_t j = 0; j < ct->nwarps && drained; j++)
+            drained = sm->warp[ct->slot[j]].inflight == 0 && sm->warp[ct->slot[j]].exited;
+        if (!drained)
+            continue;
+        for (uint32_t j = 0; j < ct->nwarps; j++) {
+            tm_warp *tw = &sm->warp[ct->slot[j]];
+            tw->cta = NULL;
+            tw->cta_slot = -1;
+            sm->used_slots &= ~(1ull << ct->slot[j]);
+        }
+        g->src.ops->cta_finish(ct->src);
+        ct->src = NULL;
+        ct->used = 0;
+        sm->resident--;
+    }
+    sm->cta_check = 0;
+
+    in.launch = sm->launch_next;
+    in.finish = sm->finish_next & ~sm->launch_next;
+    sm->launch_next = sm->finish_next = 0;
+
+    /* fetch: one push per scheduler, for the warp its fetch arbiter chose */
+    const sched_outputs *o = sched_get_outputs(sm->sched);
+    for (unsigned s = 0; s < ns; s++) {
+        if (!o->fetch_valid[s])
+            continue;
+        unsigned w = o->fetch_warp[s];
+        tm_warp *tw = &sm->warp[w];
+        if (((in.launch | in.finish) >> w) & 1 || tw->count >= c->ibuf_depth)
+            continue;
+        int64_t pc = next_fetch_pc(g, tw);
+        if (pc < 0)
+            continue;
+        decode_push(g, sm, w, (uint32_t)pc, &in.push[s]);
+    }
+
+    /* unit availability for cycle t+1 */
+    uint64_t t1 = t + 1;
+    int ldst_ok = mem_ldst_ready(g->mem, sm->id);
+    int ldst_to = -1;
+    if (ldst_ok)
+        for (unsigned i = 0; i < ns; i++) {
+            unsigned s = (sm->ldst_rr + i) % ns;
+            if (sm->ldst_head & g->sched_mask[s]) {
+                ldst_to = (int)s;
+                sm->ldst_rr = (s + 1) % ns;
+                break;
+            }
+        }
+    /* an op class is available when every unit kind mapped onto it has a
+     * unit free; LDST is the memory model's, offered to one scheduler */
+    for (unsigned s = 0; s < ns; s++) {
+        unsigned busy = 0;
+#define UNIT_BUSY(kind, op_class) \
+        if ((kind) != GPU_UNIT_LDST && !unit_free(sm, kind, s, t1)) busy |= 1u << (op_class);
+        UNIT_OP_CLASSES(UNIT_BUSY)
+#undef UNIT_BUSY
+        uint8_t a = (uint8_t)(((1u << SCHED_OP_SP) | (1u << SCHED_OP_SFU) | (1u << SCHED_OP_DP)) & ~busy);
+        if ((int)s == ldst_to)
+            a |= 1u << SCHED_OP_LDST;
+        in.unit_avail[s] = a;
+    }
+
+    if (sched_step(sm->sched, &in) != 0) {
+        g->fault = SMC_ERR_LAUNCH_FAILED;
+        if (g->cfg.backend == GPU_SCHED_LOCKSTEP) {
+            g->mismatch = 1;
+            g->mismatch_sm = sm->id;
+            g->mismatch_cycle = t + 1;   /* the outputs of cycle t+1 differ */
+        }
+        tm_set_msg(g, "scheduler back end %s failed on SM %u at cycle %llu: %s",
+                sched_backend_name(sm->sched), sm->id, (unsigned long long)t,
+                sched_error(sm->sched));
+        return -1;
+    }
+    tm_wave_step(g, sm, t);
+    return 0;
+}

@@ -1,0 +1,183 @@
+/*
+ * timing_internal.h — the state the parts of the timing model share. Private
+ * to csrc/timing/: users of the model see only timing.h.
+ *
+ * The parts, one job each (docs/architecture.md has the picture):
+ *   timing.c       orchestrator: create/destroy, one launch, the cycle loop
+ *   dispatch.c     CTA dispatcher and its placement policies
+ *   pipeline.c     one SM: decode, issue, functional units, memory feed,
+ *                  writeback (the core's inputs and outputs)
+ *   timing_wave.c  the C side of the --fst waveform
+ *   occupancy.c    launch limits and CTA slots (Eq. 3.1-3.3)
+ *   stats.c        statistics: printing and JSON
+ *
+ * Dependencies go one way: timing.c calls dispatch.c, pipeline.c and
+ * timing_wave.c; pipeline.c calls timing_wave.c (to sample after an edge);
+ * none of them calls back into timing.c.
+ */
+#ifndef SMC_TIMING_INTERNAL_H
+#define SMC_TIMING_INTERNAL_H
+
+#include "timing.h"
+#include "inst_source.h"
+#include "sched_if.h"
+#include "../ptx/ptx.h"
+
+#define TM_REG_SLOTS (PTX_MAX_PHYS_REGS + 1 + PTX_MAX_PRED_REGS)  /* alias table */
+#define TM_PRED_BASE (PTX_MAX_PHYS_REGS + 1)
+
+/* One decoded instruction in the shadow of a warp's instruction buffer. */
+typedef struct tm_entry {
+    const emu_inst_info *info;
+    uint32_t seq;
+    uint8_t  kind;                /* enum gpu_unit */
+    uint8_t  has_dst, dst;        /* primary destination, core id */
+} tm_entry;
+
+typedef struct tm_warp {
+    inst_cta *cta;
+    uint32_t widx;                /* warp index inside its CTA */
+    int32_t  cta_slot;            /* index into tm_sm.cta, -1 when free */
+    uint8_t  exited;
+    tm_entry buf[SCHED_MAX_IBUF_DEPTH];
+    unsigned head, count;
+    uint32_t inflight;            /* issued, result or completion not back */
+    uint8_t  pend[256];           /* pushed writers per core id, not yet written back */
+    int16_t  alias[TM_REG_SLOTS]; /* secondary destination -> primary core id */
+    uint32_t alias_seq[TM_REG_SLOTS];
+} tm_warp;
+
+typedef struct tm_cta {
+    inst_cta *src;
+    uint32_t nwarps;
+    uint8_t  slot[SCHED_MAX_WARPS];
+    int      used;
+} tm_cta;
+
+typedef struct tm_wb {            /* a pending scoreboard release */
+    uint64_t cycle;               /* the edge ending this cycle */
+    uint64_t order;               /* insertion order: deterministic ties */
+    uint32_t seq;
+    uint8_t  warp, id;
+    const emu_inst_info *info;
+} tm_wb;
+
+typedef struct tm_memrec {        /* an instruction inside the memory model */
+    const emu_inst_info *info;
+    uint32_t seq;
+    uint8_t  warp, id, has_dst;
+    int32_t  next_free;
+} tm_memrec;
+
+typedef struct tm_sm {
+    uint32_t id;
+    sched_backend *sched;
+    tm_warp  warp[SCHED_MAX_WARPS];
+    tm_cta  *cta;                 /* [max_ctas_per_sm] */
+    uint32_t resident;            /* CTAs */
+    uint64_t used_slots;          /* warp slots taken */
+    uint64_t bar_mask, launch_next, finish_next;
+    uint64_t *unit_next[GPU_UNIT_COUNT];  /* next_accept per unit instance */
+    uint32_t unit_n[GPU_UNIT_COUNT];      /* instances: private (ns x p) then shared */
+    /* earliest next_accept of each scheduler's private units and of the
+     * shared units (UINT64_MAX when there are none), kept by unit_start */
+    uint64_t priv_min[GPU_UNIT_COUNT][SCHED_MAX_SCHEDULERS];
+    uint64_t shared_min[GPU_UNIT_COUNT];
+    tm_wb   *wb; uint32_t nwb, capwb;
+    uint64_t wb_order;
+    uint32_t seq;
+    uint32_t ldst_rr;
+    uint64_t ldst_head;           /* warps with a memory instruction at the buffer head */
+    uint32_t mem_out;             /* instructions inside the memory model */
+    int      cta_check;           /* a warp exited or drained: look for finished CTAs */
+    tm_memrec *mr; uint32_t nmr, capmr;   /* tag = index; free list */
+    int32_t  mr_free;
+} tm_sm;
+
+typedef struct tm_wave tm_wave;   /* timing_wave.c */
+
+/* A CTA placement policy (dispatch.c): the SM that gets the next CTA. */
+typedef struct tm_placement tm_placement;
+
+struct timing_gpu {
+    gpu_config cfg;
+    sched_params params;
+    uint64_t sched_mask[SCHED_MAX_SCHEDULERS];   /* warps of each scheduler */
+    tm_wave *wave;                /* --fst: SM wave_sm, RTL + C side; NULL when off */
+    uint32_t wave_sm;
+    int      mismatch;            /* the last failure was a lockstep mismatch */
+    uint32_t mismatch_sm;
+    uint64_t mismatch_cycle;
+    uint64_t inject_cycle;        /* SMCOSIM_TEST_LOCKSTEP_INJECT (test hook) */
+    tm_sm   *sm;
+    uint32_t nsm;
+    uint64_t cycle;               /* %clock */
+    const tm_placement *placement;   /* CTA placement policy (dispatch.c) */
+    uint32_t dispatch_rr;         /* round-robin: the SM after the last one served */
+    /* per launch */
+    mem_system *mem;
+    inst_source src;              /* where instructions come from (inst_source.h) */
+    uint8_t *join;                /* per pc: reconvergence point of some branch */
+    uint32_t ncode;
+    timing_occupancy occ;
+    timing_stats *st;
+    smc_status fault;
+    char *msg; size_t msglen;
+};
+
+/* The failure message of the running launch (timing_run's msg). */
+void tm_set_msg(timing_gpu *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- pipeline.c: one SM ------------------------------------------------- */
+
+/* Per-launch reset of one SM (scheduler core included). */
+void tm_sm_reset(timing_gpu *g, tm_sm *sm);
+/* A new CTA's warp w takes a warp slot. */
+void tm_warp_init(tm_warp *w, inst_cta *cta, uint32_t widx, int32_t slot);
+/* Front half of cycle t: account the issue slots, execute what issued;
+ * *issued is set when something did. 0, or -1 with g->fault set. */
+int  tm_sm_front(timing_gpu *g, tm_sm *sm, uint64_t t, int *issued);
+/* Back half of cycle t: completions, the core's inputs, the edge. */
+int  tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t);
+
+/* Has the SM work left (CTAs, launches or exits to signal, writebacks)? */
+static inline int tm_sm_work(const tm_sm *sm)
+{
+    return sm->resident || sm->launch_next || sm->finish_next || sm->nwb;
+}
+
+/* Is the SM stepped this cycle? One with nothing resident or pending is
+ * not — except the traced SM while a waveform is written, so that its time
+ * axis is the GPU's cycles. */
+static inline int tm_sm_busy(const timing_gpu *g, const tm_sm *sm)
+{
+    return tm_sm_work(sm) || (g->wave && sm->id == g->wave_sm);
+}
+
+/* ---- dispatch.c: the CTA dispatcher ------------------------------------- */
+
+/* The placement policy called `name` ("round-robin"), NULL when unknown. */
+const tm_placement *tm_placement_find(const char *name);
+/* Start of a launch: the dispatcher's state. */
+void tm_dispatch_reset(timing_gpu *g);
+/* Step 1 of cycle t: hand out CTAs. The next CTA to place is *next_cta (of
+ * nctas); advances it. 0, or -1 with g->fault set. */
+int  tm_dispatch_cycle(timing_gpu *g, uint32_t *next_cta, uint32_t nctas);
+
+/* ---- timing_wave.c: the C side of the waveform -------------------------- */
+
+/* Load the waveform writer (linked, or from the RTL plugin); 0, or -1 with a
+ * message naming `what`. */
+int      tm_wave_resolve(const char *what, char *err, size_t errlen);
+/* The waveform of SM g->wave_sm: cycles [from, to) into path; the RTL back
+ * end writes its part to the file named in *rtl_path. NULL with a message. */
+tm_wave *tm_wave_create(timing_gpu *g, const char *path, uint64_t from, uint64_t to,
+                        char *rtl_path, size_t rtl_path_len, char *err, size_t errlen);
+/* The core was reset / stepped through the edge ending cycle t: sample the
+ * C side when the RTL dumps the state that follows. */
+void     tm_wave_reset(timing_gpu *g, tm_sm *sm);
+void     tm_wave_step(timing_gpu *g, tm_sm *sm, uint64_t t);
+/* Merge and write the file (after the back ends are destroyed); frees. */
+int      tm_wave_finish(tm_wave *w, char *err, size_t errlen);
+
+#endif
