@@ -557,8 +557,23 @@ static void report_fault(smc_status launch_status)
         memcpy(rt.faults[rt.n_faults++], line, sizeof line);
 }
 
+/* A launch issued to a capturing stream becomes a kernel node of the
+ * capture's graph (rt_graph.c); anything else runs now. */
 cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args,
                       size_t smem, cudaStream_t stream)
+{
+    if (rt_capturing(stream)) {
+        if (rt.sticky != cudaSuccess)
+            return rt_ret(rt.sticky);
+        if (!k)
+            return rt_ret(cudaErrorInvalidDeviceFunction);
+        return rt_capture_kernel(stream, k, grid, block, args, smem);
+    }
+    return rt_launch_now(k, grid, block, args, smem, stream);
+}
+
+cudaError_t rt_launch_now(rt_kernel *k, dim3 grid, dim3 block, void **args,
+                          size_t smem, cudaStream_t stream)
 {
     if (rt.sticky != cudaSuccess)
         return rt_ret(rt.sticky);
@@ -591,6 +606,10 @@ cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args,
             uint64_t v;
             memcpy(&v, params + off, 8);
             uint64_t d = v ? smc_device_addr_of(rt.dev, (const void *)(uintptr_t)v) : 0;
+            /* Registered host memory is used through its device shadow
+             * (cudaDevAttrCanUseHostPointerForRegisteredMem, rt_stream.c). */
+            if (v && !d)
+                d = rt_hostreg_dev((const void *)(uintptr_t)v);
             if (d && d != v)
                 memcpy(params + off, &d, 8);
         }
@@ -601,8 +620,10 @@ cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args,
         sid = stream->id;
     smc_launch_ext ext;
     memset(&ext, 0, sizeof ext);
+    rt_hostreg_push();
     smc_status s = smc_launch(rt.dev, k->k, g, b, (uint32_t)smem, sid, params,
                               info.param_bytes, &ext);
+    rt_hostreg_pull();
     if (params != stackbuf)
         free(params);
     record_new_launches(&grid, &block);
@@ -652,6 +673,7 @@ cudaError_t cudaDeviceSynchronize(void)
 
 cudaError_t cudaDeviceReset(void)
 {
+    rt_stream_reset();
     drop_device();
     rt.sticky = cudaSuccess;
     rt.last_error = cudaSuccess;

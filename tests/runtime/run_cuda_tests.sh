@@ -126,6 +126,13 @@ if run "rt_unsupported" 0 "$CU/rt_unsupported"; then
     expect_err "rt_unsupported: a second function is named too" "cudaImportExternalMemory is not supported"
 fi
 
+# Host functions and callbacks, registered host memory, peer access, stream
+# attributes, the default memory pool, cudaLaunchKernelEx.
+if run "rt_stream" 0 "$CU/rt_stream"; then
+    expect_out "rt_stream: host functions, host register, pools, attributes, launch ex" "rt_stream: all checks passed"
+    expect_err "rt_stream: refused cluster launch says why" "thread block clusters"
+fi
+
 if run "rt_multiarch" 0 "$CU/rt_multiarch"; then
     expect_out "rt_multiarch: compute_75 PTX chosen and run" "rt_image: all checks passed"
 fi
