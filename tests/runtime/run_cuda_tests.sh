@@ -133,6 +133,12 @@ if run "rt_stream" 0 "$CU/rt_stream"; then
     expect_err "rt_stream: refused cluster launch says why" "thread block clusters"
 fi
 
+# CUDA graphs built by hand and by stream capture.
+if run "rt_graph" 0 "$CU/rt_graph"; then
+    expect_out "rt_graph: graphs and stream capture" "rt_graph: all checks passed"
+    expect_stats "rt_graph: graph kernels ran on the simulator" _Z6axpb_iPiS_ii
+fi
+
 if run "rt_multiarch" 0 "$CU/rt_multiarch"; then
     expect_out "rt_multiarch: compute_75 PTX chosen and run" "rt_image: all checks passed"
 fi
