@@ -86,6 +86,12 @@ if run "rt_fault" 0 "$CU/rt_fault"; then
     expect_err "rt_fault: device assert reported" "smcosim: device fault: SMC_ERR_ASSERT in kernel _Z18check_non_negativePKii, CTA (2,0,0)"
     grep -q "^fault	SMC_ERR_ASSERT" "$tmp/stats" && ok "rt_fault: both faults in statistics" \
         || bad "rt_fault: no assert fault line in the statistics file"
+    # The failed assert printed as a GPU prints it. Only p[77] is negative:
+    # 32 threads per block, so block 77/32 = 2, thread 77%32 = 13; the file
+    # is what nvcc was given and the line is the assert's in the source.
+    aline=$(grep -n 'assert(p\[i\] >= 0);' tests/runtime/rt_fault.cu | cut -d: -f1)
+    expect_err "rt_fault: assert message as a GPU prints it" \
+        "tests/runtime/rt_fault.cu:$aline: void check_non_negative(const int *, int): block: [2,0,0], thread: [13,0,0] Assertion \`p[i] >= 0\` failed."
 fi
 
 # Every device attribute answers; the modelled ones follow the configuration
