@@ -1670,13 +1670,13 @@ static int exec_builtin(ctx *X, uint32_t act) {
         if (!act) return EMU_OK;
         int lane = __builtin_ctz(act);
         uint64_t msg = 0, file = 0, line = 0, func = 0;
-        char m[128] = "?", f[96] = "?", fn[96] = "?";
+        char m[128] = "?", f[96] = "?", fn[128] = "?";
         if (in->nops > 1 && read_slot(X, lane, &in->ops[1], &msg)) read_cstr(X, lane, msg, m, sizeof m);
         if (in->nops > 2 && read_slot(X, lane, &in->ops[2], &file)) read_cstr(X, lane, file, f, sizeof f);
         if (in->nops > 3) read_slot(X, lane, &in->ops[3], &line);
         if (in->nops > 4 && read_slot(X, lane, &in->ops[4], &func)) read_cstr(X, lane, func, fn, sizeof fn);
         if (X->c->l->fault.status != SMC_OK) return EMU_FAULT;
-        return fault(X->c, X->wi, lane, X->pc, SMC_ERR_ASSERT, 0, "assertion '%.60s' failed at %.40s:%u in %.40s",
+        return fault(X->c, X->wi, lane, X->pc, SMC_ERR_ASSERT, 0, "assertion '%.80s' failed at %.60s:%u in %.80s",
                      m, f, (uint32_t)line, fn);
     }
     LANES(act) {

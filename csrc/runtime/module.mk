@@ -28,7 +28,8 @@ SAN_SUITES  += $(RT_FATBIN_TEST)
 SAN_DEPS    += $(RT_FATBIN_TEST)
 
 # ---- the runtime library ----
-RT_SRCS := csrc/runtime/runtime.c csrc/runtime/rt_api.c csrc/runtime/rt_attr.c csrc/runtime/fatbin.c
+RT_SRCS := csrc/runtime/runtime.c csrc/runtime/rt_api.c csrc/runtime/rt_attr.c \
+           csrc/runtime/rt_stream.c csrc/runtime/rt_graph.c csrc/runtime/fatbin.c
 RT_PIC_OBJS := $(patsubst %.c,$(B)/pic/%.o,$(RT_SRCS))
 RT_GEN_DIR := $(B)/gen/runtime
 
@@ -96,7 +97,8 @@ RT_NVCC_FLAGS := --cudart shared -O2 -Wno-deprecated-gpu-targets
 RT_PTX75 := -gencode arch=compute_75,code=compute_75
 
 # name : source : extra nvcc flags
-RT_CU_PROGS := rt_api_zstd rt_api_plain rt_api_lz4 rt_fault rt_sass rt_multiarch rt_rdc rt_attrs rt_thrust rt_unsupported rt_bf16 rt_simd
+RT_CU_PROGS := rt_api_zstd rt_api_plain rt_api_lz4 rt_fault rt_sass rt_multiarch rt_rdc rt_attrs rt_thrust rt_unsupported \
+               rt_bf16 rt_simd rt_stream rt_graph
 $(RT_CU_DIR)/rt_api_zstd:  RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_api_plain: RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress=false
 $(RT_CU_DIR)/rt_api_lz4:   RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress-mode=speed
@@ -118,6 +120,10 @@ $(RT_CU_DIR)/rt_bf16:      RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_bf16: tests/runtime/rt_bf16.cu
 $(RT_CU_DIR)/rt_simd:      RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_simd: tests/runtime/rt_simd.cu
+$(RT_CU_DIR)/rt_stream:    RT_CU_FLAGS := $(RT_PTX75)
+$(RT_CU_DIR)/rt_stream: tests/runtime/rt_stream.cu
+$(RT_CU_DIR)/rt_graph:     RT_CU_FLAGS := $(RT_PTX75)
+$(RT_CU_DIR)/rt_graph: tests/runtime/rt_graph.cu
 
 ifneq ($(RT_NVCC),)
 $(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)): tests/runtime/rt_check.h

@@ -85,14 +85,25 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
     RT_ENTER();
-    return alloc_kind(ptr, size, SMC_MEM_HOST, "cudaMallocHost");
+    cudaError_t e = alloc_kind(ptr, size, SMC_MEM_HOST, "cudaMallocHost");
+    if (e == cudaSuccess && *ptr)
+        rt_hostalloc_note(*ptr, size, cudaHostAllocDefault);
+    return e;
 }
 
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
     RT_ENTER();
-    (void)flags;   /* portable/mapped/write-combined: all the same here */
-    return alloc_kind(pHost, size, SMC_MEM_HOST, "cudaHostAlloc");
+    /* Portable, mapped and write-combined memory are all the same here
+     * (every pinned allocation is device-mapped); the flags are kept for
+     * cudaHostGetFlags. */
+    if (flags & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped |
+                            cudaHostAllocWriteCombined))
+        return rt_ret(cudaErrorInvalidValue);
+    cudaError_t e = alloc_kind(pHost, size, SMC_MEM_HOST, "cudaHostAlloc");
+    if (e == cudaSuccess && *pHost)
+        rt_hostalloc_note(*pHost, size, flags);
+    return e;
 }
 
 cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost,
@@ -102,6 +113,8 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost,
     if (!pDevice || flags != 0)
         return rt_ret(cudaErrorInvalidValue);
     uint64_t d = smc_device_addr_of(rt_dev(), pHost);
+    if (!d)   /* registered host memory: its device shadow (rt_stream.c) */
+        d = rt_hostreg_dev(pHost);
     if (!d)
         return rt_ret(cudaErrorInvalidValue);
     *pDevice = (void *)(uintptr_t)d;
@@ -126,6 +139,7 @@ static cudaError_t free_any(void *p, const char *call)
     if (!p)
         return cudaSuccess;
     RT_ENTER();
+    rt_alloc_forget(p);
     return smc_ret(call, smc_free(rt_dev(), rt_dev_addr(p)));
 }
 
@@ -156,11 +170,22 @@ static int is_device_memory(const void *p)
            smc_host_ptr(rt_dev(), (uint64_t)(uintptr_t)p, 1) != NULL;
 }
 
-static cudaError_t copy(void *dst, const void *src, size_t n,
-                        enum cudaMemcpyKind kind, const char *call)
+cudaError_t rt_copy(void *dst, const void *src, size_t n,
+                    enum cudaMemcpyKind kind, const char *call)
 {
     if (n == 0)
         return cudaSuccess;
+    /* The device shadow of registered host memory is copied through the
+     * host copy, which holds the data between launches (rt_stream.c). */
+    void *hdst = rt_hostreg_host((uint64_t)(uintptr_t)dst, n);
+    void *hsrc = rt_hostreg_host((uint64_t)(uintptr_t)src, n);
+    if (hdst || hsrc) {
+        if (hdst)
+            dst = hdst;
+        if (hsrc)
+            src = hsrc;
+        kind = cudaMemcpyDefault;
+    }
     int dst_dev, src_dev;
     switch (kind) {
     case cudaMemcpyHostToHost:     dst_dev = 0; src_dev = 0; break;
@@ -194,15 +219,16 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
                        enum cudaMemcpyKind kind)
 {
     RT_ENTER();
-    return copy(dst, src, count, kind, "cudaMemcpy");
+    return rt_copy(dst, src, count, kind, "cudaMemcpy");
 }
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
                             enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    (void)stream;
     RT_ENTER();
-    return copy(dst, src, count, kind, "cudaMemcpyAsync");
+    if (rt_capturing(stream))
+        return rt_capture_copy(stream, dst, src, count, count, count, 1, kind);
+    return rt_copy(dst, src, count, kind, "cudaMemcpyAsync");
 }
 
 static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src,
@@ -212,7 +238,7 @@ static cudaError_t copy_2d(void *dst, size_t dpitch, const void *src,
     if (width > dpitch || width > spitch)
         return rt_ret(cudaErrorInvalidPitchValue);
     for (size_t row = 0; row < height; row++) {
-        cudaError_t e = copy((char *)dst + row * dpitch,
+        cudaError_t e = rt_copy((char *)dst + row * dpitch,
                              (const char *)src + row * spitch, width, kind, call);
         if (e != cudaSuccess)
             return e;
@@ -232,31 +258,44 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
                               size_t spitch, size_t width, size_t height,
                               enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    (void)stream;
     RT_ENTER();
+    if (rt_capturing(stream)) {
+        if (width > dpitch || width > spitch)
+            return rt_ret(cudaErrorInvalidPitchValue);
+        return rt_capture_copy(stream, dst, src, dpitch, spitch, width,
+                               height, kind);
+    }
     return copy_2d(dst, dpitch, src, spitch, width, height, kind,
                    "cudaMemcpy2DAsync");
 }
 
-static cudaError_t set_1d(void *p, int value, size_t n, const char *call)
+cudaError_t rt_memset(void *p, int value, size_t n, const char *call)
 {
     if (n == 0)
         return cudaSuccess;
+    /* The device shadow of registered host memory: the host copy is the
+     * one that holds the data between launches (rt_stream.c). */
+    void *h = rt_hostreg_host((uint64_t)(uintptr_t)p, n);
+    if (h) {
+        memset(h, value, n);
+        return cudaSuccess;
+    }
     return smc_ret(call, smc_memset(rt_dev(), rt_dev_addr(p), value, n));
 }
 
 cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
     RT_ENTER();
-    return set_1d(devPtr, value, count, "cudaMemset");
+    return rt_memset(devPtr, value, count, "cudaMemset");
 }
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
                             cudaStream_t stream)
 {
-    (void)stream;
     RT_ENTER();
-    return set_1d(devPtr, value, count, "cudaMemsetAsync");
+    if (rt_capturing(stream))
+        return rt_capture_memset(stream, devPtr, count, value, count, 1);
+    return rt_memset(devPtr, value, count, "cudaMemsetAsync");
 }
 
 static cudaError_t set_2d(void *p, size_t pitch, int value, size_t width,
@@ -265,7 +304,7 @@ static cudaError_t set_2d(void *p, size_t pitch, int value, size_t width,
     if (width > pitch)
         return rt_ret(cudaErrorInvalidPitchValue);
     for (size_t row = 0; row < height; row++) {
-        cudaError_t e = set_1d((char *)p + row * pitch, value, width, call);
+        cudaError_t e = rt_memset((char *)p + row * pitch, value, width, call);
         if (e != cudaSuccess)
             return e;
     }
@@ -282,8 +321,12 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
 cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value,
                               size_t width, size_t height, cudaStream_t stream)
 {
-    (void)stream;
     RT_ENTER();
+    if (rt_capturing(stream)) {
+        if (width > pitch)
+            return rt_ret(cudaErrorInvalidPitchValue);
+        return rt_capture_memset(stream, devPtr, pitch, value, width, height);
+    }
     return set_2d(devPtr, pitch, value, width, height, "cudaMemset2DAsync");
 }
 
@@ -329,7 +372,7 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
     if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
         kind != cudaMemcpyDefault)
         return rt_ret(cudaErrorInvalidMemcpyDirection);
-    return copy((void *)(uintptr_t)d, src, count,
+    return rt_copy((void *)(uintptr_t)d, src, count,
                 kind == cudaMemcpyDefault ? cudaMemcpyDefault
                 : kind == cudaMemcpyHostToDevice ? cudaMemcpyHostToDevice
                 : cudaMemcpyDeviceToDevice, "cudaMemcpyToSymbol");
@@ -346,7 +389,7 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
     if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
         kind != cudaMemcpyDefault)
         return rt_ret(cudaErrorInvalidMemcpyDirection);
-    return copy(dst, (const void *)(uintptr_t)d, count, kind,
+    return rt_copy(dst, (const void *)(uintptr_t)d, count, kind,
                 "cudaMemcpyFromSymbol");
 }
 
@@ -354,7 +397,15 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src,
                                     size_t count, size_t offset,
                                     enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    (void)stream;
+    if (rt_capturing(stream)) {
+        RT_ENTER();
+        uint64_t d;
+        cudaError_t e = symbol_range(symbol, count, offset, &d);
+        if (e != cudaSuccess)
+            return e;
+        return rt_capture_copy(stream, (void *)(uintptr_t)d, src, count, count,
+                               count, 1, cudaMemcpyDefault);
+    }
     return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
@@ -363,7 +414,15 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
                                       enum cudaMemcpyKind kind,
                                       cudaStream_t stream)
 {
-    (void)stream;
+    if (rt_capturing(stream)) {
+        RT_ENTER();
+        uint64_t d;
+        cudaError_t e = symbol_range(symbol, count, offset, &d);
+        if (e != cudaSuccess)
+            return e;
+        return rt_capture_copy(stream, dst, (const void *)(uintptr_t)d, count,
+                               count, count, 1, cudaMemcpyDefault);
+    }
     return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 
@@ -517,7 +576,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
     static uint32_t next_id = 1;
     if (!pStream)
         return rt_ret(cudaErrorInvalidValue);
-    struct CUstream_st *s = malloc(sizeof *s);
+    struct CUstream_st *s = calloc(1, sizeof *s);
     if (!s)
         return rt_ret(cudaErrorMemoryAllocation);
     s->id = next_id++;
@@ -534,6 +593,8 @@ cudaError_t cudaStreamCreate(cudaStream_t *pStream)
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream,
                                          unsigned int flags, int priority)
 {
+    /* One priority level (cudaDeviceGetStreamPriorityRange): clamped to 0,
+     * as CUDA clamps a priority outside the range. */
     (void)priority;
     return cudaStreamCreateWithFlags(pStream, flags);
 }
@@ -542,13 +603,17 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
     if (!stream || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
         return rt_ret(cudaErrorInvalidResourceHandle);
+    if (stream->cap)
+        return rt_ret(cudaErrorStreamCaptureUnsupported);
+    free(stream->deps);
     free(stream);
     return cudaSuccess;
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
-    (void)stream;
+    if (rt_capturing(stream))
+        return rt_ret(cudaErrorStreamCaptureUnsupported);
     if (rt_sticky() != cudaSuccess)
         return rt_ret(rt_sticky());
     return cudaSuccess;
@@ -562,9 +627,11 @@ cudaError_t cudaStreamQuery(cudaStream_t stream)
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                 unsigned int flags)
 {
-    (void)stream; (void)flags;
+    (void)flags;
     if (!event)
         return rt_ret(cudaErrorInvalidResourceHandle);
+    if (event->cap_id || rt_capturing(stream))
+        return rt_capture_event_wait(stream, event);
     return cudaSuccess;
 }
 
@@ -589,17 +656,22 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
     if (!event)
         return rt_ret(cudaErrorInvalidResourceHandle);
+    free(event->deps);
     free(event);
     return cudaSuccess;
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
-    (void)stream;
     if (!event)
         return rt_ret(cudaErrorInvalidResourceHandle);
+    if (rt_capturing(stream))
+        return rt_capture_event_record(event, stream);
     if (rt_sticky() != cudaSuccess)
         return rt_ret(rt_sticky());
+    /* Recorded outside a capture: no longer a capture event. */
+    event->cap_id = 0;
+    event->ndeps = 0;
     event->recorded = 1;
     event->cycle = rt_sim_cycles();
     return cudaSuccess;
@@ -771,18 +843,6 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
 
 /* ---- smaller calls used by real programs ------------------------------------ */
 
-cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
-{
-    (void)hStream;
-    return cudaMalloc(devPtr, size);
-}
-
-cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
-{
-    (void)hStream;
-    return cudaFree(devPtr);
-}
-
 /* Limits are remembered and reported back; the emulator sizes stacks, the
  * printf buffer and the device heap itself, so they have no effect. */
 static size_t rt_limits[] = {
@@ -850,8 +910,7 @@ cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
 {
     if (!flags)
         return rt_ret(cudaErrorInvalidValue);
-    *flags = hStream && hStream != cudaStreamLegacy &&
-             hStream != cudaStreamPerThread ? hStream->flags : cudaStreamDefault;
+    *flags = rt_stream(hStream)->flags;
     return cudaSuccess;
 }
 

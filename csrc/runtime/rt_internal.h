@@ -45,8 +45,37 @@ typedef struct rt_var {
     uint64_t    dptr;          /* resolved in the current device, or 0 */
 } rt_var;
 
-struct CUstream_st { uint32_t id; unsigned flags; };
-struct CUevent_st  { int recorded; uint64_t cycle; };
+/* Stream attributes (cudaStreamSetAttribute): remembered per stream and
+ * reported back; streams are executed in order anyway (docs/runtime.md). */
+#define RT_STREAM_ATTRS 32   /* cudaLaunchAttributeID values kept */
+
+struct rt_capture;
+
+struct CUstream_st {
+    uint32_t id;
+    unsigned flags;
+    int      priority;
+    cudaLaunchAttributeValue attr[RT_STREAM_ATTRS];
+    /* Stream capture (rt_graph.c): the capture this stream belongs to, or
+     * NULL, and the nodes the next captured operation depends on. */
+    struct rt_capture *cap;
+    cudaGraphNode_t *deps;
+    size_t ndeps;
+};
+struct CUevent_st {
+    int recorded;
+    uint64_t cycle;
+    /* Recorded in a capturing stream: the capture's id and the nodes a
+     * stream waiting on this event must depend on (rt_graph.c). */
+    unsigned long long cap_id;
+    cudaGraphNode_t *deps;
+    size_t ndeps;
+};
+
+/* The stream object behind a handle: the legacy and per-thread default
+ * streams (NULL, cudaStreamLegacy, cudaStreamPerThread) are one static
+ * object, so attributes can be set on them too. */
+struct CUstream_st *rt_stream(cudaStream_t s);
 
 /* Returns cudaSuccess with rt_dev() usable, or the error to return. Creates
  * the device and loads every registered module on first use. */
@@ -72,6 +101,48 @@ cudaError_t rt_var_resolve(rt_var *v);
 /* Launch with the given configuration (both launch entry points). */
 cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args,
                       size_t smem, cudaStream_t stream);
+
+/* Copies and memsets of rt_api.c, for graph nodes and capture. */
+cudaError_t rt_copy(void *dst, const void *src, size_t n,
+                    enum cudaMemcpyKind kind, const char *call);
+cudaError_t rt_memset(void *p, int value, size_t n, const char *call);
+
+/* Stream capture (rt_graph.c). rt_capturing: is `s` capturing? The
+ * rt_capture_* calls add a node for the operation to the stream's capture
+ * instead of running it, and return what the call returns. */
+int rt_capturing(cudaStream_t s);
+cudaError_t rt_capture_kernel(cudaStream_t s, rt_kernel *k, dim3 grid,
+                              dim3 block, void **args, size_t smem);
+cudaError_t rt_capture_copy(cudaStream_t s, void *dst, const void *src,
+                            size_t dpitch, size_t spitch, size_t width,
+                            size_t height, enum cudaMemcpyKind kind);
+cudaError_t rt_capture_memset(cudaStream_t s, void *dst, size_t pitch,
+                              int value, size_t width, size_t height);
+cudaError_t rt_capture_host(cudaStream_t s, cudaHostFn_t fn, void *data);
+cudaError_t rt_capture_event_record(cudaEvent_t e, cudaStream_t s);
+cudaError_t rt_capture_event_wait(cudaStream_t s, cudaEvent_t e);
+/* Launch without looking at capture (graph execution). */
+cudaError_t rt_launch_now(rt_kernel *k, dim3 grid, dim3 block, void **args,
+                          size_t smem, cudaStream_t stream);
+
+/* Registered host memory (rt_stream.c, cudaHostRegister): each registered
+ * range has a device shadow. rt_hostreg_push copies every range into its
+ * shadow before device work, rt_hostreg_pull copies the shadows back after
+ * it; both do nothing when nothing is registered. rt_hostreg_dev gives the
+ * shadow address of a registered host pointer, or 0. */
+void     rt_hostreg_push(void);
+void     rt_hostreg_pull(void);
+uint64_t rt_hostreg_dev(const void *host);
+/* The host address behind a shadow address range [dptr, dptr+n), or NULL. */
+void    *rt_hostreg_host(uint64_t dptr, size_t n);
+/* cudaDeviceReset: registered shadows and pool allocations are gone. */
+void     rt_stream_reset(void);
+/* Bookkeeping of allocations for the queries of rt_stream.c: pinned
+ * allocations with their cudaHostAlloc flags (cudaHostGetFlags), and
+ * cudaFree/cudaFreeHost of any pointer (the pool stops counting memory from
+ * cudaMallocAsync, the pinned record goes). */
+void     rt_hostalloc_note(void *p, size_t size, unsigned flags);
+void     rt_alloc_forget(const void *p);
 
 /* Simulated time in device cycles, advanced by launches (docs/runtime.md). */
 uint64_t rt_sim_cycles(void);

@@ -539,7 +539,43 @@ static void record_new_launches(const dim3 *grid, const dim3 *block)
     }
 }
 
-static void report_fault(smc_status launch_status)
+/* A failed device assert, printed the way a GPU prints it:
+ *   file:line: function: block: [x,y,z], thread: [x,y,z] Assertion `cond` failed.
+ * The emulator stops at the first failing thread, so there is one such line
+ * (a GPU prints one per failing thread). The parts come from the fault's
+ * message, "assertion 'COND' failed at FILE:LINE in FUNCTION" (csrc/emu/exec.c,
+ * each part possibly truncated there); the thread index from the warp and
+ * lane and the launch's block shape. */
+static void print_assert_line(const smc_fault *f, const dim3 *block)
+{
+    static const char head[] = "assertion '", mid[] = "' failed at ";
+    /* The emulator's message may be prefixed with the status name and
+     * followed by " in kernel NAME, CTA ...". */
+    const char *m = strstr(f->message, head);
+    if (!m)
+        return;
+    const char *cond = m + sizeof head - 1;
+    const char *at = strstr(cond, mid);
+    const char *in = at ? strstr(at, " in ") : NULL;
+    if (!at || !in)
+        return;
+    const char *fn = in + 4, *fn_end = strstr(fn, " in kernel ");
+    int fn_len = (int)(fn_end ? (size_t)(fn_end - fn) : strlen(fn));
+    const char *file = at + sizeof mid - 1;
+    const char *colon = in;
+    while (colon > file && *colon != ':')
+        colon--;
+    if (colon == file)
+        return;
+    unsigned t = f->warp * 32u + f->lane;
+    unsigned bx = block && block->x ? block->x : 1, by = block && block->y ? block->y : 1;
+    fprintf(stderr, "%.*s:%.*s: %.*s: block: [%u,%u,%u], thread: [%u,%u,%u] "
+            "Assertion `%.*s` failed.\n", (int)(colon - file), file,
+            (int)(in - colon - 1), colon + 1, fn_len, fn, f->cta.x, f->cta.y,
+            f->cta.z, t % bx, t / bx % by, t / (bx * by), (int)(at - cond), cond);
+}
+
+static void report_fault(smc_status launch_status, const dim3 *block)
 {
     char line[512];
     smc_fault f;
@@ -549,6 +585,8 @@ static void report_fault(smc_status launch_status)
         snprintf(line, sizeof line, "%s: %s", smc_status_name(launch_status),
                  smc_last_message(rt.dev));
     } else {
+        if (f.status == SMC_ERR_ASSERT)
+            print_assert_line(&f, block);
         snprintf(line, sizeof line,
                  "%s in kernel %s, CTA (%u,%u,%u), warp %u, lane %u, PC %u, "
                  "PTX line %u, address 0x%llx: %s", smc_status_name(f.status),
@@ -560,8 +598,23 @@ static void report_fault(smc_status launch_status)
         memcpy(rt.faults[rt.n_faults++], line, sizeof line);
 }
 
+/* A launch issued to a capturing stream becomes a kernel node of the
+ * capture's graph (rt_graph.c); anything else runs now. */
 cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args,
                       size_t smem, cudaStream_t stream)
+{
+    if (rt_capturing(stream)) {
+        if (rt.sticky != cudaSuccess)
+            return rt_ret(rt.sticky);
+        if (!k)
+            return rt_ret(cudaErrorInvalidDeviceFunction);
+        return rt_capture_kernel(stream, k, grid, block, args, smem);
+    }
+    return rt_launch_now(k, grid, block, args, smem, stream);
+}
+
+cudaError_t rt_launch_now(rt_kernel *k, dim3 grid, dim3 block, void **args,
+                          size_t smem, cudaStream_t stream)
 {
     if (rt.sticky != cudaSuccess)
         return rt_ret(rt.sticky);
@@ -594,6 +647,10 @@ cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args,
             uint64_t v;
             memcpy(&v, params + off, 8);
             uint64_t d = v ? smc_device_addr_of(rt.dev, (const void *)(uintptr_t)v) : 0;
+            /* Registered host memory is used through its device shadow
+             * (cudaDevAttrCanUseHostPointerForRegisteredMem, rt_stream.c). */
+            if (v && !d)
+                d = rt_hostreg_dev((const void *)(uintptr_t)v);
             if (d && d != v)
                 memcpy(params + off, &d, 8);
         }
@@ -604,8 +661,10 @@ cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args,
         sid = stream->id;
     smc_launch_ext ext;
     memset(&ext, 0, sizeof ext);
+    rt_hostreg_push();
     smc_status s = smc_launch(rt.dev, k->k, g, b, (uint32_t)smem, sid, params,
                               info.param_bytes, &ext);
+    rt_hostreg_pull();
     if (params != stackbuf)
         free(params);
     record_new_launches(&grid, &block);
@@ -615,7 +674,7 @@ cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args,
         /* Like a real GPU the launch itself succeeds; the fault surfaces at
          * the next call and stays until cudaDeviceReset. */
         rt.sticky = rt_from_smc(s);
-        report_fault(s);
+        report_fault(s, &block);
         return cudaSuccess;
     }
     rt_report(k->name, s);
@@ -655,6 +714,7 @@ cudaError_t cudaDeviceSynchronize(void)
 
 cudaError_t cudaDeviceReset(void)
 {
+    rt_stream_reset();
     drop_device();
     rt.sticky = cudaSuccess;
     rt.last_error = cudaSuccess;

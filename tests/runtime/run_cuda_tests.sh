@@ -86,6 +86,12 @@ if run "rt_fault" 0 "$CU/rt_fault"; then
     expect_err "rt_fault: device assert reported" "smcosim: device fault: SMC_ERR_ASSERT in kernel _Z18check_non_negativePKii, CTA (2,0,0)"
     grep -q "^fault	SMC_ERR_ASSERT" "$tmp/stats" && ok "rt_fault: both faults in statistics" \
         || bad "rt_fault: no assert fault line in the statistics file"
+    # The failed assert printed as a GPU prints it. Only p[77] is negative:
+    # 32 threads per block, so block 77/32 = 2, thread 77%32 = 13; the file
+    # is what nvcc was given and the line is the assert's in the source.
+    aline=$(grep -n 'assert(p\[i\] >= 0);' tests/runtime/rt_fault.cu | cut -d: -f1)
+    expect_err "rt_fault: assert message as a GPU prints it" \
+        "tests/runtime/rt_fault.cu:$aline: void check_non_negative(const int *, int): block: [2,0,0], thread: [13,0,0] Assertion \`p[i] >= 0\` failed."
 fi
 
 # Every device attribute answers; the modelled ones follow the configuration
@@ -132,6 +138,19 @@ if run "rt_unsupported" 0 "$CU/rt_unsupported"; then
     n=$(grep -c "cudaIpcGetMemHandle is not supported" "$tmp/err")
     [ "$n" -eq 1 ] && ok "rt_unsupported: said once for two calls" || bad "rt_unsupported: said $n times"
     expect_err "rt_unsupported: a second function is named too" "cudaImportExternalMemory is not supported"
+fi
+
+# Host functions and callbacks, registered host memory, peer access, stream
+# attributes, the default memory pool, cudaLaunchKernelEx.
+if run "rt_stream" 0 "$CU/rt_stream"; then
+    expect_out "rt_stream: host functions, host register, pools, attributes, launch ex" "rt_stream: all checks passed"
+    expect_err "rt_stream: refused cluster launch says why" "thread block clusters"
+fi
+
+# CUDA graphs built by hand and by stream capture.
+if run "rt_graph" 0 "$CU/rt_graph"; then
+    expect_out "rt_graph: graphs and stream capture" "rt_graph: all checks passed"
+    expect_stats "rt_graph: graph kernels ran on the simulator" _Z6axpb_iPiS_ii
 fi
 
 if run "rt_multiarch" 0 "$CU/rt_multiarch"; then
