@@ -98,10 +98,17 @@ static inline int bench_inputs_from_name(const char *s)
     return -1;
 }
 
-/* Full-precision uniform floats in [-1, 1): products and sums round. */
+/* Full-precision floats in (-2, 2) with varied exponents: a uniform value
+ * in [-1, 1) (a multiple of 2^-23) times a uniform scale in [0.5, 2),
+ * rounded, so that values are not on one common grid and even a single
+ * add or sub of two of them rounds. */
 static inline void bench_fill_general(bench_rng *r, float *x, size_t n)
 {
-    bench_fill_float(r, x, n, -1.0f, 1.0f);
+    for (size_t i = 0; i < n; i++) {
+        float u = bench_rand_float(r, -1.0f, 1.0f);
+        float s = bench_rand_float(r, 0.5f, 2.0f);
+        x[i] = u * s;
+    }
 }
 
 /* ---- problem sizes -------------------------------------------------------- */
