@@ -53,10 +53,11 @@ INT_T = r"(?:s|u|b)(?:16|32|64)"
 # PolyBench kernels' loops are unrolled by 4 with a guard for n - 1 < 3 and a
 # remainder loop for n % 4, which only n = 3 and n = 4 reach (small: n = 29);
 # fwt's shared pass has a guard for chunk < 2 (n = 2); histogram's first
-# bounds check only sees i == n when the grid covers n (n = 1000).
+# bounds check only sees i == n when the grid covers n (n = 1000); scan_add's
+# first-half check only sees i == n when n % 512 < 256 (n = 3684).
 EXTRA_SIZES = {name: ["3", "4"] for name in
                ("gemm", "2mm", "jacobi2d", "conv2d", "mvt", "atax", "bicg")}
-EXTRA_SIZES.update({"fwt": ["2"], "histogram": ["1000"]})
+EXTRA_SIZES.update({"fwt": ["2"], "histogram": ["1000"], "scan": ["3684"]})
 
 
 def split_instr(line):
