@@ -65,13 +65,29 @@ int bench_begin(bench_ctx *c, smc_device *dev, const bench_opts *o,
     return 0;
 }
 
-static uint64_t ctx_track(bench_ctx *c, uint64_t d)
+int bench_general_size(bench_ctx *c, bench_params *p, int n, int iters,
+                       bench_check_fn check)
+{
+    char why[160];
+    if (!bench_general(c->o) || bench_failed(c))
+        return bench_failed(c);
+    if (n > 0 && c->o->n <= 0) p->n = n;
+    if (iters > 0 && c->o->iters <= 0) p->iters = iters;
+    if (check && check(p, why, sizeof why)) {
+        ctx_error(c, "bad size: %s", why);
+        return -1;
+    }
+    return 0;
+}
+
+static uint64_t ctx_track(bench_ctx *c, uint64_t d, size_t bytes)
 {
     if (c->nallocs == BENCH_MAX_ALLOCS) {
         smc_free(c->dev, d);
         ctx_error(c, "more than %d device allocations in one benchmark", BENCH_MAX_ALLOCS);
         return 0;
     }
+    c->sizes[c->nallocs] = bytes;
     c->allocs[c->nallocs++] = d;
     return d;
 }
@@ -80,16 +96,35 @@ uint64_t bench_alloc(bench_ctx *c, size_t bytes)
 {
     uint64_t d = 0;
     smc_status s;
+    size_t guard = bench_general(c->o) ? BENCH_GUARD_BYTES : 0;
     if (bench_failed(c))
         return 0;
-    s = smc_malloc(c->dev, bytes ? bytes : 1, SMC_MEM_DEVICE, &d);
+    s = smc_malloc(c->dev, (bytes ? bytes : 1) + guard, SMC_MEM_DEVICE, &d);
     if (s != SMC_OK) {
         ctx_device_error(c, "smc_malloc", s);
         return 0;
     }
-    d = ctx_track(c, d);
+    d = ctx_track(c, d, bytes ? bytes : 1);
     bench_memset(c, d, 0, bytes ? bytes : 1);
+    if (guard && d)
+        bench_memset(c, d + (bytes ? bytes : 1), BENCH_GUARD_BYTE, guard);
     return d;
+}
+
+/* --inputs general: is every allocation's guard zone untouched? */
+static void check_guards(bench_ctx *c)
+{
+    unsigned char g[BENCH_GUARD_BYTES];
+    for (int i = 0; i < c->nallocs && !bench_failed(c); i++) {
+        bench_read(c, g, c->allocs[i] + c->sizes[i], sizeof g);
+        for (size_t k = 0; k < sizeof g && !bench_failed(c); k++)
+            if (g[k] != BENCH_GUARD_BYTE) {
+                c->status = BENCH_FAIL;
+                snprintf(c->msg, sizeof c->msg,
+                         "device buffer %d (%zu bytes) written past its end, at byte +%zu",
+                         i, c->sizes[i], k);
+            }
+    }
 }
 
 uint64_t bench_upload(bench_ctx *c, const void *host, size_t bytes)
@@ -222,6 +257,10 @@ int bench_end(bench_ctx *c, int bad, const char *why)
     if (status == BENCH_PASS && bad) {
         status = BENCH_FAIL;
         snprintf(c->msg, sizeof c->msg, "%s", why ? why : "wrong result");
+    }
+    if (status == BENCH_PASS && c->o && bench_general(c->o)) {
+        check_guards(c);
+        status = c->status;
     }
     for (int i = 0; i < c->nallocs; i++)
         smc_free(c->dev, c->allocs[i]);

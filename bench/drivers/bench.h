@@ -46,6 +46,7 @@ typedef struct bench_opts {
     int          n, iters;     /* override the preset when > 0 */
     int          have_seed;    /* use `seed` instead of the preset's */
     uint64_t     seed;
+    int          inputs;       /* BENCH_INPUTS_DEFAULT / _GENERAL (common.h) */
     const char  *ptx_dir;      /* directory holding NAME.ptx */
     bench_stats *stats;        /* filled in when not NULL */
     char        *why;          /* reason for FAIL/ERROR (may be NULL) */
@@ -53,6 +54,13 @@ typedef struct bench_opts {
 } bench_opts;
 
 #define BENCH_MAX_ALLOCS 32
+/* --inputs general: every device allocation gets this many bytes of
+ * BENCH_GUARD_BYTE after it, checked by bench_end, so a write past the end
+ * of a buffer (a bounds check off by one) is a FAIL even where the result
+ * arrays themselves come out right. */
+#define BENCH_GUARD_BYTES 4096
+#define BENCH_GUARD_BYTE 0x7F   /* read as a float: 3.4e38, so a kernel that reads
+                                   past the end gets inf into its sums */
 
 typedef struct bench_ctx {
     smc_device       *dev;
@@ -62,6 +70,7 @@ typedef struct bench_ctx {
     int               status;             /* BENCH_PASS until something fails */
     char              msg[512];
     uint64_t          allocs[BENCH_MAX_ALLOCS];
+    size_t            sizes[BENCH_MAX_ALLOCS];  /* bytes asked for */
     int               nallocs;
 } bench_ctx;
 
@@ -71,6 +80,19 @@ typedef struct bench_ctx {
 int bench_begin(bench_ctx *c, smc_device *dev, const bench_opts *o,
                 const char *name, const bench_params presets[3],
                 bench_check_fn check, bench_params *p);
+
+/* --inputs general? */
+static inline int bench_general(const bench_opts *o)
+{
+    return o->inputs == BENCH_INPUTS_GENERAL;
+}
+
+/* With --inputs general only: replace the preset's n / iters (those not set
+ * by -n / -i) by the general-mode sizes (> 0; 0 keeps the value) and
+ * validate again. Returns non-zero when the size is rejected (then call
+ * bench_end). */
+int bench_general_size(bench_ctx *c, bench_params *p, int n, int iters,
+                       bench_check_fn check);
 
 /* Device memory (freed by bench_end). Return 0 after an earlier error. */
 uint64_t bench_alloc(bench_ctx *c, size_t bytes);              /* zeroed */

@@ -10,6 +10,11 @@ int bench_bitonic(smc_device *dev, const bench_opts *o)
     int bad = 0;
     if (bench_begin(&c, dev, o, "bitonic", bitonic_presets, bitonic_check, &p))
         return bench_end(&c, 0, NULL);
+    /* --inputs general: n stays a power of two (the network needs it), at
+     * least 4 segments so that both merge kernels run. */
+    if (bench_general_size(&c, &p, p.n < 4 * BITONIC_SEG ? 4 * BITONIC_SEG : 0, 0,
+                           bitonic_check))
+        return bench_end(&c, 0, NULL);
     size_t bytes = (size_t)p.n * sizeof(uint32_t);
     uint32_t *keys_in = (uint32_t *)bench_xmalloc(bytes), *vals_in = (uint32_t *)bench_xmalloc(bytes);
     uint32_t *keys = (uint32_t *)bench_xmalloc(bytes), *vals = (uint32_t *)bench_xmalloc(bytes);

@@ -10,11 +10,18 @@ int bench_fwt(smc_device *dev, const bench_opts *o)
     int bad = 0;
     if (bench_begin(&c, dev, o, "fwt", fwt_presets, fwt_check, &p))
         return bench_end(&c, 0, NULL);
+    /* --inputs general: general floats; n stays a power of two (the
+     * butterflies need it). */
     size_t bytes = (size_t)p.n * sizeof(float);
     float *x = (float *)bench_xmalloc(bytes), *y = (float *)bench_xmalloc(bytes);
     float *want = (float *)bench_xmalloc(bytes);
-    fwt_inputs(&p, x);
-    fwt_reference(&p, x, want);
+    if (bench_general(o)) {
+        fwt_inputs_general(&p, x);
+        fwt_reference_exact(&p, x, want);
+    } else {
+        fwt_inputs(&p, x);
+        fwt_reference(&p, x, want);
+    }
     uint64_t d = bench_upload(&c, x, bytes);
     int chunk = fwt_chunk(&p), half_n = p.n / 2;
     for (int stride = p.n / 2; stride >= chunk; stride >>= 1)

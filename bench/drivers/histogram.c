@@ -10,6 +10,13 @@ int bench_histogram(smc_device *dev, const bench_opts *o)
     int bad = 0;
     if (bench_begin(&c, dev, o, "histogram", histogram_presets, histogram_check, &p))
         return bench_end(&c, 0, NULL);
+    /* --inputs general: a partial last block, and more data than the grid
+     * covers at once so that the grid-stride loop turns. */
+    if (bench_general_size(&c, &p,
+                           p.n < 2 * HISTOGRAM_MAX_GRID * HISTOGRAM_BLOCK
+                               ? 2 * HISTOGRAM_MAX_GRID * HISTOGRAM_BLOCK + 77 : p.n - 3,
+                           0, histogram_check))
+        return bench_end(&c, 0, NULL);
     unsigned char *data = (unsigned char *)bench_xmalloc((size_t)p.n);
     uint32_t hist[HISTOGRAM_BINS];
     histogram_inputs(&p, data);

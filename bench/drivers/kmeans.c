@@ -11,14 +11,21 @@ int bench_kmeans(smc_device *dev, const bench_opts *o)
     int bad = 0;
     if (bench_begin(&c, dev, o, "kmeans", kmeans_presets, kmeans_check, &p))
         return bench_end(&c, 0, NULL);
+    if (bench_general_size(&c, &p, p.n - 3, 0, kmeans_check))
+        return bench_end(&c, 0, NULL);
     int n = p.n;
     size_t fbytes = (size_t)n * KMEANS_F * sizeof(float), mbytes = (size_t)n * sizeof(int32_t);
     float *features = (float *)bench_xmalloc(fbytes);
     int32_t *membership = (int32_t *)bench_xmalloc(mbytes), *want_m = (int32_t *)bench_xmalloc(mbytes);
     float centers[KMEANS_K * KMEANS_F], want_c[KMEANS_K * KMEANS_F];
     int32_t sums[KMEANS_K * KMEANS_F], counts[KMEANS_K];
-    kmeans_inputs(&p, features, centers);
-    kmeans_reference(&p, features, centers, want_m, want_c);
+    if (bench_general(o)) {
+        kmeans_inputs_general(&p, features, centers);
+        kmeans_reference_exact(&p, features, centers, want_m, want_c);
+    } else {
+        kmeans_inputs(&p, features, centers);
+        kmeans_reference(&p, features, centers, want_m, want_c);
+    }
     uint64_t dfeat = bench_upload(&c, features, fbytes), dmember = bench_alloc(&c, mbytes);
     uint64_t dsums = bench_alloc(&c, sizeof sums), dcounts = bench_alloc(&c, sizeof counts);
     smc_dim3 grid = DIM1((n + KMEANS_BLOCK - 1) / KMEANS_BLOCK), block = DIM1(KMEANS_BLOCK);

@@ -8,6 +8,12 @@
  *     --size small|default|large   problem-size preset (default: default)
  *     -n N, -i ITERS         override the preset's sizes (one benchmark)
  *     --seed S               input seed instead of the preset's
+ *     --inputs default|general   general: full-precision float inputs,
+ *                            sizes that are not multiples of the block size,
+ *                            bit-exact references and guard zones after
+ *                            every device buffer (docs/testing.md,
+ *                            "Detection power"); opt-in, the default inputs
+ *                            are what the golden statistics are made of
  *     --ptx-dir DIR          where NAME.ptx lives (default: bench/ptx,
  *                            else <exe>/../../bench/ptx)
  *     --table                print the speed table of `make bench`
@@ -31,7 +37,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: smcosim-bench [--list|--names] [--size small|default|large] [-n N] [-i ITERS]\n"
-            "                     [--seed S] [--ptx-dir DIR] [--table] [NAME...]\n");
+            "                     [--seed S] [--inputs default|general] [--ptx-dir DIR] [--table]\n"
+            "                     [NAME...]\n");
 }
 
 static const bench_entry *find_bench(const char *name)
@@ -130,6 +137,12 @@ int main(int argc, char **argv)
                 return 2;
             }
             o.have_seed = 1;
+            i++;
+        } else if (strcmp(a, "--inputs") == 0 && v) {
+            if ((o.inputs = bench_inputs_from_name(v)) < 0) {
+                fprintf(stderr, "smcosim-bench: unknown --inputs '%s' (default, general)\n", v);
+                return 2;
+            }
             i++;
         } else if (strcmp(a, "--ptx-dir") == 0 && v) {
             o.ptx_dir = v;

@@ -55,4 +55,40 @@ static inline void mm2_reference(int n, const float *a, const float *b,
         }
     free(tmp);
 }
+static inline void mm2_inputs_general(const bench_params *p, float *a, float *b,
+                                      float *c, float *d)
+{
+    bench_rng r = bench_rng_make(p->seed);
+    size_t nn = (size_t)p->n * p->n;
+    bench_fill_general(&r, a, nn);
+    bench_fill_general(&r, b, nn);
+    bench_fill_general(&r, c, nn);
+    bench_fill_general(&r, d, nn);
+}
+
+/* Bit-exact (2mm.ptx): tmp = 0, tmp = fma.rn(alpha * a[i][k] (rounded),
+ * b[k][j], tmp); then d = d * beta, d = fma.rn(tmp[i][k], c[k][j], d). */
+static inline void mm2_reference_exact(int n, const float *a, const float *b,
+                                       const float *c, const float *d_in, float *want)
+{
+    size_t nn = (size_t)n * n;
+    float *tmp = (float *)bench_xmalloc(nn * sizeof(float));
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            float s = 0.0f;
+            for (int k = 0; k < n; k++) {
+                float t = MM2_ALPHA * a[(size_t)i * n + k];
+                s = fmaf(t, b[(size_t)k * n + j], s);
+            }
+            tmp[(size_t)i * n + j] = s;
+        }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            float s = d_in[(size_t)i * n + j] * MM2_BETA;
+            for (int k = 0; k < n; k++)
+                s = fmaf(tmp[(size_t)i * n + k], c[(size_t)k * n + j], s);
+            want[(size_t)i * n + j] = s;
+        }
+    free(tmp);
+}
 #endif

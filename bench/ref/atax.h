@@ -44,4 +44,30 @@ static inline void atax_reference(int n, const float *a, const float *x, float *
     }
     free(tmp);
 }
+static inline void atax_inputs_general(const bench_params *p, float *a, float *x)
+{
+    bench_rng r = bench_rng_make(p->seed);
+    bench_fill_general(&r, a, (size_t)p->n * p->n);
+    bench_fill_general(&r, x, (size_t)p->n);
+}
+
+/* Bit-exact (atax.ptx): tmp[i] = fma.rn(a[i][j], x[j], tmp[i]) from 0, then
+ * y[j] = fma.rn(a[i][j], tmp[i], y[j]) from 0. */
+static inline void atax_reference_exact(int n, const float *a, const float *x, float *y)
+{
+    float *tmp = (float *)bench_xmalloc((size_t)n * sizeof(float));
+    for (int i = 0; i < n; i++) {
+        float s = 0.0f;
+        for (int j = 0; j < n; j++)
+            s = fmaf(a[(size_t)i * n + j], x[j], s);
+        tmp[i] = s;
+    }
+    for (int j = 0; j < n; j++) {
+        float s = 0.0f;
+        for (int i = 0; i < n; i++)
+            s = fmaf(a[(size_t)i * n + j], tmp[i], s);
+        y[j] = s;
+    }
+    free(tmp);
+}
 #endif

@@ -44,4 +44,30 @@ static inline void bicg_reference(int n, const float *a, const float *r,
         q[i] = (float)acc;
     }
 }
+static inline void bicg_inputs_general(const bench_params *p, float *a, float *r, float *pv)
+{
+    bench_rng g = bench_rng_make(p->seed);
+    bench_fill_general(&g, a, (size_t)p->n * p->n);
+    bench_fill_general(&g, r, (size_t)p->n);
+    bench_fill_general(&g, pv, (size_t)p->n);
+}
+
+/* Bit-exact (bicg.ptx): s[j] = fma.rn(r[i], a[i][j], s[j]) and
+ * q[i] = fma.rn(a[i][j], p[j], q[i]), both from 0. */
+static inline void bicg_reference_exact(int n, const float *a, const float *r,
+                                        const float *pv, float *s, float *q)
+{
+    for (int j = 0; j < n; j++) {
+        float acc = 0.0f;
+        for (int i = 0; i < n; i++)
+            acc = fmaf(r[i], a[(size_t)i * n + j], acc);
+        s[j] = acc;
+    }
+    for (int i = 0; i < n; i++) {
+        float acc = 0.0f;
+        for (int j = 0; j < n; j++)
+            acc = fmaf(a[(size_t)i * n + j], pv[j], acc);
+        q[i] = acc;
+    }
+}
 #endif

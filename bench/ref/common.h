@@ -81,6 +81,36 @@ static inline void bench_fill_float(bench_rng *r, float *x, size_t n,
         x[i] = bench_rand_float(r, lo, hi);
 }
 
+/* Input modes. BENCH_INPUTS_DEFAULT is what every program and smcosim-bench
+ * run unless told otherwise (the golden statistics depend on it).
+ * BENCH_INPUTS_GENERAL (smcosim-bench --inputs general) is for detection
+ * power: floats with full 24-bit mantissas instead of multiples of 1/8, so
+ * that rounding matters, and sizes that are not multiples of the block size
+ * where the kernel allows it, so that partial blocks and bounds checks run;
+ * the references then reproduce each kernel's operation order (fmaf where
+ * nvcc contracted a*b+c into fma.rn) and compare bit for bit. */
+enum { BENCH_INPUTS_DEFAULT = 0, BENCH_INPUTS_GENERAL = 1 };
+
+static inline int bench_inputs_from_name(const char *s)
+{
+    if (strcmp(s, "default") == 0) return BENCH_INPUTS_DEFAULT;
+    if (strcmp(s, "general") == 0) return BENCH_INPUTS_GENERAL;
+    return -1;
+}
+
+/* Full-precision floats in (-2, 2) with varied exponents: a uniform value
+ * in [-1, 1) (a multiple of 2^-23) times a uniform scale in [0.5, 2),
+ * rounded, so that values are not on one common grid and even a single
+ * add or sub of two of them rounds. */
+static inline void bench_fill_general(bench_rng *r, float *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        float u = bench_rand_float(r, -1.0f, 1.0f);
+        float s = bench_rand_float(r, 0.5f, 2.0f);
+        x[i] = u * s;
+    }
+}
+
 /* ---- problem sizes -------------------------------------------------------- */
 
 /* One benchmark's size: `n` is the main dimension (vector length, matrix

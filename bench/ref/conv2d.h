@@ -50,4 +50,25 @@ static inline void conv2d_reference(int n, const float *a, float *b)
             b[i * n + j] = (float)s;
         }
 }
+/* Bit-exact (conv2d.ptx: nvcc starts with the C12 product and folds the
+ * other eight terms in with fma.rn, column by column). */
+static inline void conv2d_reference_exact(int n, const float *a, float *b)
+{
+    memset(b, 0, (size_t)n * n * sizeof(float));
+    for (int i = 1; i < n - 1; i++)
+        for (int j = 1; j < n - 1; j++) {
+            const float *up = a + (size_t)(i - 1) * n, *mid = a + (size_t)i * n,
+                        *dn = a + (size_t)(i + 1) * n;
+            float s = mid[j - 1] * CONV2D_C12;
+            s = fmaf(up[j - 1], CONV2D_C11, s);
+            s = fmaf(dn[j - 1], CONV2D_C13, s);
+            s = fmaf(up[j], CONV2D_C21, s);
+            s = fmaf(mid[j], CONV2D_C22, s);
+            s = fmaf(dn[j], CONV2D_C23, s);
+            s = fmaf(up[j + 1], CONV2D_C31, s);
+            s = fmaf(mid[j + 1], CONV2D_C32, s);
+            s = fmaf(dn[j + 1], CONV2D_C33, s);
+            b[(size_t)i * n + j] = s;
+        }
+}
 #endif

@@ -57,4 +57,25 @@ static inline void fwt_reference(const bench_params *p, const float *in, float *
         out[i] = (float)x[i];
     free(x);
 }
+static inline void fwt_inputs_general(const bench_params *p, float *x)
+{
+    bench_rng r = bench_rng_make(p->seed);
+    bench_fill_general(&r, x, (size_t)p->n);
+}
+
+/* Bit-exact in float: the kernels run the strides largest first (global
+ * stages, then the shared pass), each butterfly a + b, a - b rounded once;
+ * the stages commute only in exact arithmetic, so the order is kept. */
+static inline void fwt_reference_exact(const bench_params *p, const float *in, float *out)
+{
+    int n = p->n;
+    memcpy(out, in, (size_t)n * sizeof(float));
+    for (int stride = n / 2; stride >= 1; stride >>= 1)
+        for (int base = 0; base < n; base += 2 * stride)
+            for (int i = base; i < base + stride; i++) {
+                float a = out[i], b = out[i + stride];
+                out[i] = a + b;
+                out[i + stride] = a - b;
+            }
+}
 #endif

@@ -43,4 +43,28 @@ static inline void gemm_reference(int n, const float *a, const float *b,
             want[(size_t)i * n + j] = (float)s;
         }
 }
+static inline void gemm_inputs_general(const bench_params *p, float *a, float *b, float *c)
+{
+    bench_rng r = bench_rng_make(p->seed);
+    size_t nn = (size_t)p->n * p->n;
+    bench_fill_general(&r, a, nn);
+    bench_fill_general(&r, b, nn);
+    bench_fill_general(&r, c, nn);
+}
+
+/* Bit-exact (gemm.ptx): c = c * beta (mul.f32), then for k = 0..n-1
+ * c = fma.rn(alpha * a[i][k] (a rounded mul.f32), b[k][j], c). */
+static inline void gemm_reference_exact(int n, const float *a, const float *b,
+                                        const float *c_in, float *want)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            float s = c_in[(size_t)i * n + j] * GEMM_BETA;
+            for (int k = 0; k < n; k++) {
+                float t = GEMM_ALPHA * a[(size_t)i * n + k];
+                s = fmaf(t, b[(size_t)k * n + j], s);
+            }
+            want[(size_t)i * n + j] = s;
+        }
+}
 #endif

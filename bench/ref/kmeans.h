@@ -109,4 +109,59 @@ static inline void kmeans_reference(const bench_params *p, const float *features
         kmeans_update_centers(sums, counts, centers);
     }
 }
+/* --inputs general: the same clusters, features with a random fraction
+ * (kmeans_accumulate truncates them with cvt.rzi, like the C cast). */
+static inline void kmeans_inputs_general(const bench_params *p, float *features,
+                                         float *centers)
+{
+    bench_rng r;
+    kmeans_inputs(p, features, centers);
+    r = bench_rng_make(p->seed ^ 0x6b6du);
+    for (size_t i = 0; i < (size_t)p->n * KMEANS_F; i++)
+        features[i] += bench_rand_float(&r, 0.0f, 1.0f);
+    for (int c = 0; c < KMEANS_K; c++)
+        for (int f = 0; f < KMEANS_F; f++)
+            centers[c * KMEANS_F + f] = features[(size_t)f * p->n + c];
+}
+
+/* Bit-exact distance (kmeans.ptx): d = fma.rn(diff, diff, d) from 0, diff =
+ * feature - centre rounded (sub.f32). */
+static inline int kmeans_nearest_exact(const bench_params *p, const float *features,
+                                       const float *centers, int i)
+{
+    int best = 0;
+    float best_d = 0;
+    for (int c = 0; c < KMEANS_K; c++) {
+        float d = 0;
+        for (int f = 0; f < KMEANS_F; f++) {
+            float diff = features[(size_t)f * p->n + i] - centers[c * KMEANS_F + f];
+            d = fmaf(diff, diff, d);
+        }
+        if (c == 0 || d < best_d) {
+            best_d = d;
+            best = c;
+        }
+    }
+    return best;
+}
+
+static inline void kmeans_reference_exact(const bench_params *p, const float *features,
+                                          const float *centers_in, int32_t *membership,
+                                          float *centers)
+{
+    int32_t sums[KMEANS_K * KMEANS_F], counts[KMEANS_K];
+    memcpy(centers, centers_in, sizeof(float) * KMEANS_K * KMEANS_F);
+    for (int t = 0; t < p->iters; t++) {
+        memset(sums, 0, sizeof sums);
+        memset(counts, 0, sizeof counts);
+        for (int i = 0; i < p->n; i++) {
+            int c = kmeans_nearest_exact(p, features, centers, i);
+            membership[i] = c;
+            counts[c]++;
+            for (int f = 0; f < KMEANS_F; f++)
+                sums[c * KMEANS_F + f] += (int32_t)features[(size_t)f * p->n + i];
+        }
+        kmeans_update_centers(sums, counts, centers);
+    }
+}
 #endif

@@ -48,4 +48,27 @@ static inline void matmul_reference(int n, const float *a, const float *b,
             c[(size_t)i * n + j] = (float)s;
         }
 }
+/* --inputs general: full-precision floats (common.h). */
+static inline void matmul_inputs_general(const bench_params *p, float *a, float *b)
+{
+    bench_rng r = bench_rng_make(p->seed);
+    size_t nn = (size_t)p->n * p->n;
+    bench_fill_general(&r, a, nn);
+    bench_fill_general(&r, b, nn);
+}
+
+/* Bit-exact for any inputs: both kernels compute sum = fma.rn(a[row][k],
+ * b[k][col], sum) from 0 for k = 0..n-1 (matmul.ptx; the tiled kernel walks
+ * the same k order, tile by tile). */
+static inline void matmul_reference_exact(int n, const float *a, const float *b,
+                                          float *c)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            float s = 0.0f;
+            for (int k = 0; k < n; k++)
+                s = fmaf(a[(size_t)i * n + k], b[(size_t)k * n + j], s);
+            c[(size_t)i * n + j] = s;
+        }
+}
 #endif

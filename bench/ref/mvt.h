@@ -45,4 +45,31 @@ static inline void mvt_reference(int n, const float *a, const float *x1,
         w2[i] = (float)s2;
     }
 }
+static inline void mvt_inputs_general(const bench_params *p, float *a, float *x1,
+                                      float *x2, float *y1, float *y2)
+{
+    bench_rng r = bench_rng_make(p->seed);
+    bench_fill_general(&r, a, (size_t)p->n * p->n);
+    bench_fill_general(&r, x1, (size_t)p->n);
+    bench_fill_general(&r, x2, (size_t)p->n);
+    bench_fill_general(&r, y1, (size_t)p->n);
+    bench_fill_general(&r, y2, (size_t)p->n);
+}
+
+/* Bit-exact (mvt.ptx): x1[i] = fma.rn(a[i][j], y1[j], x1[i]) and
+ * x2[i] = fma.rn(a[j][i], y2[j], x2[i]) for j = 0..n-1. */
+static inline void mvt_reference_exact(int n, const float *a, const float *x1,
+                                       const float *x2, const float *y1,
+                                       const float *y2, float *w1, float *w2)
+{
+    for (int i = 0; i < n; i++) {
+        float s1 = x1[i], s2 = x2[i];
+        for (int j = 0; j < n; j++) {
+            s1 = fmaf(a[(size_t)i * n + j], y1[j], s1);
+            s2 = fmaf(a[(size_t)j * n + i], y2[j], s2);
+        }
+        w1[i] = s1;
+        w2[i] = s2;
+    }
+}
 #endif

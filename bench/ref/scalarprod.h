@@ -53,4 +53,34 @@ static inline int scalarprod_grid(const bench_params *p)
 {
     return p->iters < SCALARPROD_MAX_GRID ? p->iters : SCALARPROD_MAX_GRID;
 }
+static inline void scalarprod_inputs_general(const bench_params *p, float *a, float *b)
+{
+    bench_rng r = bench_rng_make(p->seed);
+    size_t total = (size_t)p->n * p->iters;
+    bench_fill_general(&r, a, total);
+    bench_fill_general(&r, b, total);
+}
+
+/* Bit-exact (scalarprod.ptx, block of SCALARPROD_BLOCK threads): thread t
+ * sums fma.rn(a[i], b[i], sum) over i = t, t + block, ... from 0, then the
+ * shared-memory tree adds partial[t + stride] to partial[t] for stride =
+ * block/2 .. 1. The order is fixed by the algorithm, not by scheduling. */
+static inline void scalarprod_reference_exact(const bench_params *p, const float *a,
+                                              const float *b, float *c)
+{
+    float partial[SCALARPROD_BLOCK];
+    for (int v = 0; v < p->iters; v++) {
+        const float *va = a + (size_t)v * p->n, *vb = b + (size_t)v * p->n;
+        for (int t = 0; t < SCALARPROD_BLOCK; t++) {
+            float s = 0.0f;
+            for (int i = t; i < p->n; i += SCALARPROD_BLOCK)
+                s = fmaf(va[i], vb[i], s);
+            partial[t] = s;
+        }
+        for (int stride = SCALARPROD_BLOCK / 2; stride > 0; stride >>= 1)
+            for (int t = 0; t < stride; t++)
+                partial[t] = partial[t + stride] + partial[t];
+        c[v] = partial[0];
+    }
+}
 #endif

@@ -57,4 +57,24 @@ static inline void spmv_reference(int n, const int32_t *row_ptr, const int32_t *
         y[i] = (float)s;
     }
 }
+/* --inputs general: the same matrix structure, full-precision values. */
+static inline void spmv_values_general(const bench_params *p, int nnz, float *vals, float *x)
+{
+    bench_rng r = bench_rng_make(p->seed ^ 0x5eed5eedu);
+    bench_fill_general(&r, vals, (size_t)nnz);
+    bench_fill_general(&r, x, (size_t)p->n);
+}
+
+/* Bit-exact (spmv.ptx): sum = fma.rn(vals[k], x[cols[k]], sum) from 0 in
+ * k order. */
+static inline void spmv_reference_exact(int n, const int32_t *row_ptr, const int32_t *cols,
+                                        const float *vals, const float *x, float *y)
+{
+    for (int i = 0; i < n; i++) {
+        float s = 0.0f;
+        for (int k = row_ptr[i]; k < row_ptr[i + 1]; k++)
+            s = fmaf(vals[k], x[cols[k]], s);
+        y[i] = s;
+    }
+}
 #endif

@@ -46,4 +46,12 @@ static inline int vectoradd_verify(const bench_params *p, const float *a,
     }
     return 0;
 }
+/* --inputs general: values with varied exponents (common.h), so that the
+ * add rounds (two values in [-1, 1) on the 2^-23 grid add exactly). */
+static inline void vectoradd_inputs_general(const bench_params *p, float *a, float *b)
+{
+    bench_rng r = bench_rng_make(p->seed);
+    bench_fill_general(&r, a, (size_t)p->n);
+    bench_fill_general(&r, b, (size_t)p->n);
+}
 #endif
