@@ -508,6 +508,18 @@ smc_status smc_module_get_global(smc_module *mod, const char *name, uint64_t *dp
 
 void smc_kernel_get_info(const smc_kernel *k, smc_kernel_info *out) { if (k && out) *out = k->info; }
 
+uint32_t smc_kernel_occupancy(const smc_device *dev, const smc_kernel *k,
+                              uint32_t block_threads, uint32_t dyn_smem) {
+    if (!dev || !k || block_threads == 0) return 0;
+    if (k->info.max_threads_per_block && block_threads > k->info.max_threads_per_block) return 0;
+    timing_kernel_req req = { block_threads, k->info.regs_per_thread,
+                              k->info.static_smem_bytes + dyn_smem, 1 };
+    timing_occupancy occ;
+    char why[256];
+    if (timing_occupancy_compute(&dev->cfg, &req, &occ, why, sizeof why) != SMC_OK) return 0;
+    return occ.ctas_per_sm;
+}
+
 smc_status smc_kernel_param(const smc_kernel *k, uint32_t i, uint32_t *offset, uint32_t *size) {
     if (!k) return SMC_ERR_INVALID_VALUE;
     const ptx_kernel *pk = emu_kernel_ptx(k->ek);

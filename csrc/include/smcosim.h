@@ -150,6 +150,13 @@ typedef struct smc_kernel_info {
     uint32_t max_threads_per_block; /* .maxntid product, 0 when absent */
 } smc_kernel_info;
 void smc_kernel_get_info(const smc_kernel *k, smc_kernel_info *out);
+/* Resident CTAs of `k` per SM for blocks of `block_threads` threads with
+ * `dyn_smem` bytes of dynamic shared memory, under the device's configuration:
+ * the same computation the timing model dispatches with (GPUDIAG Eq. 3.1-3.3,
+ * allocation units included; csrc/timing/occupancy.c). 0 when such a block
+ * cannot launch at all (a launch limit is exceeded). */
+uint32_t smc_kernel_occupancy(const smc_device *dev, const smc_kernel *k,
+                              uint32_t block_threads, uint32_t dyn_smem);
 /* Offset and size of parameter i inside the parameter block. */
 smc_status smc_kernel_param(const smc_kernel *k, uint32_t i,
                             uint32_t *offset, uint32_t *size);

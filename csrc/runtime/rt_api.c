@@ -756,38 +756,6 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
     return cudaSuccess;
 }
 
-/* Resident blocks of `k` per SM: the least of the CTA-slot, warp, register
- * and shared-memory limits (seed 002, Eq. 3.2-3.3). Registers are counted
- * per warp without allocation granularity (docs/runtime.md). */
-static int blocks_per_sm(const smc_kernel_info *ki, const smc_device_props *p,
-                         int block_size, size_t dyn_smem)
-{
-    if (block_size <= 0 || (uint32_t)block_size > p->max_threads_per_block ||
-        (ki->max_threads_per_block && (uint32_t)block_size > ki->max_threads_per_block))
-        return 0;
-    uint64_t warp = p->warp_size ? p->warp_size : 32;
-    uint64_t warps = ((uint64_t)block_size + warp - 1) / warp;
-    uint64_t n = p->max_ctas_per_sm;
-    uint64_t by_warps = p->max_warps_per_sm / warps;
-    if (by_warps < n)
-        n = by_warps;
-    uint64_t regs = (uint64_t)ki->regs_per_thread * warp * warps;
-    if (regs) {
-        if (regs > p->max_regs_per_block)
-            return 0;
-        if (p->regs_per_sm / regs < n)
-            n = p->regs_per_sm / regs;
-    }
-    uint64_t smem = (uint64_t)ki->static_smem_bytes + dyn_smem;
-    if (smem) {
-        if (smem > p->smem_per_block)
-            return 0;
-        if (p->smem_per_sm / smem < n)
-            n = p->smem_per_sm / smem;
-    }
-    return (int)n;
-}
-
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize,
     unsigned int flags)
@@ -801,7 +769,11 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     cudaError_t e = rt_kernel_query(func, &ki, &p);
     if (e != cudaSuccess)
         return rt_ret(e);
-    *numBlocks = blocks_per_sm(&ki, &p, blockSize, dynamicSMemSize);
+    /* the simulator's own answer: what its dispatcher will do (allocation
+     * units of registers and shared memory included) */
+    *numBlocks = blockSize <= 0 || dynamicSMemSize > UINT32_MAX ? 0 :
+        (int)smc_kernel_occupancy(rt_dev(), rt_kernel_by_host(func)->k, (uint32_t)blockSize,
+                                  (uint32_t)dynamicSMemSize);
     return cudaSuccess;
 }
 

@@ -129,6 +129,20 @@ if run "rt_simd" 0 "$CU/rt_simd"; then
     expect_out "rt_simd: __vabs*/__vsad* (video instructions), __fns, __prof_trigger" "rt_simd: all checks passed"
 fi
 
+# The occupancy API answers what the timing model does (allocation units
+# included): the answer equals the launch's blocks_per_sm in the JSON and
+# floor(sm.smem / roundup(9800, sm.smem_alloc_unit)) from the preset's keys.
+if [ -x "$CLI" ] && SMCOSIM_MODE=timing SMCOSIM_JSON="$tmp/occ.json" run "rt_occupancy" 0 "$CU/rt_occupancy"; then
+    got=$(sed -n 's/^rt_occupancy: \([0-9]*\) blocks per SM.*/\1/p' "$tmp/out")
+    json=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['launches'][0]['blocks_per_sm'])" "$tmp/occ.json" 2>/dev/null)
+    key() { "$CLI" config | awk -v k="$1" '$1 == k { print $3 }'; }
+    smem=$(key sm.smem); unit=$(key sm.smem_alloc_unit)
+    want=$(( smem / (( (9800 + unit - 1) / unit ) * unit) ))
+    [ -n "$got" ] && [ "$got" = "$json" ] && [ "$got" = "$want" ] &&
+        ok "rt_occupancy: cudaOccupancyMaxActiveBlocksPerMultiprocessor = launch's blocks_per_sm = $want" ||
+        bad "rt_occupancy: API says '${got:-?}', the launch had '${json:-?}', the keys give $want"
+fi
+
 # Functions the simulator cannot honour load, return cudaErrorNotSupported
 # and say so once each, naming the function.
 if run "rt_unsupported" 0 "$CU/rt_unsupported"; then
