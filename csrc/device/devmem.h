@@ -17,7 +17,12 @@
 #define DEVMEM_MAX_REGIONS 16
 #define DEVMEM_ALIGN       256                 /* cudaMalloc alignment */
 
-enum devmem_kind { DM_DEVICE = 0, DM_MANAGED, DM_HOST, DM_MODULE };
+enum devmem_kind { DM_DEVICE = 0, DM_MANAGED, DM_HOST, DM_MODULE,
+                   DM_HEAP      /* a kernel's malloc() */ };
+
+/* The device heap of malloc()/free() in kernels: CUDA's default size
+ * (cudaLimitMallocHeapSize, 8 MiB); a malloc beyond it returns NULL. */
+#define DEVMEM_HEAP_DEFAULT (8ull << 20)
 
 typedef struct devmem_alloc {
     uint64_t start, size;     /* size as requested (bounds checks use it) */
@@ -31,6 +36,7 @@ typedef struct devmem {
     devmem_alloc *a; uint32_t n, cap;
     uint32_t last;            /* last-hit cache */
     uint64_t bytes_in_use;
+    uint64_t heap_in_use, heap_limit;   /* DM_HEAP bytes; limit (0: the default) */
 } devmem;
 
 /* Reserve a region. Returns 0 or -1 (errno-style failure; message in err). */

@@ -1666,6 +1666,40 @@ static int format_lane(const ctx *X, int lane, const char *fmt, uint64_t args, c
 
 static int exec_builtin(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
+    if (in->mode == MD_MALLOC || in->mode == MD_FREE) {
+        /* malloc/free in a kernel: the device heap (DM_HEAP allocations of
+         * device memory, at most heap_limit bytes in use: CUDA's
+         * cudaLimitMallocHeapSize). Lanes in order, so addresses are
+         * deterministic. malloc returns NULL when the heap is full, as on a
+         * GPU; free(NULL) does nothing; freeing anything else than a live
+         * malloc() block is a fault naming the address. */
+        devmem *m = X->c->l->d.mem;
+        uint64_t limit = m->heap_limit ? m->heap_limit : DEVMEM_HEAP_DEFAULT;
+        LANES(act) {
+            uint64_t arg = 0;
+            if (in->nops < 2 || !read_slot(X, (int)lane, &in->ops[1], &arg)) return EMU_FAULT;
+            if (in->mode == MD_MALLOC) {
+                uint64_t addr = 0;
+                if (arg > 0 && arg <= limit - m->heap_in_use) {
+                    addr = devmem_alloc_bytes(m, arg, DM_HEAP);
+                    if (addr) m->heap_in_use += arg;
+                }
+                if (in->ops[0].kind == OK_ADDR) {
+                    uint8_t *p = xlate(X, (int)lane, SP_LOCAL, in->ops[0].imm, 8, true, NULL);
+                    if (!p) return EMU_FAULT;
+                    store_bytes(p, addr, 8);
+                }
+            } else if (arg) {
+                int32_t i = devmem_find(m, arg, 1);
+                if (i < 0 || m->a[i].start != arg || m->a[i].kind != DM_HEAP)
+                    return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_ADDRESS, arg,
+                                 "free(0x%llx): not a block from malloc() in a kernel", (unsigned long long)arg);
+                m->heap_in_use -= m->a[i].size;
+                devmem_free(m, arg);
+            }
+        }
+        return EMU_OK;
+    }
     if (in->mode == MD_ASSERTFAIL) {
         if (!act) return EMU_OK;
         int lane = __builtin_ctz(act);

@@ -94,6 +94,9 @@ enum { SMC_MODE_DEFAULT = 0, SMC_MODE_FUNCTIONAL = 1, SMC_MODE_TIMING = 2 };
 smc_status smc_device_create(const smc_device_opts *opts, smc_device **out);
 void       smc_device_destroy(smc_device *dev);
 const char *smc_last_message(const smc_device *dev);
+/* Size of the heap of malloc()/new in kernels (cudaLimitMallocHeapSize;
+ * default 8 MiB): a malloc that would exceed it returns NULL. */
+void       smc_device_set_heap_limit(smc_device *dev, uint64_t bytes);
 
 /* Device properties, from the active configuration (cudaGetDeviceProperties). */
 typedef struct smc_device_props {

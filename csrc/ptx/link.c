@@ -216,12 +216,15 @@ static void inline_func(linker *L, linkstate *S, const ptx_func *f, binding *for
             if (c->nargs != g->nparams || c->nrets != g->nrets)
                 lerr(L, src->line, src->col, "call of '%s' with %u arguments and %u results; it takes %u and %u",
                      g->name, c->nargs, c->nrets, g->nparams, g->nrets);
-            if (!g->has_body && (!strcmp(g->name, "vprintf") || !strcmp(g->name, "__assertfail"))) {
+            if (!g->has_body && (!strcmp(g->name, "vprintf") || !strcmp(g->name, "__assertfail") ||
+                                 !strcmp(g->name, "malloc") || !strcmp(g->name, "free"))) {
                 /* device-runtime builtins: a call instruction whose operands
                  * are the local-memory slots of the result and arguments */
                 ptx_insn b; memset(&b, 0, sizeof b);
                 b.op = OP_CALL; b.guard = -1; b.vec = 1; b.line = src->line; b.col = src->col;
-                b.mode = g->name[0] == 'v' ? MD_VPRINTF : MD_ASSERTFAIL;
+                b.mode = !strcmp(g->name, "vprintf") ? MD_VPRINTF :
+                         !strcmp(g->name, "malloc") ? MD_MALLOC :
+                         !strcmp(g->name, "free") ? MD_FREE : MD_ASSERTFAIL;
                 if (c->nargs + 1 > PTX_MAX_OPS) lerr(L, src->line, src->col, "too many arguments for %s", g->name);
                 b.nops = (uint8_t)(1 + c->nargs);
                 b.ops[0].reg = -1; b.ops[0].reg2 = -1;

@@ -92,7 +92,8 @@ enum ptx_mode {
                       MD_NORMAL, MD_SUBNORMAL,
     /* cvta */        MD_TO,
     /* prmt */        MD_F4E, MD_B4E, MD_RC8, MD_ECL, MD_ECR, MD_RC16,
-    /* call of a runtime builtin (after linking) */ MD_VPRINTF, MD_ASSERTFAIL
+    /* call of a runtime builtin (after linking) */ MD_VPRINTF, MD_ASSERTFAIL,
+                      MD_MALLOC, MD_FREE
 };
 /* Flag bits. */
 enum {

@@ -815,8 +815,9 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
 
 /* ---- smaller calls used by real programs ------------------------------------ */
 
-/* Limits are remembered and reported back; the emulator sizes stacks, the
- * printf buffer and the device heap itself, so they have no effect. */
+/* Limits are remembered and reported back. The heap size is honoured (the
+ * device heap of malloc()/new in kernels); the emulator sizes stacks and the
+ * printf buffer itself, so those two have no effect. */
 static size_t rt_limits[] = {
     [cudaLimitStackSize] = 1024,
     [cudaLimitPrintfFifoSize] = 1u << 20,
@@ -828,6 +829,12 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
     if ((unsigned)limit >= sizeof rt_limits / sizeof rt_limits[0] ||
         rt_limits[limit] == 0)
         return rt_ret(cudaErrorUnsupportedLimit);
+    if (limit == cudaLimitMallocHeapSize) {
+        cudaError_t e = rt_ready();
+        if (e != cudaSuccess)
+            return rt_ret(e);
+        smc_device_set_heap_limit(rt_dev(), value);
+    }
     rt_limits[limit] = value;
     return cudaSuccess;
 }

@@ -143,6 +143,15 @@ if [ -x "$CLI" ] && SMCOSIM_MODE=timing SMCOSIM_JSON="$tmp/occ.json" run "rt_occ
         bad "rt_occupancy: API says '${got:-?}', the launch had '${json:-?}', the keys give $want"
 fi
 
+# malloc/free and new/delete in kernels, functional and timing mode; a bad
+# free() is a device fault that names the address.
+for mode in functional timing; do
+    if SMCOSIM_MODE=$mode run "rt_malloc ($mode)" 0 "$CU/rt_malloc"; then
+        expect_out "rt_malloc ($mode): device heap, NULL beyond it, a bad free faults" "rt_malloc: all checks passed"
+        expect_err "rt_malloc ($mode): the bad free is named" "not a block from malloc() in a kernel"
+    fi
+done
+
 # Functions the simulator cannot honour load, return cudaErrorNotSupported
 # and say so once each, naming the function.
 if run "rt_unsupported" 0 "$CU/rt_unsupported"; then
