@@ -77,7 +77,8 @@ static const ck_key gpu_keys[] = {
     UNIT_KEYS("dpu", GPU_UNIT_DPU, "double-precision"),
     UNIT_KEYS("int", GPU_UNIT_INT, "integer-math"),
     UNIT_KEYS("branch", GPU_UNIT_BRANCH, "branch (also barrier, exit, shuffle/vote)"),
-    CK_KEY_U64("gpu.watchdog_cycles", gpu_config, watchdog_cycles, 1000, UINT64_C(1) << 50, "cycles without any instruction issued before the launch is reported hung (SMC_ERR_LAUNCH_TIMEOUT)"),
+    CK_KEY_U64("gpu.watchdog_insts", gpu_config, watchdog_insts, 1, UINT64_C(1) << 50, "watchdog, both modes: warp-instructions one warp may execute while no warp exits, no barrier completes and no CTA starts before the launch is reported hung (SMC_ERR_LAUNCH_TIMEOUT)"),
+    CK_KEY_U64("gpu.watchdog_cycles", gpu_config, watchdog_cycles, 1000, UINT64_C(1) << 50, "watchdog, timing mode: cycles in which no warp exits, no barrier completes and no CTA starts before the launch is reported hung (SMC_ERR_LAUNCH_TIMEOUT)"),
     G32("gpu.progress_seconds", progress_seconds, 0, 3600, "a progress line on stderr every N seconds of host time (0 = never)"),
 };
 #define NGPUKEYS (sizeof gpu_keys / sizeof gpu_keys[0])
@@ -158,7 +159,13 @@ static void kepler_k20x(gpu_config *c)
     unit(c, GPU_UNIT_INT, 0, 1, 9, 1);
     unit(c, GPU_UNIT_LDST, 0, 1, 1, 1);
     unit(c, GPU_UNIT_BRANCH, 1, 0, 4, 1);
-    c->watchdog_cycles = 1000000;        /* assumed: far above any memory latency */
+    /* The watchdog is not a hardware number. 10^9 warp-instructions is ten
+     * times the 10^8 a legitimate long loop may run in one warp between two
+     * progress events (= EMU_DEFAULT_WATCHDOG); 10^11 cycles is what 10^9
+     * warp-instructions of one warp take at 100 cycles each (a dependent
+     * chain of DRAM loads), so neither trips before the other on a loop. */
+    c->watchdog_insts = 1000000000;
+    c->watchdog_cycles = UINT64_C(100000000000);
     c->progress_seconds = 5;
 }
 
@@ -199,7 +206,8 @@ static void fermi_gtx480(gpu_config *c)
     unit(c, GPU_UNIT_INT, 1, 0, 18, 2);
     unit(c, GPU_UNIT_LDST, 0, 1, 1, 1);
     unit(c, GPU_UNIT_BRANCH, 1, 0, 4, 2);
-    c->watchdog_cycles = 1000000;
+    c->watchdog_insts = 1000000000;      /* as kepler_k20x */
+    c->watchdog_cycles = UINT64_C(100000000000);
     c->progress_seconds = 5;
 }
 

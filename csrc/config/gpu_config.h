@@ -94,7 +94,13 @@ typedef struct gpu_config {
 
     gpu_unit_config unit[GPU_UNIT_COUNT];
 
-    uint64_t watchdog_cycles;     /* cycles without any issue before a hang is reported */
+    /* The watchdog (docs/emulator.md "No progress"): progress is a warp
+     * exiting, a barrier completing or a CTA starting. A launch is reported
+     * hung (SMC_ERR_LAUNCH_TIMEOUT) when one warp executes watchdog_insts
+     * warp-instructions (both modes), or watchdog_cycles cycles pass (timing
+     * mode), without progress. */
+    uint64_t watchdog_insts;
+    uint64_t watchdog_cycles;
     uint32_t progress_seconds;    /* progress line on stderr every N s (0 = never) */
 
     mem_config mem;

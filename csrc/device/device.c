@@ -654,7 +654,9 @@ smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 bl
         .kernel = k->ek, .grid = grid, .block = block, .dyn_smem = dyn_smem_bytes,
         .params = params, .param_bytes = (uint32_t)(param_bytes < in->param_bytes ? param_bytes : in->param_bytes),
         .mem = &dev->mem, .num_sms = p->num_sms, .max_warps_per_sm = p->max_warps_per_sm,
-        .watchdog = dev->opts.watchdog,
+        /* smc_device_opts.watchdog (SMCOSIM_WATCHDOG under the runtime), when
+         * set, is the same budget as gpu.watchdog_insts and wins over it */
+        .watchdog = dev->opts.watchdog ? dev->opts.watchdog : dev->cfg.watchdog_insts,
     };
     const char *vr = getenv("SMC_VERIFY_REGALLOC");
     d.verify_regalloc = vr && vr[0] == '1';

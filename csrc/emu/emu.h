@@ -110,7 +110,12 @@ typedef struct emu_launch_desc {
     devmem  *mem;
     uint32_t num_sms;            /* %nsmid */
     uint32_t max_warps_per_sm;   /* %nwarpid */
-    uint64_t watchdog;           /* warp-instructions without progress; 0 = default */
+    /* The watchdog (docs/emulator.md, "No progress"): the most
+     * warp-instructions one warp may execute while the launch makes no
+     * progress (no warp exits, no barrier completes, no CTA starts) before
+     * the launch stops with SMC_ERR_LAUNCH_TIMEOUT; 0 = EMU_DEFAULT_WATCHDOG.
+     * The device passes the configuration key gpu.watchdog_insts. */
+    uint64_t watchdog;
     emu_clock_fn clock; void *clock_ctx;
     /* Check the register allocation while executing: every source operand's
      * physical register must still hold that virtual register (last writer),
@@ -119,7 +124,10 @@ typedef struct emu_launch_desc {
     bool verify_regalloc;
 } emu_launch_desc;
 
-#define EMU_DEFAULT_WATCHDOG 200000000ull
+/* = the default of gpu.watchdog_insts (csrc/config/gpu_config.c; a unit test
+ * checks that they agree): ten times 10^8, the warp-instructions a legitimate
+ * long loop may run in one warp between two progress events. */
+#define EMU_DEFAULT_WATCHDOG 1000000000ull
 
 emu_launch *emu_launch_create(const emu_launch_desc *d);
 void emu_launch_destroy(emu_launch *l);
@@ -128,6 +136,12 @@ uint32_t emu_launch_num_ctas(const emu_launch *l);
 const smc_fault *emu_launch_fault(const emu_launch *l);
 uint64_t emu_launch_warp_insts(const emu_launch *l);
 uint64_t emu_launch_thread_insts(const emu_launch *l);
+
+/* Progress, the one definition both modes use (docs/emulator.md): a warp
+ * exits, a barrier completes or a CTA starts. The count of such events so
+ * far in the launch: a caller that sees it unchanged over a stretch of time
+ * knows that nothing progressed (the timing model's gpu.watchdog_cycles). */
+uint64_t emu_launch_progress(const emu_launch *l);
 
 /* CTAs are created on demand (linear id in x-major order) on an SM. */
 emu_cta *emu_cta_create(emu_launch *l, uint32_t cta_linear, uint32_t smid);
@@ -145,6 +159,14 @@ uint32_t emu_warp_stack_depth(const emu_cta *c, uint32_t warp);
 /* May the warp issue (not exited, not waiting at a barrier)? */
 bool emu_warp_ready(const emu_cta *c, uint32_t warp);
 bool emu_warp_exited(const emu_cta *c, uint32_t warp);
+/* Warp-instructions the warp executed since the last progress event of the
+ * launch (what the watchdog compares with its budget). */
+uint64_t emu_warp_idle_insts(const emu_cta *c, uint32_t warp);
+/* Stop the launch as hung: an SMC_ERR_LAUNCH_TIMEOUT fault blamed on this
+ * warp at its current pc and lowest active lane, with `what` as the reason
+ * (the timing model's cycle watchdog). Returns EMU_FAULT; does nothing when
+ * the launch has a fault already. */
+int  emu_launch_hang(emu_cta *c, uint32_t warp, const char *what);
 /* Execute the warp's next instruction. `out` may be NULL. */
 int  emu_warp_execute(emu_cta *c, uint32_t warp, emu_exec_info *out);
 

@@ -143,6 +143,10 @@ typedef struct warp {
     uint8_t  state, bar_id;
     int32_t  bar_dst;        /* bar.red destination vreg, -1 */
     uint32_t bar_dst_mask;
+    uint32_t bar_pc;         /* pc of the barrier it waits at (W_BAR) */
+    /* the watchdog: warp-instructions executed since the launch's progress
+     * count was dog_epoch (counts from 0 again when the count moved on) */
+    uint64_t dog_epoch, dog_insts;
     simt_entry *stack; uint32_t sp, cap;
     uint64_t *regs;          /* nregs x 32 */
     uint32_t *owner;         /* verify_regalloc: per physical register and lane,
@@ -171,7 +175,10 @@ struct emu_launch {
     const ptx_kernel *k;
     uint8_t *params;
     smc_fault fault;
-    uint64_t warp_insts, thread_insts, since_progress, watchdog;
+    uint64_t warp_insts, thread_insts;
+    /* progress events so far (a warp exited, a barrier completed, a CTA
+     * started) and the watchdog's budget per warp (docs/emulator.md) */
+    uint64_t progress, watchdog;
     uint32_t nctas, threads_per_cta, warps_per_cta;
 };
 
@@ -196,6 +203,7 @@ uint32_t emu_launch_num_ctas(const emu_launch *l) { return l->nctas; }
 const smc_fault *emu_launch_fault(const emu_launch *l) { return &l->fault; }
 uint64_t emu_launch_warp_insts(const emu_launch *l) { return l->warp_insts; }
 uint64_t emu_launch_thread_insts(const emu_launch *l) { return l->thread_insts; }
+uint64_t emu_launch_progress(const emu_launch *l) { return l->progress; }
 
 emu_cta *emu_cta_create(emu_launch *l, uint32_t linear, uint32_t smid) {
     if (linear >= l->nctas) return NULL;
@@ -232,6 +240,9 @@ emu_cta *emu_cta_create(emu_launch *l, uint32_t linear, uint32_t smid) {
         w->state = W_RUN;
         w->bar_dst = -1;
     }
+    /* a CTA starting is progress: new work entered the machine (in the
+     * functional runner it always follows the previous CTA's last exit) */
+    l->progress++;
     return c;
 fail:
     emu_cta_destroy(c);
@@ -248,6 +259,10 @@ bool emu_cta_done(const emu_cta *c) { return c->live_warps == 0; }
 bool emu_warp_exited(const emu_cta *c, uint32_t w) { return w >= c->nwarps || c->w[w].state == W_DONE; }
 bool emu_warp_ready(const emu_cta *c, uint32_t w) {
     return w < c->nwarps && c->w[w].state == W_RUN && c->l->fault.status == SMC_OK;
+}
+uint64_t emu_warp_idle_insts(const emu_cta *c, uint32_t w) {
+    if (w >= c->nwarps || c->w[w].dog_epoch != c->l->progress) return 0;
+    return c->w[w].dog_insts;
 }
 uint32_t emu_warp_pc(const emu_cta *c, uint32_t w) {
     if (w >= c->nwarps || c->w[w].state == W_DONE) return PTX_NO_PC;
@@ -471,7 +486,7 @@ static void lanes_exit(emu_cta *c, uint32_t wi, uint32_t mask) {
     if (w->sp == 0) {
         w->state = W_DONE;
         c->live_warps--;
-        c->l->since_progress = 0;
+        c->l->progress++;              /* a warp exiting is progress */
         for (uint32_t b = 0; b < 16; b++) if (c->bar[b].arrived_warps) barrier_check(c, b);
     }
 }
@@ -493,7 +508,25 @@ static void barrier_check(emu_cta *c, uint32_t id) {
         }
     }
     memset(b, 0, sizeof *b);
-    c->l->since_progress = 0;
+    c->l->progress++;                  /* a barrier completing is progress */
+}
+
+/* A CTA in which no warp can run (each is at a barrier or has exited) while
+ * some warp waits at a barrier that did not complete can never move again:
+ * only its own warps could arrive at its barriers or exit. Report it the
+ * moment it happens — the same in both modes — blamed on the first waiting
+ * warp, at its barrier, lowest live lane. EMU_OK when the CTA can go on. */
+static int deadlock_check(emu_cta *c) {
+    uint32_t w0 = UINT32_MAX;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        if (c->w[i].state == W_RUN) return EMU_OK;
+        if (c->w[i].state == W_BAR && w0 == UINT32_MAX) w0 = i;
+    }
+    if (w0 == UINT32_MAX) return EMU_OK;            /* every warp exited */
+    const warp *w = &c->w[w0];
+    uint32_t live = w->valid & ~w->exited;
+    return fault(c, w0, live ? __builtin_ctz(live) : 0, w->bar_pc, SMC_ERR_LAUNCH_TIMEOUT, 0,
+                 "deadlock: every live warp of the CTA waits at a barrier that cannot complete");
 }
 
 /* ---- instruction groups ----------------------------------------------------- */
@@ -1500,8 +1533,10 @@ static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
     }
     w->state = W_BAR;
     w->bar_id = (uint8_t)id;
+    w->bar_pc = X->pc;
     barrier_check(c, (uint32_t)id);
-    return w->state == W_BAR ? EMU_WAIT_BARRIER : EMU_OK;
+    if (w->state != W_BAR) return EMU_OK;
+    return deadlock_check(c) == EMU_FAULT ? EMU_FAULT : EMU_WAIT_BARRIER;
 }
 
 
@@ -1860,10 +1895,19 @@ static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, bool 
     }
     l->warp_insts++;
     l->thread_insts += (uint32_t)__builtin_popcount(act);
-    if (++l->since_progress > l->watchdog) {
-        int lane0 = act ? __builtin_ctz(act) : 0;
+    /* The watchdog counts per warp, so that the budget does not depend on
+     * how many warps run side by side: a warp that executes more than
+     * l->watchdog warp-instructions while no warp exits, no barrier
+     * completes and no CTA starts anywhere in the launch is hung. */
+    if (w->dog_epoch != l->progress) {
+        w->dog_epoch = l->progress;
+        w->dog_insts = 0;
+    }
+    if (++w->dog_insts > l->watchdog) {
+        int lane0 = act ? __builtin_ctz(act) : mask ? __builtin_ctz(mask) : 0;
         return fault(c, wi, lane0, pc, SMC_ERR_LAUNCH_TIMEOUT, 0,
-                     "watchdog: %llu warp-instructions without a warp exiting or a barrier completing",
+                     "watchdog: %llu warp-instructions in this warp, no warp exited, no barrier "
+                     "completed, no CTA started (gpu.watchdog_insts)",
                      (unsigned long long)l->watchdog);
     }
     int st = EMU_OK;
@@ -1921,7 +1965,7 @@ static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, bool 
         top->pc = pc + 1;
         if (act) lanes_exit(c, wi, act);
         else reconverge(w);
-        if (w->state == W_DONE) st = EMU_EXITED;
+        if (w->state == W_DONE) st = deadlock_check(c) == EMU_FAULT ? EMU_FAULT : EMU_EXITED;
         break;
     case OP_BRA: {
         advance = false;
@@ -1993,6 +2037,19 @@ int emu_warp_skip(emu_cta *c, uint32_t wi) {
     return EMU_OK;
 }
 
+int emu_launch_hang(emu_cta *c, uint32_t wi, const char *what) {
+    if (c->l->fault.status != SMC_OK) return EMU_FAULT;
+    uint32_t pc = 0, lane = 0;
+    if (wi < c->nwarps && c->w[wi].state != W_DONE) {
+        const warp *w = &c->w[wi];
+        const simt_entry *top = &w->stack[w->sp - 1];
+        pc = w->state == W_BAR ? w->bar_pc : top->pc;
+        uint32_t m = top->mask ? top->mask : w->valid & ~w->exited;
+        lane = m ? (uint32_t)__builtin_ctz(m) : 0;
+    }
+    return fault(c, wi, (int)lane, pc, SMC_ERR_LAUNCH_TIMEOUT, 0, "%s", what);
+}
+
 /* ---- functional runner ----------------------------------------------------- */
 #define QUANTUM 4096   /* warp-instructions per warp turn */
 
@@ -2017,8 +2074,9 @@ smc_status emu_run_functional(emu_launch *l) {
             if (!progress && !emu_cta_done(c)) {
                 uint32_t w0 = 0;
                 while (w0 < c->nwarps && c->w[w0].state != W_BAR) w0++;
-                uint32_t pc = w0 < c->nwarps ? c->w[w0].stack[c->w[w0].sp - 1].pc : 0;
-                fault(c, w0, 0, pc > 0 ? pc - 1 : 0, SMC_ERR_LAUNCH_TIMEOUT, 0,
+                /* (deadlock_check reports this as it happens; kept as a net) */
+                uint32_t pc = w0 < c->nwarps ? c->w[w0].bar_pc : 0;
+                fault(c, w0, 0, pc, SMC_ERR_LAUNCH_TIMEOUT, 0,
                       "deadlock: every live warp waits at a barrier that cannot complete");
                 emu_cta_destroy(c);
                 return l->fault.status;

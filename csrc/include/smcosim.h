@@ -43,7 +43,9 @@ typedef enum smc_status {
     SMC_ERR_MISALIGNED_ADDRESS,   /* guest misaligned access */
     SMC_ERR_ILLEGAL_INSTRUCTION,  /* guest executed something unsupported */
     SMC_ERR_ASSERT,               /* guest trap / __trap() / assert */
-    SMC_ERR_LAUNCH_TIMEOUT,       /* watchdog: no progress for N cycles */
+    SMC_ERR_LAUNCH_TIMEOUT,       /* watchdog: no progress (no warp exit, barrier
+                                     completion or CTA start) within the budget;
+                                     barrier deadlock (docs/emulator.md) */
     SMC_ERR_LAUNCH_FAILED,        /* any other guest failure */
     SMC_ERR_INTERRUPTED,          /* run stopped by the user (Ctrl-C) */
     SMC_ERR_UNSUPPORTED           /* host asked for something not modelled */
@@ -61,8 +63,10 @@ typedef struct smc_dim3 { uint32_t x, y, z; } smc_dim3;
 /* Options for a device. Zero-initialise and set what you need. */
 typedef struct smc_device_opts {
     const char *config;      /* preset name or config file; NULL = default preset */
-    uint64_t    watchdog;    /* warp-instructions without progress before a hang
-                                is reported; 0 = default */
+    uint64_t    watchdog;    /* warp-instructions one warp may execute without
+                                progress before a hang is reported: the same
+                                budget as gpu.watchdog_insts, which it overrides;
+                                0 = the key's (default 10^9) */
     uint64_t    seed;        /* for anything randomised; results depend only on it */
 
     /* Timing model (issue 5, docs/timing-model.md). A NULL/0 field takes

@@ -39,6 +39,9 @@ typedef struct inst_source_ops {
     const smc_fault *(*fault)(void *ctx);
     uint64_t (*warp_insts)(void *ctx);
     uint64_t (*thread_insts)(void *ctx);
+    /* Progress events so far (a warp exited, a barrier completed, a CTA
+     * started: docs/emulator.md); the cycle watchdog watches it move. */
+    uint64_t (*progress)(void *ctx);
 
     /* ---- CTA life cycle ---- */
     /* Start CTA `linear` on SM smid; NULL when out of host memory. */
@@ -56,6 +59,11 @@ typedef struct inst_source_ops {
     int (*skip)(inst_cta *c, uint32_t warp);
     bool (*ready)(const inst_cta *c, uint32_t warp);  /* not at a barrier, not exited */
     bool (*exited)(const inst_cta *c, uint32_t warp);
+    /* Warp-instructions the warp executed since the last progress event. */
+    uint64_t (*idle_insts)(const inst_cta *c, uint32_t warp);
+    /* Stop the launch as hung (SMC_ERR_LAUNCH_TIMEOUT, see fault), blamed on
+     * this warp at its current pc, `what` the reason. */
+    void (*hang)(inst_cta *c, uint32_t warp, const char *what);
 } inst_source_ops;
 
 typedef struct inst_source {

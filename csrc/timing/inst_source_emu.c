@@ -36,6 +36,7 @@ static void emu_mark_joins(void *ctx, uint8_t *join)
 static const smc_fault *emu_fault(void *ctx) { return emu_launch_fault(st(ctx)->launch); }
 static uint64_t emu_warp_insts(void *ctx) { return emu_launch_warp_insts(st(ctx)->launch); }
 static uint64_t emu_thread_insts(void *ctx) { return emu_launch_thread_insts(st(ctx)->launch); }
+static uint64_t emu_progress(void *ctx) { return emu_launch_progress(st(ctx)->launch); }
 
 static inst_cta *emu_start(void *ctx, uint32_t linear, uint32_t smid)
 {
@@ -56,6 +57,8 @@ static int emu_execute(inst_cta *c, uint32_t w, emu_exec_info *out)
 static int emu_skip(inst_cta *c, uint32_t w) { return emu_warp_skip(ecta(c), w); }
 static bool emu_ready(const inst_cta *c, uint32_t w) { return emu_warp_ready(ccta(c), w); }
 static bool emu_exited(const inst_cta *c, uint32_t w) { return emu_warp_exited(ccta(c), w); }
+static uint64_t emu_idle(const inst_cta *c, uint32_t w) { return emu_warp_idle_insts(ccta(c), w); }
+static void emu_hang(inst_cta *c, uint32_t w, const char *what) { emu_launch_hang(ecta(c), w, what); }
 
 static const inst_source_ops emu_source_ops = {
     .name = "emulator",
@@ -66,6 +69,7 @@ static const inst_source_ops emu_source_ops = {
     .fault = emu_fault,
     .warp_insts = emu_warp_insts,
     .thread_insts = emu_thread_insts,
+    .progress = emu_progress,
     .cta_start = emu_start,
     .cta_warps = emu_warps,
     .cta_done = emu_done,
@@ -75,6 +79,8 @@ static const inst_source_ops emu_source_ops = {
     .skip = emu_skip,
     .ready = emu_ready,
     .exited = emu_exited,
+    .idle_insts = emu_idle,
+    .hang = emu_hang,
 };
 
 inst_source inst_source_from_emu(inst_source_emu *state, const emu_kernel *ek, emu_launch *l)

@@ -190,6 +190,52 @@ int timing_destroy(timing_gpu *g, char *err, size_t errlen)
 
 /* ---- the launch ----------------------------------------------------------- */
 
+/* The watchdog (docs/emulator.md, "No progress"). Progress is a warp
+ * exiting, a barrier completing or a CTA starting, counted by the
+ * instruction source (the emulator, which also runs the per-warp budget
+ * gpu.watchdog_insts at every execute). Here, in cycles: gpu.watchdog_cycles
+ * cycles without progress, or TM_STALL_CYCLES cycles in which no warp issued
+ * anything at all (the scheduler stalled: the instruction budget cannot
+ * count then; a barrier deadlock is reported by the emulator when it
+ * happens), stop the launch. */
+#define TM_STALL_CYCLES UINT64_C(1000000)   /* far above any memory latency */
+
+/* Stop the launch as hung, blamed — as the functional watchdog does — on a
+ * warp: the resident warp that executed the most warp-instructions since
+ * the last progress (the one spinning hardest; the first in SM, CTA slot,
+ * warp order on a tie), at its current pc. */
+static void tm_hang(timing_gpu *g, const char *kernel_name, const char *what)
+{
+    const inst_source *src = &g->src;
+    inst_cta *bc = NULL;
+    uint32_t bw = 0;
+    uint64_t best = 0;
+    for (uint32_t i = 0; i < g->nsm; i++)
+        for (uint32_t j = 0; j < g->cfg.max_ctas_per_sm; j++) {
+            tm_cta *c = &g->sm[i].cta[j];
+            if (!c->used)
+                continue;
+            for (uint32_t w = 0; w < c->nwarps; w++) {
+                if (src->ops->exited(c->src, w))
+                    continue;
+                uint64_t n = src->ops->idle_insts(c->src, w);
+                if (!bc || n > best) {
+                    bc = c->src;
+                    bw = w;
+                    best = n;
+                }
+            }
+        }
+    const smc_fault *f = src->ops->fault(src->ctx);
+    if (bc)
+        src->ops->hang(bc, bw, what);
+    g->fault = SMC_ERR_LAUNCH_TIMEOUT;
+    if (f->status != SMC_OK)
+        tm_set_msg(g, "%s", f->message);
+    else   /* no live warp to blame (cannot happen while the SM is busy) */
+        tm_set_msg(g, "SMC_ERR_LAUNCH_TIMEOUT: %s in kernel %s", what, kernel_name);
+}
+
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -281,7 +327,7 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
 
     uint32_t nctas = src->ops->num_ctas(src->ctx);
     uint32_t next_cta = 0;
-    uint64_t last_issue = 0;
+    uint64_t last_issue = 0, last_progress = 0, progress = src->ops->progress(src->ctx);
     double t0 = now_seconds(), next_progress = t0 + g->cfg.progress_seconds;
     uint64_t t = 0;
     for (;; t++) {
@@ -315,11 +361,24 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
             t++;
             break;
         }
-        if (t - last_issue > g->cfg.watchdog_cycles) {
-            g->fault = SMC_ERR_LAUNCH_TIMEOUT;
-            tm_set_msg(g, "kernel %s: no instruction issued for %llu cycles (gpu.watchdog_cycles) "
-                    "at cycle %llu: deadlock or hang", kernel_name,
-                    (unsigned long long)g->cfg.watchdog_cycles, (unsigned long long)t);
+        uint64_t p = src->ops->progress(src->ctx);
+        if (p != progress) {
+            progress = p;
+            last_progress = t;
+        }
+        if (t - last_progress > g->cfg.watchdog_cycles) {
+            char what[160];
+            snprintf(what, sizeof what, "watchdog: %llu cycles, no warp exited, no barrier "
+                     "completed, no CTA started (gpu.watchdog_cycles)",
+                     (unsigned long long)g->cfg.watchdog_cycles);
+            tm_hang(g, kernel_name, what);
+            break;
+        }
+        if (t - last_issue > TM_STALL_CYCLES) {
+            char what[160];
+            snprintf(what, sizeof what, "watchdog: no instruction issued for %llu cycles "
+                     "(the scheduler stalled)", (unsigned long long)TM_STALL_CYCLES);
+            tm_hang(g, kernel_name, what);
             break;
         }
         if ((t & 0xFFFF) == 0) {

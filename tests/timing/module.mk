@@ -1,17 +1,17 @@
 # tests/timing/: the GPU configuration and the SM timing model (issue 5).
 # The timing tests need the scheduler core (cosim/, see csrc/timing/module.mk).
 
-TIMING_TEST_NAMES := test_config $(if $(TIMING_HAVE_SCHED),test_timing)
+TIMING_TEST_NAMES := test_config $(if $(TIMING_HAVE_SCHED),test_timing test_watchdog)
 TIMING_TEST_BINS  := $(patsubst %,$(B)/tests/timing/%,$(TIMING_TEST_NAMES))
 
 $(B)/tests/timing/%: $(B)/tests/timing/%.o $(EMU_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $< $(EMU_LIB) $(LDLIBS) -lcmocka
 
-# the timing test also drives the RTL and lockstep back ends
+# the timing and watchdog tests also drive the RTL and lockstep back ends
 ifneq ($(TIMING_HAVE_SCHED),)
-$(B)/tests/timing/test_timing: $(VSCHED_LIB) $(TIMING_FST_OBJ)
-$(B)/tests/timing/test_timing: LDLIBS += $(TIMING_RTL_LINK)
+$(B)/tests/timing/test_timing $(B)/tests/timing/test_watchdog: $(VSCHED_LIB) $(TIMING_FST_OBJ)
+$(B)/tests/timing/test_timing $(B)/tests/timing/test_watchdog: LDLIBS += $(TIMING_RTL_LINK)
 endif
 
 .SECONDARY: $(patsubst %,$(B)/tests/timing/%.o,$(TIMING_TEST_NAMES))
@@ -59,7 +59,13 @@ $(B)/tests/timing/event_time: tests/timing/event_time.cu
 	$(TIMING_NVCC) --cudart shared -O2 -Wno-deprecated-gpu-targets \
 	    -gencode arch=compute_75,code=compute_75 $< -o $@.tmp && mv -f $@.tmp $@
 TEST_DEPS   += $(B)/tests/timing/event_time
+$(B)/tests/timing/hang: tests/timing/hang.cu
+	@mkdir -p $(@D)
+	$(TIMING_NVCC) --cudart shared -O2 -Wno-deprecated-gpu-targets \
+	    -gencode arch=compute_75,code=compute_75 $< -o $@.tmp && mv -f $@.tmp $@
+TEST_DEPS   += $(B)/tests/timing/hang
 endif
 ifneq ($(TIMING_HAVE_SCHED),)
-TEST_SUITES += "tests/timing/event-time.sh $(B)"
+TEST_SUITES += "tests/timing/event-time.sh $(B)" "tests/timing/hang-check.sh $(B)"
+TEST_DEPS   += $(B)/bin/smcosim $(TIMING_PLUGIN) $(CUDART_SO)
 endif
