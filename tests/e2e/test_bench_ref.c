@@ -2,6 +2,12 @@
  * test_bench_ref.c — the shared benchmark references (bench/ref/) checked
  * against values worked out by hand or by a different algorithm, so that a
  * benchmark's PASS means the GPU agreed with a correct answer.
+ *
+ * The dense linear-algebra references have two independent formulations: a
+ * double-precision one (for the default q8 inputs, on which every sum is
+ * exact) and a float one in the kernel's PTX order with fmaf (for
+ * --inputs general). On q8 inputs both must give the same bits, and both are
+ * also checked on a 2x2 case worked out by hand.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +16,13 @@
 #include <cmocka.h>
 
 #include "../../bench/ref/common.h"
+#include "../../bench/ref/2mm.h"
+#include "../../bench/ref/atax.h"
+#include "../../bench/ref/bicg.h"
+#include "../../bench/ref/conv2d.h"
+#include "../../bench/ref/gemm.h"
+#include "../../bench/ref/mvt.h"
+#include "../../bench/ref/scalarprod.h"
 #include "../../bench/ref/bfs.h"
 #include "../../bench/ref/bitonic.h"
 #include "../../bench/ref/fwt.h"
@@ -219,6 +232,118 @@ static void test_transpose_verify(void **state)
     assert_int_equal(transpose_verify("t", 2, in, out, why, sizeof why), 1);
 }
 
+/* A = [[1, 2], [3, 4]] throughout; products worked out by hand. */
+static const float A2[4] = { 1, 2, 3, 4 };
+
+static void test_gemm_2mm_by_hand(void **state)
+{
+    (void)state;
+    const float b[4] = { 5, 6, 7, 8 }, c[4] = { 1, 1, 1, 1 };
+    float want[4], exact[4];
+    /* A*B = [[19, 22], [43, 50]]; gemm: beta * C + alpha * A*B */
+    gemm_reference(2, A2, b, c, want);
+    gemm_reference_exact(2, A2, b, c, exact);
+    const float ab[4] = { 19, 22, 43, 50 };
+    for (int i = 0; i < 4; i++) {
+        assert_true(want[i] == GEMM_BETA * 1 + GEMM_ALPHA * ab[i]);
+        assert_true(exact[i] == want[i]);
+    }
+    /* 2mm: D = beta * D + (alpha * A*B) * C, C = identity, D = ones */
+    const float id[4] = { 1, 0, 0, 1 };
+    mm2_reference(2, A2, b, id, c, want);
+    mm2_reference_exact(2, A2, b, id, c, exact);
+    for (int i = 0; i < 4; i++) {
+        assert_true(want[i] == MM2_BETA * 1 + MM2_ALPHA * ab[i]);
+        assert_true(exact[i] == want[i]);
+    }
+}
+
+static void test_vector_kernels_by_hand(void **state)
+{
+    (void)state;
+    float y[2], y2[2];
+    /* atax: y = A^T (A x), x = (1, 1): A x = (3, 7), A^T (3, 7) = (24, 34) */
+    const float ones[2] = { 1, 1 };
+    atax_reference(2, A2, ones, y);
+    atax_reference_exact(2, A2, ones, y2);
+    assert_true(y[0] == 24 && y[1] == 34 && y2[0] == 24 && y2[1] == 34);
+    /* bicg: s = A^T r, q = A p; r = (1, 2): s = (7, 10); p = (1, 1): q = (3, 7) */
+    const float r[2] = { 1, 2 };
+    float s[2], q[2], s2[2], q2[2];
+    bicg_reference(2, A2, r, ones, s, q);
+    bicg_reference_exact(2, A2, r, ones, s2, q2);
+    assert_true(s[0] == 7 && s[1] == 10 && q[0] == 3 && q[1] == 7);
+    assert_true(s2[0] == 7 && s2[1] == 10 && q2[0] == 3 && q2[1] == 7);
+    /* mvt: w1 = x1 + A y1, w2 = x2 + A^T y2; x1 = (0.5, 0.5), y1 = (1, 1):
+     * w1 = (3.5, 7.5); x2 = (0, 1), y2 = (1, 0): A^T y2 = (1, 2), w2 = (1, 3) */
+    const float x1[2] = { 0.5f, 0.5f }, x2[2] = { 0, 1 }, e0[2] = { 1, 0 };
+    float w1[2], w2[2], v1[2], v2[2];
+    mvt_reference(2, A2, x1, x2, ones, e0, w1, w2);
+    mvt_reference_exact(2, A2, x1, x2, ones, e0, v1, v2);
+    assert_true(w1[0] == 3.5f && w1[1] == 7.5f && w2[0] == 1 && w2[1] == 3);
+    assert_true(v1[0] == 3.5f && v1[1] == 7.5f && v2[0] == 1 && v2[1] == 3);
+    /* scalarprod: two vectors of 3: (1,2,3).(4,5,6) = 32, (1,1,1).(-1,0,2) = 1 */
+    bench_params p = { 3, 2, 0 };
+    const float a[6] = { 1, 2, 3, 1, 1, 1 }, b[6] = { 4, 5, 6, -1, 0, 2 };
+    float c[2], c2[2];
+    scalarprod_reference(&p, a, b, c);
+    scalarprod_reference_exact(&p, a, b, c2);
+    assert_true(c[0] == 32 && c[1] == 1 && c2[0] == 32 && c2[1] == 1);
+}
+
+/* conv2d on 3x3: an impulse at the centre gives C22 there and 0 on the
+ * border; an impulse in a corner reaches the centre through the matching
+ * corner coefficient (C11 for the top-left input). */
+static void test_conv2d_by_hand(void **state)
+{
+    (void)state;
+    float a[9] = { 0 }, b[9], e[9];
+    a[4] = 1;
+    conv2d_reference(3, a, b);
+    conv2d_reference_exact(3, a, e);
+    for (int i = 0; i < 9; i++) {
+        assert_true(b[i] == (i == 4 ? CONV2D_C22 : 0.0f));
+        assert_true(e[i] == b[i]);
+    }
+    a[4] = 0;
+    a[0] = 1;
+    conv2d_reference(3, a, b);
+    conv2d_reference_exact(3, a, e);
+    assert_true(b[4] == CONV2D_C11 && e[4] == CONV2D_C11);
+}
+
+/* The two formulations agree bit for bit on the suite's own q8 inputs. */
+static void test_exact_and_double_agree_on_q8(void **state)
+{
+    (void)state;
+    const int n = 24;
+    bench_params p = { n, 1, BENCH_DEFAULT_SEED };
+    size_t nn = (size_t)n * n;
+    float *a = calloc(nn, 4), *b = calloc(nn, 4), *c = calloc(nn, 4), *d = calloc(nn, 4);
+    float *w1 = calloc(nn, 4), *w2 = calloc(nn, 4), *x = calloc(n, 4), *y = calloc(n, 4);
+    float *u1 = calloc(n, 4), *u2 = calloc(n, 4), *v1 = calloc(n, 4), *v2 = calloc(n, 4);
+    assert_non_null(a); assert_non_null(u2); assert_non_null(v2);
+    gemm_inputs(&p, a, b, c);
+    gemm_reference(n, a, b, c, w1);
+    gemm_reference_exact(n, a, b, c, w2);
+    assert_memory_equal(w1, w2, nn * 4);
+    mm2_inputs(&p, a, b, c, d);
+    mm2_reference(n, a, b, c, d, w1);
+    mm2_reference_exact(n, a, b, c, d, w2);
+    assert_memory_equal(w1, w2, nn * 4);
+    atax_inputs(&p, a, x);
+    atax_reference(n, a, x, u1);
+    atax_reference_exact(n, a, x, u2);
+    assert_memory_equal(u1, u2, (size_t)n * 4);
+    bicg_inputs(&p, a, x, y);
+    bicg_reference(n, a, x, y, u1, v1);
+    bicg_reference_exact(n, a, x, y, u2, v2);
+    assert_memory_equal(u1, u2, (size_t)n * 4);
+    assert_memory_equal(v1, v2, (size_t)n * 4);
+    free(a); free(b); free(c); free(d); free(w1); free(w2); free(x); free(y);
+    free(u1); free(u2); free(v1); free(v2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +359,10 @@ int main(void)
         cmocka_unit_test(test_kmeans_nearest_and_update),
         cmocka_unit_test(test_spmv_inputs_form_valid_csr),
         cmocka_unit_test(test_transpose_verify),
+        cmocka_unit_test(test_gemm_2mm_by_hand),
+        cmocka_unit_test(test_vector_kernels_by_hand),
+        cmocka_unit_test(test_conv2d_by_hand),
+        cmocka_unit_test(test_exact_and_double_agree_on_q8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
