@@ -509,6 +509,7 @@ smc_status smc_module_get_global(smc_module *mod, const char *name, uint64_t *dp
 void smc_kernel_get_info(const smc_kernel *k, smc_kernel_info *out) { if (k && out) *out = k->info; }
 
 void smc_device_set_heap_limit(smc_device *dev, uint64_t bytes) { if (dev) dev->mem.heap_limit = bytes; }
+uint64_t smc_device_bytes_in_use(const smc_device *dev) { return dev ? dev->mem.bytes_in_use : 0; }
 
 uint32_t smc_kernel_occupancy(const smc_device *dev, const smc_kernel *k,
                               uint32_t block_threads, uint32_t dyn_smem) {

@@ -101,6 +101,9 @@ const char *smc_last_message(const smc_device *dev);
 /* Size of the heap of malloc()/new in kernels (cudaLimitMallocHeapSize;
  * default 8 MiB): a malloc that would exceed it returns NULL. */
 void       smc_device_set_heap_limit(smc_device *dev, uint64_t bytes);
+/* Bytes of device memory allocated now (cudaMalloc, managed, host-mapped,
+ * module variables, the kernels' heap): cudaMemGetInfo's "used". */
+uint64_t   smc_device_bytes_in_use(const smc_device *dev);
 
 /* Device properties, from the active configuration (cudaGetDeviceProperties). */
 typedef struct smc_device_props {

@@ -98,7 +98,8 @@ RT_PTX75 := -gencode arch=compute_75,code=compute_75
 
 # name : source : extra nvcc flags
 RT_CU_PROGS := rt_api_zstd rt_api_plain rt_api_lz4 rt_fault rt_sass rt_multiarch rt_rdc rt_attrs rt_thrust rt_unsupported \
-               rt_bf16 rt_simd rt_stream rt_graph rt_occupancy rt_malloc
+               rt_bf16 rt_simd rt_stream rt_graph rt_occupancy rt_malloc \
+               rt_misc rt_misc_ptds
 $(RT_CU_DIR)/rt_api_zstd:  RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_api_plain: RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress=false
 $(RT_CU_DIR)/rt_api_lz4:   RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress-mode=speed
@@ -124,6 +125,9 @@ $(RT_CU_DIR)/rt_occupancy: RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_occupancy: tests/runtime/rt_occupancy.cu
 $(RT_CU_DIR)/rt_malloc:    RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_malloc: tests/runtime/rt_malloc.cu
+$(RT_CU_DIR)/rt_misc:      RT_CU_FLAGS := $(RT_PTX75)
+$(RT_CU_DIR)/rt_misc_ptds: RT_CU_FLAGS := $(RT_PTX75) --default-stream per-thread
+$(RT_CU_DIR)/rt_misc $(RT_CU_DIR)/rt_misc_ptds: tests/runtime/rt_misc.cu
 $(RT_CU_DIR)/rt_stream:    RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_stream: tests/runtime/rt_stream.cu
 $(RT_CU_DIR)/rt_graph:     RT_CU_FLAGS := $(RT_PTX75)

@@ -151,9 +151,10 @@ cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
     RT_ENTER();
     smc_device_props pr;
     smc_device_get_props(rt_dev(), &pr);
-    /* The device does not report its use; both are the configured size. */
+    /* free = the configured size less what is allocated now */
+    uint64_t used = smc_device_bytes_in_use(rt_dev());
     if (free_bytes)
-        *free_bytes = pr.global_mem_bytes;
+        *free_bytes = used < pr.global_mem_bytes ? pr.global_mem_bytes - used : 0;
     if (total)
         *total = pr.global_mem_bytes;
     return cudaSuccess;

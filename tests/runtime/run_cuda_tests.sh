@@ -152,6 +152,16 @@ for mode in functional timing; do
     fi
 done
 
+# Calls no other program makes (channel descriptors, cache config, memory
+# info, stream priorities and ids, async symbol copies, 2D memset,
+# cudaLaunchKernelExC, prefetch), and the same built with
+# --default-stream per-thread (the *_ptds / *_ptsz entry points).
+for prog in rt_misc rt_misc_ptds; do
+    if run "$prog" 0 "$CU/$prog"; then
+        expect_out "$prog: every call answers as a program relies on" "rt_misc: all checks passed"
+    fi
+done
+
 # Functions the simulator cannot honour load, return cudaErrorNotSupported
 # and say so once each, naming the function.
 if run "rt_unsupported" 0 "$CU/rt_unsupported"; then
