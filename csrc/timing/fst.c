@@ -51,6 +51,7 @@ struct tm_fst {
     uint32_t nrtl;                  /* its variables (the C side's follow) */
     char   **ports; uint32_t nports;/* its second-level variables */
     char     top[256];              /* its second-level scope, e.g. TOP.sched_core */
+    char     core[16];              /* "RTL" or "C model": who wrote the core's signals */
     tf_var  *vars; uint32_t nvars;
     tf_change *ch; size_t nch, capch;
 };
@@ -69,7 +70,7 @@ int tm_fst_var(tm_fst *f, const char *scope, const char *name, uint32_t width)
     return (int)f->nvars++;
 }
 
-tm_fst *tm_fst_create(const char *path, uint64_t from, uint64_t to, char *err, size_t errlen)
+tm_fst *tm_fst_create(const char *path, const char *core, uint64_t from, uint64_t to, char *err, size_t errlen)
 {
     tm_fst *f = calloc(1, sizeof *f);
     if (!f || !(f->path = strdup(path))) {
@@ -77,6 +78,7 @@ tm_fst *tm_fst_create(const char *path, uint64_t from, uint64_t to, char *err, s
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
+    snprintf(f->core, sizeof f->core, "%s", core);
     f->from = from;
     f->to = to;
     return f;
@@ -250,10 +252,10 @@ static void write_gtkw(const tm_fst *f)
     const char *base = strrchr(f->path, '/');
     fprintf(g, "[dumpfile] \"%s\"\n[timestart] 0\n[size] 1600 900\n", base ? base + 1 : f->path);
     /* groups: core outputs, core inputs, then one per C-side scope */
-    const char *groups[2] = { "RTL scheduler core outputs", "RTL scheduler core inputs" };
+    const char *groups[2] = { "scheduler core outputs", "scheduler core inputs" };
     const char *suffix[2] = { "_o", "_i" };
     for (int k = 0; k < 2; k++) {
-        fprintf(g, "@800200\n-%s\n@22\n", groups[k]);
+        fprintf(g, "@800200\n-%s %s\n@22\n", f->core, groups[k]);
         for (uint32_t i = 0; i < f->nports; i++) {
             const char *sig = f->ports[i];
             size_t n = strlen(sig);
@@ -264,7 +266,7 @@ static void write_gtkw(const tm_fst *f)
             if (stem >= 2 && !strncmp(sig + stem - 2, suffix[k], 2))
                 fprintf(g, "%s.%.*s%s\n", f->top, (int)stem, sig, br ? br : "");
         }
-        fprintf(g, "@1000200\n-%s\n", groups[k]);
+        fprintf(g, "@1000200\n-%s %s\n", f->core, groups[k]);
     }
     const char *last = "";
     for (uint32_t i = 0; i < f->nvars; i++) {

@@ -90,10 +90,6 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
     if (gpu_config_check(cfg, err, errlen) != 0)
         return NULL;
     int want_fst = trace && trace->path;
-    if (want_fst && cfg->backend == GPU_SCHED_C) {
-        snprintf(err, errlen, "--fst needs the RTL: use --sched rtl or --sched lockstep");
-        return NULL;
-    }
     /* say up front when the back end or the waveform writer cannot be
      * found (not linked, and no plugin) */
     const char *kind = gpu_backend_name(cfg->backend);

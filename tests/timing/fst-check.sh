@@ -37,8 +37,18 @@ n=$(grep -c '^#' "$tmp/w.vcd")
 check "value changes at many times ($n)" "[ '$n' -gt 900 ]"
 check "gtkw names the file and groups" "grep -q 'dumpfile' '$tmp/w.fst.gtkw' && grep -q 'C model: sched0' '$tmp/w.fst.gtkw' && grep -q 'RTL scheduler core outputs' '$tmp/w.fst.gtkw'"
 # errors are clear
-"$b/bin/smcosim" run --sched c --fst "$tmp/x.fst" --bench vectoradd --size small > "$tmp/err" 2>&1
-check "--fst with the C back end is refused" "grep -q 'needs the RTL' '$tmp/err'"
+# the C back end: its ports (the traced C model, any parameter set) and the C side
+"$b/bin/smcosim" run --sched c --config fermi-gtx480 --fst "$tmp/c.fst" --fst-window 10:500 \
+    --bench vectoradd --size small > "$tmp/cout" 2>&1
+check "--sched c: run passes" "grep -q 'vectoradd: PASS' '$tmp/cout'"
+fst2vcd "$tmp/c.fst" > "$tmp/c.vcd" 2> /dev/null
+check "--sched c: fst2vcd reads it" "[ -s '$tmp/c.vcd' ]"
+for v in clk_i issue_valid_o stall_reason_o push_valid_i stall_reason issue_warp; do
+  check "--sched c: signal $v" "grep -q '\$var .* $v ' '$tmp/c.vcd'"
+done
+check "--sched c: scopes sm0, sched1 (2 schedulers), warp47 (48 warps)" \
+  "grep -q '\$scope module sched1 \$end' '$tmp/c.vcd' && grep -q '\$scope module warp47 \$end' '$tmp/c.vcd' && ! grep -q '\$scope module sched2 \$end' '$tmp/c.vcd'"
+check "--sched c: save file names the C model" "grep -q 'C model scheduler core outputs' '$tmp/c.fst.gtkw'"
 "$b/bin/smcosim" run --sched rtl --fst "$tmp/x.fst" --fst-window 9:3 --bench vectoradd --size small > "$tmp/err" 2>&1
 check "bad window is refused" "grep -q 'fst-window' '$tmp/err'"
 exit $fail

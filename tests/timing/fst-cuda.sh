@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# --fst for nvcc-built CUDA programs (which never destroy their device): the
+# --fst for nvcc-built CUDA programs (which never destroy their device), with
+# every back end (c: the C model's ports; rtl, lockstep: every RTL signal): the
 # waveform is complete when the program exits, with no intermediate files
 # left; a program of several launches gets them all on one time axis, the
 # back end's signals aligned with the C side's; the statistics are those of
@@ -73,7 +74,7 @@ EOF
 
 cycles_of() { python3 -c 'import json, sys; print(" ".join(str(x["cycles"]) for x in json.load(open(sys.argv[1]))["launches"]))' "$1"; }
 
-for s in rtl lockstep; do
+for s in c rtl lockstep; do
   # scan: three launches; the default window (0:20000) holds all of them
   ( cd "$tmp" && "$OLDPWD/$b/bin/smcosim" run --sched "$s" --fst w.fst --json w.json \
       -- "$OLDPWD/build/bench/scan" --size small > out 2> err )
