@@ -15,13 +15,20 @@
  * from verilated_fst_c.cpp), so this object is linked only into programs that
  * link the RTL (TIMING_RTL_LINK in csrc/timing/module.mk).
  */
+#define _XOPEN_SOURCE 700   /* realpath */
 #include "timing_fst.h"
+#include "sched_ports.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gtkwave/fstapi.h"
+
+/* Final-file time units (100 ps) per time unit of the back end's axis (half
+ * a cycle): cycle c is at c ns, the rising edge ending it at c.5 ns. */
+#define TM_TIME_SCALE 5
+#define TM_TIMESCALE  (-10)         /* 10^-10 s */
 
 typedef struct tf_var {
     char     name[48];
@@ -52,6 +59,7 @@ struct tm_fst {
     char   **ports; uint32_t nports;/* its second-level variables */
     char     top[256];              /* its second-level scope, e.g. TOP.sched_core */
     char     core[16];              /* "RTL" or "C model": who wrote the core's signals */
+    sched_params params;            /* the core's parameters: its port layout */
     tf_var  *vars; uint32_t nvars;
     tf_change *ch; size_t nch, capch;
 };
@@ -70,7 +78,8 @@ int tm_fst_var(tm_fst *f, const char *scope, const char *name, uint32_t width)
     return (int)f->nvars++;
 }
 
-tm_fst *tm_fst_create(const char *path, const char *core, uint64_t from, uint64_t to, char *err, size_t errlen)
+tm_fst *tm_fst_create(const char *path, const char *core, const sched_params *p,
+                      uint64_t from, uint64_t to, char *err, size_t errlen)
 {
     tm_fst *f = calloc(1, sizeof *f);
     if (!f || !(f->path = strdup(path))) {
@@ -79,6 +88,7 @@ tm_fst *tm_fst_create(const char *path, const char *core, uint64_t from, uint64_
         return NULL;
     }
     snprintf(f->core, sizeof f->core, "%s", core);
+    f->params = *p;
     f->from = from;
     f->to = to;
     return f;
@@ -184,13 +194,13 @@ static void emit_c_until(merge_ctx *m, uint64_t limit)
 {
     const tm_fst *f = m->f;
     char bits[65];
-    for (; f && m->next < f->nch && f->ch[m->next].time < limit; m->next++) {
+    for (; f && m->next < f->nch && f->ch[m->next].time * TM_TIME_SCALE < limit; m->next++) {
         const tf_change *c = &f->ch[m->next];
         uint32_t wd = f->vars[c->var].width;
         for (uint32_t b = 0; b < wd; b++)
             bits[b] = (char)('0' + ((c->value >> (wd - 1 - b)) & 1));
         bits[wd] = 0;
-        emit_time(m, c->time);
+        emit_time(m, c->time * TM_TIME_SCALE);
         fstWriterEmitValueChange(m->w, m->cvar[c->var], bits);
     }
 }
@@ -201,9 +211,9 @@ static void on_change(void *user, uint64_t time, fstHandle facidx, const unsigne
     if (facidx >= m->nmap || !m->map[facidx])
         return;
     uint64_t t = time;
-    if (m->seg)
-        t = (int64_t)time + m->shift < (int64_t)m->floor ? m->floor :
-            (uint64_t)((int64_t)time + m->shift);
+    if (m->seg)                     /* onto the axis, then into final-file units */
+        t = TM_TIME_SCALE * ((int64_t)time + m->shift < (int64_t)m->floor ? m->floor :
+                             (uint64_t)((int64_t)time + m->shift));
     emit_c_until(m, t);             /* at equal times the RTL's change first */
     emit_time(m, t);
     fstWriterEmitValueChange(m->w, m->map[facidx], value);
@@ -240,22 +250,242 @@ static int segment_first_rise(void *r, uint64_t *time)
     return fr.found;
 }
 
+/* ---- the GTKWave save file ---------------------------------------------------
+ *
+ * FILE.gtkw opens the waveform as a designer reads it: one group per
+ * scheduler with its fields of the core's packed ports (issue_warp_o of all
+ * schedulers is one vector; field s of it is shown as "s1.issue_warp", built
+ * with GTKWave's #{name} (bit)vector syntax) next to the C side's view of
+ * that scheduler, one group per writeback port, the whole ports (closed
+ * groups), the SM's C-side state and one closed group per warp. Enumerated
+ * values are shown by name through translate filter files written beside it
+ * (FILE.gtkw.stall_reason, .op_class, .warp_state: "value name" lines). The
+ * time axis is 1 ns per cycle (see TM_TIME_SCALE), and the view opens on the
+ * first cycles of the window at a zoom where values can be read. */
+
+typedef struct gtkw_filter { const char *suffix; const char *names[8]; unsigned n; } gtkw_filter;
+enum { FILTER_STALL, FILTER_OP, FILTER_STATE, FILTER_COUNT };
+static const gtkw_filter gtkw_filters[FILTER_COUNT] = {
+    { "stall_reason", {
+#define SCHED_REASON(id, code, name, ts, stat, doc) [code] = name,
+#include "sched_reasons.def"
+      }, SCHED_NUM_REASONS },
+    { "op_class", { [SCHED_OP_SP] = "sp", [SCHED_OP_SFU] = "sfu", [SCHED_OP_LDST] = "ldst",
+                    [SCHED_OP_DP] = "dp" }, 4 },
+    { "warp_state", { "free", "running", "barrier", "draining" }, 4 },
+};
+
+/* Write the filter files; their absolute names into names[] ("" when one
+ * could not be written: that signal is then shown as a number). */
+static void write_filters(const tm_fst *f, char names[FILTER_COUNT][4200])
+{
+    char dir[4096] = ".";
+    const char *slash = strrchr(f->path, '/');
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - f->path), f->path);
+    char absdir[4096];
+    if (!realpath(dir[0] ? dir : "/", absdir))
+        snprintf(absdir, sizeof absdir, "%s", dir);
+    const char *base = slash ? slash + 1 : f->path;
+    for (int k = 0; k < FILTER_COUNT; k++) {
+        const gtkw_filter *fl = &gtkw_filters[k];
+        char tmp[4300];
+        snprintf(names[k], 4200, "%.2000s/%.2000s.gtkw.%s", absdir, base, fl->suffix);
+        snprintf(tmp, sizeof tmp, "%.4190s.tmp", names[k]);
+        FILE *o = fopen(tmp, "w");
+        int ok = o != NULL;
+        for (unsigned v = 0; ok && v < fl->n; v++)
+            fprintf(o, "%X %s\n", v, fl->names[v]);     /* the trace's hex value */
+        if (o && fclose(o) != 0)
+            ok = 0;
+        if (!ok || rename(tmp, names[k]) != 0) {
+            remove(tmp);
+            names[k][0] = '\0';
+        }
+    }
+}
+
+/* One trace line: flags, optional filter, then the signal. */
+#define GTKW_HEX   0x22             /* TR_HEX | TR_RJUSTIFY */
+#define GTKW_DEC   0x24             /* TR_DEC | TR_RJUSTIFY */
+#define GTKW_BIN   0x28             /* TR_BIN | TR_RJUSTIFY */
+#define GTKW_FTRANS 0x2000          /* TR_FTRANSLATED: through the file filter */
+static void gtkw_flags(FILE *g, unsigned *cur, unsigned flags, const char *filter)
+{
+    if (filter && filter[0]) {
+        fprintf(g, "^1 %s\n", filter);  /* filter slot 1 is this file from here on */
+        flags |= GTKW_FTRANS;
+    }
+    if (flags != *cur || (flags & GTKW_FTRANS))
+        fprintf(g, "@%x\n", flags);
+    *cur = flags;
+}
+
+static void gtkw_group(FILE *g, unsigned *cur, const char *name, int closed)
+{
+    fprintf(g, "@%x\n-%s\n", closed ? 0xc00200 : 0x800200, name);  /* TR_GRP_BEGIN|TR_BLANK (|TR_CLOSED) */
+    *cur = 0;
+}
+
+static void gtkw_end(FILE *g, unsigned *cur, const char *name)
+{
+    fprintf(g, "@1000200\n-%s\n", name);   /* TR_GRP_END|TR_BLANK */
+    *cur = 0;
+}
+
+/* The full name of port `port` ("issue_warp_o") as the file names it, or NULL. */
+static const char *gtkw_port(const tm_fst *f, const char *port, char *buf, size_t len)
+{
+    size_t pl = strlen(port);
+    for (uint32_t i = 0; i < f->nports; i++) {
+        const char *sig = f->ports[i];
+        if (strncmp(sig, port, pl) || (sig[pl] && sig[pl] != ' ' && sig[pl] != '['))
+            continue;
+        const char *br = strchr(sig, '[');
+        snprintf(buf, len, "%s.%s%s", f->top, port, br ? br : "");
+        return buf;
+    }
+    return NULL;
+}
+
+/* Field [lsb, lsb + width) of port `port` as a trace named `alias`. */
+static void gtkw_field(FILE *g, unsigned *cur, const tm_fst *f, const char *alias,
+                       const char *port, unsigned lsb, unsigned width, unsigned flags,
+                       const char *filter)
+{
+    char full[512];
+    if (!gtkw_port(f, port, full, sizeof full))
+        return;
+    if (width == 1 && !filter)
+        flags = GTKW_BIN;
+    /* GTKWave's (i)vector names the i-th bit from the left (the MSB) */
+    const char *br = strchr(full, '[');
+    unsigned hi = br ? (unsigned)strtoul(br + 1, NULL, 10) : 0;
+    if (lsb + width - 1 > hi)
+        return;
+    gtkw_flags(g, cur, flags, filter);
+    fprintf(g, "#{%s}", alias);
+    for (unsigned b = lsb + width; b-- > lsb;)
+        fprintf(g, " (%u)%s", hi - b, full);    /* bit b of the packed vector */
+    fprintf(g, "\n");
+}
+
+/* The C side's variable scope.name (if declared), shown as "C name" (the
+ * timing model's view, beside the core's fields) or, in its own scope's
+ * group, as "name". */
+static void gtkw_cvar(FILE *g, unsigned *cur, const tm_fst *f, const char *scope, const char *name,
+                      unsigned flags, const char *filter)
+{
+    const char *pre = strncmp(scope, "sched", 5) ? "" : "C ";
+    for (uint32_t i = 0; i < f->nvars; i++) {
+        const tf_var *v = &f->vars[i];
+        if (strcmp(v->scope, scope) || strcmp(v->name, name))
+            continue;
+        gtkw_flags(g, cur, v->width == 1 && !filter ? GTKW_BIN : flags, filter);
+        if (v->width > 1)
+            fprintf(g, "+{%s%s} cmodel.%s.%s[%u:0]\n", pre, name, scope, name, v->width - 1);
+        else
+            fprintf(g, "+{%s%s} cmodel.%s.%s\n", pre, name, scope, name);
+        return;
+    }
+}
+
 static void write_gtkw(const tm_fst *f)
 {
     char p[4096];
     snprintf(p, sizeof p, "%s.gtkw", f->path);
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp", p);
+    char filt[FILTER_COUNT][4200];
+    write_filters(f, filt);
     FILE *g = fopen(tmp, "w");
     if (!g)
         return;
+    const sched_params *sp = &f->params;
+    SCHED_PORT_PARAMS(sp);
     const char *base = strrchr(f->path, '/');
-    fprintf(g, "[dumpfile] \"%s\"\n[timestart] 0\n[size] 1600 900\n", base ? base + 1 : f->path);
-    /* groups: core outputs, core inputs, then one per C-side scope */
+    /* open on the window's first cycles, about 24 pixels per cycle (GTKWave's
+     * zoom is log2 of pixels per time unit, its unit being 1 ps here) */
+    fprintf(g, "[dumpfile] \"%s\"\n[timestart] %llu\n[size] 1600 900\n[signals_width] 300\n"
+            "[sst_expanded] 1\n*-12.000000 -1\n", base ? base + 1 : f->path,
+            (unsigned long long)(f->from * 2 * TM_TIME_SCALE));
+    unsigned cur = 0;
+    char full[512], alias[96], grp[96];
+    if (gtkw_port(f, "clk_i", full, sizeof full)) {
+        gtkw_flags(g, &cur, GTKW_BIN, NULL);
+        fprintf(g, "+{clk} %s\n", full);
+    }
+    char smsc[24] = "sm0";
+    for (uint32_t i = 0; i < f->nvars; i++)
+        if (!strcmp(f->vars[i].name, "cycle"))
+            snprintf(smsc, sizeof smsc, "%s", f->vars[i].scope);
+    gtkw_cvar(g, &cur, f, smsc, "cycle", GTKW_DEC, NULL);
+    /* per scheduler: the core's fields, then the C side's view */
+    for (unsigned s = 0; s < NumSchedulers; s++) {
+        snprintf(grp, sizeof grp, "scheduler %u", s);
+        gtkw_group(g, &cur, grp, 0);
+#define FIELD(port, name, w, flags, filter)                                       \
+        snprintf(alias, sizeof alias, "s%u %s", s, name);                         \
+        gtkw_field(g, &cur, f, alias, port, s * (w), (w), flags, filter)
+        FIELD("issue_valid_o", "issue_valid", 1, GTKW_BIN, NULL);
+        FIELD("issue_warp_o", "issue_warp", 6, GTKW_DEC, NULL);
+        FIELD("issue_pc_o", "issue_pc", 32, GTKW_DEC, NULL);
+        FIELD("issue_op_o", "issue_op", 2, GTKW_HEX, filt[FILTER_OP]);
+        FIELD("stall_reason_o", "stall_reason", 3, GTKW_HEX, filt[FILTER_STALL]);
+        FIELD("fetch_valid_o", "fetch_valid", 1, GTKW_BIN, NULL);
+        FIELD("fetch_warp_o", "fetch_warp", 6, GTKW_DEC, NULL);
+        FIELD("push_valid_i", "push_valid", 1, GTKW_BIN, NULL);
+        FIELD("push_warp_i", "push_warp", 6, GTKW_DEC, NULL);
+        FIELD("push_pc_i", "push_pc", 32, GTKW_DEC, NULL);
+        FIELD("push_op_i", "push_op", 2, GTKW_HEX, filt[FILTER_OP]);
+        FIELD("unit_avail_i", "unit_avail", 4, GTKW_BIN, NULL);
+#undef FIELD
+        char sc[24];
+        snprintf(sc, sizeof sc, "sched%u", s);
+        gtkw_cvar(g, &cur, f, sc, "issue_valid", GTKW_BIN, NULL);
+        gtkw_cvar(g, &cur, f, sc, "issue_warp", GTKW_DEC, NULL);
+        gtkw_cvar(g, &cur, f, sc, "issue_pc", GTKW_DEC, NULL);
+        gtkw_cvar(g, &cur, f, sc, "stall_reason", GTKW_HEX, filt[FILTER_STALL]);
+        gtkw_end(g, &cur, grp);
+    }
+    for (unsigned w = 0; w < WbPorts; w++) {
+        snprintf(grp, sizeof grp, "writeback port %u", w);
+        gtkw_group(g, &cur, grp, 1);
+        snprintf(alias, sizeof alias, "wb%u.valid", w);
+        gtkw_field(g, &cur, f, alias, "wb_valid_i", w, 1, GTKW_BIN, NULL);
+        snprintf(alias, sizeof alias, "wb%u.warp", w);
+        gtkw_field(g, &cur, f, alias, "wb_warp_i", w * 6, 6, GTKW_DEC, NULL);
+        snprintf(alias, sizeof alias, "wb%u.reg", w);
+        gtkw_field(g, &cur, f, alias, "wb_reg_i", w * RegIdWidth, RegIdWidth, GTKW_DEC, NULL);
+        gtkw_end(g, &cur, grp);
+    }
+    /* the SM's C-side state */
+    const char *last = "";
+    for (uint32_t i = 0; i < f->nvars; i++) {
+        const tf_var *v = &f->vars[i];
+        if (!strncmp(v->scope, "sched", 5))
+            continue;              /* shown with its scheduler above */
+        if (strcmp(v->scope, last)) {
+            if (*last)
+                gtkw_end(g, &cur, grp);
+            last = v->scope;
+            snprintf(grp, sizeof grp, "C side: %s", last);
+            gtkw_group(g, &cur, grp, strncmp(last, "warp", 4) == 0);
+        }
+        int state = !strcmp(v->name, "state");
+        gtkw_cvar(g, &cur, f, v->scope, v->name,
+                  state ? GTKW_HEX : GTKW_DEC,
+                  state ? filt[FILTER_STATE] : NULL);
+    }
+    if (*last)
+        gtkw_end(g, &cur, grp);
+    /* every port whole (closed groups): outputs, then inputs */
     const char *groups[2] = { "scheduler core outputs", "scheduler core inputs" };
     const char *suffix[2] = { "_o", "_i" };
     for (int k = 0; k < 2; k++) {
-        fprintf(g, "@800200\n-%s %s\n@22\n", f->core, groups[k]);
+        snprintf(grp, sizeof grp, "%s %s", f->core, groups[k]);
+        gtkw_group(g, &cur, grp, 1);
+        gtkw_flags(g, &cur, GTKW_HEX, NULL);
         for (uint32_t i = 0; i < f->nports; i++) {
             const char *sig = f->ports[i];
             size_t n = strlen(sig);
@@ -266,23 +496,8 @@ static void write_gtkw(const tm_fst *f)
             if (stem >= 2 && !strncmp(sig + stem - 2, suffix[k], 2))
                 fprintf(g, "%s.%.*s%s\n", f->top, (int)stem, sig, br ? br : "");
         }
-        fprintf(g, "@1000200\n-%s %s\n", f->core, groups[k]);
+        gtkw_end(g, &cur, grp);
     }
-    const char *last = "";
-    for (uint32_t i = 0; i < f->nvars; i++) {
-        if (strcmp(f->vars[i].scope, last)) {
-            if (*last)
-                fprintf(g, "@1000200\n-C model: %s\n", last);
-            last = f->vars[i].scope;
-            fprintf(g, "@800200\n-C model: %s\n@22\n", last);
-        }
-        if (f->vars[i].width > 1)
-            fprintf(g, "cmodel.%s.%s[%u:0]\n", f->vars[i].scope, f->vars[i].name, f->vars[i].width - 1);
-        else
-            fprintf(g, "cmodel.%s.%s\n", f->vars[i].scope, f->vars[i].name);
-    }
-    if (*last)
-        fprintf(g, "@1000200\n-C model: %s\n", last);
     if (fclose(g) == 0)
         rename(tmp, p);
     else
@@ -393,7 +608,7 @@ int tm_fst_finish(tm_fst *f, char *err, size_t errlen)
         snprintf(err, errlen, "%s: cannot create", tmp);
         goto out;
     }
-    fstWriterSetTimescale(w, fstReaderGetTimescale(r));
+    fstWriterSetTimescale(w, TM_TIMESCALE);
     uint32_t nseg = (uint32_t)fstReaderGetMaxHandle(r) + 1;
     uint32_t nall = f->nrtl + f->nvars;   /* known after the first segment */
     smap = calloc(nseg, sizeof *smap);

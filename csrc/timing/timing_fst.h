@@ -10,13 +10,16 @@
 #include <stdint.h>
 
 typedef struct tm_fst tm_fst;
+struct sched_params;
 
 /* Final waveform at path, cycles [from, to) of every launch (to 0 = no end);
- * core ("RTL", "C model") names the traced back end in the .gtkw groups.
+ * core ("RTL", "C model") names the traced back end in the .gtkw groups; p
+ * gives the port layout (the .gtkw splits the ports per scheduler).
  * The traced back end writes its own FST (its signals) to tm_fst_rtl_path(),
  * one file per launch: it is closed after every launch that dumped, merged,
  * and a fresh back end traces the next launch. */
-tm_fst     *tm_fst_create(const char *path, const char *core, uint64_t from, uint64_t to, char *err, size_t errlen);
+tm_fst     *tm_fst_create(const char *path, const char *core, const struct sched_params *p,
+                           uint64_t from, uint64_t to, char *err, size_t errlen);
 const char *tm_fst_rtl_path(const tm_fst *f, char *buf, size_t len);
 /* Declare a C-side variable (before the first sample); returns its index. */
 int         tm_fst_var(tm_fst *f, const char *scope, const char *name, uint32_t width);

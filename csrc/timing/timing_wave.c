@@ -17,7 +17,7 @@
 #include "timing_fst.h"
 
 #define TM_WEAK __attribute__((weak))
-extern tm_fst *tm_fst_create(const char *, const char *, uint64_t, uint64_t, char *, size_t) TM_WEAK;
+extern tm_fst *tm_fst_create(const char *, const char *, const sched_params *, uint64_t, uint64_t, char *, size_t) TM_WEAK;
 extern const char *tm_fst_rtl_path(const tm_fst *, char *, size_t) TM_WEAK;
 extern int tm_fst_var(tm_fst *, const char *, const char *, uint32_t) TM_WEAK;
 extern int tm_fst_reset(tm_fst *) TM_WEAK;
@@ -31,7 +31,7 @@ extern void tm_fst_destroy(tm_fst *) TM_WEAK;
 
 /* The writer's functions, linked or from the plugin (NULL until resolved). */
 static struct fst_api {
-    tm_fst *(*create)(const char *, const char *, uint64_t, uint64_t, char *, size_t);
+    tm_fst *(*create)(const char *, const char *, const sched_params *, uint64_t, uint64_t, char *, size_t);
     const char *(*rtl_path)(const tm_fst *, char *, size_t);
     int (*var)(tm_fst *, const char *, const char *, uint32_t);
     int (*reset)(tm_fst *);
@@ -130,7 +130,8 @@ tm_wave *tm_wave_create(timing_gpu *g, const char *path, uint64_t from, uint64_t
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    wv->fst = fa.create(path, g->cfg.backend == GPU_SCHED_C ? "C model" : "RTL", from, to, err, errlen);
+    wv->fst = fa.create(path, g->cfg.backend == GPU_SCHED_C ? "C model" : "RTL", &g->params,
+                        from, to, err, errlen);
     if (!wv->fst || wave_declare(g, wv) != 0) {
         if (wv->fst) {
             snprintf(err, errlen, "out of memory");
