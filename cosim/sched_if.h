@@ -245,8 +245,9 @@ int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err,
  * The RTL and lockstep back ends are used where the program links them
  * ($(VSCHED_LIB)), else loaded from the plugin libsmc_vsched.so (found at
  * $SMCOSIM_VSCHED_PLUGIN, next to the library holding this code, or on the
- * loader's path). trace: as for sched_rtl_create (ignored by "c"). NULL with
- * a message in err on failure. */
+ * loader's path). trace: as for sched_rtl_create ("c" with a trace is
+ * sched_cmodel_create_traced, linked or from the plugin too). NULL with a
+ * message in err on failure. */
 sched_backend *sched_open(const char *kind, const sched_params *p, const sched_trace_opts *trace,
                           char *err, size_t errlen);
 /* Can `kind` be opened (known, and linked or its plugin loadable)? 0, or -1

@@ -34,13 +34,26 @@ extern sched_backend *sched_rtl_create(const sched_params *p, const sched_trace_
 extern sched_backend *sched_lockstep_create(const sched_params *p, const sched_trace_opts *trace,
                                             char *err, size_t errlen) __attribute__((weak));
 
-/* The C model takes no trace (sched_cmodel_create_traced is in the RTL
- * library; the timing model refuses --fst with the C back end). */
+/* Weak, like the RTL: the traced C model uses fstapi, which is in
+ * $(VSCHED_LIB) (and the plugin). */
+extern sched_backend *sched_cmodel_create_traced(const sched_params *p,
+                                                 const sched_trace_opts *trace,
+                                                 char *err, size_t errlen) __attribute__((weak));
+
+/* The C model is always linked; with a trace (--fst) it is the traced C
+ * model (cosim/sched_ctrace.c: an FST of its ports, as the RTL writes
+ * them), linked or from the plugin. */
 static sched_backend *open_cmodel(const sched_params *p, const sched_trace_opts *trace,
                                   char *err, size_t errlen)
 {
-    (void)trace;
-    return sched_cmodel_create(p, err, errlen);
+    if (!trace || !trace->path)
+        return sched_cmodel_create(p, err, errlen);
+    sched_create_fn traced = sched_cmodel_create_traced;
+    /* POSIX: a data pointer from dlsym converts to a function pointer */
+    if (!traced)
+        *(void **)&traced = sched_plugin_symbol("--fst with --sched c",
+                                                "sched_cmodel_create_traced", err, errlen);
+    return traced ? traced(p, trace, err, errlen) : NULL;
 }
 
 static const struct sched_kind {

@@ -43,8 +43,9 @@
     "  --json FILE          all timing statistics as JSON, rewritten after every\n" \
     "                       kernel (SMCOSIM_JSON)\n" \
     "  --functional         functional emulation only, no timing (SMCOSIM_MODE)\n" \
-    "  --fst FILE           waveform of SM 0: RTL signals and the C side, one time\n" \
-    "                       axis (needs --sched rtl|lockstep; FILE.gtkw for GTKWave)\n" \
+    "  --fst FILE           waveform of SM 0: the scheduler core (every RTL signal with\n" \
+    "                       rtl|lockstep, its ports with c) and the C side, one time\n" \
+    "                       axis (FILE.gtkw for GTKWave)\n" \
     "  --fst-window A:B     cycles A..B-1 of each kernel (default 0:20000)\n" \
     "  --mismatch-window W  lockstep: on a mismatch at cycle C, re-run the launch and\n" \
     "                       write cycles C-W..C of that SM to JSON.mismatch.fst\n" \

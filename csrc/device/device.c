@@ -293,8 +293,12 @@ static void mismatch_waveform(smc_device *dev, smc_kernel *k, const emu_launch_d
         }
         int same = st != SMC_OK && timing_lockstep_mismatch(g, &sm2, &c2) && sm2 == sm && c2 == cycle;
         emu_launch_destroy(l2);
-        if (timing_destroy(g, err, sizeof err) != 0)
+        int wr = timing_destroy(g, err, sizeof err);
+        if (wr < 0)
             snprintf(note, sizeof note, "; no mismatch waveform: %s", err);
+        else if (wr == 0)
+            snprintf(note, sizeof note, "; no mismatch waveform: the re-run ended before cycle %llu",
+                     (unsigned long long)tr.from);
         else
             snprintf(note, sizeof note, "; waveform of SM %u, cycles %llu..%llu: %.1000s (GTKWave: %.1000s.gtkw)%s",
                      sm, (unsigned long long)tr.from, (unsigned long long)cycle, path, path,
@@ -365,9 +369,13 @@ void smc_device_destroy(smc_device *dev) {
     devmem_fini(&dev->mem);
     free(dev->stats);
     char err[512];
-    if (timing_destroy(dev->tm, err, sizeof err) != 0)
+    int wr = timing_destroy(dev->tm, err, sizeof err);
+    if (wr < 0)
         fprintf(stderr, "smcosim: waveform: %s\n", err);
-    else if (dev->fst_path)
+    else if (wr == 0 && dev->fst_path && dev->ntstats > 0)
+        fprintf(stderr, "smcosim: waveform: no launch reached cycle %llu of --fst-window; "
+                "%s not written\n", (unsigned long long)dev->fst_from, dev->fst_path);
+    else if (wr > 0 && dev->fst_path)
         fprintf(stderr, "smcosim: waveform written to %s (GTKWave: gtkwave %s.gtkw)\n",
                 dev->fst_path, dev->fst_path);
     free(dev->fst_path);

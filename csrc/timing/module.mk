@@ -1,7 +1,8 @@
 # csrc/timing/: the cycle-level GPU/SM timing model (issue 5). Its sources
 # are part of the device library (SMC_MODEL_SRCS, csrc/config/module.mk).
 #
-# The RTL and lockstep back ends (cosim/sched_open.c) and the waveform writer
+# The RTL and lockstep back ends, the traced C model (cosim/sched_open.c) and
+# the waveform writer
 # (fst.c, which uses the fstapi inside the Verilator runtime; timing_wave.c)
 # are weak references: a program
 # that wants them links $(TIMING_RTL_LINK) after its objects — smcosim,
@@ -9,6 +10,7 @@
 
 TIMING_FST_OBJ  := $(B)/csrc/timing/fst.o
 TIMING_RTL_LINK := $(TIMING_FST_OBJ) -Wl,-u,sched_rtl_create -Wl,-u,sched_lockstep_create \
+                   -Wl,-u,sched_cmodel_create_traced \
                    $(VSCHED_LIB) -lstdc++ -lz -pthread -latomic
 # fstapi's header comes with Verilator (the code is in $(VSCHED_LIB))
 $(TIMING_FST_OBJ): INCLUDES += -I/usr/share/verilator/include
@@ -33,7 +35,8 @@ ifneq ($(TIMING_HAVE_SCHED),)
 TIMING_PLUGIN_MODELS := $(foreach c,$(VSCHED_CLASSES),$(VSCHED_DIR)/pic/$(c).o)
 TIMING_PLUGIN_VRT    := $(patsubst $(VSCHED_RT_DIR)/%,$(VSCHED_RT_DIR)/pic/%,$(VSCHED_RT_OBJS))
 TIMING_PLUGIN_COBJS  := $(patsubst %.c,$(B)/pic/%.o,cosim/sched_if.c cosim/sched_cmodel.c \
-                          cosim/sched_rtl.c cosim/sched_lockstep.c csrc/timing/fst.c)
+                          cosim/sched_rtl.c cosim/sched_lockstep.c cosim/sched_ctrace.c \
+                          csrc/timing/fst.c)
 TIMING_PLUGIN_SHIM   := $(B)/pic/cosim/vsched_shim.o
 
 # the unity file is written by the rule of the non-PIC model object

@@ -90,10 +90,6 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
     if (gpu_config_check(cfg, err, errlen) != 0)
         return NULL;
     int want_fst = trace && trace->path;
-    if (want_fst && cfg->backend == GPU_SCHED_C) {
-        snprintf(err, errlen, "--fst needs the RTL: use --sched rtl or --sched lockstep");
-        return NULL;
-    }
     /* say up front when the back end or the waveform writer cannot be
      * found (not linked, and no plugin) */
     const char *kind = gpu_backend_name(cfg->backend);
@@ -127,10 +123,8 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
         free(g);
         return NULL;
     }
-    char rtl_path[4096] = "";
     if (want_fst) {
-        g->wave = tm_wave_create(g, trace->path, trace->from, trace->to, rtl_path,
-                                 sizeof rtl_path, err, errlen);
+        g->wave = tm_wave_create(g, trace->path, trace->from, trace->to, err, errlen);
         if (!g->wave) {
             timing_destroy(g, NULL, 0);
             return NULL;
@@ -147,25 +141,37 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
             sm->unit_next[u] = calloc(sm->unit_n[u] + 1, sizeof *sm->unit_next[u]);
             ok = sm->unit_next[u] != NULL;
         }
-        char e2[256] = "";
-        if (ok) {
-            sched_trace_opts to = { rtl_path, trace ? trace->from : 0, trace ? trace->to : 0 };
-            const sched_trace_opts *tr = g->wave && i == g->wave_sm ? &to : NULL;
-            sm->sched = sched_open(kind, &g->params, tr, e2, sizeof e2);
-        }
-        if (ok && sm->sched && cfg->backend == GPU_SCHED_LOCKSTEP && inject_lockstep(g, sm) != 0) {
-            snprintf(err, errlen, "SMCOSIM_TEST_LOCKSTEP_INJECT '%s': expected SM:CYCLE",
-                     getenv("SMCOSIM_TEST_LOCKSTEP_INJECT"));
+        if (!ok) {
+            snprintf(err, errlen, "%s scheduler back end: out of memory", kind);
             timing_destroy(g, NULL, 0);
             return NULL;
         }
-        if (!ok || !sm->sched) {
-            snprintf(err, errlen, "%s scheduler back end: %s", kind, ok ? e2 : "out of memory");
+        if (tm_sm_open(g, sm, err, errlen) != 0) {
             timing_destroy(g, NULL, 0);
             return NULL;
         }
     }
+    /* --fst: the traced back end was opened to check that it can be; it is
+     * reopened at the first launch, so that no file is left open meanwhile */
+    tm_wave_launch_end(g, err, errlen);
     return g;
+}
+
+int tm_sm_open(timing_gpu *g, tm_sm *sm, char *err, size_t errlen)
+{
+    const char *kind = gpu_backend_name(g->cfg.backend);
+    char e2[256] = "";
+    sm->sched = sched_open(kind, &g->params, tm_wave_trace(g, sm), e2, sizeof e2);
+    if (!sm->sched) {
+        snprintf(err, errlen, "%s scheduler back end: %s", kind, e2);
+        return -1;
+    }
+    if (g->cfg.backend == GPU_SCHED_LOCKSTEP && inject_lockstep(g, sm) != 0) {
+        snprintf(err, errlen, "SMCOSIM_TEST_LOCKSTEP_INJECT '%s': expected SM:CYCLE",
+                 getenv("SMCOSIM_TEST_LOCKSTEP_INJECT"));
+        return -1;
+    }
+    return 0;
 }
 
 int timing_destroy(timing_gpu *g, char *err, size_t errlen)
@@ -183,7 +189,7 @@ int timing_destroy(timing_gpu *g, char *err, size_t errlen)
         free(sm->mr);
     }
     free(g->sm);
-    int rc = tm_wave_finish(g->wave, err, errlen);   /* after the RTL closed its FST */
+    int rc = tm_wave_finish(g->wave, err, errlen);   /* after the back ends are gone */
     free(g);
     return rc;
 }
@@ -272,6 +278,12 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
     g->msglen = msglen;
     if (msg && msglen)
         msg[0] = '\0';
+    /* --fst: the traced SM's back end is closed between launches */
+    char err[256];
+    if (!g->sm[g->wave_sm].sched && tm_sm_open(g, &g->sm[g->wave_sm], err, sizeof err) != 0) {
+        tm_set_msg(g, "%s", err);
+        return out->status = SMC_ERR_LAUNCH_FAILED;
+    }
     smc_status st = timing_occupancy_compute(&g->cfg, req, &g->occ, msg, msglen);
     out->status = st;
     if (st != SMC_OK)
@@ -302,7 +314,6 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
         }
     }
 
-    char err[256];
     g->mem = mem_create(&g->cfg.mem, err, sizeof err);
     if (!g->mem) {
         tm_set_msg(g, "memory model: %s", err);
@@ -429,5 +440,9 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
     g->join = NULL;
     g->msg = NULL;
     out->status = g->fault;
+    /* --fst: this launch's cycles into the waveform file, now (a CUDA
+     * program never destroys its device) */
+    if (tm_wave_launch_end(g, err, sizeof err) != 0)
+        fprintf(stderr, "smcosim: waveform: %s\n", err);
     return g->fault;
 }

@@ -90,8 +90,11 @@ typedef struct timing_stats {
 typedef struct timing_gpu timing_gpu;
 
 /* --fst: one waveform of SM `sm` (0 for --fst; the mismatching SM for the
- * lockstep re-run) with the RTL signals and the C side, cycles [from, to) of
- * each launch (to 0 = to the end), written at timing_destroy. */
+ * lockstep re-run) with the back end's signals and the C side, cycles
+ * [from, to) of each launch (to 0 = to the end). The file is complete after
+ * every launch that had cycles in the window (a program need not destroy
+ * the model); a failure to write it is printed then and returned by
+ * timing_destroy. */
 typedef struct timing_trace {
     const char *path;             /* NULL = no waveform */
     uint64_t    from, to;
@@ -107,8 +110,9 @@ int timing_lockstep_mismatch(const timing_gpu *g, uint32_t *sm, uint64_t *cycle)
  * be created (e.g. no Verilated model for these parameters). */
 timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace,
                           char *err, size_t errlen);
-/* Frees everything; with a waveform, finishes it: -1 and a message when that
- * fails. */
+/* Frees everything. With a waveform: 1 when it was written, 0 when no cycle
+ * of any launch fell in its window (no file), -1 and a message when writing
+ * it failed. 0 without one. */
 int         timing_destroy(timing_gpu *g, char *err, size_t errlen);
 const gpu_config *timing_config(const timing_gpu *g);
 

@@ -169,15 +169,29 @@ int  tm_dispatch_cycle(timing_gpu *g, uint32_t *next_cta, uint32_t nctas);
 /* Load the waveform writer (linked, or from the RTL plugin); 0, or -1 with a
  * message naming `what`. */
 int      tm_wave_resolve(const char *what, char *err, size_t errlen);
-/* The waveform of SM g->wave_sm: cycles [from, to) into path; the RTL back
- * end writes its part to the file named in *rtl_path. NULL with a message. */
+/* The waveform of SM g->wave_sm: cycles [from, to) into path. NULL with a
+ * message. */
 tm_wave *tm_wave_create(timing_gpu *g, const char *path, uint64_t from, uint64_t to,
-                        char *rtl_path, size_t rtl_path_len, char *err, size_t errlen);
+                        char *err, size_t errlen);
+/* What the back end of `sm` is to trace (its own FST of one launch, merged
+ * by tm_wave_launch_end), NULL for no trace. */
+const sched_trace_opts *tm_wave_trace(const timing_gpu *g, const tm_sm *sm);
 /* The core was reset / stepped through the edge ending cycle t: sample the
  * C side when the RTL dumps the state that follows. */
 void     tm_wave_reset(timing_gpu *g, tm_sm *sm);
 void     tm_wave_step(timing_gpu *g, tm_sm *sm, uint64_t t);
-/* Merge and write the file (after the back ends are destroyed); frees. */
+/* After every launch (and at creation): close the traced back end's file by
+ * destroying it (tm_sm_open opens a fresh one at the next launch) and merge
+ * the launch's cycles into the final file. 0, or -1 with a message. */
+int      tm_wave_launch_end(timing_gpu *g, char *err, size_t errlen);
+/* At destroy (the back ends are gone): 1 when the final file was written, 0
+ * when no cycle fell in the window, -1 with the first failure; frees. */
 int      tm_wave_finish(tm_wave *w, char *err, size_t errlen);
+
+/* ---- timing.c ------------------------------------------------------------ */
+
+/* Open the scheduler back end of `sm` (traced as tm_wave_trace says, with
+ * the lockstep test hook installed). 0, or -1 with a message. */
+int      tm_sm_open(timing_gpu *g, tm_sm *sm, char *err, size_t errlen);
 
 #endif

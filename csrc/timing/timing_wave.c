@@ -17,23 +17,29 @@
 #include "timing_fst.h"
 
 #define TM_WEAK __attribute__((weak))
-extern tm_fst *tm_fst_create(const char *, uint64_t, uint64_t, char *, size_t) TM_WEAK;
+extern tm_fst *tm_fst_create(const char *, const char *, const sched_params *, uint64_t, uint64_t, char *, size_t) TM_WEAK;
 extern const char *tm_fst_rtl_path(const tm_fst *, char *, size_t) TM_WEAK;
 extern int tm_fst_var(tm_fst *, const char *, const char *, uint32_t) TM_WEAK;
 extern int tm_fst_reset(tm_fst *) TM_WEAK;
 extern int tm_fst_step(tm_fst *, uint64_t) TM_WEAK;
 extern int tm_fst_sample(tm_fst *, uint32_t, uint64_t) TM_WEAK;
+extern int tm_fst_pending(const tm_fst *) TM_WEAK;
+extern int tm_fst_closed(const tm_fst *) TM_WEAK;
+extern int tm_fst_written(const tm_fst *) TM_WEAK;
 extern int tm_fst_finish(tm_fst *, char *, size_t) TM_WEAK;
 extern void tm_fst_destroy(tm_fst *) TM_WEAK;
 
 /* The writer's functions, linked or from the plugin (NULL until resolved). */
 static struct fst_api {
-    tm_fst *(*create)(const char *, uint64_t, uint64_t, char *, size_t);
+    tm_fst *(*create)(const char *, const char *, const sched_params *, uint64_t, uint64_t, char *, size_t);
     const char *(*rtl_path)(const tm_fst *, char *, size_t);
     int (*var)(tm_fst *, const char *, const char *, uint32_t);
     int (*reset)(tm_fst *);
     int (*step)(tm_fst *, uint64_t);
     int (*sample)(tm_fst *, uint32_t, uint64_t);
+    int (*pending)(const tm_fst *);
+    int (*closed)(const tm_fst *);
+    int (*written)(const tm_fst *);
     int (*finish)(tm_fst *, char *, size_t);
     void (*destroy)(tm_fst *);
 } fa;
@@ -44,7 +50,8 @@ int tm_wave_resolve(const char *what, char *err, size_t errlen)
         return 0;
     if (tm_fst_create) {
         fa = (struct fst_api){ tm_fst_create, tm_fst_rtl_path, tm_fst_var, tm_fst_reset,
-                               tm_fst_step, tm_fst_sample, tm_fst_finish, tm_fst_destroy };
+                               tm_fst_step, tm_fst_sample, tm_fst_pending, tm_fst_closed,
+                               tm_fst_written, tm_fst_finish, tm_fst_destroy };
         return 0;
     }
     struct fst_api a;
@@ -57,6 +64,9 @@ int tm_wave_resolve(const char *what, char *err, size_t errlen)
     FA_SYM(reset, "tm_fst_reset");
     FA_SYM(step, "tm_fst_step");
     FA_SYM(sample, "tm_fst_sample");
+    FA_SYM(pending, "tm_fst_pending");
+    FA_SYM(closed, "tm_fst_closed");
+    FA_SYM(written, "tm_fst_written");
     FA_SYM(finish, "tm_fst_finish");
     FA_SYM(destroy, "tm_fst_destroy");
 #undef FA_SYM
@@ -64,10 +74,14 @@ int tm_wave_resolve(const char *what, char *err, size_t errlen)
     return 0;
 }
 
-/* The waveform: the writer and the index of the first C-side variable. */
+/* The waveform: the writer, the index of the first C-side variable, what
+ * the traced back end is given, and the first error. */
 struct tm_wave {
     tm_fst  *fst;
     uint32_t var0;
+    char     seg_path[4096];        /* the back end's own file of one launch */
+    sched_trace_opts trace;         /* { seg_path, from, to } */
+    char     err[512];              /* first failure ("" none) */
 };
 
 /* C-side variables, in this order (docs/timing-model.md, "Waveform"). */
@@ -109,14 +123,15 @@ static int wave_declare(const timing_gpu *g, tm_wave *wv)
 }
 
 tm_wave *tm_wave_create(timing_gpu *g, const char *path, uint64_t from, uint64_t to,
-                        char *rtl_path, size_t rtl_path_len, char *err, size_t errlen)
+                        char *err, size_t errlen)
 {
     tm_wave *wv = calloc(1, sizeof *wv);
     if (!wv) {
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    wv->fst = fa.create(path, from, to, err, errlen);
+    wv->fst = fa.create(path, g->cfg.backend == GPU_SCHED_C ? "C model" : "RTL", &g->params,
+                        from, to, err, errlen);
     if (!wv->fst || wave_declare(g, wv) != 0) {
         if (wv->fst) {
             snprintf(err, errlen, "out of memory");
@@ -125,7 +140,8 @@ tm_wave *tm_wave_create(timing_gpu *g, const char *path, uint64_t from, uint64_t
         free(wv);
         return NULL;
     }
-    fa.rtl_path(wv->fst, rtl_path, rtl_path_len);
+    fa.rtl_path(wv->fst, wv->seg_path, sizeof wv->seg_path);
+    wv->trace = (sched_trace_opts){ wv->seg_path, from, to };
     return wv;
 }
 
@@ -178,11 +194,44 @@ void tm_wave_step(timing_gpu *g, tm_sm *sm, uint64_t t)
         wave_sample(g, sm, t + 1);
 }
 
+const sched_trace_opts *tm_wave_trace(const timing_gpu *g, const tm_sm *sm)
+{
+    if (!g->wave || sm->id != g->wave_sm || fa.closed(g->wave->fst))
+        return NULL;
+    return &g->wave->trace;
+}
+
+/* After every launch (and once at creation). The final file is complete
+ * after each launch that dumped cycles, so a CUDA program — which never
+ * destroys its device — gets its waveform too, whatever way it ends later
+ * (return from main, exit(), a crash or a kill in a later launch). The
+ * traced back end writes its own FST, complete only once closed, so it is
+ * destroyed (closing the file) and the file merged; tm_sm_open opens a fresh
+ * back end at the next launch (every launch resets the core, so a fresh one
+ * behaves the same). Between launches no file of the back end is open, so
+ * none is left behind when the process ends. */
+int tm_wave_launch_end(timing_gpu *g, char *err, size_t errlen)
+{
+    tm_wave *wv = g->wave;
+    tm_sm *sm = wv ? &g->sm[g->wave_sm] : NULL;
+    int traced = wv && (fa.pending(wv->fst) || !fa.closed(wv->fst));
+    if (!traced || !sm->sched)
+        return 0;
+    sched_destroy(sm->sched);               /* closes its FST */
+    sm->sched = NULL;
+    int rc = fa.finish(wv->fst, err, errlen);   /* or removes an empty one */
+    if (rc != 0 && !wv->err[0])
+        snprintf(wv->err, sizeof wv->err, "%s", err);
+    return rc;
+}
+
 int tm_wave_finish(tm_wave *wv, char *err, size_t errlen)
 {
     if (!wv)
         return 0;
-    int rc = fa.finish(wv->fst, err, errlen);
+    int rc = wv->err[0] ? -1 : fa.written(wv->fst) ? 1 : 0;
+    if (rc < 0)
+        snprintf(err, errlen, "%s", wv->err);
     fa.destroy(wv->fst);
     free(wv);
     return rc;

@@ -13,8 +13,8 @@ command -v fst2vcd > /dev/null || { echo "FAIL: fst2vcd is not installed (script
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0; n=0
 check() { n=$((n + 1)); if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
-# SM 1, cycle 300, window 100 cycles: the FST spans times 2*200 .. 2*300
-# (2 time units per cycle, docs/timing-model.md); its C-side cycle counter
+# SM 1, cycle 300, window 100 cycles: the FST spans times 10*200 .. 10*300
+# (1 ns per cycle in units of 100 ps, docs/timing-model.md); its C-side cycle counter
 # ends at 299 = binary 100101011, the last cycle whose edge was taken (the
 # outputs after that edge, cycle 300's, are the ones that differ).
 one() {   # label, then the program after `--` or --bench NAME
@@ -33,8 +33,8 @@ one() {   # label, then the program after `--` or --bench NAME
   check "$label: fst2vcd reads it" "[ -s '$tmp/$label.vcd' ]"
   check "$label: C side of SM 1" "grep -q '\$scope module sm1 \$end' '$tmp/$label.vcd'"
   check "$label: RTL signals" "grep -q '\$var .* stall_reason_o ' '$tmp/$label.vcd'"
-  check "$label: starts at cycle 200" "[ \"\$(grep -m1 '^#' '$tmp/$label.vcd')\" = '#400' ]"
-  check "$label: reaches cycle 300" "[ \"\$(grep '^#' '$tmp/$label.vcd' | tail -1 | tr -d '#')\" -ge 600 ]"
+  check "$label: starts at cycle 200" "[ \"\$(grep -m1 '^#' '$tmp/$label.vcd')\" = '#2000' ]"
+  check "$label: reaches cycle 300" "[ \"\$(grep '^#' '$tmp/$label.vcd' | tail -1 | tr -d '#')\" -ge 3000 ]"
   local id
   id=$(awk '/\$scope module sm1 \$end/ { s = 1 } s && /\$var .* cycle \$end/ { print $4; exit }' "$tmp/$label.vcd")
   check "$label: C-side cycle counter ends at 299" \

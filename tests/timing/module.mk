@@ -36,6 +36,7 @@ endif
 # and the plugin libsmc_vsched.so (SKIPs without nvcc).
 ifneq ($(TIMING_HAVE_SCHED),)
 TEST_SUITES += "tests/timing/cuda-backends.sh $(B)" "tests/timing/mismatch-fst.sh $(B)" \
+               "tests/timing/fst-cuda.sh $(B)" \
                "tests/timing/swl-barrier.sh $(B)"
 TEST_DEPS   += $(B)/bin/smcosim $(TIMING_PLUGIN) $(CUDART_SO)
 endif
