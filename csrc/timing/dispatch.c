@@ -93,14 +93,26 @@ const tm_placement *tm_placement_find(const char *name)
     return NULL;
 }
 
-void tm_dispatch_reset(timing_gpu *g)
+/* The launch's hint: gpu.locality_hint when it forces one, else the
+ * launch's own (already checked to be 0..3 by timing_occupancy_compute). */
+static uint32_t launch_hint(const timing_gpu *g, const timing_kernel_req *req)
+{
+    if (g->cfg.locality_hint >= GPU_LOCALITY_FORCE)
+        return g->cfg.locality_hint - GPU_LOCALITY_FORCE;
+    return req->locality_hint;
+}
+
+void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req)
 {
     g->dispatch_rr = 0;
+    g->loc_hint = launch_hint(g, req);
+    g->launch_placement = g->placement;
+    g->st->locality_hint = g->loc_hint;
 }
 
 int tm_dispatch_cycle(timing_gpu *g, uint32_t *next_cta, uint32_t nctas)
 {
     if (*next_cta >= nctas)
         return 0;
-    return g->placement->place(g, next_cta, nctas);
+    return g->launch_placement->place(g, next_cta, nctas);
 }

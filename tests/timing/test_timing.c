@@ -238,7 +238,7 @@ static void test_occupancy_eq33(void **state)
     timing_occupancy o;
     /* 256 threads (b = 8), 32 regs (1024 per warp), 4 KB: regs 64 warps -> 8,
      * warps 64/8 = 8, threads 2048/256 = 8, CTAs 16, smem 48K/4K = 12 */
-    timing_kernel_req q = { 256, 32, 4096, 1000 };
+    timing_kernel_req q = { 256, 32, 4096, 1000, 0 };
     assert_int_equal(timing_occupancy_compute(&c, &q, &o, err, sizeof err), SMC_OK);
     assert_int_equal(o.warps_per_cta, 8);
     assert_int_equal(o.limit_regs, 8);
