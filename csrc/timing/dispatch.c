@@ -6,9 +6,10 @@
  *
  * A placement policy visits the SMs in its own order and offers each the
  * next CTA (dispatch_offer); the dispatcher does the rest (slots, warps,
- * statistics). Round-robin is the only policy today; locality-aware
- * placement (CTAs that share data on the same SM) is meant to be a second
- * entry of the table, with its state in tm_dispatch.
+ * statistics). Two policies: round-robin (the GPU's default, for launches
+ * with locality hint 0) and locality (hints 1..3, seed 000 §6.3.2: adjacent
+ * blocks on the same SM; docs/locality.md). The launch's hint picks the
+ * policy at tm_dispatch_reset.
  */
 #include "timing_internal.h"
 
@@ -79,10 +80,76 @@ static int place_round_robin(timing_gpu *g, uint32_t *next_cta, uint32_t nctas)
     return 0;
 }
 
+/* ---- locality: adjacent CTAs on the same SM ----------------------------- */
+
+/*
+ * Seed 000 §6.3.2 (Fig. 6.8): for hints 1..3 "our locality-aware block
+ * scheduler assigns adjacent blocks to the same SM". The thesis gives
+ * neither the number of adjacent blocks nor their order (spec B.4 [G]);
+ * decided here (spec §C.7, C.9 item 25; docs/locality.md):
+ *
+ *   - The CTAs are put in a sequence ("positions"): x-major (the linear id)
+ *     for hints 1 and 3 — blocks with the same blockIdx.y, which share rows
+ *     of A in GEMM (§6.2) —, column-major for hint 2 — blocks with the same
+ *     blockIdx.x, vertically adjacent, which share the boundary lines of a
+ *     stencil (§6.2, Fig. 6.4; §6.3.2 groups "warps whose blockIdx.x is the
+ *     same") —, z slowest in both.
+ *   - The sequence is cut into chunks of k consecutive positions. An SM with
+ *     a free CTA slot and no CTA left in its chunk claims the next unclaimed
+ *     chunk; it takes the CTAs of its chunk in order, at most one per cycle
+ *     (as round-robin does). SMs are visited in id order every cycle. There
+ *     is no stealing: an SM whose chunk is used up waits for the next one.
+ *   - k = gpu.dispatch_chunk, or when that is 0: N_slot (Eq. 3.3, the CTAs
+ *     an SM holds at once; spec C.7) capped at ceil(CTAs / SMs), so that a
+ *     grid smaller than one full wave still spreads over every SM instead
+ *     of filling the first SMs and leaving the others idle.
+ *
+ * *next_cta counts the CTAs placed (as it does for round-robin, where it is
+ * also the next linear id), so the cycle loop's "all placed" test holds.
+ */
+
+/* Linear CTA id (x fastest, then y, then z) of position p in the hint's order. */
+static uint32_t locality_linear(const timing_gpu *g, uint32_t p)
+{
+    if (g->loc_hint != 2)
+        return p;
+    uint32_t gx = g->st->grid[0], gy = g->st->grid[1];
+    uint32_t plane = gx * gy;
+    uint32_t z = p / plane, r = p % plane;
+    uint32_t x = r / gy, y = r % gy;            /* column-major: y fastest */
+    return z * plane + y * gx + x;
+}
+
+static int place_locality(timing_gpu *g, uint32_t *next_cta, uint32_t nctas)
+{
+    for (uint32_t s = 0; s < g->nsm && *next_cta < nctas; s++) {
+        tm_sm *sm = &g->sm[s];
+        if (sm->resident >= g->occ.ctas_per_sm)
+            continue;                           /* full: claims nothing */
+        if (sm->chunk_next >= sm->chunk_end) {
+            uint64_t first = (uint64_t)g->loc_claimed * g->loc_chunk;
+            if (first >= nctas)
+                continue;                       /* every chunk is claimed */
+            g->loc_claimed++;
+            sm->chunk_next = (uint32_t)first;
+            sm->chunk_end = (uint32_t)(first + g->loc_chunk < nctas ? first + g->loc_chunk : nctas);
+        }
+        int r = dispatch_offer(g, sm, locality_linear(g, sm->chunk_next));
+        if (r < 0)
+            return -1;
+        if (r) {
+            sm->chunk_next++;
+            ++*next_cta;
+        }
+    }
+    return 0;
+}
+
 /* ---- the policies, by name ---------------------------------------------- */
 
 static const tm_placement placements[] = {
     { "round-robin", place_round_robin },
+    { "locality", place_locality },
 };
 
 const tm_placement *tm_placement_find(const char *name)
@@ -108,6 +175,23 @@ void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req)
     g->loc_hint = launch_hint(g, req);
     g->launch_placement = g->placement;
     g->st->locality_hint = g->loc_hint;
+    g->st->dispatch_chunk = 0;
+    if (g->loc_hint == 0)
+        return;                                 /* today's dispatcher, untouched */
+    g->launch_placement = &placements[1];
+    uint64_t nctas = req->num_ctas;
+    uint64_t k = g->cfg.dispatch_chunk;
+    if (k == 0) {
+        uint64_t even = (nctas + g->nsm - 1) / g->nsm;
+        k = g->occ.ctas_per_sm < even ? g->occ.ctas_per_sm : even;
+        if (k == 0)
+            k = 1;
+    }
+    g->loc_chunk = (uint32_t)k;
+    g->loc_claimed = 0;
+    for (uint32_t i = 0; i < g->nsm; i++)
+        g->sm[i].chunk_next = g->sm[i].chunk_end = 0;
+    g->st->dispatch_chunk = g->loc_chunk;
 }
 
 int tm_dispatch_cycle(timing_gpu *g, uint32_t *next_cta, uint32_t nctas)

@@ -209,12 +209,127 @@ static void test_launch_hint(void **state)
     assert_null(d);
 }
 
+/* ---- CTA placement, computed by hand ----------------------------------------
+ * Linear CTA id = y * gx + x. The expected SM of each CTA follows the rules
+ * of docs/locality.md (dispatch.c): round-robin for hint 0; for hints 1..3
+ * chunks of k positions (k = min(N_slot, ceil(CTAs / SMs)) unless
+ * gpu.dispatch_chunk is set), claimed by SMs in id order when they have a
+ * free slot, x-major positions for hints 1 and 3, column-major for hint 2. */
+
+static void expect_sms(const uint32_t *got, const uint32_t *want, unsigned n, const char *what)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (got[i] != want[i]) {
+            char g[256] = "", w[256] = "";
+            for (unsigned j = 0; j < n; j++) {
+                snprintf(g + strlen(g), sizeof g - strlen(g), "%u ", got[j]);
+                snprintf(w + strlen(w), sizeof w - strlen(w), "%u ", want[j]);
+            }
+            fail_msg("%s: CTA %u on SM %u, expected SM %u\n  got:      %s\n  expected: %s",
+                     what, i, got[i], want[i], g, w);
+        }
+}
+
+static void test_dispatch_one_wave(void **state)
+{
+    (void)state;
+    rig r = { 0 };
+    /* 3 SMs, N_slot = 4 (sm.max_ctas), one-warp CTAs; grid 4 x 3 = 12 CTAs:
+     * one wave, k = min(4, ceil(12 / 3)) = 4 */
+    rig_open(&r, "mem.num_sms=3;sm.max_ctas=4", NULL);
+    uint32_t sm[12];
+    /* hint 0, round-robin: cycle 0 gives CTAs 0, 1, 2 to SMs 0, 1, 2, cycle 1
+     * CTAs 3, 4, 5, ...: CTA i on SM i mod 3 */
+    static const uint32_t rr[12] = { 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2 };
+    const timing_stats *s = run(&r, 4, 3, 0, sm);
+    expect_sms(sm, rr, 12, "hint 0");
+    assert_int_equal(s->locality_hint, 0);
+    assert_int_equal(s->dispatch_chunk, 0);
+    /* hint 1, x-major: SM s owns positions 4s..4s+3 = the row y = s */
+    static const uint32_t rows[12] = { 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2 };
+    s = run(&r, 4, 3, 1, sm);
+    expect_sms(sm, rows, 12, "hint 1");
+    assert_int_equal(s->locality_hint, 1);
+    assert_int_equal(s->dispatch_chunk, 4);
+    /* hint 3: the same order as hint 1 */
+    run(&r, 4, 3, 3, sm);
+    expect_sms(sm, rows, 12, "hint 3");
+    /* hint 2, column-major: position p = x * 3 + y. SM 0: p 0..3 = (0,0)
+     * (0,1) (0,2) (1,0) = CTAs 0 4 8 1; SM 1: p 4..7 = (1,1) (1,2) (2,0)
+     * (2,1) = CTAs 5 9 2 6; SM 2: p 8..11 = (2,2) (3,0) (3,1) (3,2) = CTAs
+     * 10 3 7 11 */
+    static const uint32_t cols[12] = { 0, 0, 1, 2, 0, 1, 1, 2, 0, 1, 2, 2 };
+    run(&r, 4, 3, 2, sm);
+    expect_sms(sm, cols, 12, "hint 2");
+    /* hint 2 on a grid 3 x 4 whose columns are exactly one chunk: SM s gets
+     * the column x = s (the same SMs as round-robin, by a different rule) */
+    uint32_t sm2[12];
+    static const uint32_t cols34[12] = { 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2 };
+    run(&r, 3, 4, 2, sm2);
+    expect_sms(sm2, cols34, 12, "hint 2, 3 x 4");
+    /* hint 2, grid 2 x 6: column x = 0 is positions 0..5, x = 1 is 6..11.
+     * SM 0: (0,0..3) = CTAs 0 2 4 6; SM 1: (0,4) (0,5) (1,0) (1,1) = 8 10 1 3;
+     * SM 2: (1,2..5) = 5 7 9 11 */
+    static const uint32_t cols26[12] = { 0, 1, 0, 1, 0, 2, 0, 2, 1, 2, 1, 2 };
+    run(&r, 2, 6, 2, sm2);
+    expect_sms(sm2, cols26, 12, "hint 2, 2 x 6");
+    smc_device_destroy(r.dev);
+}
+
+static void test_dispatch_chunk_size(void **state)
+{
+    (void)state;
+    rig r = { 0 };
+    uint32_t sm[6];
+    /* 6 CTAs, 3 SMs, N_slot 4: k = min(4, ceil(6 / 3)) = 2, every SM used */
+    rig_open(&r, "mem.num_sms=3;sm.max_ctas=4", NULL);
+    static const uint32_t k2[6] = { 0, 0, 1, 1, 2, 2 };
+    assert_int_equal(run(&r, 6, 1, 1, sm)->dispatch_chunk, 2);
+    expect_sms(sm, k2, 6, "hint 1, k = 2");
+    smc_device_destroy(r.dev);
+    /* gpu.dispatch_chunk = 4: SM 0 takes CTAs 0..3, SM 1 4..5, SM 2 none */
+    rig_open(&r, "mem.num_sms=3;sm.max_ctas=4;gpu.dispatch_chunk=4", NULL);
+    static const uint32_t k4[6] = { 0, 0, 0, 0, 1, 1 };
+    assert_int_equal(run(&r, 6, 1, 1, sm)->dispatch_chunk, 4);
+    expect_sms(sm, k4, 6, "hint 1, gpu.dispatch_chunk = 4");
+    /* the chunk size does not touch hint 0 */
+    static const uint32_t rr[6] = { 0, 1, 2, 0, 1, 2 };
+    run(&r, 6, 1, 0, sm);
+    expect_sms(sm, rr, 6, "hint 0, gpu.dispatch_chunk = 4");
+    smc_device_destroy(r.dev);
+}
+
+static void test_dispatch_waves(void **state)
+{
+    (void)state;
+    rig r = { 0 };
+    uint32_t sm[8];
+    /* 2 SMs, N_slot 2, 8 identical CTAs = 2 waves of 2 per SM; k = min(2, 4)
+     * = 2. Cycle 0: SM 0 claims chunk 0 {0,1} and takes CTA 0, SM 1 claims
+     * chunk 1 {2,3} and takes CTA 2; cycle 1: CTAs 1 and 3. Both SMs are
+     * then full; CTA 0 and CTA 2 end in the same cycle (same work, same
+     * start), SM 0 (visited first) claims chunk 2 {4,5}, SM 1 chunk 3 {6,7};
+     * a cycle later CTAs 1 and 3 end and 5 and 7 start. */
+    rig_open(&r, "mem.num_sms=2;sm.max_ctas=2", NULL);
+    static const uint32_t loc[8] = { 0, 0, 1, 1, 0, 0, 1, 1 };
+    const timing_stats *s = run(&r, 8, 1, 1, sm);
+    expect_sms(sm, loc, 8, "hint 1, two waves");
+    assert_int_equal(s->waves, 2);
+    static const uint32_t rr[8] = { 0, 1, 0, 1, 0, 1, 0, 1 };
+    run(&r, 8, 1, 0, sm);
+    expect_sms(sm, rr, 8, "hint 0, two waves");
+    smc_device_destroy(r.dev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_map_parse),
         cmocka_unit_test(test_kernel_names),
         cmocka_unit_test(test_launch_hint),
+        cmocka_unit_test(test_dispatch_one_wave),
+        cmocka_unit_test(test_dispatch_chunk_size),
+        cmocka_unit_test(test_dispatch_waves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
