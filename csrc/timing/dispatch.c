@@ -94,15 +94,19 @@ static int place_round_robin(timing_gpu *g, uint32_t *next_cta, uint32_t nctas)
  *     blockIdx.x, vertically adjacent, which share the boundary lines of a
  *     stencil (§6.2, Fig. 6.4; §6.3.2 groups "warps whose blockIdx.x is the
  *     same") —, z slowest in both.
- *   - The sequence is cut into chunks of k consecutive positions. An SM with
- *     a free CTA slot and no CTA left in its chunk claims the next unclaimed
- *     chunk; it takes the CTAs of its chunk in order, at most one per cycle
- *     (as round-robin does). SMs are visited in id order every cycle. There
- *     is no stealing: an SM whose chunk is used up waits for the next one.
- *   - k = gpu.dispatch_chunk, or when that is 0: N_slot (Eq. 3.3, the CTAs
- *     an SM holds at once; spec C.7) capped at ceil(CTAs / SMs), so that a
- *     grid smaller than one full wave still spreads over every SM instead
- *     of filling the first SMs and leaving the others idle.
+ *   - An SM with a free CTA slot and no CTA left in its chunk claims the
+ *     next k unclaimed positions as its chunk; it takes the CTAs of its
+ *     chunk in order, at most one per cycle (as round-robin does). SMs are
+ *     visited in id order every cycle. There is no stealing: an SM whose
+ *     chunk is used up waits for the next one.
+ *   - k = gpu.dispatch_chunk when set. Otherwise k0 = min(N_slot,
+ *     ceil(CTAs / SMs)) — N_slot (Eq. 3.3, the CTAs an SM holds at once) as
+ *     spec C.7 recommends, capped so that a grid smaller than one full wave
+ *     still reaches every SM —, in rounds of SMs x k0 positions; the
+ *     R < SMs x k0 positions left after the last full round (the tail) are
+ *     cut into SMs chunks as equal as can be (the first R mod SMs get one
+ *     more), so that the last wave spreads over the SMs instead of piling
+ *     up on the first ones while the others idle.
  *
  * *next_cta counts the CTAs placed (as it does for round-robin, where it is
  * also the next linear id), so the cycle loop's "all placed" test holds.
@@ -120,6 +124,34 @@ static uint32_t locality_linear(const timing_gpu *g, uint32_t p)
     return z * plane + y * gx + x;
 }
 
+/* k0 of a grid of n CTAs (rule above). */
+static uint32_t first_chunk(const timing_gpu *g, uint32_t n)
+{
+    if (g->cfg.dispatch_chunk)
+        return g->cfg.dispatch_chunk;
+    uint32_t k = (n + g->nsm - 1) / g->nsm;
+    if (k > g->occ.ctas_per_sm)
+        k = g->occ.ctas_per_sm;
+    return k ? k : 1;
+}
+
+/* CTAs of the next chunk, which starts at position g->loc_claimed of n. */
+static uint32_t chunk_size(timing_gpu *g, uint32_t n)
+{
+    uint32_t p = g->loc_claimed, k0 = first_chunk(g, n), k = k0;
+    if (!g->cfg.dispatch_chunk) {
+        uint64_t round = (uint64_t)g->nsm * k0;
+        uint32_t full = (uint32_t)(n / round * round);    /* positions in full rounds */
+        if (p >= full) {                                  /* the tail: R positions */
+            uint32_t r = n - full, j = g->loc_tail++;
+            k = r / g->nsm + (j < r % g->nsm ? 1 : 0);
+            if (k == 0)
+                k = 1;
+        }
+    }
+    return k < n - p ? k : n - p;
+}
+
 static int place_locality(timing_gpu *g, uint32_t *next_cta, uint32_t nctas)
 {
     for (uint32_t s = 0; s < g->nsm && *next_cta < nctas; s++) {
@@ -127,12 +159,12 @@ static int place_locality(timing_gpu *g, uint32_t *next_cta, uint32_t nctas)
         if (sm->resident >= g->occ.ctas_per_sm)
             continue;                           /* full: claims nothing */
         if (sm->chunk_next >= sm->chunk_end) {
-            uint64_t first = (uint64_t)g->loc_claimed * g->loc_chunk;
-            if (first >= nctas)
-                continue;                       /* every chunk is claimed */
-            g->loc_claimed++;
-            sm->chunk_next = (uint32_t)first;
-            sm->chunk_end = (uint32_t)(first + g->loc_chunk < nctas ? first + g->loc_chunk : nctas);
+            if (g->loc_claimed >= nctas)
+                continue;                       /* every CTA is claimed */
+            uint32_t k = chunk_size(g, nctas);
+            sm->chunk_next = g->loc_claimed;
+            sm->chunk_end = g->loc_claimed + k;
+            g->loc_claimed += k;
         }
         int r = dispatch_offer(g, sm, locality_linear(g, sm->chunk_next));
         if (r < 0)
@@ -179,19 +211,10 @@ void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req)
     if (g->loc_hint == 0)
         return;                                 /* today's dispatcher, untouched */
     g->launch_placement = &placements[1];
-    uint64_t nctas = req->num_ctas;
-    uint64_t k = g->cfg.dispatch_chunk;
-    if (k == 0) {
-        uint64_t even = (nctas + g->nsm - 1) / g->nsm;
-        k = g->occ.ctas_per_sm < even ? g->occ.ctas_per_sm : even;
-        if (k == 0)
-            k = 1;
-    }
-    g->loc_chunk = (uint32_t)k;
-    g->loc_claimed = 0;
+    g->loc_claimed = g->loc_tail = 0;
     for (uint32_t i = 0; i < g->nsm; i++)
         g->sm[i].chunk_next = g->sm[i].chunk_end = 0;
-    g->st->dispatch_chunk = g->loc_chunk;
+    g->st->dispatch_chunk = first_chunk(g, (uint32_t)req->num_ctas);   /* k0 */
 }
 
 int tm_dispatch_cycle(timing_gpu *g, uint32_t *next_cta, uint32_t nctas)

@@ -119,8 +119,9 @@ struct timing_gpu {
     const tm_placement *launch_placement;   /* the running launch's (hint 1..3: locality) */
     uint32_t dispatch_rr;         /* round-robin: the SM after the last one served */
     uint32_t loc_hint;            /* locality: the launch's hint (1..3) */
-    uint32_t loc_chunk;           /* locality: CTAs per chunk */
-    uint32_t loc_claimed;         /* locality: chunks claimed so far */
+    uint32_t loc_claimed;         /* locality: positions claimed so far (chunks are
+                                     claimed in order, so this is the next one) */
+    uint32_t loc_tail;            /* locality: chunks claimed in the tail */
     /* per launch */
     mem_system *mem;
     inst_source src;              /* where instructions come from (inst_source.h) */

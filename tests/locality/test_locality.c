@@ -212,9 +212,10 @@ static void test_launch_hint(void **state)
 /* ---- CTA placement, computed by hand ----------------------------------------
  * Linear CTA id = y * gx + x. The expected SM of each CTA follows the rules
  * of docs/locality.md (dispatch.c): round-robin for hint 0; for hints 1..3
- * chunks of k positions (k = min(N_slot, ceil(CTAs / SMs)) unless
- * gpu.dispatch_chunk is set), claimed by SMs in id order when they have a
- * free slot, x-major positions for hints 1 and 3, column-major for hint 2. */
+ * chunks of k0 = min(N_slot, ceil(CTAs / SMs)) positions (gpu.dispatch_chunk
+ * when set) in rounds of SMs x k0, the tail after the last full round cut
+ * into SMs near-equal chunks; claimed by SMs in id order when they have a
+ * free slot; x-major positions for hints 1 and 3, column-major for hint 2. */
 
 static void expect_sms(const uint32_t *got, const uint32_t *want, unsigned n, const char *what)
 {
@@ -318,6 +319,18 @@ static void test_dispatch_waves(void **state)
     static const uint32_t rr[8] = { 0, 1, 0, 1, 0, 1, 0, 1 };
     run(&r, 8, 1, 0, sm);
     expect_sms(sm, rr, 8, "hint 0, two waves");
+    smc_device_destroy(r.dev);
+
+    /* the tail is cut evenly: 3 SMs, N_slot 2, 10 CTAs: k0 = min(2,
+     * ceil(10/3)) = 2, one full round of 3 x 2 = 6 positions: cycle 0 SM 0
+     * {0,1}, SM 1 {2,3}, SM 2 {4,5}. The tail is R = 4 positions in chunks
+     * of 2, 1, 1. CTAs 0, 2, 4 end together: SM 0 claims {6,7}, SM 1 {8},
+     * SM 2 {9}. (A fixed k = 2 would give SM 1 {8,9} and SM 2 nothing.) */
+    uint32_t sm10[10];
+    rig_open(&r, "mem.num_sms=3;sm.max_ctas=2", NULL);
+    static const uint32_t tail[10] = { 0, 0, 1, 1, 2, 2, 0, 0, 1, 2 };
+    assert_int_equal(run(&r, 10, 1, 1, sm10)->dispatch_chunk, 2);
+    expect_sms(sm10, tail, 10, "hint 1, shrinking last chunks");
     smc_device_destroy(r.dev);
 }
 
