@@ -23,3 +23,19 @@ ifneq ($(wildcard bench/drivers/main.c),)
 TEST_SUITES += "tests/locality/cli-checks.sh $(B)"
 TEST_DEPS   += $(B)/bin/smcosim $(B)/bin/smcosim-bench
 endif
+
+# The results command (scripts/results-locality.py): the ten Table 6.2
+# benchmarks under every hint against round-robin, a Markdown table beside the
+# thesis's numbers and gnuplot plots in build/results/locality/. In full on
+# demand (`make results-locality`, SIZE=small|default|large, default
+# `default`); small inside `make test` (results-smoke.sh: it completes and the
+# table has a row per benchmark).
+ifneq ($(and $(TIMING_HAVE_SCHED),$(wildcard bench/drivers/main.c)),)
+LOCALITY_RESULTS_SIZE ?= default
+.PHONY: results-locality
+results-locality: $(B)/bin/smcosim-bench
+	@scripts/results-locality.py --build $(B) --size $(if $(SIZE),$(SIZE),$(LOCALITY_RESULTS_SIZE))
+
+TEST_SUITES += "tests/locality/results-smoke.sh $(B)"
+TEST_DEPS   += $(B)/bin/smcosim-bench
+endif
