@@ -2,7 +2,8 @@
 # CLI (cli/). Tests live in tests/emu/ (tests/emu/module.mk).
 
 EMU_SRCS := $(SMC_MODEL_SRCS) csrc/ptx/parse.c csrc/ptx/link.c csrc/emu/exec.c \
-            csrc/device/devmem.c csrc/device/device.c
+            csrc/device/devmem.c csrc/device/device.c \
+            csrc/device/locality.c
 EMU_SRCS += csrc/util/status.c
 EMU_OBJS := $(patsubst %.c,$(B)/%.o,$(EMU_SRCS))
 INCLUDES += -Icsrc/include

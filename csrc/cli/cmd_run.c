@@ -75,6 +75,7 @@ static const run_option_def run_option_table[] = {
     { "--fst",    "SMCOSIM_FST", 0 },
     { "--fst-window", "SMCOSIM_FST_WINDOW", 0 },
     { "--mismatch-window", "SMCOSIM_MISMATCH_WINDOW", 0 },
+    { "--locality", "SMCOSIM_LOCALITY", 0 },   /* KERNEL=HINT,... (docs/locality.md) */
 };
 
 /* --set accumulates: SMCOSIM_SET holds "k=v;k=v" in command-line order. */

@@ -30,6 +30,8 @@
 static const char *const policy_names[] = { "lrr", "gto", "two-level", NULL };
 static const char *const backend_names[] = { "c", "rtl", "lockstep", NULL };
 static const char *const dispatch_names[] = { "round-robin", NULL };
+/* index = enum gpu_locality: "launch", then GPU_LOCALITY_FORCE + hint */
+static const char *const locality_names[] = { "launch", "0", "1", "2", "3", NULL };
 static const char *const unit_names[GPU_UNIT_COUNT] = {
     "sp", "sfu", "dpu", "int", "ldst", "branch"
 };
@@ -62,7 +64,9 @@ static const ck_key gpu_keys[] = {
     G32("sm.reg_alloc_unit", reg_alloc_unit, 1, 1 << 16, "r_min: registers of a warp are allocated in units of this many (Eq. 3.3)"),
     G32("sm.smem", smem_per_sm, 0, 1 << 24, "S: shared memory per SM, bytes (Eq. 3.3)"),
     G32("sm.smem_alloc_unit", smem_alloc_unit, 1, 1 << 16, "s_min: shared memory of a CTA is allocated in units of this many bytes (Eq. 3.3)"),
-    CK_KEY_ENUM("gpu.dispatch", gpu_config, dispatch, dispatch_names, "CTA dispatcher: round-robin over SMs with free slots"),
+    CK_KEY_ENUM("gpu.dispatch", gpu_config, dispatch, dispatch_names, "CTA dispatcher of launches without a locality hint: round-robin over SMs with free slots"),
+    CK_KEY_ENUM("gpu.locality_hint", gpu_config, locality_hint, locality_names, "locality hint (seed 000 Table 6.1): launch = each launch's own (smc_launch_ext, --locality), 0..3 = this hint for every launch; 1..3 place adjacent CTAs on one SM (docs/locality.md)"),
+    G32("gpu.dispatch_chunk", dispatch_chunk, 0, 1 << 20, "locality placement: consecutive CTAs an SM claims at a time (0 = min(N_slot, ceil(CTAs / SMs)))"),
     G32("sched.num", num_schedulers, 1, 8, "warp schedulers per SM (scheduler core NumSchedulers)"),
     G32("sched.ibuf_depth", ibuf_depth, 1, 8, "instruction-buffer entries per warp (IbufDepth)"),
     G32("sched.sb_entries", sb_entries, 1, 16, "scoreboard entries (pending register writes) per warp (SbEntries)"),

@@ -58,6 +58,10 @@ typedef struct gpu_unit_config {
 enum gpu_policy { GPU_POLICY_LRR = 0, GPU_POLICY_GTO, GPU_POLICY_TWO_LEVEL };
 enum gpu_sched_backend { GPU_SCHED_C = 0, GPU_SCHED_RTL, GPU_SCHED_LOCKSTEP };
 enum gpu_dispatch { GPU_DISPATCH_ROUND_ROBIN = 0 };
+/* gpu.locality_hint: "launch" = each launch's own hint (smc_launch_ext,
+ * --locality); GPU_LOCALITY_FORCE + h forces hint h (0..3, seed 000 Table
+ * 6.1) on every launch. */
+enum gpu_locality { GPU_LOCALITY_LAUNCH = 0, GPU_LOCALITY_FORCE = 1 };
 
 typedef struct gpu_config {
     char     preset[32];          /* preset it started from (not a key) */
@@ -79,7 +83,9 @@ typedef struct gpu_config {
     uint32_t smem_alloc_unit;     /* s_min */
 
     /* CTA dispatcher. */
-    uint32_t dispatch;            /* enum gpu_dispatch */
+    uint32_t dispatch;            /* enum gpu_dispatch: launches with hint 0 */
+    uint32_t locality_hint;       /* enum gpu_locality (docs/locality.md) */
+    uint32_t dispatch_chunk;      /* locality placement: CTAs per chunk, 0 = auto */
 
     /* Scheduler core (sched_params and inputs). */
     uint32_t num_schedulers;

@@ -14,6 +14,7 @@
 #include <signal.h>
 
 #include "devmem.h"
+#include "locality.h"
 #include "../emu/emu.h"
 #include "../timing/timing.h"
 #include "../ptx/link.h"
@@ -49,6 +50,7 @@ struct smc_device {
     int print_stats;
     char *fst_path;
     uint64_t fst_from, fst_to;
+    locality_map loc;            /* per-kernel locality hints (locality.h) */
 };
 
 static smc_status fail(smc_device *dev, smc_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -156,6 +158,8 @@ static int device_config(smc_device *dev, const smc_device_opts *o, int *timing,
             return -1;
         }
     }
+    if (locality_map_parse(&dev->loc, opt_or_env(o ? o->locality : NULL, "SMCOSIM_LOCALITY"),
+                           err, errlen) != 0) return -1;
     int ps = o ? o->print_stats : 0;
     if (ps == 0) { const char *e = getenv("SMCOSIM_PRINT_STATS"); ps = e && !strcmp(e, "1") ? 1 : -1; }
     dev->print_stats = ps > 0;
@@ -190,6 +194,7 @@ smc_status smc_device_create(const smc_device_opts *opts, smc_device **out) {
     if (opts) dev->opts = *opts;
     dev->opts.config = dev->opts.sched = dev->opts.policy = dev->opts.set = dev->opts.json = NULL;
     dev->opts.fst = dev->opts.fst_window = NULL;
+    dev->opts.locality = NULL;
     default_props(&dev->props);
     char err[512];
     int timing = 0;
@@ -310,11 +315,12 @@ static void mismatch_waveform(smc_device *dev, smc_kernel *k, const emu_launch_d
 
 /* Run one launch on the timing model; keeps and reports its statistics. */
 static smc_status timed_launch(smc_device *dev, smc_kernel *k, emu_launch *l, const emu_launch_desc *d,
-                               smc_dim3 grid, smc_dim3 block, uint32_t dyn_smem, uint64_t *cycles) {
+                               smc_dim3 grid, smc_dim3 block, uint32_t dyn_smem, uint32_t hint,
+                               uint64_t *cycles) {
     const smc_kernel_info *in = &k->info;
     timing_kernel_req req = {
         (uint32_t)((uint64_t)block.x * block.y * block.z), in->regs_per_thread,
-        in->static_smem_bytes + dyn_smem, emu_launch_num_ctas(l),
+        in->static_smem_bytes + dyn_smem, emu_launch_num_ctas(l), hint,
     };
     if (dev->ntstats == dev->tstats_cap) {
         uint32_t nc = dev->tstats_cap ? dev->tstats_cap * 2 : 8;
@@ -625,7 +631,7 @@ smc_status smc_memset(smc_device *dev, uint64_t dst, int value, size_t n) {
 smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 block,
                       uint32_t dyn_smem_bytes, smc_stream stream, const void *params,
                       size_t param_bytes, const smc_launch_ext *ext) {
-    (void)stream; (void)ext;
+    (void)stream;
     if (!dev || !k) return fail(dev, SMC_ERR_INVALID_VALUE, "smc_launch: NULL device or kernel");
     smc_status st = sticky(dev);
     if (st) return st;
@@ -659,6 +665,14 @@ smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 bl
     if (param_bytes < in->param_bytes || (in->param_bytes && !params))
         return fail(dev, SMC_ERR_INVALID_VALUE, "smc_launch %s: %zu parameter bytes given, kernel takes %u",
                     in->name, param_bytes, in->param_bytes);
+    /* locality hint (seed 000 Table 6.1): the launch's own, else the device's
+     * per-kernel map (--locality); gpu.locality_hint may override both in
+     * the timing model (csrc/timing/dispatch.c) */
+    uint32_t hint = ext ? ext->locality_hint : 0;
+    if (hint > 3)
+        return fail(dev, SMC_ERR_INVALID_VALUE, "smc_launch %s: locality hint %u is not one of 0..3 "
+                    "(seed 000 Table 6.1)", in->name, hint);
+    if (!hint) locality_map_lookup(&dev->loc, in->name, &hint);
     emu_launch_desc d = {
         .kernel = k->ek, .grid = grid, .block = block, .dyn_smem = dyn_smem_bytes,
         .params = params, .param_bytes = (uint32_t)(param_bytes < in->param_bytes ? param_bytes : in->param_bytes),
@@ -672,7 +686,7 @@ smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 bl
     if (dev->tm) {
         timing_occupancy occ;
         timing_kernel_req req = { (uint32_t)threads, in->regs_per_thread, in->static_smem_bytes + dyn_smem_bytes,
-                                  (uint64_t)grid.x * grid.y * grid.z };
+                                  (uint64_t)grid.x * grid.y * grid.z, hint };
         char why[256];
         st = timing_occupancy_compute(&dev->cfg, &req, &occ, why, sizeof why);
         if (st != SMC_OK) return fail(dev, st, "smc_launch %s: %s", in->name, why);
@@ -682,7 +696,7 @@ smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 bl
     emu_launch *l = emu_launch_create(&d);
     if (!l) return fail(dev, SMC_ERR_OUT_OF_MEMORY, "smc_launch: out of host memory");
     uint64_t cycles = 0;
-    st = dev->tm ? timed_launch(dev, k, l, &d, grid, block, dyn_smem_bytes, &cycles) : emu_run_functional(l);
+    st = dev->tm ? timed_launch(dev, k, l, &d, grid, block, dyn_smem_bytes, hint, &cycles) : emu_run_functional(l);
     if (dev->nstats >= dev->stats_cap) {
         uint32_t nc = dev->stats_cap ? dev->stats_cap * 2 : 16;
         smc_launch_stats *ns = realloc(dev->stats, nc * sizeof *ns);

@@ -87,6 +87,10 @@ typedef struct smc_device_opts {
                                 or lockstep) */
     const char *fst_window;  /* "FROM:TO" cycles of each launch, default 0:20000
                                 (SMCOSIM_FST_WINDOW) */
+    const char *locality;    /* per-kernel locality hints "KERNEL=HINT,..." (seed
+                                000 Table 6.1; KERNEL mangled or demangled, HINT
+                                0..3), used where smc_launch_ext gives none
+                                (SMCOSIM_LOCALITY; docs/locality.md) */
 } smc_device_opts;
 
 enum { SMC_MODE_DEFAULT = 0, SMC_MODE_FUNCTIONAL = 1, SMC_MODE_TIMING = 2 };
@@ -197,8 +201,13 @@ smc_status smc_memset(smc_device *dev, uint64_t dst, int value, size_t n);
 
 /* ---- launch --------------------------------------------------------------- */
 
-/* Reserved for later issues (locality-aware CTA placement, HAWS hint mode).
- * Zero-initialise; a zero struct means "no hint". */
+/* Per-launch extensions. Zero-initialise; a zero struct means "no hint".
+ * locality_hint (seed 000 §6.3.1, Table 6.1): 0 none, 1 many cache lines
+ * shared among adjacent blocks, 2 boundary lines shared, 3 some data shared;
+ * 1..3 place adjacent CTAs on the same SM in timing mode (docs/locality.md).
+ * A value above 3 fails the launch with SMC_ERR_INVALID_VALUE. A non-zero
+ * hint here wins over smc_device_opts.locality; gpu.locality_hint = 0..3
+ * overrides both. */
 typedef struct smc_launch_ext {
     uint32_t locality_hint;   /* seed 000 ch. 6: 0..3 */
     uint32_t reserved[7];

@@ -6,9 +6,10 @@
  *
  * A placement policy visits the SMs in its own order and offers each the
  * next CTA (dispatch_offer); the dispatcher does the rest (slots, warps,
- * statistics). Round-robin is the only policy today; locality-aware
- * placement (CTAs that share data on the same SM) is meant to be a second
- * entry of the table, with its state in tm_dispatch.
+ * statistics). Two policies: round-robin (the GPU's default, for launches
+ * with locality hint 0) and locality (hints 1..3, seed 000 §6.3.2: adjacent
+ * blocks on the same SM; docs/locality.md). The launch's hint picks the
+ * policy at tm_dispatch_reset.
  */
 #include "timing_internal.h"
 
@@ -79,10 +80,108 @@ static int place_round_robin(timing_gpu *g, uint32_t *next_cta, uint32_t nctas)
     return 0;
 }
 
+/* ---- locality: adjacent CTAs on the same SM ----------------------------- */
+
+/*
+ * Seed 000 §6.3.2 (Fig. 6.8): for hints 1..3 "our locality-aware block
+ * scheduler assigns adjacent blocks to the same SM". The thesis gives
+ * neither the number of adjacent blocks nor their order (spec B.4 [G]);
+ * decided here (spec §C.7, C.9 item 25; docs/locality.md):
+ *
+ *   - The CTAs are put in a sequence ("positions"): x-major (the linear id)
+ *     for hints 1 and 3 — blocks with the same blockIdx.y, which share rows
+ *     of A in GEMM (§6.2) —, column-major for hint 2 — blocks with the same
+ *     blockIdx.x, vertically adjacent, which share the boundary lines of a
+ *     stencil (§6.2, Fig. 6.4; §6.3.2 groups "warps whose blockIdx.x is the
+ *     same") —, z slowest in both.
+ *   - An SM with a free CTA slot and no CTA left in its chunk claims the
+ *     next k unclaimed positions as its chunk; it takes the CTAs of its
+ *     chunk in order, at most one per cycle (as round-robin does). SMs are
+ *     visited in id order every cycle. There is no stealing: an SM whose
+ *     chunk is used up waits for the next one.
+ *   - k = gpu.dispatch_chunk when set. Otherwise k0 = min(N_slot,
+ *     ceil(CTAs / SMs)) — N_slot (Eq. 3.3, the CTAs an SM holds at once) as
+ *     spec C.7 recommends, capped so that a grid smaller than one full wave
+ *     still reaches every SM —, in rounds of SMs x k0 positions; the
+ *     R < SMs x k0 positions left after the last full round (the tail) are
+ *     cut into SMs chunks as equal as can be (the first R mod SMs get one
+ *     more), so that the last wave spreads over the SMs instead of piling
+ *     up on the first ones while the others idle.
+ *
+ * *next_cta counts the CTAs placed (as it does for round-robin, where it is
+ * also the next linear id), so the cycle loop's "all placed" test holds.
+ */
+
+/* Linear CTA id (x fastest, then y, then z) of position p in the hint's order. */
+static uint32_t locality_linear(const timing_gpu *g, uint32_t p)
+{
+    if (g->loc_hint != 2)
+        return p;
+    uint32_t gx = g->st->grid[0], gy = g->st->grid[1];
+    uint32_t plane = gx * gy;
+    uint32_t z = p / plane, r = p % plane;
+    uint32_t x = r / gy, y = r % gy;            /* column-major: y fastest */
+    return z * plane + y * gx + x;
+}
+
+/* k0 of a grid of n CTAs (rule above). */
+static uint32_t first_chunk(const timing_gpu *g, uint32_t n)
+{
+    if (g->cfg.dispatch_chunk)
+        return g->cfg.dispatch_chunk;
+    uint32_t k = (n + g->nsm - 1) / g->nsm;
+    if (k > g->occ.ctas_per_sm)
+        k = g->occ.ctas_per_sm;
+    return k ? k : 1;
+}
+
+/* CTAs of the next chunk, which starts at position g->loc_claimed of n. */
+static uint32_t chunk_size(timing_gpu *g, uint32_t n)
+{
+    uint32_t p = g->loc_claimed, k0 = first_chunk(g, n), k = k0;
+    if (!g->cfg.dispatch_chunk) {
+        uint64_t round = (uint64_t)g->nsm * k0;
+        uint32_t full = (uint32_t)(n / round * round);    /* positions in full rounds */
+        if (p >= full) {                                  /* the tail: R positions */
+            uint32_t r = n - full, j = g->loc_tail++;
+            k = r / g->nsm + (j < r % g->nsm ? 1 : 0);
+            if (k == 0)
+                k = 1;
+        }
+    }
+    return k < n - p ? k : n - p;
+}
+
+static int place_locality(timing_gpu *g, uint32_t *next_cta, uint32_t nctas)
+{
+    for (uint32_t s = 0; s < g->nsm && *next_cta < nctas; s++) {
+        tm_sm *sm = &g->sm[s];
+        if (sm->resident >= g->occ.ctas_per_sm)
+            continue;                           /* full: claims nothing */
+        if (sm->chunk_next >= sm->chunk_end) {
+            if (g->loc_claimed >= nctas)
+                continue;                       /* every CTA is claimed */
+            uint32_t k = chunk_size(g, nctas);
+            sm->chunk_next = g->loc_claimed;
+            sm->chunk_end = g->loc_claimed + k;
+            g->loc_claimed += k;
+        }
+        int r = dispatch_offer(g, sm, locality_linear(g, sm->chunk_next));
+        if (r < 0)
+            return -1;
+        if (r) {
+            sm->chunk_next++;
+            ++*next_cta;
+        }
+    }
+    return 0;
+}
+
 /* ---- the policies, by name ---------------------------------------------- */
 
 static const tm_placement placements[] = {
     { "round-robin", place_round_robin },
+    { "locality", place_locality },
 };
 
 const tm_placement *tm_placement_find(const char *name)
@@ -93,14 +192,34 @@ const tm_placement *tm_placement_find(const char *name)
     return NULL;
 }
 
-void tm_dispatch_reset(timing_gpu *g)
+/* The launch's hint: gpu.locality_hint when it forces one, else the
+ * launch's own (already checked to be 0..3 by timing_occupancy_compute). */
+static uint32_t launch_hint(const timing_gpu *g, const timing_kernel_req *req)
+{
+    if (g->cfg.locality_hint >= GPU_LOCALITY_FORCE)
+        return g->cfg.locality_hint - GPU_LOCALITY_FORCE;
+    return req->locality_hint;
+}
+
+void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req)
 {
     g->dispatch_rr = 0;
+    g->loc_hint = launch_hint(g, req);
+    g->launch_placement = g->placement;
+    g->st->locality_hint = g->loc_hint;
+    g->st->dispatch_chunk = 0;
+    if (g->loc_hint == 0)
+        return;                                 /* today's dispatcher, untouched */
+    g->launch_placement = &placements[1];
+    g->loc_claimed = g->loc_tail = 0;
+    for (uint32_t i = 0; i < g->nsm; i++)
+        g->sm[i].chunk_next = g->sm[i].chunk_end = 0;
+    g->st->dispatch_chunk = first_chunk(g, (uint32_t)req->num_ctas);   /* k0 */
 }
 
 int tm_dispatch_cycle(timing_gpu *g, uint32_t *next_cta, uint32_t nctas)
 {
     if (*next_cta >= nctas)
         return 0;
-    return g->placement->place(g, next_cta, nctas);
+    return g->launch_placement->place(g, next_cta, nctas);
 }

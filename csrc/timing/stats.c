@@ -41,6 +41,9 @@ void timing_stats_print(const timing_stats *s, FILE *out)
     fprintf(out, "  blocks            %llu  (%llu per SM at once, %llu waves)\n",
             (unsigned long long)s->ctas, (unsigned long long)s->ctas_per_sm_limit,
             (unsigned long long)s->waves);
+    if (s->locality_hint)
+        fprintf(out, "  locality hint     %u  (CTAs placed in chunks of %u adjacent blocks)\n",
+                s->locality_hint, s->dispatch_chunk);
     fprintf(out, "  issue slots       %llu of SMs with resident warps:\n", (unsigned long long)slots);
     for (unsigned i = 0; i < TS_COUNT; i++)
         fprintf(out, "    %-24s %12llu  %5.1f%%\n", timing_slot_names[i],
@@ -114,6 +117,11 @@ void timing_stats_json(const timing_stats *s, FILE *out)
             "\"sms\": %u, \"sm_active_cycles\": %llu",
             (unsigned long long)s->ctas, (unsigned long long)s->ctas_per_sm_limit,
             (unsigned long long)s->waves, s->num_sms, (unsigned long long)s->sm_active_cycles);
+    /* only with a hint, so that hint-0 records stay byte-identical to those
+     * written before locality placement existed */
+    if (s->locality_hint)
+        fprintf(out, ",\n  \"locality_hint\": %u, \"dispatch\": \"locality\", "
+                "\"dispatch_chunk\": %u", s->locality_hint, s->dispatch_chunk);
     fprintf(out, ",\n  \"issue_slots\": {");
     for (unsigned i = 0; i < TS_COUNT; i++)
         fprintf(out, "%s\"%s\": %llu", i ? ", " : "", timing_slot_names[i],

@@ -334,7 +334,7 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
     src->ops->mark_joins(src->ctx, g->join);
     for (uint32_t i = 0; i < g->nsm; i++)
         tm_sm_reset(g, &g->sm[i]);
-    tm_dispatch_reset(g);
+    tm_dispatch_reset(g, req);
 
     uint32_t nctas = src->ops->num_ctas(src->ctx);
     uint32_t next_cta = 0;

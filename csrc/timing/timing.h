@@ -32,6 +32,9 @@ typedef struct timing_kernel_req {
     uint32_t regs_per_thread;     /* r (per thread; per warp = 32 r) */
     uint32_t smem_per_cta;        /* s: static + dynamic */
     uint64_t num_ctas;            /* G */
+    uint32_t locality_hint;       /* seed 000 Table 6.1: 0 = none, 1..3 = the
+                                     locality type (CTA placement, dispatch.c;
+                                     gpu.locality_hint overrides it) */
 } timing_kernel_req;
 
 typedef struct timing_occupancy {
@@ -74,6 +77,8 @@ typedef struct timing_stats {
     uint64_t idle_slots;          /* slots of SMs with nothing resident */
     uint64_t unit_insts[GPU_UNIT_COUNT];
     uint64_t ctas, ctas_per_sm_limit, waves;
+    uint32_t locality_hint;       /* the hint the launch ran with (0 = none) */
+    uint32_t dispatch_chunk;      /* locality placement: CTAs per chunk (0 with hint 0) */
     uint64_t fetch_redirects;     /* buffered instruction was not the one executed */
     uint64_t held_pushes;         /* decode held: more than 3 pending source registers */
     uint64_t wb_port_stalls;      /* writebacks delayed by the port limit */

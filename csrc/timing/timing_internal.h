@@ -92,6 +92,9 @@ typedef struct tm_sm {
     int      cta_check;           /* a warp exited or drained: look for finished CTAs */
     tm_memrec *mr; uint32_t nmr, capmr;   /* tag = index; free list */
     int32_t  mr_free;
+    /* locality placement (dispatch.c): this SM's claimed chunk, positions
+     * [chunk_next, chunk_end) of the hint's CTA order */
+    uint32_t chunk_next, chunk_end;
 } tm_sm;
 
 typedef struct tm_wave tm_wave;   /* timing_wave.c */
@@ -112,8 +115,13 @@ struct timing_gpu {
     tm_sm   *sm;
     uint32_t nsm;
     uint64_t cycle;               /* %clock */
-    const tm_placement *placement;   /* CTA placement policy (dispatch.c) */
+    const tm_placement *placement;   /* CTA placement policy for hint 0 (dispatch.c) */
+    const tm_placement *launch_placement;   /* the running launch's (hint 1..3: locality) */
     uint32_t dispatch_rr;         /* round-robin: the SM after the last one served */
+    uint32_t loc_hint;            /* locality: the launch's hint (1..3) */
+    uint32_t loc_claimed;         /* locality: positions claimed so far (chunks are
+                                     claimed in order, so this is the next one) */
+    uint32_t loc_tail;            /* locality: chunks claimed in the tail */
     /* per launch */
     mem_system *mem;
     inst_source src;              /* where instructions come from (inst_source.h) */
@@ -158,8 +166,10 @@ static inline int tm_sm_busy(const timing_gpu *g, const tm_sm *sm)
 
 /* The placement policy called `name` ("round-robin"), NULL when unknown. */
 const tm_placement *tm_placement_find(const char *name);
-/* Start of a launch: the dispatcher's state. */
-void tm_dispatch_reset(timing_gpu *g);
+/* Start of a launch (after g->occ and g->st are set): the dispatcher's
+ * state and the placement policy of this launch, from its locality hint
+ * (req->locality_hint, or gpu.locality_hint when that forces one). */
+void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req);
 /* Step 1 of cycle t: hand out CTAs. The next CTA to place is *next_cta (of
  * nctas); advances it. 0, or -1 with g->fault set. */
 int  tm_dispatch_cycle(timing_gpu *g, uint32_t *next_cta, uint32_t nctas);

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# `smcosim run --locality KERNEL=HINT,...` (docs/locality.md): a bad value is
+# refused before the program starts, with a message naming the kernel and the
+# value; a good one reaches the launch record of the kernel it names (and
+# only that kernel).
+#   tests/locality/cli-checks.sh BUILD_DIR
+set -u
+cd "$(dirname "$0")/../.."
+B=${1:-build}
+cli=$B/bin/smcosim
+[ -x "$cli" ] || { echo "FAIL: $cli is not built"; exit 1; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fails=0
+check() { if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; sed 's/^/     | /' "$tmp/err" | head -8; fails=$((fails + 1)); fi; }
+
+refused() {
+  local name=$1 text=$2; shift 2
+  "$cli" run "$@" -- /bin/echo PROGRAM-STARTED >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  [ $rc -eq 2 ] && grep -qF -- "$text" "$tmp/err" && ! grep -q PROGRAM-STARTED "$tmp/out"
+  check "$name (exit $rc)" $?
+}
+refused "hint out of range"   "kernel conv2d: hint '7'"  --locality gemm=1,conv2d=7
+refused "hint not a number"   "kernel gemm: hint 'x'"    --locality gemm=x
+refused "entry without ="     "'gemm': expected KERNEL=HINT" --locality gemm
+refused "kernel named twice"  "kernel gemm is given twice" --locality gemm=1,gemm=2
+refused "gpu.locality_hint out of range" "gpu.locality_hint" --set gpu.locality_hint=4
+
+# 2mm has two kernels: only the one named gets the hint
+"$cli" run --json "$tmp/s.json" --locality mm2_kernel1=2 --bench 2mm --size small >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && python3 - "$tmp/s.json" <<'PY'
+import json, sys
+L = json.load(open(sys.argv[1]))["launches"]
+h = {l["kernel"]: l.get("locality_hint", 0) for l in L}
+sys.exit(0 if h == {"mm2_kernel1": 2, "mm2_kernel2": 0} else 1)
+PY
+check "--locality reaches the named kernel's launch only (exit $rc)" $?
+
+echo "locality cli-checks: $fails failed checks"
+[ $fails -eq 0 ]
