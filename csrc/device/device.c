@@ -529,8 +529,10 @@ uint32_t smc_kernel_occupancy(const smc_device *dev, const smc_kernel *k,
                               uint32_t block_threads, uint32_t dyn_smem) {
     if (!dev || !k || block_threads == 0) return 0;
     if (k->info.max_threads_per_block && block_threads > k->info.max_threads_per_block) return 0;
-    timing_kernel_req req = { block_threads, k->info.regs_per_thread,
-                              k->info.static_smem_bytes + dyn_smem, 1 };
+    timing_kernel_req req = { .threads_per_cta = block_threads,
+                              .regs_per_thread = k->info.regs_per_thread,
+                              .smem_per_cta = k->info.static_smem_bytes + dyn_smem,
+                              .num_ctas = 1 };
     timing_occupancy occ;
     char why[256];
     if (timing_occupancy_compute(&dev->cfg, &req, &occ, why, sizeof why) != SMC_OK) return 0;
