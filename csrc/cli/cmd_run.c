@@ -51,6 +51,8 @@
     "                       write cycles C-W..C of that SM to JSON.mismatch.fst\n" \
     "                       (default 200, 0 = off; SMCOSIM_MISMATCH_WINDOW)\n" \
     "  --seed N             seed for anything randomised (SMCOSIM_SEED)\n" \
+    "  --locality K=H[,...] locality hint H (0-3, seed 000 Table 6.1) for kernel K,\n" \
+    "                       mangled or demangled name (SMCOSIM_LOCALITY)\n" \
     "  Ctrl-C stops the running kernel, prints its statistics so far and writes the JSON.\n"
 
 typedef struct run_options {
