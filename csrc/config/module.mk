@@ -19,7 +19,7 @@ ifneq ($(TIMING_HAVE_SCHED),)
 SMC_MODEL_SRCS += csrc/timing/timing.c cosim/sched_if.c cosim/sched_cmodel.c
 SMC_MODEL_SRCS += cosim/sched_open.c
 SMC_MODEL_SRCS += csrc/timing/pipeline.c csrc/timing/dispatch.c csrc/timing/timing_wave.c \
-                  csrc/timing/inst_source_emu.c
+                  csrc/timing/inst_source_emu.c csrc/timing/timing_lockstep.c
 else
 SMC_MODEL_SRCS += csrc/timing/timing_absent.c
 endif

@@ -235,82 +235,16 @@ const timing_stats *smc_device_timing(const smc_device *dev, uint32_t i) {
 }
 
 /* ---- lockstep mismatch waveform (timing mode, --sched lockstep) ----------
- * The simulation is deterministic, so a launch that stopped on a lockstep
- * mismatch is re-run exactly from a snapshot of device memory taken before
- * it, on a fresh timing model that traces the mismatching SM for the cycles
- * [cycle - W, cycle + 8) (W: SMCOSIM_MISMATCH_WINDOW, default 200). The
- * waveform goes to JSON.mismatch.fst (or smcosim.mismatch.fst without
- * --json) with its .gtkw; the launch's message names it. */
+ * A launch that stopped on a lockstep mismatch is re-run from a snapshot of
+ * device memory (csrc/timing/timing_lockstep.c), tracing the mismatching SM
+ * for W cycles before the mismatch (W: SMCOSIM_MISMATCH_WINDOW, default 200)
+ * into JSON.mismatch.fst (or smcosim.mismatch.fst without --json) with its
+ * .gtkw; the launch's message names it. */
 static uint64_t env_window(void) {
     const char *e = getenv("SMCOSIM_MISMATCH_WINDOW");
     char *end;
     unsigned long long v = e && *e ? strtoull(e, &end, 10) : 200;
     return e && *e && *end ? 200 : v;   /* checked at device creation */
-}
-
-typedef struct mem_snapshot { uint32_t n; uint8_t **bytes; } mem_snapshot;
-
-static void snapshot_free(mem_snapshot *s) {
-    for (uint32_t i = 0; i < s->n; i++) free(s->bytes[i]);
-    free(s->bytes);
-    s->n = 0; s->bytes = NULL;
-}
-
-static int snapshot_take(const devmem *m, mem_snapshot *s) {
-    s->n = 0;
-    s->bytes = calloc(m->n ? m->n : 1, sizeof *s->bytes);
-    if (!s->bytes) return -1;
-    for (uint32_t i = 0; i < m->n; i++, s->n++) {
-        if (!(s->bytes[i] = malloc(m->a[i].size ? m->a[i].size : 1))) { snapshot_free(s); return -1; }
-        memcpy(s->bytes[i], (const void *)(uintptr_t)m->a[i].start, m->a[i].size);
-    }
-    return 0;
-}
-
-static void snapshot_restore(const mem_snapshot *s, devmem *m) {
-    /* a kernel cannot allocate: the allocations are the snapshot's */
-    for (uint32_t i = 0; i < s->n && i < m->n; i++)
-        memcpy((void *)(uintptr_t)m->a[i].start, s->bytes[i], m->a[i].size);
-}
-
-static void mismatch_waveform(smc_device *dev, smc_kernel *k, const emu_launch_desc *d,
-                              const mem_snapshot *snap, uint32_t sm, uint64_t cycle,
-                              const timing_kernel_req *req, smc_dim3 grid, smc_dim3 block) {
-    char path[1024], note[2600], err[512];
-    snprintf(path, sizeof path, "%s.mismatch.fst", dev->json_path ? dev->json_path : "smcosim");
-    uint64_t w = env_window();
-    timing_trace tr = { path, cycle > w ? cycle - w : 0, cycle + 8, sm };
-    timing_gpu *g = timing_create(&dev->cfg, &tr, err, sizeof err);
-    if (!g) {
-        snprintf(note, sizeof note, "; no mismatch waveform: %s", err);
-    } else {
-        snapshot_restore(snap, &dev->mem);
-        emu_launch_desc d2 = *d;
-        d2.clock_ctx = g;
-        emu_launch *l2 = emu_launch_create(&d2);
-        timing_stats ts;
-        char msg[512];
-        smc_status st = SMC_ERR_OUT_OF_MEMORY;
-        uint32_t sm2 = 0; uint64_t c2 = 0;
-        if (l2) {
-            st = timing_run(g, k->ek, l2, k->info.name, req, grid, block, NULL, &ts, msg, sizeof msg);
-            timing_stats_free(&ts);
-        }
-        int same = st != SMC_OK && timing_lockstep_mismatch(g, &sm2, &c2) && sm2 == sm && c2 == cycle;
-        emu_launch_destroy(l2);
-        int wr = timing_destroy(g, err, sizeof err);
-        if (wr < 0)
-            snprintf(note, sizeof note, "; no mismatch waveform: %s", err);
-        else if (wr == 0)
-            snprintf(note, sizeof note, "; no mismatch waveform: the re-run ended before cycle %llu",
-                     (unsigned long long)tr.from);
-        else
-            snprintf(note, sizeof note, "; waveform of SM %u, cycles %llu..%llu: %.1000s (GTKWave: %.1000s.gtkw)%s",
-                     sm, (unsigned long long)tr.from, (unsigned long long)cycle, path, path,
-                     same ? "" : " (the re-run did not reproduce the mismatch)");
-    }
-    size_t used = strlen(dev->msg);
-    snprintf(dev->msg + used, sizeof dev->msg - used, "%s", note);
 }
 
 /* Run one launch on the timing model; keeps and reports its statistics. */
@@ -336,20 +270,25 @@ static smc_status timed_launch(smc_device *dev, smc_kernel *k, emu_launch *l, co
     interrupted = 0;
     sigaction(SIGINT, &sa, &old);
     char msg[1024];
-    mem_snapshot snap = { 0, NULL };
-    int want_snap = dev->cfg.backend == GPU_SCHED_LOCKSTEP && env_window() > 0;
-    if (want_snap && snapshot_take(&dev->mem, &snap) != 0)
+    timing_snapshot *snap = NULL;
+    if (dev->cfg.backend == GPU_SCHED_LOCKSTEP && env_window() > 0 &&
+        !(snap = timing_snapshot_take(&dev->mem)))
         fprintf(stderr, "smcosim: no memory snapshot for a mismatch waveform (out of host memory)\n");
     smc_status st = timing_run(dev->tm, k->ek, l, in->name, &req, grid, block, &interrupted, ts, msg, sizeof msg);
     sigaction(SIGINT, &old, NULL);
     uint32_t mm_sm; uint64_t mm_cycle;
-    if (st != SMC_OK && snap.bytes && timing_lockstep_mismatch(dev->tm, &mm_sm, &mm_cycle)) {
+    if (st != SMC_OK && snap && timing_lockstep_mismatch(dev->tm, &mm_sm, &mm_cycle)) {
+        char path[1024], note[2600];
+        snprintf(path, sizeof path, "%s.mismatch.fst", dev->json_path ? dev->json_path : "smcosim");
+        timing_mismatch_rerun(&dev->cfg, &dev->mem, snap, k->ek, d, in->name, &req, grid, block,
+                              mm_sm, mm_cycle, env_window(), path, note, sizeof note);
         snprintf(dev->msg, sizeof dev->msg, "%s", msg);
-        mismatch_waveform(dev, k, d, &snap, mm_sm, mm_cycle, &req, grid, block);
+        size_t used = strlen(dev->msg);
+        snprintf(dev->msg + used, sizeof dev->msg - used, "%.*s", (int)(sizeof dev->msg - used - 1), note);
         snprintf(msg, sizeof msg, "%s", dev->msg);
         fprintf(stderr, "smcosim: %s\n", msg);
     }
-    snapshot_free(&snap);
+    timing_snapshot_free(snap);
     dev->ntstats++;
     *cycles = ts->cycles;
     if (dev->print_stats) timing_stats_print(ts, stderr);

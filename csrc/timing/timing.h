@@ -111,6 +111,22 @@ typedef struct timing_trace {
  * lockstep mismatch; 0 otherwise. */
 int timing_lockstep_mismatch(const timing_gpu *g, uint32_t *sm, uint64_t *cycle);
 
+/* The waveform of a lockstep mismatch (timing_lockstep.c): a snapshot of
+ * device memory taken before a launch, and, after the launch stopped on a
+ * mismatch at (sm, cycle), a re-run from it on a fresh model that traces that
+ * SM for cycles [cycle - window, cycle + 8) into `path`. `note` receives the
+ * sentence to append to the launch's message (where the waveform is, or why
+ * there is none). */
+typedef struct timing_snapshot timing_snapshot;
+struct devmem;
+timing_snapshot *timing_snapshot_take(const struct devmem *m);   /* NULL: out of memory */
+void timing_snapshot_free(timing_snapshot *s);
+void timing_mismatch_rerun(const gpu_config *cfg, struct devmem *mem, const timing_snapshot *snap,
+                           const emu_kernel *ek, const emu_launch_desc *d, const char *kernel_name,
+                           const timing_kernel_req *req, smc_dim3 grid, smc_dim3 block,
+                           uint32_t sm, uint64_t cycle, uint64_t window, const char *path,
+                           char *note, size_t notelen);
+
 /* NULL and a message when the configuration is invalid or a back end cannot
  * be created (e.g. no Verilated model for these parameters). */
 timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace,
