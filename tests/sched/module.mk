@@ -4,8 +4,12 @@
 #   test_sched_cmodel_random  C model vs an independent reference of the
 #                          contract's invariants, random stimulus (also ASan)
 #   test_sched_policy_rtl  the same scenarios on the Verilated RTL
-#   test_sched_diff        C model vs RTL in lockstep, >= 1M random cycles,
+#   test_sched_diff        C model vs RTL in lockstep, >= 1M random cycles with
+#                          register ids over the whole width, the contract's
+#                          dropped/ignored violations on every Verilated set,
 #                          and an injected difference the checker must report
+#   kernel-lockstep.sh     the benchmark suite in lockstep on the Verilated
+#                          sets no preset has (golden.sh covers the others)
 #   test_sched_ports       every input field one bit too wide is rejected (from
 #                          cosim/sched_ports.def), output field names (also ASan)
 #   ports-check.sh         RTL port list = cosim/sched_ports.def, generated files current
@@ -60,3 +64,7 @@ SAN_DEPS    += $(SCHED_SAN_TESTS)
 # parameter set, and the generated docs/RTL regions current (no ASan: no C).
 TEST_SUITES += "tests/sched/ports-check.sh $(B) $(VSCHED_CONFIGS)"
 TEST_DEPS   += $(SCHED_PORTS_GEN)
+
+# Real kernels in lockstep on 32/1/8/1/8/1 and 8/4/8/4/2/3 (config overrides).
+TEST_SUITES += "tests/sched/kernel-lockstep.sh $(B)"
+TEST_DEPS   += $(BENCH_BIN) $(TIMING_PLUGIN)
