@@ -26,6 +26,7 @@ struct sched_stim {
     uint32_t life[SCHED_MAX_WARPS];          /* launches so far */
     unsigned reg_base[SCHED_MAX_WARPS];      /* start of the warp's id window */
     unsigned count[SCHED_MAX_WARPS];         /* buffer occupancy, as the core has it */
+    unsigned burst[SCHED_MAX_WARPS];         /* independent long loads still to push */
     unsigned outstanding[SCHED_MAX_WARPS];   /* writebacks not yet delivered */
     /* writebacks waiting for their cycle, in issue order */
     pending_wb q[MAX_PENDING];
@@ -82,6 +83,21 @@ static void random_instr(sched_stim *st, unsigned w, sched_instr *i)
     if (!st->o.reg_range && chance(st, 10)) st->reg_base[w] = below(st, st->reg_space);
     i->pc = st->pc[w];
     st->pc[w] += 8;
+    /* Now and then a burst of independent long-latency loads (consecutive
+     * destinations, no sources), so that scoreboards fill up even when
+     * they have many entries (full id space of at least 32 ids only: the
+     * narrow stimulus stays what it was). */
+    if (!st->o.reg_range && st->reg_space >= 32 && !st->burst[w] && chance(st, 6))
+        st->burst[w] = 4 + below(st, 13);
+    if (st->burst[w]) {
+        st->burst[w]--;
+        i->op = SCHED_OP_LDST;
+        i->dst_valid = 1;
+        i->long_lat = 1;
+        i->dst = (uint8_t)((st->reg_base[w] + st->burst[w]) & (st->reg_space - 1));
+        i->hint = (uint16_t)next_rand(st);
+        return;
+    }
     unsigned k = below(st, 16);
     i->op = k < 9 ? SCHED_OP_SP : k < 11 ? SCHED_OP_SFU : k < 15 ? SCHED_OP_LDST : SCHED_OP_DP;
     i->dst_valid = chance(st, 750);
@@ -127,6 +143,11 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
         /* violation: a copy in the cycle of the issue (the real one follows) */
         if (bad && chance(st, 20) && add_wb(st, in, &nwb, is->warp, is->dst)) st->n.wb_same_cycle++;
     }
+    for (unsigned w = 0; w < p->num_warps; w++)
+        if (st->outstanding[w] >= p->sb_entries) {
+            st->n.sb_full++;
+            break;
+        }
     /* Deliver due writebacks (oldest first), at most wb_ports per cycle. */
     for (unsigned k = 0; k < st->nq && nwb < p->wb_ports;) {
         pending_wb *pw = &st->q[k];

@@ -57,6 +57,8 @@ typedef struct sched_stim_counts {
     uint64_t launch_finish;    /* launch and finish of one warp in one cycle */
     uint64_t idle_fields;      /* idle port driven with nonzero fields */
     uint64_t level_range;      /* warp limit or pool size beyond the warps */
+    /* coverage, both modes */
+    uint64_t sb_full;          /* cycles with a warp at sb_entries outstanding writebacks */
 } sched_stim_counts;
 
 sched_stim *sched_stim_create(const sched_params *p, const sched_stim_opts *o);

@@ -94,10 +94,16 @@ static void run_lockstep(const sched_params *p, int policy, uint64_t seed, uint6
 {
     reg_cover cv;
     memset(&cv, 0, sizeof cv);
+    sched_stim_counts n;
     sched_stim_opts so = { .seed = seed, .policy = policy, .reg_range = 0 };
-    run_lockstep_opts(p, &so, cycles, &cv, NULL);
+    run_lockstep_opts(p, &so, cycles, &cv, &n);
     /* every register id of the space, whatever the width */
     check_cover(p, &cv, "legal stimulus");
+    /* full scoreboards, however many entries */
+    if (n.sb_full < 100)
+        fail_msg("params %u/%u/%u/%u/%u/%u policy %d: a full scoreboard in only %" PRIu64 " cycles",
+                 p->num_warps, p->num_schedulers, p->reg_id_width, p->ibuf_depth, p->sb_entries,
+                 p->wb_ports, policy, n.sb_full);
 }
 
 static void test_random_lockstep(void **state)
