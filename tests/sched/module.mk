@@ -8,6 +8,9 @@
 #                          register ids over the whole width, the contract's
 #                          dropped/ignored violations on every Verilated set,
 #                          and an injected difference the checker must report
+#   test_sched_mutants     bugs planted in the C model and in the RTL (a
+#                          test-only Verilated variant), each caught by the
+#                          random lockstep within a stated number of cycles
 #   kernel-lockstep.sh     the benchmark suite in lockstep on the Verilated
 #                          sets no preset has (golden.sh covers the others)
 #   test_sched_ports       every input field one bit too wide is rejected (from
@@ -40,6 +43,12 @@ $(SCHED_TEST_DIR)/test_sched_policy_rtl: $(SCHED_TEST_DIR)/test_sched_policy_rtl
 $(SCHED_TEST_DIR)/test_sched_diff: $(SCHED_TEST_DIR)/test_sched_diff.o $(VSCHED_LIB) $(SCHED_LIB)
 	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(VSCHED_LDLIBS) $(LDLIBS)
 
+# Its mutant objects come first: they define the plain models' symbols too
+# (cosim/module.mk, VSCHED_MUT_OBJS), so the libraries' copies stay out.
+$(SCHED_TEST_DIR)/test_sched_mutants: $(SCHED_TEST_DIR)/test_sched_mutants.o $(VSCHED_MUT_OBJS) \
+                                      $(VSCHED_LIB) $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(VSCHED_LDLIBS) $(LDLIBS)
+
 # fstapi's reader: header with Verilator, code in $(VSCHED_LIB)
 $(SCHED_TEST_DIR)/test_sched_ctrace.o: INCLUDES += -I$(VERILATOR_INC)
 
@@ -49,7 +58,8 @@ $(SCHED_TEST_DIR)/test_sched_ctrace: $(SCHED_TEST_DIR)/test_sched_ctrace.o $(VSC
 SCHED_TESTS := $(SCHED_TEST_DIR)/test_sched_policy_c $(SCHED_TEST_DIR)/test_sched_cmodel_random \
                $(SCHED_TEST_DIR)/test_sched_ports \
                $(SCHED_TEST_DIR)/test_sched_policy_rtl \
-               $(SCHED_TEST_DIR)/test_sched_diff $(SCHED_TEST_DIR)/test_sched_ctrace
+               $(SCHED_TEST_DIR)/test_sched_diff $(SCHED_TEST_DIR)/test_sched_ctrace \
+               $(SCHED_TEST_DIR)/test_sched_mutants
 TEST_SUITES += $(SCHED_TESTS)
 TEST_DEPS   += $(SCHED_TESTS)
 # test_sched_ctrace too: it is short, and its ASan library reuses the
