@@ -146,7 +146,17 @@ public:
             end_ = t->end;
         }
     }
-    ~Model() override { close_trace(); m_->final(); }
+    // Verilator 5.006 erases the model's scopes (it has some since the
+    // assertions name theirs) through the thread's current context,
+    // Verilated::threadContextp(), which is whichever model was created or
+    // evaluated last, possibly one destroyed since: make it this one's.
+    ~Model() override
+    {
+        Verilated::threadContextp(ctx_.get());
+        close_trace();
+        m_->final();
+        m_.reset();
+    }
 
     bool open_trace(char *err, size_t errlen)
     {

@@ -72,6 +72,7 @@ module sched_arbiter #(
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      // nothing is checked in reset
     end else begin
       assert (grant_valid_o == (ready_i != '0));     // a grant whenever a warp is ready
       assert (!grant_valid_o || ready_i[grant_idx_o]);  // ... and only to a ready warp

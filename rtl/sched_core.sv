@@ -456,6 +456,7 @@ module sched_core #(
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      // nothing is checked in reset
     end else begin
       // one grant per issuing scheduler, each to a different warp of its own,
       // and only to a warp that is alive, has an instruction and is ready
@@ -463,8 +464,8 @@ module sched_core #(
       assert ((granted & ~(alive_q & head_valid & ready)) == '0);
       for (int s = 0; s < NumSchedulers; s++) begin
         assert (!grant_valid[s] || (32'(grant_slot[s*6 +: 6]) / Wps == s));
-        // no allocation without a destination; never two pending writes of a
-        // warp to one register (a head with a pending destination waits)
+        // an allocation only for a head without hazard: never two pending
+        // writes of a warp to one register (WAW waits)
         assert (!alloc_valid[s] || !hazard[32'(grant_slot[s*6 +: 6])]);
       end
     end

@@ -30,6 +30,7 @@ module sched_counters (
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      // nothing is checked in reset
     end else begin
       assert (32'(reason_i) < 7);                     // one of the 7 counters counts
     end

@@ -298,6 +298,7 @@ module sched_ibuffer #(
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      // nothing is checked in reset
     end else begin
       for (int p = 0; p < Ports; p++) begin
         assert (!pop_valid_i[p] || pop_ok[p]);        // no issue from an empty buffer

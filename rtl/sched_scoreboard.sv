@@ -181,6 +181,7 @@ module sched_scoreboard #(
 `ifndef SYNTHESIS
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      // nothing is checked in reset
     end else begin
       for (int p = 0; p < AllocPorts; p++) begin
         // never over-allocated: an allocation finds a free slot, and takes one
