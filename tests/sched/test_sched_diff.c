@@ -235,6 +235,32 @@ static void test_instances_are_independent(void **state)
     }
 }
 
+/* ---- destroying models in any order (a hang before: Verilator erases a
+ * model's scopes through the thread's current context, which was a
+ * destroyed model's) ---- */
+
+static void test_destroy_order(void **state)
+{
+    (void)state;
+    sched_params p;
+    sched_params_default(&p);
+    char err[512], path[] = "/tmp/sched_order_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    sched_trace_opts t = { .path = path, .start = 0, .end = 0 };
+    sched_backend *a = sched_rtl_create(&p, NULL, err, sizeof err);
+    sched_backend *b = sched_rtl_create(&p, &t, err, sizeof err);
+    sched_backend *c = sched_lockstep_create(&p, NULL, err, sizeof err);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(c);
+    sched_destroy(b);
+    sched_destroy(c);
+    sched_destroy(a);               /* hung here */
+    unlink(path);
+}
+
 /* ---- FST tracing restricted to a cycle window ---- */
 
 static void test_trace_window(void **state)
@@ -286,6 +312,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trace_window),
+        cmocka_unit_test(test_destroy_order),
         cmocka_unit_test(test_instances_are_independent),
         cmocka_unit_test(test_injected_difference_is_reported),
         cmocka_unit_test(test_random_lockstep),
