@@ -14,10 +14,14 @@ VSCHED_CONFIGS := 64_4_8_2_6_4 64_4_8_2_6_4_t 48_2_6_3_4_2 32_1_8_1_8_1 8_4_8_4_
 VERILATOR_INC   := /usr/share/verilator/include
 VSCHED_RT_DIR   := build/verilator-rt
 VSCHED_DIR      := build/cosim/vsched
-VSCHED_CXX      := $(CXX) -std=gnu++17 -O2 -g0 -fno-strict-aliasing -Wno-unused \
+# VL_USER_STOP: a failing RTL assertion calls the shim's vl_stop(), which
+# fails the back end with the assertion's file and line (vsched_shim.cpp).
+VSCHED_CXX      := $(CXX) -std=gnu++17 -O2 -g0 -fno-strict-aliasing -Wno-unused -DVL_USER_STOP \
                    -I$(VERILATOR_INC) -I$(VERILATOR_INC)/vltstd \
                    -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
-VSCHED_VFLAGS   := --cc --no-MMD -O3 --x-assign fast --x-initial fast --noassert
+# --assert: the RTL's assertions (docs/rtl.md, "Assertions") are checked in
+# every model, the tests' and the RTL back end's alike.
+VSCHED_VFLAGS   := --cc --no-MMD -O3 --x-assign fast --x-initial fast --assert
 VSCHED_CLASSES  := $(addprefix Vsc_,$(VSCHED_CONFIGS))
 # Every signal in the trace: the per-warp state is held in wide vectors and
 # memories (e.g. the buffers' payload, NumWarps x IbufDepth words), beyond
@@ -63,6 +67,7 @@ vsched_traced = $(if $(filter t,$(call vsched_field,$(1),7)),1,0)
 $(VSCHED_DIR)/%/stamp: $(VSCHED_RTL) cosim/module.mk
 	@rm -rf $(@D) && mkdir -p $(@D)
 	verilator $(VSCHED_VFLAGS) $(if $(filter 1,$(call vsched_traced,$*)),$(VSCHED_TRACE_FLAGS)) \
+	  $(if $(filter m,$(call vsched_field,$*,7)),+define+SCHED_MUTANTS) \
 	  --prefix $* -Mdir $(@D) $(call vsched_params,$*) $(RTL_SOURCES) --top-module $(RTL_TOP)
 	@touch $@
 
@@ -73,6 +78,9 @@ $(VSCHED_DIR)/%.o: $(VSCHED_DIR)/%/stamp
 $(VSCHED_RT_DIR)/%.o: $(VERILATOR_INC)/%.cpp
 	@mkdir -p $(@D)
 	$(VSCHED_CXX) -c $< -o $@
+# ... and again when the flags here change (VL_USER_STOP decides whether the
+# runtime defines vl_stop); the PIC copies' recipe is in csrc/timing/module.mk.
+$(VSCHED_RT_OBJS) $(patsubst $(VSCHED_RT_DIR)/%,$(VSCHED_RT_DIR)/pic/%,$(VSCHED_RT_OBJS)): cosim/module.mk
 
 # The list of models for the shim (an X-macro), regenerated when the list changes.
 $(VSCHED_DIR)/vsched_models.h: cosim/module.mk
@@ -90,6 +98,24 @@ $(B)/cosim/vsched_shim.o: cosim/vsched_shim.cpp cosim/vsched_shim.h cosim/sched_
                           $(VSCHED_DIR)/vsched_models.h $(foreach c,$(VSCHED_CLASSES),$(VSCHED_DIR)/$(c)/stamp)
 	@mkdir -p $(@D)
 	$(VSCHED_CXX) -Icosim -I$(VSCHED_DIR) $(addprefix -I$(VSCHED_DIR)/,$(VSCHED_CLASSES)) -c $< -o $@
+
+# Test-only: the planted bugs of docs/testing.md, "Detection power". One more
+# Verilated model (_m: built with +define+SCHED_MUTANTS, the bug chosen at run
+# time; 32/1/8/1/8/1, a set where every planted bug can show: GTO's choice
+# needs more than two warps per scheduler), the shim once more with it (-DVSCHED_MUTANTS, a
+# superset of vsched_shim.o: link it before $(VSCHED_LIB)), and the C model
+# once more with -DSCHED_CMODEL_MUTANTS (the same symbols and a run-time knob,
+# sched_cmodel_mutant; link it before $(SCHED_LIB)). Neither goes into the
+# libraries, so the simulator and the other tests keep the plain models.
+VSCHED_MUT_CLASS := Vsc_32_1_8_1_8_1_m
+VSCHED_MUT_OBJS  := $(B)/cosim/vsched_shim_mut.o $(VSCHED_DIR)/$(VSCHED_MUT_CLASS).o \
+                    $(B)/cosim/sched_cmodel_mut.o
+$(B)/cosim/vsched_shim_mut.o: $(B)/cosim/vsched_shim.o $(VSCHED_DIR)/$(VSCHED_MUT_CLASS)/stamp
+	$(VSCHED_CXX) -DVSCHED_MUTANTS -Icosim -I$(VSCHED_DIR) \
+	  $(addprefix -I$(VSCHED_DIR)/,$(VSCHED_CLASSES) $(VSCHED_MUT_CLASS)) -c cosim/vsched_shim.cpp -o $@
+$(B)/cosim/sched_cmodel_mut.o: cosim/sched_cmodel.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(INCLUDES) -DSCHED_CMODEL_MUTANTS -c $< -o $@
 
 # Speed table: C model and RTL, one SM (64 warps, 4 schedulers), trace off/on.
 SCHED_BENCH := $(B)/cosim/sched_bench

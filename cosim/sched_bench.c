@@ -115,7 +115,7 @@ int main(int argc, char **argv)
     /* record */
     sched_inputs *rec = malloc(n * sizeof *rec);
     sched_backend *cm = sched_cmodel_create(&p, err, sizeof err);
-    sched_stim_opts so = { .seed = 1, .policy = -1, .reg_range = 0 };
+    sched_stim_opts so = { .seed = 1, .policy = -1, .reg_range = 12 };   /* the workload of the rates in docs/rtl.md */
     sched_stim *st = sched_stim_create(&p, &so);
     if (!rec || !cm || !st) {
         fprintf(stderr, "sched_bench: %s\n", cm ? "out of memory" : err);

@@ -40,6 +40,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Test-only planted bugs (docs/testing.md, "Detection power"): compiled in
+ * only with -DSCHED_CMODEL_MUTANTS (cosim/module.mk builds that object for
+ * tests/sched/test_sched_mutants.c alone); sched_cmodel_mutant, read when a
+ * model is created, picks one (0 = none). Elsewhere the blocks are compiled
+ * out and the code is the same as without them. */
+#ifdef SCHED_CMODEL_MUTANTS
+int sched_cmodel_mutant;
+#define MUT(k) (m->mutant == (k))
+#endif
+
 /* Scoreboard byte values (per warp and register id). */
 enum { CM_FREE = 0, CM_PENDING = 1, CM_PENDING_LONG = 2 };
 
@@ -80,6 +90,9 @@ typedef struct cmodel {
     uint64_t sched_rep;                     /* bit 0 of every scheduler group */
     uint64_t sched_sel;                     /* bits 0..num_schedulers-1 */
     sched_scan_limits limits;               /* for the input check */
+#ifdef SCHED_CMODEL_MUTANTS
+    int mutant;                             /* the planted bug (kept across reset) */
+#endif
 
     /* --- everything below is cleared by reset --- */
 
@@ -146,6 +159,9 @@ static inline void refresh_head(cmodel *m, cm_masks *k, unsigned w, unsigned sb_
     const cm_entry *e = &wp->buf[wp->head];
     m->head_entry[w] = e;
     unsigned haz = wp->sb[e->reg[0]] | wp->sb[e->reg[1]] | wp->sb[e->reg[2]] | wp->sb[e->reg[3]];
+#ifdef SCHED_CMODEL_MUTANTS
+    if (MUT(1) && sb_entries > 1) sb_entries--;             /* one entry too few */
+#endif
     uint64_t full = e->issue.dst_valid & (wp->sb_count == sb_entries);
     k->blocked |= bit & -((haz != 0) | full);
     k->blocked_long |= bit & -(uint64_t)(haz >> 1);
@@ -169,7 +185,11 @@ static void refresh_swl(cmodel *m)
     if (m->warp_limit == 0) { m->swl_ok = ~0ull; return; }
     uint64_t a = m->alive;
     unsigned n = 0;
-    while (a && n + 1 < m->warp_limit) { a &= a - 1; n++; }
+    unsigned limit = m->warp_limit;
+#ifdef SCHED_CMODEL_MUTANTS
+    if (MUT(3)) limit++;                    /* SWL: one warp too many */
+#endif
+    while (a && n + 1 < limit) { a &= a - 1; n++; }
     /* a's lowest bit is now the warp_limit-th alive warp (if any) */
     if (!a) { m->swl_ok = ~0ull; return; }
     unsigned pos = lowest(a);
@@ -302,6 +322,10 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
         unsigned last = m->last_issue[s];
         unsigned gto_from = last & -(unsigned)((rs >> last) & 1);
         unsigned w = first_from(rs, (unsigned)select64(gto & (rs != 0), gto_from, (last + 1) & 63));
+#ifdef SCHED_CMODEL_MUTANTS
+        if (MUT(2) && gto && rs && !((rs >> last) & 1))      /* GTO tie-break flipped */
+            w = 63 - (unsigned)__builtin_clzll(rs);
+#endif
         unsigned issues = (unsigned)(issue_ld >> s) & 1;
         const sched_issue *image = &m->head_entry[w]->issue;
         image = (const sched_issue *)select64(issues, (uintptr_t)image, (uintptr_t)&no_issue);
@@ -434,7 +458,11 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
             #pragma GCC unroll 8
             for (unsigned s = 0; s < ns; s++) {
                 uint64_t c = cand & m->sched_mask[s];
-                uint64_t join = c & -c & -(uint64_t)(m->pool_count[s] < m->pool_size);
+                unsigned cap = m->pool_size;
+#ifdef SCHED_CMODEL_MUTANTS
+                if (MUT(8)) cap++;          /* the pool takes one warp too many */
+#endif
+                uint64_t join = c & -c & -(uint64_t)(m->pool_count[s] < cap);
                 m->pool_count[s] += join != 0;
                 next |= join;
             }
@@ -451,6 +479,13 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
         unsigned w = wb->warp;
         uint64_t bit = 1ull << w;
         cm_warp *wp = &m->warp[w];
+#ifdef SCHED_CMODEL_MUTANTS
+        if (MUT(4) && wb->reg == (1u << p->reg_id_width) - 1) continue;   /* top id's writeback lost */
+        if (MUT(6) && wp->sb[wb->reg] == CM_FREE && wp->sb_count) {       /* a stray one counts */
+            wp->sb_count--;
+            dirty |= bit;
+        }
+#endif
         unsigned st = wp->sb[wb->reg];
         unsigned is_long = st >> 1;
         wp->sb[wb->reg] = CM_FREE;
@@ -475,6 +510,9 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
         const cm_entry *h = m->head_entry[w];
         unsigned dst_valid = h->issue.dst_valid;
         unsigned is_long = dst_valid & h->issue.long_lat;
+#ifdef SCHED_CMODEL_MUTANTS
+        if (MUT(7)) is_long = 0;            /* a long-latency write marked short */
+#endif
         wp->sb[h->reg[0]] = (uint8_t)(dst_valid + is_long);     /* CM_PENDING(_LONG); a
                                                                shadow byte stays 0 */
         wp->sb_count += dst_valid;
@@ -494,6 +532,16 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
         const sched_push *ps = &in->push[lowest(push_ports)];
         unsigned w = ps->warp;
         uint64_t bit = 1ull << w;
+#ifdef SCHED_CMODEL_MUTANTS
+        if (MUT(5) && !(k.space & bit) && m->warp[w].count) {   /* a push into a full buffer
+                                                                   overwrites the newest entry */
+            cm_warp *wp = &m->warp[w];
+            unsigned slot = wp->head + wp->count - 1u;
+            make_entry(&wp->buf[slot >= depth ? slot - depth : slot], &ps->instr, w);
+            dirty |= bit & -(uint64_t)(wp->count == 1);
+            continue;
+        }
+#endif
         if (!(k.space & bit)) continue;
         cm_warp *wp = &m->warp[w];
         unsigned slot = wp->head + wp->count;
@@ -602,6 +650,9 @@ sched_backend *sched_cmodel_create(const sched_params *p, char *err, size_t errl
     }
     m->base.ops = &cmodel_ops;
     m->base.params = *p;
+#ifdef SCHED_CMODEL_MUTANTS
+    m->mutant = sched_cmodel_mutant;
+#endif
     m->all_warps = p->num_warps == 64 ? ~0ull : (1ull << p->num_warps) - 1;
     for (unsigned w = 0; w < p->num_warps; w++) {
         m->sched_mask[w % p->num_schedulers] |= 1ull << w;

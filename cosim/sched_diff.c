@@ -1,9 +1,10 @@
 /*
  * sched_diff.c -- long differential runs: C model vs RTL in lockstep.
  *
- *   sched_diff [-c CYCLES] [-s SEED] [-p lrr|gto|two_level|mixed] [-P W/S/R/D/E/B]
+ *   sched_diff [-c CYCLES] [-s SEED] [-p lrr|gto|two_level|mixed] [-P W/S/R/D/E/B] [-V 0|1]
  *
- * Drives the lockstep back end with seeded random legal stimulus and stops at
+ * Drives the lockstep back end with seeded random legal stimulus (-V 1: with
+ * the contract's dropped/ignored violations, see sched_stim.h) and stops at
  * the first difference, printing cycle, signal and both values (exit 1).
  * Without -P it cycles through every built parameter set, one chunk each.
  */
@@ -19,6 +20,8 @@ static const sched_params param_sets[] = {
     { 64, 4, 8, 2, 6, 4 }, { 48, 2, 6, 3, 4, 2 }, { 32, 1, 8, 1, 8, 1 }, { 8, 4, 8, 4, 2, 3 },
 };
 
+static int violate;
+
 static int run_one(const sched_params *p, uint64_t cycles, uint64_t seed, int policy)
 {
     char err[512];
@@ -27,7 +30,7 @@ static int run_one(const sched_params *p, uint64_t cycles, uint64_t seed, int po
         fprintf(stderr, "sched_diff: %s\n", err);
         return 2;
     }
-    sched_stim_opts so = { .seed = seed, .policy = policy, .reg_range = 0 };
+    sched_stim_opts so = { .seed = seed, .policy = policy, .reg_range = 0, .violate = violate };
     sched_stim *st = sched_stim_create(p, &so);
     sched_inputs in;
     int rc = 0;
@@ -69,6 +72,12 @@ int main(int argc, char **argv)
                 fprintf(stderr, "sched_diff: -p %s: unknown policy (lrr, gto, two_level, mixed)\n", v);
                 return 2;
             }
+        } else if (strcmp(a, "-V") == 0) {
+            if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
+                fprintf(stderr, "sched_diff: -V %s: 0 or 1\n", v);
+                return 2;
+            }
+            violate = v[0] == '1';
         } else if (strcmp(a, "-P") == 0) {
             if (sscanf(v, "%u/%u/%u/%u/%u/%u", &p.num_warps, &p.num_schedulers, &p.reg_id_width,
                        &p.ibuf_depth, &p.sb_entries, &p.wb_ports) != 6) {

@@ -50,6 +50,11 @@ static void ls_step(sched_backend *b, const sched_inputs *in)
     l->cm->cycle++;
     l->rtl->ops->step(l->rtl, in);
     l->rtl->cycle++;
+    if (l->rtl->failed && !b->failed) {    /* an RTL assertion: reported first */
+        b->failed = 1;
+        snprintf(b->error, sizeof b->error, "%s", l->rtl->error);
+        return;
+    }
     b->cycle++;               /* compare() reports the cycle whose outputs differ */
     compare(l);
     b->cycle--;               /* sched_step() counts it */

@@ -4,6 +4,7 @@
 #include "sched_if.h"
 #include "vsched_shim.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,11 +13,23 @@ typedef struct rtl_backend {
     vsched       *v;
 } rtl_backend;
 
+/* A failing RTL assertion fails the back end (sticky), like a lockstep
+ * mismatch: "RTL assertion failed: FILE:LINE at cycle N". */
+static void rtl_check(sched_backend *b, uint64_t cycle)
+{
+    rtl_backend *r = (rtl_backend *)b;
+    const char *f = vsched_failure(r->v);
+    if (!f[0] || b->failed) return;
+    b->failed = 1;
+    snprintf(b->error, sizeof b->error, "%s at cycle %" PRIu64, f, cycle);
+}
+
 static void rtl_reset(sched_backend *b)
 {
     rtl_backend *r = (rtl_backend *)b;
     vsched_reset(r->v);
     vsched_get_outputs(r->v, &b->out);
+    rtl_check(b, 0);
 }
 
 static void rtl_step(sched_backend *b, const sched_inputs *in)
@@ -24,6 +37,7 @@ static void rtl_step(sched_backend *b, const sched_inputs *in)
     rtl_backend *r = (rtl_backend *)b;
     vsched_step(r->v, in);
     vsched_get_outputs(r->v, &b->out);
+    rtl_check(b, b->cycle);
 }
 
 static void rtl_destroy(sched_backend *b)

@@ -1,5 +1,6 @@
 /*
- * sched_stim.c -- seeded random legal stimulus (see sched_stim.h).
+ * sched_stim.c -- seeded random stimulus, legal or with the contract's
+ * dropped/ignored violations (see sched_stim.h).
  */
 #include "sched_stim.h"
 
@@ -7,18 +8,25 @@
 #include <string.h>
 
 #define MAX_PENDING 4096
+#define REG_WINDOW  12
 
-typedef struct pending_wb { uint64_t due; uint8_t warp, reg; } pending_wb;
+typedef struct pending_wb { uint64_t due; uint32_t life; uint8_t warp, reg; } pending_wb;
 
 struct sched_stim {
     sched_params p;
     sched_stim_opts o;
+    sched_stim_counts n;
     uint64_t rng;
     uint64_t cycle;
     uint64_t alive;
     uint64_t barrier;
     unsigned policy, warp_limit, pool_size;
+    unsigned reg_space;                      /* 1 << reg_id_width */
     uint32_t pc[SCHED_MAX_WARPS];
+    uint32_t life[SCHED_MAX_WARPS];          /* launches so far */
+    unsigned reg_base[SCHED_MAX_WARPS];      /* start of the warp's id window */
+    unsigned count[SCHED_MAX_WARPS];         /* buffer occupancy, as the core has it */
+    unsigned burst[SCHED_MAX_WARPS];         /* independent long loads still to push */
     unsigned outstanding[SCHED_MAX_WARPS];   /* writebacks not yet delivered */
     /* writebacks waiting for their cycle, in issue order */
     pending_wb q[MAX_PENDING];
@@ -47,61 +55,107 @@ sched_stim *sched_stim_create(const sched_params *p, const sched_stim_opts *o)
     if (!st) return NULL;
     st->p = *p;
     st->o = *o;
-    if (st->o.reg_range == 0) st->o.reg_range = 12;
-    if (st->o.reg_range > (1u << p->reg_id_width)) st->o.reg_range = 1u << p->reg_id_width;
+    st->reg_space = 1u << p->reg_id_width;
+    if (st->o.reg_range > st->reg_space) st->o.reg_range = st->reg_space;
     st->rng = o->seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
     if (st->rng == 0) st->rng = 1;
     st->policy = o->policy >= 0 ? (unsigned)o->policy : 0;
     st->pool_size = 4;
+    for (unsigned w = 0; w < p->num_warps; w++) st->reg_base[w] = below(st, st->reg_space);
     return st;
 }
 
 void sched_stim_destroy(sched_stim *st) { free(st); }
 
+const sched_stim_counts *sched_stim_stats(const sched_stim *st) { return &st->n; }
+
+/* A register id for an instruction of warp w (see sched_stim.h). */
+static uint8_t random_reg(sched_stim *st, unsigned w)
+{
+    if (st->o.reg_range) return (uint8_t)below(st, st->o.reg_range);
+    if (st->reg_space <= REG_WINDOW || chance(st, 200)) return (uint8_t)below(st, st->reg_space);
+    return (uint8_t)((st->reg_base[w] + below(st, REG_WINDOW)) & (st->reg_space - 1));
+}
+
 static void random_instr(sched_stim *st, unsigned w, sched_instr *i)
 {
-    unsigned rr = st->o.reg_range;
     memset(i, 0, sizeof *i);
+    if (!st->o.reg_range && chance(st, 10)) st->reg_base[w] = below(st, st->reg_space);
     i->pc = st->pc[w];
     st->pc[w] += 8;
+    /* Now and then a burst of independent long-latency loads (consecutive
+     * destinations, no sources), so that scoreboards fill up even when
+     * they have many entries (full id space of at least 32 ids only: the
+     * narrow stimulus stays what it was). */
+    if (!st->o.reg_range && st->reg_space >= 32 && !st->burst[w] && chance(st, 6))
+        st->burst[w] = 4 + below(st, 13);
+    if (st->burst[w]) {
+        st->burst[w]--;
+        i->op = SCHED_OP_LDST;
+        i->dst_valid = 1;
+        i->long_lat = 1;
+        i->dst = (uint8_t)((st->reg_base[w] + st->burst[w]) & (st->reg_space - 1));
+        i->hint = (uint16_t)next_rand(st);
+        return;
+    }
     unsigned k = below(st, 16);
     i->op = k < 9 ? SCHED_OP_SP : k < 11 ? SCHED_OP_SFU : k < 15 ? SCHED_OP_LDST : SCHED_OP_DP;
     i->dst_valid = chance(st, 750);
-    i->dst = (uint8_t)below(st, rr);
+    i->dst = random_reg(st, w);
     i->src_valid = (uint8_t)below(st, 8);
-    for (int s = 0; s < 3; s++) i->src[s] = (uint8_t)below(st, rr);
+    for (int s = 0; s < 3; s++) i->src[s] = random_reg(st, w);
     i->pred = chance(st, 100);
     i->long_lat = i->op == SCHED_OP_LDST && i->dst_valid && chance(st, 600);
     i->hint = (uint16_t)next_rand(st);
     i->pred_miss = (uint8_t)below(st, 16);
 }
 
+/* A writeback on the next free port (none when all are taken). */
+static int add_wb(const sched_stim *st, sched_inputs *in, unsigned *nwb, unsigned warp, unsigned reg)
+{
+    if (*nwb >= st->p.wb_ports) return 0;
+    sched_writeback *wb = &in->wb[(*nwb)++];
+    wb->valid = 1;
+    wb->warp = (uint8_t)warp;
+    wb->reg = (uint8_t)reg;
+    return 1;
+}
+
 void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
 {
     const sched_params *p = &st->p;
     const unsigned ns = p->num_schedulers;
+    const int bad = st->o.violate;
     memset(in, 0, sizeof *in);
 
     /* Writebacks for what issued last time we looked (this cycle's issues). */
+    unsigned nwb = 0;
     for (unsigned s = 0; s < ns; s++) {
         const sched_issue *is = &out->issue[s];
         if (!is->valid || !is->dst_valid || st->nq == MAX_PENDING) continue;
         unsigned lat = is->long_lat ? 20 + below(st, 300) : 1 + below(st, 12);
         pending_wb *pw = &st->q[st->nq++];
         pw->due = st->cycle + lat;
+        pw->life = st->life[is->warp];
         pw->warp = is->warp;
         pw->reg = is->dst;
         st->outstanding[is->warp]++;
+        /* violation: a copy in the cycle of the issue (the real one follows) */
+        if (bad && chance(st, 20) && add_wb(st, in, &nwb, is->warp, is->dst)) st->n.wb_same_cycle++;
     }
+    for (unsigned w = 0; w < p->num_warps; w++)
+        if (st->outstanding[w] >= p->sb_entries) {
+            st->n.sb_full++;
+            break;
+        }
     /* Deliver due writebacks (oldest first), at most wb_ports per cycle. */
-    unsigned nwb = 0;
     for (unsigned k = 0; k < st->nq && nwb < p->wb_ports;) {
         pending_wb *pw = &st->q[k];
         if (st->cycle >= pw->due) {
-            in->wb[nwb].valid = 1;
-            in->wb[nwb].warp = pw->warp;
-            in->wb[nwb].reg = pw->reg;
-            nwb++;
+            add_wb(st, in, &nwb, pw->warp, pw->reg);
+            if (pw->life != st->life[pw->warp]) st->n.wb_stale++;
+            /* violation: the same writeback on a second port */
+            if (bad && chance(st, 15) && add_wb(st, in, &nwb, pw->warp, pw->reg)) st->n.wb_dup++;
             st->outstanding[pw->warp]--;
             memmove(pw, pw + 1, (st->nq - k - 1) * sizeof *pw);
             st->nq--;
@@ -109,6 +163,9 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
             k++;
         }
     }
+    /* violation: a writeback of any warp and register */
+    if (bad && chance(st, 30) && add_wb(st, in, &nwb, below(st, p->num_warps), below(st, st->reg_space)))
+        st->n.wb_stray++;
 
     /* Warp life cycle: everyone starts at cycle 0; later a few finish and
      * empty slots with no writeback in flight are relaunched. */
@@ -125,18 +182,78 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
             if (!((st->alive >> w) & 1) && st->outstanding[w] == 0 && !((in->finish >> w) & 1))
                 in->launch = 1ull << w;
         }
+        if (bad && chance(st, 6)) {
+            /* violation: launch whatever the warp's state (alive, writebacks
+             * to come, finished in this cycle) */
+            unsigned w = below(st, p->num_warps);
+            uint64_t bit = 1ull << w;
+            in->launch |= bit;
+            if (st->outstanding[w]) st->n.launch_pending++;
+            if (st->alive & bit) st->n.launch_alive++;
+            if (chance(st, 256)) in->finish |= bit;
+            if (in->finish & bit) st->n.launch_finish++;
+        }
+        if (bad && chance(st, 4)) {
+            /* violation: finish of a warp that may not be alive */
+            unsigned w = below(st, p->num_warps);
+            in->finish |= 1ull << w;
+            if (!((st->alive >> w) & 1)) st->n.finish_dead++;
+            if ((in->launch >> w) & 1) st->n.launch_finish++;
+        }
     }
+    for (uint64_t l = in->launch; l; l &= l - 1) st->life[__builtin_ctzll(l)]++;
+    const uint64_t alive_before = st->alive;
     st->alive = (st->alive & ~in->finish) | in->launch;
 
     /* Pushes into the warps the core asks to refill (sometimes skipped, as
-     * an instruction cache miss would). */
+     * an instruction cache miss would); in violation mode sometimes into any
+     * warp of the port's scheduler instead. */
+    uint64_t lf = in->launch | in->finish;
     for (unsigned s = 0; s < ns; s++) {
-        if (!out->fetch_valid[s] || !chance(st, 800)) continue;
-        unsigned w = out->fetch_warp[s];
-        if ((in->launch | in->finish) >> w & 1) continue;
+        unsigned w;
+        uint64_t lf_s = 0;                  /* launched or finished warps of s */
+        for (uint64_t l = lf; l; l &= l - 1)
+            if ((unsigned)__builtin_ctzll(l) % ns == s) lf_s |= l & -l;
+        if (bad && lf_s && chance(st, 512)) {
+            w = (unsigned)__builtin_ctzll(lf_s);
+        } else if (bad && chance(st, 120)) {
+            w = s + ns * below(st, p->num_warps / ns);
+        } else {
+            if (!out->fetch_valid[s] || !chance(st, 800)) continue;
+            w = out->fetch_warp[s];
+            if ((lf >> w & 1) && !(bad && chance(st, 512))) continue;
+        }
         in->push[s].valid = 1;
         in->push[s].warp = (uint8_t)w;
         random_instr(st, w, &in->push[s].instr);
+        if (st->count[w] >= p->ibuf_depth) st->n.push_full++;
+        if (!(alive_before >> w & 1)) st->n.push_dead++;
+        if (lf >> w & 1) st->n.push_lf++;
+    }
+
+    /* The buffers as the core will have them after this cycle's edge: the
+     * issues pop, a push is taken when the buffer had room at the start of
+     * the cycle, launch and finish empty it. */
+    unsigned start[SCHED_MAX_SCHEDULERS];
+    for (unsigned s = 0; s < ns; s++) start[s] = in->push[s].valid ? st->count[in->push[s].warp] : 0;
+    for (unsigned s = 0; s < ns; s++)
+        if (out->issue[s].valid) st->count[out->issue[s].warp]--;
+    for (unsigned s = 0; s < ns; s++)
+        if (in->push[s].valid && start[s] < p->ibuf_depth) st->count[in->push[s].warp]++;
+    for (uint64_t l = lf; l; l &= l - 1) st->count[__builtin_ctzll(l)] = 0;
+
+    /* violation: idle ports with nonzero fields (in range) */
+    if (bad && chance(st, 64)) {
+        for (unsigned s = 0; s < ns; s++)
+            if (!in->push[s].valid) {
+                in->push[s].warp = (uint8_t)(s + ns * below(st, p->num_warps / ns));
+                random_instr(st, in->push[s].warp, &in->push[s].instr);
+            }
+        for (unsigned k = nwb; k < p->wb_ports; k++) {
+            in->wb[k].warp = (uint8_t)below(st, p->num_warps);
+            in->wb[k].reg = (uint8_t)below(st, st->reg_space);
+        }
+        st->n.idle_fields++;
     }
 
     /* Unit availability, barriers, run-time configuration. */
@@ -152,8 +269,18 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
     if (chance(st, 2)) {
         unsigned k = below(st, 4);
         st->warp_limit = k == 0 ? 0 : below(st, p->num_warps + 3);
+        if (bad && k == 1) {
+            st->warp_limit = below(st, 128);
+            st->n.level_range++;
+        }
     }
-    if (chance(st, 2)) st->pool_size = below(st, p->num_warps / ns + 2);
+    if (chance(st, 2)) {
+        st->pool_size = below(st, p->num_warps / ns + 2);
+        if (bad && chance(st, 256)) {
+            st->pool_size = below(st, 128);
+            st->n.level_range++;
+        }
+    }
     if (st->o.policy < 0 && chance(st, 1)) st->policy = below(st, SCHED_NUM_POLICIES);
     in->policy = (uint8_t)st->policy;
     in->warp_limit = (uint8_t)st->warp_limit;

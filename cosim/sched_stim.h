@@ -1,14 +1,32 @@
 /*
- * sched_stim.h -- seeded random *legal* stimulus for the scheduler core.
+ * sched_stim.h -- seeded random stimulus for the scheduler core.
  *
  * A small stand-in for the SM timing model: it launches and finishes warps,
  * pushes random decoded instructions into the warps the core asks to refill,
  * returns writebacks for issued instructions after a random latency (short
  * or long), toggles unit availability and barrier waits, and changes the
- * policy, warp limit and pool size from time to time. It obeys every rule of
- * docs/sched-interface.md, so any output difference between two back ends
- * driven by it is a bug. Deterministic: same params, seed and options give
- * the same input sequence.
+ * policy, warp limit and pool size from time to time. Deterministic: same
+ * params, seed and options give the same input sequence.
+ *
+ * Register ids. With reg_range 0 (the default) they cover the whole id space
+ * of RegIdWidth bits: most ids of a warp's instructions come from a window
+ * of 12 consecutive ids that moves at random over the space (so that RAW and
+ * WAW hazards stay frequent), the rest are uniform over the space. With
+ * reg_range n they are uniform in 0..n-1 (the narrow stimulus of earlier
+ * versions, reg_range 12; sched_bench keeps it so its rates stay comparable).
+ *
+ * Legal mode (violate 0) obeys every rule of docs/sched-interface.md, so any
+ * output difference between two back ends driven by it is a bug. Violation
+ * mode (violate 1) also breaks, at random, every rule the contract says is
+ * "dropped/ignored identically" (never the rules sched_step rejects): pushes
+ * into full buffers, into warps that are not alive, and into warps launched
+ * or finished in the same cycle; writebacks that name no pending write
+ * (random ids, a duplicate on a second port in the same cycle, one given in
+ * the cycle of the issue); launches while writebacks of the warp's previous
+ * life are still to come (which then arrive); launches of alive warps,
+ * finishes of dead ones, launch and finish of one warp in one cycle; nonzero
+ * fields on idle push and writeback ports; warp limits and pool sizes over
+ * the whole 7-bit range. sched_stim_stats() counts what was generated.
  */
 #ifndef SMCOSIM_SCHED_STIM_H
 #define SMCOSIM_SCHED_STIM_H
@@ -20,12 +38,33 @@ typedef struct sched_stim sched_stim;
 typedef struct sched_stim_opts {
     uint64_t seed;
     int      policy;          /* fixed policy, or -1 to switch at random */
-    unsigned reg_range;       /* register ids drawn from 0..reg_range-1 (0 = 12) */
+    unsigned reg_range;       /* 0: the whole id space (see above); n: ids 0..n-1 */
+    int      violate;         /* 1: also generate the dropped/ignored violations */
 } sched_stim_opts;
+
+/* What the stimulus generated so far (violation kinds only in violate mode). */
+typedef struct sched_stim_counts {
+    uint64_t push_full;        /* push into a buffer full at the start of the cycle */
+    uint64_t push_dead;        /* push into a warp that is not alive */
+    uint64_t push_lf;          /* push into a warp launched or finished in the cycle */
+    uint64_t wb_stray;         /* writeback of a random (warp, reg) */
+    uint64_t wb_dup;           /* the same writeback on two ports in one cycle */
+    uint64_t wb_same_cycle;    /* writeback in the cycle of its issue */
+    uint64_t wb_stale;         /* writeback of a previous life, after the relaunch */
+    uint64_t launch_pending;   /* launch with writebacks still to come */
+    uint64_t launch_alive;     /* launch of an alive warp */
+    uint64_t finish_dead;      /* finish of a warp that is not alive */
+    uint64_t launch_finish;    /* launch and finish of one warp in one cycle */
+    uint64_t idle_fields;      /* idle port driven with nonzero fields */
+    uint64_t level_range;      /* warp limit or pool size beyond the warps */
+    /* coverage, both modes */
+    uint64_t sb_full;          /* cycles with a warp at sb_entries outstanding writebacks */
+} sched_stim_counts;
 
 sched_stim *sched_stim_create(const sched_params *p, const sched_stim_opts *o);
 /* Inputs for the current cycle, from the current outputs. */
 void        sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in);
+const sched_stim_counts *sched_stim_stats(const sched_stim *st);
 void        sched_stim_destroy(sched_stim *st);
 
 #endif

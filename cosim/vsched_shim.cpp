@@ -20,7 +20,31 @@
 #include "verilated.h"
 #include "verilated_fst_c.h"
 #include "vsched_models.h"
+#ifdef VSCHED_MUTANTS
+#include "Vsc_32_1_8_1_8_1_m.h"
+#endif
 #include "sched_ports.h"
+
+// A failing RTL assertion (compiled in with Verilator's --assert) ends in
+// vl_stop(); with VL_USER_STOP (cosim/module.mk) this one replaces
+// Verilator's, which would abort the process. It records the first failure
+// of the model being evaluated (Verilator has already printed its
+// "%Error: FILE:LINE: Assertion failed in HIER" line on stdout); the
+// instance reports it after the eval and fails its back end.
+namespace {
+thread_local char assert_msg[200];
+thread_local bool assert_fired;
+} // namespace
+
+void vl_stop(const char *filename, int linenum, const char *hier)
+{
+    (void)hier;
+    Verilated::threadContextp()->gotError(true);
+    if (!assert_fired)
+        std::snprintf(assert_msg, sizeof assert_msg, "RTL assertion failed: %s:%d",
+                      filename ? filename : "?", linenum);
+    assert_fired = true;
+}
 
 namespace {
 
@@ -82,6 +106,18 @@ struct Instance {
     virtual void reset() = 0;
     virtual void step(const sched_inputs *in) = 0;
     virtual void outputs(sched_outputs *out) = 0;
+    // The first assertion that failed in this instance ("" when none).
+    const char *failure() const { return failure_.c_str(); }
+
+protected:
+    // After an eval: keep the message of an assertion that fired in it.
+    void check_assertions()
+    {
+        if (!assert_fired) return;
+        assert_fired = false;
+        if (failure_.empty()) failure_ = assert_msg;
+    }
+    std::string failure_;
 };
 
 // The template parameters carry the Verilog parameters' names: the width
@@ -90,10 +126,18 @@ template <class M, bool Traced, unsigned NumWarps, unsigned NumSchedulers, unsig
           unsigned IbufDepth, unsigned SbEntries, unsigned WbPorts>
 class Model final : public Instance {
 public:
-    explicit Model(const sched_trace_opts *t)
+    // mutant: a planted RTL bug, for the model built with SCHED_MUTANTS only
+    // (0 = none; docs/testing.md, "Detection power").
+    explicit Model(const sched_trace_opts *t, unsigned mutant = 0)
         : ctx_(new VerilatedContext)
     {
         if (Traced) ctx_->traceEverOn(true);
+        ctx_->fatalOnError(false);
+        // (the mutant model reads it with $value$plusargs, which needs the
+        // context's arguments set, even when there is no +sched_mutant)
+        std::string arg = "+sched_mutant=" + std::to_string(mutant);
+        const char *argv[] = { "vsched", arg.c_str() };
+        ctx_->commandArgsAdd(2, argv);
         m_.reset(new M(ctx_.get(), "sched_core"));
         if (Traced && t && t->path) {
             path_ = t->path;
@@ -102,7 +146,17 @@ public:
             end_ = t->end;
         }
     }
-    ~Model() override { close_trace(); m_->final(); }
+    // Verilator 5.006 erases the model's scopes (it has some since the
+    // assertions name theirs) through the thread's current context,
+    // Verilated::threadContextp(), which is whichever model was created or
+    // evaluated last, possibly one destroyed since: make it this one's.
+    ~Model() override
+    {
+        Verilated::threadContextp(ctx_.get());
+        close_trace();
+        m_->final();
+        m_.reset();
+    }
 
     bool open_trace(char *err, size_t errlen)
     {
@@ -124,13 +178,19 @@ public:
         if (dumped_) time_base_ = last_time_ + 2;
         cycle_ = 0;
         m->clk_i = 0;
-        m->rst_ni = 0;
         sched_inputs idle;
         std::memset(&idle, 0, sizeof idle);
         set_inputs(idle);
+        // The reset is asynchronous (negedge rst_ni): a fresh model starts
+        // with rst_ni 0, where lowering it is no edge and resets nothing, so
+        // raise it first (no clock edge: changes no state).
+        m->rst_ni = 1;
+        m->eval();
+        m->rst_ni = 0;
         m->eval();
         m->rst_ni = 1;
         m->eval();
+        check_assertions();
         dump(0);
     }
 
@@ -140,6 +200,7 @@ public:
         set_inputs(*in);
         m->clk_i = 1;
         m->eval();
+        check_assertions();
         dump(2 * cycle_ + 1);
         m->clk_i = 0;
         using Root = std::remove_pointer_t<decltype(m->rootp)>;
@@ -249,9 +310,17 @@ const char *vsched_configs(void)
     return list.c_str();
 }
 
+#ifdef VSCHED_MUTANTS
+unsigned vsched_create_mutant_default;
+#endif
+
 vsched *vsched_create(const sched_params *p, const sched_trace_opts *t, char *err, size_t errlen)
 {
     bool want_trace = t && t->path;
+#ifdef VSCHED_MUTANTS
+    if (vsched_create_mutant_default && !want_trace && same(*p, 32, 1, 8, 1, 8, 1))
+        return vsched_create_mutant(p, vsched_create_mutant_default, err, errlen);
+#endif
     std::unique_ptr<vsched> v(new vsched);
 #define VSCHED_MODEL(cls, w, s, r, d, e, pp, traced)                                   \
     if (!v->inst && same(*p, w, s, r, d, e, pp) && (traced) == want_trace) {           \
@@ -273,9 +342,26 @@ vsched *vsched_create(const sched_params *p, const sched_trace_opts *t, char *er
     return v.release();
 }
 
+#ifdef VSCHED_MUTANTS
+// The test-only model with planted bugs (cosim/module.mk, VSCHED_MUT_CLASS;
+// this file compiled once more with -DVSCHED_MUTANTS for the tests that use it).
+vsched *vsched_create_mutant(const sched_params *p, unsigned mutant, char *err, size_t errlen)
+{
+    if (!same(*p, 32, 1, 8, 1, 8, 1)) {
+        std::snprintf(err, errlen, "the mutant RTL model is 32/1/8/1/8/1 only");
+        return nullptr;
+    }
+    std::unique_ptr<vsched> v(new vsched);
+    v->inst.reset(new Model<Vsc_32_1_8_1_8_1_m, false, 32, 1, 8, 1, 8, 1>(nullptr, mutant));
+    v->inst->reset();
+    return v.release();
+}
+#endif
+
 void vsched_reset(vsched *v) { v->inst->reset(); }
 void vsched_step(vsched *v, const sched_inputs *in) { v->inst->step(in); }
 void vsched_get_outputs(vsched *v, sched_outputs *out) { v->inst->outputs(out); }
+const char *vsched_failure(const vsched *v) { return v->inst->failure(); }
 void vsched_destroy(vsched *v) { delete v; }
 
 } // extern "C"

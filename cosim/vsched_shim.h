@@ -24,7 +24,17 @@ vsched *vsched_create(const sched_params *p, const sched_trace_opts *trace,
 void    vsched_reset(vsched *v);                           /* cycle 0 */
 void    vsched_step(vsched *v, const sched_inputs *in);    /* one rising edge */
 void    vsched_get_outputs(vsched *v, sched_outputs *out);
+/* "" while no RTL assertion has failed; else the first failure, "RTL
+ * assertion failed: FILE:LINE" (sticky until destroy). */
+const char *vsched_failure(const vsched *v);
 void    vsched_destroy(vsched *v);                         /* closes the trace */
+/* Test-only (in the shim object built with -DVSCHED_MUTANTS, see
+ * cosim/module.mk): the 32/1/8/1/8/1 model with planted bug `mutant`
+ * (rtl/, SCHED_MUTANTS; 0 = none). */
+vsched *vsched_create_mutant(const sched_params *p, unsigned mutant, char *err, size_t errlen);
+/* ... and, while nonzero, what vsched_create() (so sched_rtl_create() and
+ * sched_lockstep_create()) gives for 32/1/8/1/8/1 without tracing. */
+extern unsigned vsched_create_mutant_default;
 /* The parameter sets built into this library, e.g. "64/4/8/2/6/4, ...". */
 const char *vsched_configs(void);
 

@@ -1,14 +1,18 @@
 # rtl/ -- the scheduler core in SystemVerilog (see docs/rtl.md).
 #
 # `make lint` runs Verilator's -Wall lint on the whole core (default
-# parameters and the parameter sets the differential test uses) and on every
-# block alone; waivers live in rtl/lint_waivers.vlt, one per rule with a reason.
+# parameters and the parameter sets the differential test uses), on every
+# block alone and on the test-only mutant build; waivers live in
+# rtl/lint_waivers.vlt, one per rule with a reason. It also reads the RTL into
+# Yosys with -formal to check that the assertions are accepted there.
 
 RTL_TOP     := sched_core
 RTL_SOURCES := rtl/sched_core.sv rtl/sched_ibuffer.sv rtl/sched_scoreboard.sv \
                rtl/sched_qualify.sv rtl/sched_arbiter.sv rtl/sched_rr_pick.sv \
                rtl/sched_pool.sv rtl/sched_fetch_arb.sv rtl/sched_counters.sv
 RTL_WAIVERS := rtl/lint_waivers.vlt
+# at least this many $$assert cells in sched_core with its default parameters
+RTL_MIN_ASSERTS := 40
 RTL_BLOCKS  := $(filter-out $(RTL_TOP),$(basename $(notdir $(RTL_SOURCES))))
 # Parameter sets linted besides the defaults (keep in step with cosim/module.mk).
 RTL_LINT_PARAMS := "-GNumWarps=48 -GNumSchedulers=2 -GRegIdWidth=6 -GIbufDepth=3 -GSbEntries=4 -GWbPorts=2" \
@@ -24,6 +28,12 @@ rtl-lint:
 	@for m in $(RTL_BLOCKS); do \
 	  verilator --lint-only -Wall $(RTL_WAIVERS) $(RTL_SOURCES) --top-module $$m || exit 1; \
 	done
+	@# the test-only planted bugs (docs/testing.md, "Detection power"), as Verilated for the tests
+	@verilator --lint-only -Wall $(RTL_WAIVERS) +define+SCHED_MUTANTS $(RTL_SOURCES) --top-module $(RTL_TOP) \
+	  -GNumWarps=32 -GNumSchedulers=1 -GIbufDepth=1 -GSbEntries=8 -GWbPorts=1
+	@# the assertions (docs/rtl.md, "Assertions") are Yosys-readable too: with -formal
+	@# (no SYNTHESIS define) it must find them all as $$assert cells
+	@yosys -q -p 'read_verilog -sv -formal $(RTL_SOURCES); hierarchy -top $(RTL_TOP); proc; select -assert-min $(RTL_MIN_ASSERTS) t:$$assert'
 	@echo "rtl-lint: $(words $(RTL_SOURCES)) files clean under verilator --lint-only -Wall"
 
 LINT_TARGETS += rtl-lint

@@ -23,6 +23,16 @@ module sched_arbiter #(
 );
   localparam logic [1:0] PolicyGto = 2'd1;
 
+`ifdef SCHED_MUTANTS
+  // Test-only planted bugs (docs/testing.md, "Detection power"): only the
+  // one Verilated variant built with +define+SCHED_MUTANTS has them; the
+  // bug is chosen per model instance with +sched_mutant=N (vsched_shim.cpp).
+  int unsigned mutant;
+  initial begin
+    if (!$value$plusargs("sched_mutant=%d", mutant)) mutant = 0;
+  end
+`endif
+
   logic [IdxW-1:0] last_q;
   logic [IdxW-1:0] rr_idx, low_idx;
 
@@ -40,6 +50,13 @@ module sched_arbiter #(
     end else begin
       grant_idx_o = rr_idx;
     end
+`ifdef SCHED_MUTANTS
+    if (mutant == 2 && policy_i == PolicyGto && !ready_i[last_q]) begin
+      for (int i = 0; i < N; i++) begin   // GTO's tie-break flipped: the youngest
+        if (ready_i[i]) grant_idx_o = IdxW'(i);
+      end
+    end
+`endif
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -49,4 +66,17 @@ module sched_arbiter #(
       last_q <= grant_idx_o;
     end
   end
+
+  // Assertions (docs/rtl.md, "Assertions"): Verilated with --assert for the
+  // tests and the RTL back end; left out of synthesis.
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      // nothing is checked in reset
+    end else begin
+      assert (grant_valid_o == (ready_i != '0));     // a grant whenever a warp is ready
+      assert (!grant_valid_o || ready_i[grant_idx_o]);  // ... and only to a ready warp
+    end
+  end
+`endif
 endmodule

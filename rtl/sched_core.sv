@@ -120,6 +120,16 @@ module sched_core #(
 
   localparam logic [1:0] PolicyTwoLevel = 2'd2;
 
+`ifdef SCHED_MUTANTS
+  // Test-only planted bugs (docs/testing.md, "Detection power"): only the
+  // one Verilated variant built with +define+SCHED_MUTANTS has them; the
+  // bug is chosen per model instance with +sched_mutant=N (vsched_shim.cpp).
+  int unsigned mutant;
+  initial begin
+    if (!$value$plusargs("sched_mutant=%d", mutant)) mutant = 0;
+  end
+`endif
+
   // Slot order. Inside the core every per-warp vector is indexed by slot,
   // not by warp id: warp w (scheduler w % NumSchedulers, local index
   // w / NumSchedulers) sits at slot (w % NumSchedulers) * Wps + local index,
@@ -195,6 +205,9 @@ module sched_core #(
       alive_w = to_warps(alive_q);
       for (int w = 0; w < NumWarps; w++) begin
         ok_w[w] = (n_lower < warp_limit_q);
+`ifdef SCHED_MUTANTS
+        if (mutant == 3) ok_w[w] = (n_lower <= warp_limit_q);  // SWL one warp too many
+`endif
         n_lower = n_lower + {6'd0, alive_w[w]};
       end
       swl_ok = to_slots(ok_w);
@@ -252,7 +265,12 @@ module sched_core #(
   end
   for (genvar k = 0; k < WbPorts; k++) begin : g_wb
     // writebacks to warp ids beyond NumWarps are ignored
-    assign wb_valid[k]       = wb_valid_i[k] && (32'(wb_warp_i[k*6 +: 6]) < NumWarps);
+    assign wb_valid[k]       = wb_valid_i[k] && (32'(wb_warp_i[k*6 +: 6]) < NumWarps)
+`ifdef SCHED_MUTANTS
+                               // a writeback of the highest register id is lost
+                               && !(mutant == 4 && (&wb_reg_i[k*R +: R]))
+`endif
+                               ;
     assign wb_slot[k*6 +: 6] = slot_of(wb_warp_i[k*6 +: 6]);
   end
 
@@ -316,11 +334,21 @@ module sched_core #(
                      ( op1 & ~op0 & unit_warps[2*NumWarps +: NumWarps]) |
                      ( op1 &  op0 & unit_warps[3*NumWarps +: NumWarps]);
   assign limit_ok  = swl_ok & ((policy_q != PolicyTwoLevel) ? '1 : in_active);
-  assign need_full = head_dst_valid & sb_full;
+  assign need_full = head_dst_valid & sb_full
+`ifdef SCHED_MUTANTS
+                     & {NumWarps{mutant != 6}}   // a full scoreboard does not stall
+`endif
+                     ;
+  logic [NumWarps-1:0] qual_head_valid;
+  assign qual_head_valid = head_valid
+`ifdef SCHED_MUTANTS
+                           | {NumWarps{mutant == 5}}  // an empty buffer looks like an instruction
+`endif
+                           ;
 
   sched_qualify #(.N(NumWarps)) u_qual (
     .alive_i          (alive_q),
-    .head_valid_i     (head_valid),
+    .head_valid_i     (qual_head_valid),
     .barrier_i        (barrier_q),
     .limit_ok_i       (limit_ok),
     .hazard_i         (hazard),
@@ -413,4 +441,34 @@ module sched_core #(
       .count_o (counters_o[s*7*32 +: 7*32])
     );
   end
+
+  // Assertions of the core's invariants, here and in the blocks (docs/rtl.md,
+  // "Assertions"): immediate assertions in clocked processes, a form that
+  // both Yosys (read_verilog -sv -formal) and the Verilated build accept,
+  // compiled with --assert; left out of synthesis (Yosys defines SYNTHESIS).
+`ifndef SYNTHESIS
+  logic [NumWarps-1:0] granted;       // the warps granted this cycle, as a vector
+  always_comb begin
+    granted = '0;
+    for (int s = 0; s < NumSchedulers; s++) begin
+      if (grant_valid[s]) granted = granted | (NumWarps'(1) << grant_slot[s*6 +: 6]);
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      // nothing is checked in reset
+    end else begin
+      // one grant per issuing scheduler, each to a different warp of its own,
+      // and only to a warp that is alive, has an instruction and is ready
+      assert ($countones(granted) == $countones(grant_valid));
+      assert ((granted & ~(alive_q & head_valid & ready)) == '0);
+      for (int s = 0; s < NumSchedulers; s++) begin
+        assert (!grant_valid[s] || (32'(grant_slot[s*6 +: 6]) / Wps == s));
+        // an allocation only for a head without hazard: never two pending
+        // writes of a warp to one register (WAW waits)
+        assert (!alloc_valid[s] || !hazard[32'(grant_slot[s*6 +: 6])]);
+      end
+    end
+  end
+`endif
 endmodule

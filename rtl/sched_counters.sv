@@ -26,4 +26,14 @@ module sched_counters (
     end
     assign count_o[r*32 +: 32] = count_q;
   end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      // nothing is checked in reset
+    end else begin
+      assert (32'(reason_i) < 7);                     // one of the 7 counters counts
+    end
+  end
+`endif
 endmodule

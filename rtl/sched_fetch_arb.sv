@@ -31,4 +31,14 @@ module sched_fetch_arb #(
       last_q <= req_idx_o;
     end
   end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      // nothing is checked in reset
+    end else begin
+      assert (!req_valid_o || space_i[req_idx_o]);   // a request only for a warp with space
+    end
+  end
+`endif
 endmodule

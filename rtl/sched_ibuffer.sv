@@ -294,4 +294,21 @@ module sched_ibuffer #(
     op1_q  <= op1_n;
     dstv_q <= dstv_n;
   end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      // nothing is checked in reset
+    end else begin
+      for (int p = 0; p < Ports; p++) begin
+        assert (!pop_valid_i[p] || pop_ok[p]);        // no issue from an empty buffer
+        for (int q = p + 1; q < Ports; q++) begin
+          // ports address different warps
+          assert (!(pop_valid_i[p] && pop_valid_i[q] && gw[p*WIdW +: WIdW] == gw[q*WIdW +: WIdW]));
+          assert (!(push_valid_i[p] && push_valid_i[q] && pw[p*WIdW +: WIdW] == pw[q*WIdW +: WIdW]));
+        end
+      end
+    end
+  end
+`endif
 endmodule

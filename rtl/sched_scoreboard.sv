@@ -58,6 +58,16 @@ module sched_scoreboard #(
   localparam int N    = NumWarps;
   localparam int WIdW  = (N > 1) ? $clog2(N) : 1;
 
+`ifdef SCHED_MUTANTS
+  // Test-only planted bugs (docs/testing.md, "Detection power"): only the
+  // one Verilated variant built with +define+SCHED_MUTANTS has them; the
+  // bug is chosen per model instance with +sched_mutant=N (vsched_shim.cpp).
+  int unsigned mutant;
+  initial begin
+    if (!$value$plusargs("sched_mutant=%d", mutant)) mutant = 0;
+  end
+`endif
+
   logic [Entries*N-1:0] valid_q;   // slot e at [e*N +: N], bit w = warp w
   logic [Entries*N-1:0] long_q;
   // the vector checks
@@ -76,6 +86,12 @@ module sched_scoreboard #(
       full_o         = full_o & valid_q[e*N +: N];
       long_pending_o = long_pending_o | (valid_q[e*N +: N] & long_q[e*N +: N]);
     end
+`ifdef SCHED_MUTANTS
+    if (mutant == 1 && Entries > 1) begin   // one entry too few: full one slot early
+      full_o = '1;
+      for (int e = 0; e < Entries - 1; e++) full_o = full_o & valid_q[e*N +: N];
+    end
+`endif
   end
 
   // per alloc port: the lowest free slot of its warp
@@ -161,4 +177,21 @@ module sched_scoreboard #(
     end
     long_q <= l;
   end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      // nothing is checked in reset
+    end else begin
+      for (int p = 0; p < AllocPorts; p++) begin
+        // never over-allocated: an allocation finds a free slot, and takes one
+        assert (!alloc_valid_i[p] || $onehot(alloc_slot_o[p*Entries +: Entries]));
+        for (int q = p + 1; q < AllocPorts; q++) begin
+          // two ports never allocate for one warp
+          assert (!(alloc_valid_i[p] && alloc_valid_i[q] && aw[p*WIdW +: WIdW] == aw[q*WIdW +: WIdW]));
+        end
+      end
+    end
+  end
+`endif
 endmodule

@@ -4,8 +4,15 @@
 #   test_sched_cmodel_random  C model vs an independent reference of the
 #                          contract's invariants, random stimulus (also ASan)
 #   test_sched_policy_rtl  the same scenarios on the Verilated RTL
-#   test_sched_diff        C model vs RTL in lockstep, >= 1M random cycles,
+#   test_sched_diff        C model vs RTL in lockstep, >= 1M random cycles with
+#                          register ids over the whole width, the contract's
+#                          dropped/ignored violations on every Verilated set,
 #                          and an injected difference the checker must report
+#   test_sched_mutants     bugs planted in the C model and in the RTL (a
+#                          test-only Verilated variant), each caught by the
+#                          random lockstep within a stated number of cycles
+#   kernel-lockstep.sh     the benchmark suite in lockstep on the Verilated
+#                          sets no preset has (golden.sh covers the others)
 #   test_sched_ports       every input field one bit too wide is rejected (from
 #                          cosim/sched_ports.def), output field names (also ASan)
 #   ports-check.sh         RTL port list = cosim/sched_ports.def, generated files current
@@ -36,6 +43,12 @@ $(SCHED_TEST_DIR)/test_sched_policy_rtl: $(SCHED_TEST_DIR)/test_sched_policy_rtl
 $(SCHED_TEST_DIR)/test_sched_diff: $(SCHED_TEST_DIR)/test_sched_diff.o $(VSCHED_LIB) $(SCHED_LIB)
 	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(VSCHED_LDLIBS) $(LDLIBS)
 
+# Its mutant objects come first: they define the plain models' symbols too
+# (cosim/module.mk, VSCHED_MUT_OBJS), so the libraries' copies stay out.
+$(SCHED_TEST_DIR)/test_sched_mutants: $(SCHED_TEST_DIR)/test_sched_mutants.o $(VSCHED_MUT_OBJS) \
+                                      $(VSCHED_LIB) $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(VSCHED_LDLIBS) $(LDLIBS)
+
 # fstapi's reader: header with Verilator, code in $(VSCHED_LIB)
 $(SCHED_TEST_DIR)/test_sched_ctrace.o: INCLUDES += -I$(VERILATOR_INC)
 
@@ -45,7 +58,8 @@ $(SCHED_TEST_DIR)/test_sched_ctrace: $(SCHED_TEST_DIR)/test_sched_ctrace.o $(VSC
 SCHED_TESTS := $(SCHED_TEST_DIR)/test_sched_policy_c $(SCHED_TEST_DIR)/test_sched_cmodel_random \
                $(SCHED_TEST_DIR)/test_sched_ports \
                $(SCHED_TEST_DIR)/test_sched_policy_rtl \
-               $(SCHED_TEST_DIR)/test_sched_diff $(SCHED_TEST_DIR)/test_sched_ctrace
+               $(SCHED_TEST_DIR)/test_sched_diff $(SCHED_TEST_DIR)/test_sched_ctrace \
+               $(SCHED_TEST_DIR)/test_sched_mutants
 TEST_SUITES += $(SCHED_TESTS)
 TEST_DEPS   += $(SCHED_TESTS)
 # test_sched_ctrace too: it is short, and its ASan library reuses the
@@ -60,3 +74,7 @@ SAN_DEPS    += $(SCHED_SAN_TESTS)
 # parameter set, and the generated docs/RTL regions current (no ASan: no C).
 TEST_SUITES += "tests/sched/ports-check.sh $(B) $(VSCHED_CONFIGS)"
 TEST_DEPS   += $(SCHED_PORTS_GEN)
+
+# Real kernels in lockstep on 32/1/8/1/8/1 and 8/4/8/4/2/3 (config overrides).
+TEST_SUITES += "tests/sched/kernel-lockstep.sh $(B)"
+TEST_DEPS   += $(BENCH_BIN) $(TIMING_PLUGIN)

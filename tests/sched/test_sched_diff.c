@@ -2,8 +2,12 @@
  * test_sched_diff.c -- the C model against the Verilated RTL, in lockstep.
  *
  * Seeded random legal stimulus (cosim/sched_stim.c) for every policy (and a
- * run that switches policy at random) on every built parameter set; every
- * output is compared every cycle. Plus a test that injects a difference
+ * run that switches policy at random) on every built parameter set, with
+ * register ids over the whole RegIdWidth (every id must have been issued as a
+ * destination and written back); then the stimulus that also breaks every
+ * rule the contract says is dropped/ignored identically, on every built
+ * parameter set (every kind must have been generated). Every output is
+ * compared every cycle. Plus a test that injects a difference
  * through the lockstep's mutator hook and checks the report.
  * Longer runs: make sched-diff-long CYCLES=100000000.
  */
@@ -38,30 +42,68 @@ static const diff_case cases[] = {
 
 static uint64_t total_cycles;
 
-static void run_lockstep(const sched_params *p, int policy, uint64_t seed, uint64_t cycles)
+/* Register ids seen: as an issued destination and in a writeback. */
+typedef struct reg_cover { uint8_t dst[256], wb[256]; } reg_cover;
+
+static void check_cover(const sched_params *p, const reg_cover *cv, const char *what)
+{
+    unsigned space = 1u << p->reg_id_width, nd = 0, nw = 0;
+    for (unsigned r = 0; r < space; r++) {
+        nd += cv->dst[r];
+        nw += cv->wb[r];
+    }
+    if (nd != space || nw != space)
+        fail_msg("params %u/%u/%u/%u/%u/%u %s: %u of %u register ids issued as a destination, "
+                 "%u written back", p->num_warps, p->num_schedulers, p->reg_id_width, p->ibuf_depth,
+                 p->sb_entries, p->wb_ports, what, nd, space, nw);
+}
+
+static void run_lockstep_opts(const sched_params *p, const sched_stim_opts *so, uint64_t cycles,
+                              reg_cover *cv, sched_stim_counts *counts)
 {
     char err[512];
     sched_backend *b = sched_lockstep_create(p, NULL, err, sizeof err);
     if (!b) fail_msg("lockstep create: %s", err);
-    sched_stim_opts so = { .seed = seed, .policy = policy, .reg_range = 0 };
-    sched_stim *st = sched_stim_create(p, &so);
+    sched_stim *st = sched_stim_create(p, so);
     assert_non_null(st);
     sched_inputs in;
     uint64_t issued = 0;
     for (uint64_t c = 0; c < cycles; c++) {
-        sched_stim_next(st, sched_get_outputs(b), &in);
+        const sched_outputs *o = sched_get_outputs(b);
+        for (unsigned s = 0; s < p->num_schedulers; s++)
+            if (o->issue[s].valid && o->issue[s].dst_valid) cv->dst[o->issue[s].dst] = 1;
+        sched_stim_next(st, o, &in);
+        for (unsigned k = 0; k < p->wb_ports; k++)
+            if (in.wb[k].valid) cv->wb[in.wb[k].reg] = 1;
         if (sched_step(b, &in) != 0)
-            fail_msg("params %u/%u/%u/%u/%u/%u policy %d seed %" PRIu64 ": %s", p->num_warps,
+            fail_msg("params %u/%u/%u/%u/%u/%u policy %d seed %" PRIu64 "%s: %s", p->num_warps,
                      p->num_schedulers, p->reg_id_width, p->ibuf_depth, p->sb_entries, p->wb_ports,
-                     policy, seed, sched_error(b));
+                     so->policy, so->seed, so->violate ? " (violations)" : "", sched_error(b));
     }
     for (unsigned s = 0; s < p->num_schedulers; s++)
         issued += sched_get_outputs(b)->counters[s][SCHED_REASON_ISSUE];
     /* the stimulus must really exercise the core */
     assert_true(issued > cycles / 10);
     total_cycles += cycles;
+    if (counts) *counts = *sched_stim_stats(st);
     sched_stim_destroy(st);
     sched_destroy(b);
+}
+
+static void run_lockstep(const sched_params *p, int policy, uint64_t seed, uint64_t cycles)
+{
+    reg_cover cv;
+    memset(&cv, 0, sizeof cv);
+    sched_stim_counts n;
+    sched_stim_opts so = { .seed = seed, .policy = policy, .reg_range = 0 };
+    run_lockstep_opts(p, &so, cycles, &cv, &n);
+    /* every register id of the space, whatever the width */
+    check_cover(p, &cv, "legal stimulus");
+    /* full scoreboards, however many entries */
+    if (n.sb_full < 100)
+        fail_msg("params %u/%u/%u/%u/%u/%u policy %d: a full scoreboard in only %" PRIu64 " cycles",
+                 p->num_warps, p->num_schedulers, p->reg_id_width, p->ibuf_depth, p->sb_entries,
+                 p->wb_ports, policy, n.sb_full);
 }
 
 static void test_random_lockstep(void **state)
@@ -72,6 +114,40 @@ static void test_random_lockstep(void **state)
             run_lockstep(&cases[k].p, policy, 1000 * k + (uint64_t)(policy + 2), cases[k].cycles);
     printf("lockstep: %" PRIu64 " cycles compared, no difference\n", total_cycles);
     assert_true(total_cycles >= 1000000);
+}
+
+/* ---- the dropped/ignored contract violations, C model vs RTL ---- */
+
+static void test_violations_lockstep(void **state)
+{
+    (void)state;
+    uint64_t before = total_cycles;
+    for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const sched_params *p = &cases[k].p;
+        reg_cover cv;
+        memset(&cv, 0, sizeof cv);
+        sched_stim_counts n;
+        sched_stim_opts so = { .seed = 7000 + k, .policy = -1, .reg_range = 0, .violate = 1 };
+        run_lockstep_opts(p, &so, cases[k].cycles, &cv, &n);
+        check_cover(p, &cv, "violation stimulus");
+        printf("violations %u/%u/%u/%u/%u/%u, %" PRIu64 " cycles: push full %" PRIu64 ", dead %" PRIu64
+               ", launch/finish %" PRIu64 "; wb stray %" PRIu64 ", dup %" PRIu64 ", same cycle %" PRIu64
+               ", stale %" PRIu64 "; launch pending %" PRIu64 ", alive %" PRIu64 ", finish dead %" PRIu64
+               ", launch+finish %" PRIu64 "; idle fields %" PRIu64 ", levels %" PRIu64 "\n",
+               p->num_warps, p->num_schedulers, p->reg_id_width, p->ibuf_depth, p->sb_entries,
+               p->wb_ports, cases[k].cycles, n.push_full, n.push_dead, n.push_lf, n.wb_stray, n.wb_dup,
+               n.wb_same_cycle, n.wb_stale, n.launch_pending, n.launch_alive, n.finish_dead,
+               n.launch_finish, n.idle_fields, n.level_range);
+        /* every kind generated, and more than a handful of times (a duplicate
+         * in one cycle needs two writeback ports) */
+        if (p->wb_ports == 1) n.wb_dup = 10;
+        const uint64_t kinds[] = { n.push_full, n.push_dead, n.push_lf, n.wb_stray, n.wb_dup,
+                                   n.wb_same_cycle, n.wb_stale, n.launch_pending, n.launch_alive,
+                                   n.finish_dead, n.launch_finish, n.idle_fields, n.level_range };
+        for (unsigned i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+            if (kinds[i] < 10) fail_msg("violation kind %u generated only %" PRIu64 " times", i, kinds[i]);
+    }
+    printf("lockstep with violations: %" PRIu64 " cycles compared, no difference\n", total_cycles - before);
 }
 
 /* ---- the checker catches an injected difference ---- */
@@ -159,6 +235,32 @@ static void test_instances_are_independent(void **state)
     }
 }
 
+/* ---- destroying models in any order (a hang before: Verilator erases a
+ * model's scopes through the thread's current context, which was a
+ * destroyed model's) ---- */
+
+static void test_destroy_order(void **state)
+{
+    (void)state;
+    sched_params p;
+    sched_params_default(&p);
+    char err[512], path[] = "/tmp/sched_order_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    sched_trace_opts t = { .path = path, .start = 0, .end = 0 };
+    sched_backend *a = sched_rtl_create(&p, NULL, err, sizeof err);
+    sched_backend *b = sched_rtl_create(&p, &t, err, sizeof err);
+    sched_backend *c = sched_lockstep_create(&p, NULL, err, sizeof err);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(c);
+    sched_destroy(b);
+    sched_destroy(c);
+    sched_destroy(a);               /* hung here */
+    unlink(path);
+}
+
 /* ---- FST tracing restricted to a cycle window ---- */
 
 static void test_trace_window(void **state)
@@ -210,9 +312,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trace_window),
+        cmocka_unit_test(test_destroy_order),
         cmocka_unit_test(test_instances_are_independent),
         cmocka_unit_test(test_injected_difference_is_reported),
         cmocka_unit_test(test_random_lockstep),
+        cmocka_unit_test(test_violations_lockstep),
     };
     return cmocka_run_group_tests_name("sched_diff", tests, NULL, NULL);
 }
