@@ -851,6 +851,28 @@ static const char *const ptx_isa_opcodes[] = {
     "vsub2", "vsub4", "wgmma", "wmma", "xor",
 };
 
+/* Instructions that need a newer target than sm_75 (PTX ISA 9.0, each
+ * instruction's "Target ISA notes"): a kernel using one was built for that
+ * target, and the simulator, which models compute capability 7.5, says so
+ * instead of only "not supported". */
+static const struct { const char *op; const char *target; } newer_target[] = {
+    { "redux", "sm_80" }, { "cp", "sm_80 (cp.async) or sm_90 (bulk copies)" },
+    { "mbarrier", "sm_80" }, { "stmatrix", "sm_90" },
+    { "elect", "sm_90" }, { "griddepcontrol", "sm_90" }, { "multimem", "sm_90" },
+    { "setmaxnreg", "sm_90a" }, { "getctarank", "sm_90" }, { "mapa", "sm_90" },
+    { "wgmma", "sm_90a" }, { "tcgen05", "sm_100a" }, { "clusterlaunchcontrol", "sm_100" },
+    { "tensormap", "sm_90" }, { "applypriority", "sm_80" }, { "discard", "sm_80" },
+    { "createpolicy", "sm_80" },
+};
+
+static const char *needs_newer_target(const char *s, uint32_t n)
+{
+    for (size_t i = 0; i < sizeof newer_target / sizeof newer_target[0]; i++)
+        if (strlen(newer_target[i].op) == n && !memcmp(newer_target[i].op, s, n))
+            return newer_target[i].target;
+    return NULL;
+}
+
 static int is_ptx_isa_opcode(const char *s, uint32_t n)
 {
     return lookup(ptx_isa_opcodes, (int)(sizeof ptx_isa_opcodes / sizeof ptx_isa_opcodes[0]), s, n) >= 0;
@@ -954,6 +976,11 @@ static void parse_instruction(parser *P) {
     int op = op_of(opt.p, bn);
     if (op < 0) {
         char tb[64];
+        const char *newer = needs_newer_target(opt.p, bn);
+        if (newer)
+            perr_at(P, opt.line, opt.col, "PTX instruction '%s' is not supported by the emulator: it needs "
+                    "%s, and the simulator models compute capability 7.5 (build the kernel for compute_75)",
+                    tokstr(P, &opt, tb, sizeof tb), newer);
         if (is_ptx_isa_opcode(opt.p, bn))
             perr_at(P, opt.line, opt.col, "PTX instruction '%s' is not supported by the emulator "
                     "(docs/isa-coverage.md lists what is)", tokstr(P, &opt, tb, sizeof tb));

@@ -264,6 +264,15 @@ static void test_unknown_vs_unsupported_opcode(void **state)
     msg = smc_last_message(c->dev);
     if (!strstr(msg, "PTX instruction 'prefetchu.L1' is not supported"))
         fail_msg("unimplemented PTX instruction: \"%s\"", msg);
+
+    /* an instruction of a newer target names the target it needs */
+    static const char newer[] = ISA_PTX_HEADER
+        ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n\tredux.sync.add.u32 %r1, %r2, -1;\n\tret;\n}\n";
+    expect_error(c, "newer_op.ptx", newer, strlen(newer), 8, 8);
+    msg = smc_last_message(c->dev);
+    if (!strstr(msg, "'redux.sync.add.u32' is not supported") || !strstr(msg, "needs sm_80") ||
+        !strstr(msg, "compute capability 7.5"))
+        fail_msg("instruction of a newer target: \"%s\"", msg);
 }
 
 int main(void)
