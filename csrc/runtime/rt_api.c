@@ -15,16 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every call that touches the device starts with this: a pending guest fault
- * is returned first (sticky), then lazy device creation. */
-#define RT_ENTER()                                            \
-    do {                                                      \
-        if (rt_sticky() != cudaSuccess)                       \
-            return rt_ret(rt_sticky());                       \
-        cudaError_t rt_e_ = rt_ready();                       \
-        if (rt_e_ != cudaSuccess)                             \
-            return rt_ret(rt_e_);                             \
-    } while (0)
 
 /* Row pitch that cudaMallocPitch returns: rows start on 256-byte boundaries
  * (a multiple of every access size and of the 128-byte coalescing unit). */

@@ -84,7 +84,18 @@ smc_device *rt_dev(void);
 
 /* Record `e` as the last error (when not cudaSuccess) and return it. */
 cudaError_t rt_ret(cudaError_t e);
-cudaError_t rt_unsupported(const char *function);   /* "not supported", once per function */
+cudaError_t rt_unsupported(const char *function);
+
+/* Every call that touches the device starts with this: a pending guest fault
+ * is returned first (sticky), then lazy device creation. */
+#define RT_ENTER()                                            \
+    do {                                                      \
+        if (rt_sticky() != cudaSuccess)                       \
+            return rt_ret(rt_sticky());                       \
+        cudaError_t rt_e_ = rt_ready();                       \
+        if (rt_e_ != cudaSuccess)                             \
+            return rt_ret(rt_e_);                             \
+    } while (0)   /* "not supported", once per function */
 /* The sticky error of a faulted device, or cudaSuccess. */
 cudaError_t rt_sticky(void);
 /* Map an smcosim status to the CUDA error with the same meaning. */

@@ -14,14 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RT_ENTER()                                            \
-    do {                                                      \
-        if (rt_sticky() != cudaSuccess)                       \
-            return rt_ret(rt_sticky());                       \
-        cudaError_t rt_e_ = rt_ready();                       \
-        if (rt_e_ != cudaSuccess)                             \
-            return rt_ret(rt_e_);                             \
-    } while (0)
 
 static void *xrealloc(void *p, size_t n)
 {
