@@ -614,6 +614,20 @@ smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 bl
         return fail(dev, SMC_ERR_INVALID_VALUE, "smc_launch %s: locality hint %u is not one of 0..3 "
                     "(seed 000 Table 6.1)", in->name, hint);
     if (!hint) locality_map_lookup(&dev->loc, in->name, &hint);
+    uint64_t coop_ws = 0;
+    if (ext && ext->cooperative) {
+        uint64_t nctas = (uint64_t)grid.x * grid.y * grid.z;
+        uint64_t fit = (uint64_t)smc_kernel_occupancy(dev, k, (uint32_t)threads, dyn_smem_bytes) * p->num_sms;
+        if (nctas > fit)
+            return fail(dev, SMC_ERR_COOPERATIVE_TOO_LARGE, "smc_launch %s: cooperative grid of %llu CTAs "
+                        "exceeds the %llu that fit co-resident (%u SMs)", in->name,
+                        (unsigned long long)nctas, (unsigned long long)fit, p->num_sms);
+        /* the grid barrier of cooperative_groups: nvcc's code reads the
+         * address from %envreg1:%envreg2 and counts arrivals at +4 */
+        coop_ws = devmem_alloc_bytes(&dev->mem, 8, SMC_MEM_DEVICE);
+        if (!coop_ws) return fail(dev, SMC_ERR_OUT_OF_MEMORY, "smc_launch %s: no memory for the grid barrier", in->name);
+        memset((void *)(uintptr_t)coop_ws, 0, 8);
+    }
     emu_launch_desc d = {
         .kernel = k->ek, .grid = grid, .block = block, .dyn_smem = dyn_smem_bytes,
         .params = params, .param_bytes = (uint32_t)(param_bytes < in->param_bytes ? param_bytes : in->param_bytes),
@@ -624,18 +638,29 @@ smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 bl
     };
     const char *vr = getenv("SMC_VERIFY_REGALLOC");
     d.verify_regalloc = vr && vr[0] == '1';
+    if (coop_ws) {
+        d.cooperative = true;
+        d.envreg[1] = (uint32_t)(coop_ws >> 32);
+        d.envreg[2] = (uint32_t)coop_ws;
+    }
     if (dev->tm) {
         timing_occupancy occ;
         timing_kernel_req req = { (uint32_t)threads, in->regs_per_thread, in->static_smem_bytes + dyn_smem_bytes,
                                   (uint64_t)grid.x * grid.y * grid.z, hint };
         char why[256];
         st = timing_occupancy_compute(&dev->cfg, &req, &occ, why, sizeof why);
-        if (st != SMC_OK) return fail(dev, st, "smc_launch %s: %s", in->name, why);
+        if (st != SMC_OK) {
+            if (coop_ws) devmem_free(&dev->mem, coop_ws);
+            return fail(dev, st, "smc_launch %s: %s", in->name, why);
+        }
         d.clock = timing_clock;
         d.clock_ctx = dev->tm;
     }
     emu_launch *l = emu_launch_create(&d);
-    if (!l) return fail(dev, SMC_ERR_OUT_OF_MEMORY, "smc_launch: out of host memory");
+    if (!l) {
+        if (coop_ws) devmem_free(&dev->mem, coop_ws);
+        return fail(dev, SMC_ERR_OUT_OF_MEMORY, "smc_launch: out of host memory");
+    }
     uint64_t cycles = 0;
     st = dev->tm ? timed_launch(dev, k, l, &d, grid, block, dyn_smem_bytes, hint, &cycles) : emu_run_functional(l);
     if (dev->nstats >= dev->stats_cap) {
@@ -661,6 +686,7 @@ smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 bl
         snprintf(dev->msg, sizeof dev->msg, "%s", dev->fault.message);
     }
     emu_launch_destroy(l);
+    if (coop_ws) devmem_free(&dev->mem, coop_ws);
     return st;
 }
 

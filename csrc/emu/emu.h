@@ -122,6 +122,12 @@ typedef struct emu_launch_desc {
      * else an SMC_ERR_LAUNCH_FAILED fault names both. smc_launch enables it
      * when the environment has SMC_VERIFY_REGALLOC=1. */
     bool verify_regalloc;
+    /* %envreg0..31 (0 unless set). */
+    uint32_t envreg[32];
+    /* A cooperative launch (docs/runtime.md): all CTAs are co-resident, so
+     * emu_run_functional interleaves the warps of every CTA instead of
+     * running CTAs one after another (a grid-wide barrier then completes). */
+    bool cooperative;
 } emu_launch_desc;
 
 /* = the default of gpu.watchdog_insts (csrc/config/gpu_config.c; a unit test

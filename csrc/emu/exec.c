@@ -368,7 +368,9 @@ static uint64_t sreg(const ctx *X, int id, int lane) {
     case SR_LANEMASK_GT: return (uint32_t)~((2ull << lane) - 1);
     case SR_DYN_SMEM: return l->d.dyn_smem;
     case SR_TOTAL_SMEM: return X->c->smem_size;
-    default: return 0;
+    default:
+        if (id >= SR_ENVREG0 && id <= SR_ENVREG31) return l->d.envreg[id - SR_ENVREG0];
+        return 0;
     }
 }
 
@@ -2053,7 +2055,66 @@ int emu_launch_hang(emu_cta *c, uint32_t wi, const char *what) {
 /* ---- functional runner ----------------------------------------------------- */
 #define QUANTUM 4096   /* warp-instructions per warp turn */
 
+/* A cooperative grid: every CTA is created first (the device has checked
+ * that they fit co-resident), then the warps of all CTAs take turns of
+ * COOP_QUANTUM warp-instructions each, CTA by CTA, warp by warp, in a fixed
+ * order: deterministic, and a warp spinning on a grid-wide barrier in global
+ * memory lets the other CTAs arrive. */
+#define COOP_QUANTUM 64
+static smc_status run_cooperative(emu_launch *l) {
+    emu_cta **cs = calloc(l->nctas ? l->nctas : 1, sizeof *cs);
+    smc_status st = SMC_OK;
+    if (!cs) {
+        l->fault.status = SMC_ERR_OUT_OF_MEMORY;
+        snprintf(l->fault.message, sizeof l->fault.message, "SMC_ERR_OUT_OF_MEMORY: cannot allocate the CTAs of kernel %.60s", l->k->name);
+        return l->fault.status;
+    }
+    for (uint32_t i = 0; i < l->nctas; i++) {
+        cs[i] = emu_cta_create(l, i, i % (l->d.num_sms ? l->d.num_sms : 1));
+        if (!cs[i]) {
+            l->fault.status = st = SMC_ERR_OUT_OF_MEMORY;
+            snprintf(l->fault.message, sizeof l->fault.message, "SMC_ERR_OUT_OF_MEMORY: cannot allocate CTA %u of kernel %.60s", i, l->k->name);
+            goto out;
+        }
+    }
+    for (uint32_t live = l->nctas; live > 0;) {
+        bool progress = false;
+        live = 0;
+        for (uint32_t i = 0; i < l->nctas; i++) {
+            emu_cta *c = cs[i];
+            if (emu_cta_done(c)) continue;
+            for (uint32_t w = 0; w < c->nwarps; w++) {
+                for (int q = 0; q < COOP_QUANTUM && emu_warp_ready(c, w); q++) {
+                    int rs = emu_warp_execute(c, w, NULL);
+                    progress = true;
+                    if (rs == EMU_FAULT) { st = l->fault.status; goto out; }
+                    if (rs != EMU_OK) break;
+                }
+            }
+            if (!emu_cta_done(c)) live++;
+        }
+        if (!progress && live) {
+            uint32_t i = 0;
+            while (emu_cta_done(cs[i])) i++;
+            emu_cta *c = cs[i];
+            uint32_t w0 = 0;
+            while (w0 < c->nwarps && c->w[w0].state != W_BAR) w0++;
+            uint32_t pc = w0 < c->nwarps ? c->w[w0].bar_pc : 0;
+            fault(c, w0, 0, pc, SMC_ERR_LAUNCH_TIMEOUT, 0,
+                  "deadlock: every live warp waits at a barrier that cannot complete");
+            st = l->fault.status;
+            goto out;
+        }
+    }
+out:
+    for (uint32_t i = 0; i < l->nctas; i++)
+        if (cs[i]) emu_cta_destroy(cs[i]);
+    free(cs);
+    return st;
+}
+
 smc_status emu_run_functional(emu_launch *l) {
+    if (l->d.cooperative) return run_cooperative(l);
     for (uint32_t i = 0; i < l->nctas; i++) {
         emu_cta *c = emu_cta_create(l, i, i % (l->d.num_sms ? l->d.num_sms : 1));
         if (!c) {

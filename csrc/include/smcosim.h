@@ -48,7 +48,9 @@ typedef enum smc_status {
                                      barrier deadlock (docs/emulator.md) */
     SMC_ERR_LAUNCH_FAILED,        /* any other guest failure */
     SMC_ERR_INTERRUPTED,          /* run stopped by the user (Ctrl-C) */
-    SMC_ERR_UNSUPPORTED           /* host asked for something not modelled */
+    SMC_ERR_UNSUPPORTED,          /* host asked for something not modelled */
+    SMC_ERR_COOPERATIVE_TOO_LARGE /* cooperative grid does not fit co-resident
+                                     (cudaErrorCooperativeLaunchTooLarge) */
 } smc_status;
 
 const char *smc_status_name(smc_status s);   /* "SMC_ERR_ILLEGAL_ADDRESS" */
@@ -210,7 +212,14 @@ smc_status smc_memset(smc_device *dev, uint64_t dst, int value, size_t n);
  * overrides both. */
 typedef struct smc_launch_ext {
     uint32_t locality_hint;   /* seed 000 ch. 6: 0..3 */
-    uint32_t reserved[7];
+    /* Non-zero: a cooperative launch (cudaLaunchCooperativeKernel). Every
+     * CTA must fit co-resident (smc_kernel_occupancy x SMs), else
+     * SMC_ERR_COOPERATIVE_TOO_LARGE; the device allocates a zeroed 8-byte
+     * grid-barrier workspace for the launch, passes its address in
+     * %envreg1 (high 32 bits) / %envreg2 (low 32 bits), and the functional
+     * mode interleaves all CTAs (docs/runtime.md). */
+    uint32_t cooperative;
+    uint32_t reserved[6];
 } smc_launch_ext;
 
 typedef uint32_t smc_stream;  /* 0 = the default stream */

@@ -53,6 +53,12 @@ static const char *const sreg_name[SR_COUNT] = {
     "%clock", "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo",
     "%globaltimer_hi", "%lanemask_eq", "%lanemask_le", "%lanemask_lt",
     "%lanemask_ge", "%lanemask_gt", "%dynamic_smem_size", "%total_smem_size",
+    "%envreg0", "%envreg1", "%envreg2", "%envreg3", "%envreg4", "%envreg5",
+    "%envreg6", "%envreg7", "%envreg8", "%envreg9", "%envreg10", "%envreg11",
+    "%envreg12", "%envreg13", "%envreg14", "%envreg15", "%envreg16", "%envreg17",
+    "%envreg18", "%envreg19", "%envreg20", "%envreg21", "%envreg22", "%envreg23",
+    "%envreg24", "%envreg25", "%envreg26", "%envreg27", "%envreg28", "%envreg29",
+    "%envreg30", "%envreg31",
 };
 
 /* ---- arena ---------------------------------------------------------------- */

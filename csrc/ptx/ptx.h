@@ -120,6 +120,10 @@ enum ptx_sreg {
     SR_CLOCK, SR_CLOCK_HI, SR_CLOCK64, SR_GLOBALTIMER, SR_GLOBALTIMER_LO,
     SR_GLOBALTIMER_HI, SR_LANEMASK_EQ, SR_LANEMASK_LE, SR_LANEMASK_LT,
     SR_LANEMASK_GE, SR_LANEMASK_GT, SR_DYN_SMEM, SR_TOTAL_SMEM,
+    /* %envreg0..31: 32-bit values the launch provides (emu_launch_desc.envreg,
+     * 0 unless set; a cooperative launch puts its grid-barrier workspace in
+     * %envreg1 (high half) and %envreg2 (low half), docs/runtime.md) */
+    SR_ENVREG0, SR_ENVREG31 = SR_ENVREG0 + 31,
     SR_COUNT
 };
 

@@ -99,7 +99,7 @@ RT_PTX75 := -gencode arch=compute_75,code=compute_75
 # name : source : extra nvcc flags
 RT_CU_PROGS := rt_api_zstd rt_api_plain rt_api_lz4 rt_fault rt_sass rt_multiarch rt_rdc rt_attrs rt_thrust rt_unsupported \
                rt_bf16 rt_simd rt_stream rt_graph rt_occupancy rt_malloc \
-               rt_misc rt_misc_ptds
+               rt_misc rt_misc_ptds rt_coop
 $(RT_CU_DIR)/rt_api_zstd:  RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_api_plain: RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress=false
 $(RT_CU_DIR)/rt_api_lz4:   RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress-mode=speed
@@ -132,6 +132,8 @@ $(RT_CU_DIR)/rt_stream:    RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_stream: tests/runtime/rt_stream.cu
 $(RT_CU_DIR)/rt_graph:     RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_graph: tests/runtime/rt_graph.cu
+$(RT_CU_DIR)/rt_coop:      RT_CU_FLAGS := $(RT_PTX75)
+$(RT_CU_DIR)/rt_coop: tests/runtime/rt_coop.cu
 
 ifneq ($(RT_NVCC),)
 $(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)): tests/runtime/rt_check.h

@@ -77,7 +77,7 @@ int rt_attr(enum cudaDeviceAttr attr, const smc_device_props *p, long long *v)
     case cudaDevAttrHostNativeAtomicSupported:   *v = 0; break;
     case cudaDevAttrOnlyPartialHostNativeAtomicSupported: *v = 0; break;
     case cudaDevAttrStreamPrioritiesSupported:   *v = 0; break;  /* streams run in order */
-    case cudaDevAttrCooperativeLaunch:           *v = 0; break;  /* cudaLaunchCooperativeKernel: not yet */
+    case cudaDevAttrCooperativeLaunch:           *v = 1; break;  /* cudaLaunchCooperativeKernel */
     case cudaDevAttrClusterLaunch:               *v = 0; break;  /* clusters are sm_90 */
     case cudaDevAttrMemoryPoolsSupported:        *v = 1; break;  /* one default pool (rt_stream.c) */
     case cudaDevAttrMemoryPoolSupportedHandleTypes: *v = 0; break;

@@ -137,6 +137,7 @@ cudaError_t rt_from_smc(smc_status s)
     case SMC_ERR_LAUNCH_FAILED:           return cudaErrorLaunchFailure;
     case SMC_ERR_INTERRUPTED:             return cudaErrorUnknown;
     case SMC_ERR_UNSUPPORTED:             return cudaErrorNotSupported;
+    case SMC_ERR_COOPERATIVE_TOO_LARGE:   return cudaErrorCooperativeLaunchTooLarge;
     }
     return cudaErrorUnknown;
 }
@@ -613,8 +614,17 @@ cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args,
     return rt_launch_now(k, grid, block, args, smem, stream);
 }
 
+static cudaError_t launch_now(rt_kernel *k, dim3 grid, dim3 block, void **args,
+                              size_t smem, cudaStream_t stream, int cooperative);
+
 cudaError_t rt_launch_now(rt_kernel *k, dim3 grid, dim3 block, void **args,
                           size_t smem, cudaStream_t stream)
+{
+    return launch_now(k, grid, block, args, smem, stream, 0);
+}
+
+static cudaError_t launch_now(rt_kernel *k, dim3 grid, dim3 block, void **args,
+                              size_t smem, cudaStream_t stream, int cooperative)
 {
     if (rt.sticky != cudaSuccess)
         return rt_ret(rt.sticky);
@@ -661,6 +671,7 @@ cudaError_t rt_launch_now(rt_kernel *k, dim3 grid, dim3 block, void **args,
         sid = stream->id;
     smc_launch_ext ext;
     memset(&ext, 0, sizeof ext);
+    ext.cooperative = cooperative != 0;
     rt_hostreg_push();
     smc_status s = smc_launch(rt.dev, k->k, g, b, (uint32_t)smem, sid, params,
                               info.param_bytes, &ext);
@@ -699,6 +710,23 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
 {
     return rt_launch(rt_kernel_by_host(func), gridDim, blockDim, args,
                      sharedMem, stream);
+}
+
+/* A cooperative launch (cooperative_groups::this_grid().sync()): every
+ * block must be co-resident; the device refuses a larger grid with
+ * cudaErrorCooperativeLaunchTooLarge and provides the grid barrier's
+ * workspace (docs/runtime.md). Not recorded into a capturing stream. */
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
+                                        dim3 blockDim, void **args,
+                                        size_t sharedMem, cudaStream_t stream)
+{
+    if (rt_capturing(stream)) {
+        fprintf(stderr, "smcosim runtime: cudaLaunchCooperativeKernel into a "
+                "capturing stream is not supported by the simulator\n");
+        return rt_ret(cudaErrorNotSupported);
+    }
+    return launch_now(rt_kernel_by_host(func), gridDim, blockDim, args,
+                      sharedMem, stream, 1);
 }
 
 /* ---- device-wide calls -------------------------------------------------- */

@@ -22,6 +22,7 @@ static const struct { const char *name, *text; } status_tab[] = {
     [SMC_ERR_LAUNCH_FAILED] = { "SMC_ERR_LAUNCH_FAILED", "kernel launch failed" },
     [SMC_ERR_INTERRUPTED] = { "SMC_ERR_INTERRUPTED", "run interrupted" },
     [SMC_ERR_UNSUPPORTED] = { "SMC_ERR_UNSUPPORTED", "operation not supported by the simulator" },
+    [SMC_ERR_COOPERATIVE_TOO_LARGE] = { "SMC_ERR_COOPERATIVE_TOO_LARGE", "cooperative grid does not fit co-resident on the device" },
 };
 
 const char *smc_status_name(smc_status s)

@@ -517,6 +517,85 @@ static void test_sregs_odd_shape(void **state)
     check_sregs(c, (smc_dim3){ 2, 3, 1 }, (smc_dim3){ 5, 7, 1 });
 }
 
+/* %envreg0..31 read 0 in a plain launch; a cooperative launch
+ * (smc_launch_ext.cooperative) puts its grid-barrier workspace in
+ * %envreg1:%envreg2, and nvcc's grid.sync() sequence (cooperative_groups for
+ * compute_75) completes across CTAs in functional mode: each CTA stores its
+ * id, waits at the grid barrier, then reads the next CTA's store. */
+#define COOP_PTX ISA_PTX_HEADER \
+    ".visible .entry k(.param .u64 pout)\n{\n" \
+    "\t.reg .pred %p<4>;\n\t.reg .b32 %r<40>;\n\t.reg .b64 %rd<16>;\n" \
+    "\tld.param.u64 %rd1, [pout];\n\tcvta.to.global.u64 %rd1, %rd1;\n" \
+    "\tmov.u32 %r1, %envreg1;\n\tmov.u32 %r2, %envreg2;\n" \
+    "\tmov.u32 %r3, %envreg0;\n\tmov.u32 %r4, %envreg31;\n" \
+    "\tmov.u32 %r5, %ctaid.x;\n\tmov.u32 %r6, %nctaid.x;\n\tmov.u32 %r7, %tid.x;\n" \
+    "\tmul.wide.u32 %rd2, %r5, 16;\n\tadd.s64 %rd3, %rd1, %rd2;\n" \
+    "\tsetp.ne.u32 %p1, %r7, 0;\n\t@%p1 bra SKIP;\n" \
+    "\tst.global.v4.u32 [%rd3], {%r1, %r2, %r3, %r4};\n" \
+    "SKIP:\n" \
+    "\tmul.wide.u32 %rd4, %r5, 4;\n\tadd.s64 %rd5, %rd1, 4096;\n\tadd.s64 %rd6, %rd5, %rd4;\n" \
+    "\tadd.u32 %r8, %r5, 100;\n\t@!%p1 st.global.u32 [%rd6], %r8;\n" \
+    "\tcvt.u64.u32 %rd7, %r2;\n\tcvt.u64.u32 %rd8, %r1;\n\tbfi.b64 %rd9, %rd8, %rd7, 32, 32;\n" \
+    "\tsetp.eq.s64 %p2, %rd9, 0;\n\t@%p2 bra DONE;\n" \
+    "\tbarrier.sync 0;\n\t@%p1 bra WAITED;\n" \
+    "\tadd.s64 %rd10, %rd9, 4;\n" \
+    "\tsetp.eq.u32 %p3, %r5, 0;\n\tmov.u32 %r9, -2147483647;\n\tsub.s32 %r10, %r9, %r6;\n" \
+    "\tselp.b32 %r11, %r10, 1, %p3;\n" \
+    "\tatom.add.release.gpu.u32 %r12, [%rd10], %r11;\n" \
+    "SPIN:\n\tld.acquire.gpu.u32 %r13, [%rd10];\n\txor.b32 %r14, %r13, %r12;\n" \
+    "\tsetp.gt.s32 %p3, %r14, -1;\n\t@%p3 bra SPIN;\n" \
+    "WAITED:\n\tbarrier.sync 0;\n" \
+    "\tadd.u32 %r15, %r5, 1;\n\trem.u32 %r15, %r15, %r6;\n" \
+    "\tmul.wide.u32 %rd11, %r15, 4;\n\tadd.s64 %rd12, %rd5, %rd11;\n\tld.global.u32 %r16, [%rd12];\n" \
+    "\tadd.s64 %rd13, %rd1, 8192;\n\tadd.s64 %rd14, %rd13, %rd4;\n" \
+    "\t@!%p1 st.global.u32 [%rd14], %r16;\n" \
+    "DONE:\n\tret;\n}\n"
+
+static void test_envreg_coop(void **state)
+{
+    isa_ctx *c = *state;
+    const uint32_t G = 7;
+    isa_load(c, COOP_PTX);
+    uint64_t dout = isa_alloc(c, 12288);
+    /* plain launch: every %envreg reads 0, the kernel skips the barrier */
+    isa_launch_ok(c, "k", (smc_dim3){ G, 1, 1 }, (smc_dim3){ 64, 1, 1 }, 0, ARGS(dout));
+    uint32_t *out = isa_calloc(c, 3072, 4);
+    isa_read(c, out, dout, 12288);
+    for (uint32_t b = 0; b < G; b++) {
+        for (int k = 0; k < 4; k++) assert_int_equal(out[4 * b + k], 0);
+        assert_int_equal(out[1024 + b], b + 100);
+        assert_int_equal(out[2048 + b], 0);
+    }
+    /* cooperative launch: the workspace address, the barrier completes */
+    smc_kernel *k = NULL;
+    assert_int_equal(smc_module_get_kernel(c->mod, "k", &k), SMC_OK);
+    smc_launch_ext ext;
+    memset(&ext, 0, sizeof ext);
+    ext.cooperative = 1;
+    smc_status st = smc_launch(c->dev, k, (smc_dim3){ G, 1, 1 }, (smc_dim3){ 64, 1, 1 }, 0, 0,
+                               &dout, sizeof dout, &ext);
+    if (st != SMC_OK) fail_msg("cooperative launch: %s: %s", smc_status_name(st), smc_last_message(c->dev));
+    isa_read(c, out, dout, 12288);
+    uint64_t ws = (uint64_t)out[0] << 32 | out[1];
+    assert_true(ws != 0);
+    for (uint32_t b = 0; b < G; b++) {
+        assert_int_equal((uint64_t)out[4 * b] << 32 | out[4 * b + 1], ws);
+        assert_int_equal(out[4 * b + 2], 0);
+        assert_int_equal(out[4 * b + 3], 0);
+        assert_int_equal(out[2048 + b], (b + 1) % G + 100);
+    }
+    /* the workspace is freed after the launch */
+    assert_null(smc_host_ptr(c->dev, ws, 8));
+    /* a grid larger than fits co-resident is refused */
+    smc_device_props props;
+    smc_device_get_props(c->dev, &props);
+    uint32_t fit = smc_kernel_occupancy(c->dev, k, 64, 0) * props.num_sms;
+    assert_true(fit > 0);
+    st = smc_launch(c->dev, k, (smc_dim3){ fit + 1, 1, 1 }, (smc_dim3){ 64, 1, 1 }, 0, 0,
+                    &dout, sizeof dout, &ext);
+    assert_int_equal(st, SMC_ERR_COOPERATIVE_TOO_LARGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -528,6 +607,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bar_arrive, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_sregs, isa_setup, isa_teardown),
         cmocka_unit_test_setup_teardown(test_sregs_odd_shape, isa_setup, isa_teardown),
+        cmocka_unit_test_setup_teardown(test_envreg_coop, isa_setup, isa_teardown),
     };
     int rc = isa_run_table("isa_shfl", run_shfl, shfl_cases, sizeof shfl_cases[0],
                            sizeof shfl_cases / sizeof shfl_cases[0]);

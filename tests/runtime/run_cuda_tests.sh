@@ -152,6 +152,20 @@ for mode in functional timing; do
     fi
 done
 
+# Cooperative launches: grid.sync() between the phases of a grid reduction,
+# functional mode (all CTAs interleaved) and timing mode (all CTAs resident);
+# a grid one block larger than fits co-resident is refused.
+for mode in functional timing; do
+    if SMCOSIM_MODE=$mode run "rt_coop ($mode)" 0 "$CU/rt_coop"; then
+        expect_out "rt_coop ($mode): grid.sync() reduction matches the CPU, too large refused" "rt_coop: all checks passed"
+        expect_err "rt_coop ($mode): the refusal is named" "SMC_ERR_COOPERATIVE_TOO_LARGE"
+        if [ "$mode" = timing ]; then
+            n=$(awk -F'\t' '$1 == "launch" && $5 > 0' "$tmp/stats" 2>/dev/null | wc -l)
+            [ "$n" -eq 3 ] && ok "rt_coop (timing): 3 timed launches with cycles" || bad "rt_coop (timing): $n timed launches in the statistics, expected 3"
+        fi
+    fi
+done
+
 # Calls no other program makes (channel descriptors, cache config, memory
 # info, stream priorities and ids, async symbol copies, 2D memset,
 # cudaLaunchKernelExC, prefetch), and the same built with
