@@ -755,16 +755,16 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     if (!numBlocks)
         return rt_ret(cudaErrorInvalidValue);
     RT_ENTER();
-    smc_kernel_info ki;
-    smc_device_props p;
-    cudaError_t e = rt_kernel_query(func, &ki, &p);
+    rt_kernel *k = rt_kernel_by_host(func);
+    if (!k)
+        return rt_ret(cudaErrorInvalidDeviceFunction);
+    cudaError_t e = rt_kernel_resolve(k);
     if (e != cudaSuccess)
         return rt_ret(e);
     /* the simulator's own answer: what its dispatcher will do (allocation
      * units of registers and shared memory included) */
     *numBlocks = blockSize <= 0 || dynamicSMemSize > UINT32_MAX ? 0 :
-        (int)smc_kernel_occupancy(rt_dev(), rt_kernel_by_host(func)->k, (uint32_t)blockSize,
-                                  (uint32_t)dynamicSMemSize);
+        (int)smc_kernel_occupancy(rt_dev(), k->k, (uint32_t)blockSize, (uint32_t)dynamicSMemSize);
     return cudaSuccess;
 }
 
