@@ -65,6 +65,7 @@ typedef struct emu_inst_info {
     uint8_t  ndst_pred, nsrc_pred;
     uint16_t dst[8], src[16];
     uint16_t dst_pred[2], src_pred[4];  /* predicate file ids (guard included) */
+    uint32_t hint;            /* HAWS hint word (hints/haws_hint.h); 0 = none */
     const char *name;         /* opcode, e.g. "ld" */
 } emu_inst_info;
 
@@ -98,6 +99,12 @@ emu_kernel *emu_kernel_create(ptx_kernel *k);
 void emu_kernel_destroy(emu_kernel *ek);
 const ptx_kernel *emu_kernel_ptx(const emu_kernel *ek);
 const emu_inst_info *emu_kernel_inst(const emu_kernel *ek, uint32_t pc);
+/* HAWS: install one hint word per pc (hints/haws_hint.h; NULL = all 0) and
+ * the registers per thread including the renaming pool (0 = the kernel's
+ * own). The hint pass (hints/) is the one caller; it validates first. */
+void emu_kernel_set_hints(emu_kernel *ek, const uint32_t *hint, uint32_t regs_per_thread_haws);
+/* Registers per thread with HAWS renaming (= regs_per_thread when none). */
+uint32_t emu_kernel_regs_haws(const emu_kernel *ek);
 
 /* Supplies %clock/%clock64 (cycles) for an SM. NULL = count of warp-instructions executed so far. */
 typedef uint64_t (*emu_clock_fn)(void *ctx, uint32_t smid);

@@ -23,6 +23,7 @@ struct emu_kernel {
     ptx_kernel *k;
     emu_inst_info *info;
     uint64_t *rmask;          /* per vreg: mask of its width */
+    uint32_t regs_haws;       /* registers per thread with the HAWS pool (0 = none) */
 };
 
 static uint8_t class_of(const ptx_insn *in) {
@@ -129,6 +130,14 @@ void emu_kernel_destroy(emu_kernel *ek) {
 const ptx_kernel *emu_kernel_ptx(const emu_kernel *ek) { return ek->k; }
 const emu_inst_info *emu_kernel_inst(const emu_kernel *ek, uint32_t pc) {
     return pc < ek->k->ncode ? &ek->info[pc] : NULL;
+}
+void emu_kernel_set_hints(emu_kernel *ek, const uint32_t *hint, uint32_t regs_per_thread_haws) {
+    for (uint32_t pc = 0; pc < ek->k->ncode; pc++)
+        ek->info[pc].hint = hint ? hint[pc] & 0xFFFFFFu : 0;
+    ek->regs_haws = regs_per_thread_haws;
+}
+uint32_t emu_kernel_regs_haws(const emu_kernel *ek) {
+    return ek->regs_haws > ek->k->regs_per_thread ? ek->regs_haws : ek->k->regs_per_thread;
 }
 
 /* ---- launch, CTA, warp state -------------------------------------------------- */
