@@ -55,8 +55,25 @@ typedef struct inst_source_ops {
     const emu_inst_info *(*peek)(const inst_cta *c, uint32_t warp);
     /* Execute the next instruction (enum emu_status; EMU_FAULT: see fault). */
     int (*execute)(inst_cta *c, uint32_t warp, emu_exec_info *out);
-    /* Step over the next instruction without executing it (HAWS). */
+    /* Step over the next instruction without executing it (HAWS: it was
+     * executed ahead; the emulator checks that against its ahead log). */
     int (*skip)(inst_cta *c, uint32_t warp);
+
+    /* ---- HAWS (docs/haws.md): NULL in a source that cannot execute out of
+     * program order (e.g. traces); the timing model then refuses sched.haws.
+     * hint_begin starts an episode; execute_hinted runs the instruction at
+     * pc now, writing pool register rename_to (-1: its own destination);
+     * branch_ahead evaluates a branch's guard (*taken: lanes that take it)
+     * without moving the warp; commit copies a renamed result back and steps
+     * over it; ahead_pending counts instructions executed ahead and not yet
+     * skipped or committed; active_mask is the warp's current mask. */
+    int (*hint_begin)(inst_cta *c, uint32_t warp);
+    int (*execute_hinted)(inst_cta *c, uint32_t warp, uint32_t pc, uint32_t mask, int rename_to,
+                          emu_exec_info *out);
+    int (*branch_ahead)(inst_cta *c, uint32_t warp, uint32_t pc, uint32_t mask, uint32_t *taken);
+    int (*commit)(inst_cta *c, uint32_t warp);
+    uint32_t (*ahead_pending)(const inst_cta *c, uint32_t warp);
+    uint32_t (*active_mask)(const inst_cta *c, uint32_t warp);
     bool (*ready)(const inst_cta *c, uint32_t warp);  /* not at a barrier, not exited */
     bool (*exited)(const inst_cta *c, uint32_t warp);
     /* Warp-instructions the warp executed since the last progress event. */

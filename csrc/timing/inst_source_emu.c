@@ -55,6 +55,19 @@ static int emu_execute(inst_cta *c, uint32_t w, emu_exec_info *out)
 }
 
 static int emu_skip(inst_cta *c, uint32_t w) { return emu_warp_skip(ecta(c), w); }
+static int emu_hint_begin(inst_cta *c, uint32_t w) { return emu_warp_hint_begin(ecta(c), w); }
+static int emu_execute_hinted(inst_cta *c, uint32_t w, uint32_t pc, uint32_t mask, int rename_to,
+                              emu_exec_info *out)
+{
+    return emu_warp_execute_hinted(ecta(c), w, pc, mask, rename_to, out);
+}
+static int emu_branch_ahead(inst_cta *c, uint32_t w, uint32_t pc, uint32_t mask, uint32_t *taken)
+{
+    return emu_warp_branch_ahead(ecta(c), w, pc, mask, taken);
+}
+static int emu_commit(inst_cta *c, uint32_t w) { return emu_warp_commit(ecta(c), w); }
+static uint32_t emu_ahead(const inst_cta *c, uint32_t w) { return emu_warp_ahead_pending(ccta(c), w); }
+static uint32_t emu_mask(const inst_cta *c, uint32_t w) { return emu_warp_active_mask(ccta(c), w); }
 static bool emu_ready(const inst_cta *c, uint32_t w) { return emu_warp_ready(ccta(c), w); }
 static bool emu_exited(const inst_cta *c, uint32_t w) { return emu_warp_exited(ccta(c), w); }
 static uint64_t emu_idle(const inst_cta *c, uint32_t w) { return emu_warp_idle_insts(ccta(c), w); }
@@ -81,6 +94,12 @@ static const inst_source_ops emu_source_ops = {
     .exited = emu_exited,
     .idle_insts = emu_idle,
     .hang = emu_hang,
+    .hint_begin = emu_hint_begin,
+    .execute_hinted = emu_execute_hinted,
+    .branch_ahead = emu_branch_ahead,
+    .commit = emu_commit,
+    .ahead_pending = emu_ahead,
+    .active_mask = emu_mask,
 };
 
 inst_source inst_source_from_emu(inst_source_emu *state, const emu_kernel *ek, emu_launch *l)
