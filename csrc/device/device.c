@@ -16,6 +16,7 @@
 #include "devmem.h"
 #include "locality.h"
 #include "../emu/emu.h"
+#include "../../hints/haws_pass.h"
 #include "../timing/timing.h"
 #include "../ptx/link.h"
 #include "../ptx/ptx.h"
@@ -254,8 +255,22 @@ static smc_status timed_launch(smc_device *dev, smc_kernel *k, emu_launch *l, co
     const smc_kernel_info *in = &k->info;
     timing_kernel_req req = {
         (uint32_t)((uint64_t)block.x * block.y * block.z), in->regs_per_thread,
-        in->static_smem_bytes + dyn_smem, emu_launch_num_ctas(l), hint,
+        in->static_smem_bytes + dyn_smem, emu_launch_num_ctas(l), hint, 0, 0,
     };
+    /* HAWS: the hint pass (or the hint file) over this kernel, validated,
+     * installed once per kernel and options (hints/haws_pass.h); the
+     * renaming pool counts against occupancy unless haws.rename_occupancy=0 */
+    if (dev->cfg.haws != GPU_HAWS_OFF) {
+        haws_opts ho;
+        char herr[512];
+        haws_opts_from_config(&ho, &dev->cfg);
+        if (haws_prepare_kernel(k->ek, &ho, herr, sizeof herr) != 0)
+            return fail(dev, SMC_ERR_INVALID_PTX, "HAWS: %s", herr);
+        req.regs_per_thread_own = in->regs_per_thread;
+        req.regs_per_thread_haws = emu_kernel_regs_haws(k->ek);
+        if (dev->cfg.haws_rename_occupancy)
+            req.regs_per_thread = req.regs_per_thread_haws;
+    }
     if (dev->ntstats == dev->tstats_cap) {
         uint32_t nc = dev->tstats_cap ? dev->tstats_cap * 2 : 8;
         timing_stats *n = realloc(dev->tstats, nc * sizeof *n);

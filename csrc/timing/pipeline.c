@@ -155,6 +155,8 @@ void tm_sm_reset(timing_gpu *g, tm_sm *sm)
     sm->mem_out = 0;
     sm->nmr = 0;
     sm->mr_free = -1;
+    sm->haws_mode = 0;
+    memset(sm->hbr, 0, sizeof sm->hbr);
     tm_wave_reset(g, sm);
 }
 
@@ -169,6 +171,7 @@ void tm_warp_init(tm_warp *w, inst_cta *cta, uint32_t widx, int32_t slot)
     memset(w->pend, 0, sizeof w->pend);
     for (unsigned i = 0; i < TM_REG_SLOTS; i++)
         w->alias[i] = -1;
+    w->nren = 0;
 }
 
 /* Place one CTA on an SM if a slot is free. Returns 1 when placed, 0 when the
@@ -208,6 +211,25 @@ static int64_t next_fetch_pc(const timing_gpu *g, const tm_warp *w)
     return next;
 }
 
+/* HAWS: the pool register a physical register is renamed to in the warp's
+ * current episode (the latest mapping wins), else r itself. */
+static unsigned ren_lookup(const tm_warp *w, unsigned r)
+{
+    for (unsigned i = w->nren; i-- > 0;)
+        if (w->ren_from[i] == r)
+            return w->ren_to[i];
+    return r;
+}
+
+static void ren_add(tm_warp *w, unsigned from, unsigned to)
+{
+    if (w->nren < 2 * HAWS_RENAME_ENTRIES) {
+        w->ren_from[w->nren] = (uint16_t)from;
+        w->ren_to[w->nren] = (uint16_t)to;
+        w->nren++;
+    }
+}
+
 /* Map one register operand (with the alias table) to its core id. */
 static uint8_t src_id(const timing_gpu *g, const tm_warp *w, unsigned slot, int is_pred, unsigned r)
 {
@@ -217,20 +239,34 @@ static uint8_t src_id(const timing_gpu *g, const tm_warp *w, unsigned slot, int 
 }
 
 /* Decode the instruction at pc for warp w into a core push. Returns 0 when
- * pushed, 1 when held (more than three pending sources). */
-static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched_push *p)
+ * pushed, 1 when held (more than three pending sources).
+ *
+ * HAWS (docs/haws.md, "Timing model"): `chain` is a hint-mode chain fetch —
+ * sources read through the episode's renaming mirror, and a member whose
+ * hint has the rename bit writes the pool register Dst (the core allocates
+ * its scoreboard entry under Dst; the push names the original destination).
+ * `rcu` is the return-pass kind of an in-order push at the RCU head: a copy
+ * reads the renamed register `ren` (a core id) and writes the original. */
+static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched_push *p,
+                       int chain, uint8_t rcu, uint8_t ren)
 {
     tm_warp *w = &sm->warp[wi];
     const emu_inst_info *in = g->src.ops->inst_at(g->src.ctx, pc);
     uint8_t ids[20];
     unsigned n = 0;
-    for (unsigned i = 0; i < in->nsrc && i < 16; i++) {
-        unsigned r = in->src[i];
-        if (r == EMU_NO_REG || r > PTX_MAX_PHYS_REGS)
-            continue;
-        ids[n++] = src_id(g, w, r, 0, r);
+    if (rcu == SCHED_RCU_COPY) {
+        ids[n++] = ren;
+    } else {
+        for (unsigned i = 0; i < in->nsrc && i < 16; i++) {
+            unsigned r = in->src[i];
+            if (r == EMU_NO_REG || r > PTX_MAX_PHYS_REGS)
+                continue;
+            if (chain)
+                r = ren_lookup(w, r);
+            ids[n++] = src_id(g, w, r, 0, r);
+        }
     }
-    for (unsigned i = 0; i < in->nsrc_pred && i < 4; i++) {
+    for (unsigned i = 0; i < in->nsrc_pred && i < 4 && rcu != SCHED_RCU_COPY; i++) {
         unsigned r = in->src_pred[i];
         if (r == EMU_NO_REG || r >= PTX_MAX_PRED_REGS)
             continue;
@@ -269,16 +305,31 @@ static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched
     p->instr.op = unit_op_class[kind];
     p->instr.long_lat = in->long_latency;
     p->instr.pred = in->nsrc_pred > 0;
+    p->instr.hint = in->hint;
+    p->rcu = rcu;
     for (unsigned i = 0; i < np; i++) {
         p->instr.src[i] = pick[i];
         p->instr.src_valid |= (uint8_t)(1u << i);
     }
-    tm_entry e = { in, ++sm->seq, (uint8_t)kind, 0, 0 };
+    tm_entry e = { in, ++sm->seq, (uint8_t)kind, 0, 0, TM_HAWS_NONE, -1 };
+    if (chain)
+        e.haws = in->is_branch ? TM_HAWS_BRANCH : TM_HAWS_MEMBER;
+    else if (rcu == SCHED_RCU_COPY)
+        e.haws = TM_HAWS_COPY;
+    else if (rcu == SCHED_RCU_REEXEC)
+        e.haws = TM_HAWS_REEXEC;
+    /* a renamed member writes the pool register Dst (and Dst+1 for the
+     * second half of a 64-bit pair) instead of its own */
+    int rename = chain && !haws_hint_is_branch(in->hint) && haws_hint_rename(in->hint) &&
+                 in->ndst > 0 && in->dst[0] <= PTX_MAX_PHYS_REGS;
+    unsigned ren_base = rename ? haws_hint_dst(in->hint) : 0;
     int primary_slot = -1;
     if (in->ndst > 0 && in->dst[0] <= PTX_MAX_PHYS_REGS) {
         e.has_dst = 1;
-        e.dst = reg_id(g, in->dst[0]);
-        primary_slot = in->dst[0];
+        e.dst = reg_id(g, rename ? ren_base : in->dst[0]);
+        primary_slot = rename ? (int)ren_base : in->dst[0];
+        if (rename)
+            e.rename_to = (int16_t)ren_base;
     } else if (in->ndst_pred > 0 && in->dst_pred[0] < PTX_MAX_PRED_REGS) {
         e.has_dst = 1;
         e.dst = pred_id(g, in->dst_pred[0]);
@@ -286,16 +337,26 @@ static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched
     }
     if (e.has_dst) {
         p->instr.dst_valid = 1;
-        p->instr.dst = e.dst;
+        p->instr.dst = rename ? reg_id(g, in->dst[0]) : e.dst;
         w->pend[e.dst]++;
         w->alias[primary_slot] = -1;
         /* secondary destinations (64-bit pairs, vectors, extra predicates)
          * are released together with the primary one */
-        for (unsigned i = 0; i < in->ndst && i < 8; i++)
-            if (in->dst[i] <= PTX_MAX_PHYS_REGS && (int)in->dst[i] != primary_slot) {
-                w->alias[in->dst[i]] = e.dst;
-                w->alias_seq[in->dst[i]] = e.seq;
+        for (unsigned i = 0; i < in->ndst && i < 8; i++) {
+            unsigned d = in->dst[i];
+            if (d > PTX_MAX_PHYS_REGS)
+                continue;
+            if (rename)
+                d = ren_base + (d - in->dst[0]);
+            if ((int)d != primary_slot) {
+                w->alias[d] = e.dst;
+                w->alias_seq[d] = e.seq;
             }
+        }
+        if (rename)
+            for (unsigned i = 0; i < in->ndst && i < 2; i++)
+                if (in->dst[i] <= PTX_MAX_PHYS_REGS)
+                    ren_add(w, in->dst[i], ren_base + (in->dst[i] - in->dst[0]));
         for (unsigned i = 0; i < in->ndst_pred && i < 2; i++) {
             unsigned s = TM_PRED_BASE + in->dst_pred[i];
             if (in->dst_pred[i] < PTX_MAX_PRED_REGS && (int)s != primary_slot) {
@@ -310,20 +371,50 @@ static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched
     return 0;
 }
 
-/* Release a writeback's aliases (only those still naming this instruction). */
-static void release_aliases(tm_warp *w, const tm_wb *b)
+/* Release the aliases an instruction set at decode (only those still naming
+ * it): its destinations' slots, or the pool registers a renamed member
+ * wrote. */
+static void release_aliases_of(tm_warp *w, const emu_inst_info *in, uint8_t id, uint32_t seq,
+                               int rename_to)
 {
-    const emu_inst_info *in = b->info;
     for (unsigned i = 0; i < in->ndst && i < 8; i++) {
         unsigned s = in->dst[i];
-        if (s <= PTX_MAX_PHYS_REGS && w->alias[s] == b->id && w->alias_seq[s] == b->seq)
+        if (s > PTX_MAX_PHYS_REGS)
+            continue;
+        if (rename_to >= 0)
+            s = (unsigned)rename_to + (s - in->dst[0]);
+        if (w->alias[s] == id && w->alias_seq[s] == seq)
             w->alias[s] = -1;
     }
     for (unsigned i = 0; i < in->ndst_pred && i < 2; i++) {
         unsigned s = TM_PRED_BASE + in->dst_pred[i];
-        if (in->dst_pred[i] < PTX_MAX_PRED_REGS && w->alias[s] == b->id && w->alias_seq[s] == b->seq)
+        if (in->dst_pred[i] < PTX_MAX_PRED_REGS && w->alias[s] == id && w->alias_seq[s] == seq)
             w->alias[s] = -1;
     }
+}
+
+static void release_aliases(tm_warp *w, const tm_wb *b)
+{
+    release_aliases_of(w, b->info, b->id, b->seq, b->rename_to);
+}
+
+/* Empty warp wi's buffer shadow (the core emptied the buffer: the warp
+ * finished, or HAWS entered or left hint mode). Returns the entries that
+ * were chain members. */
+static unsigned drop_buffer(tm_sm *sm, unsigned wi)
+{
+    tm_warp *w = &sm->warp[wi];
+    unsigned members = 0;
+    for (; w->count; w->count--, w->head = (w->head + 1) % SCHED_MAX_IBUF_DEPTH) {
+        const tm_entry *e = &w->buf[w->head];
+        if (e->has_dst && w->pend[e->dst])
+            w->pend[e->dst]--;
+        if (e->has_dst)
+            release_aliases_of(w, e->info, e->dst, e->seq, e->rename_to);
+        members += e->haws == TM_HAWS_MEMBER || e->haws == TM_HAWS_BRANCH;
+    }
+    update_head(sm, wi);
+    return members;
 }
 
 /* ---- issue: execute, functional unit or memory -------------------------- */
@@ -419,10 +510,52 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
     w->head = (w->head + 1) % SCHED_MAX_IBUF_DEPTH;
     w->count--;
     update_head(sm, wi);
+    int member = e.haws == TM_HAWS_MEMBER || e.haws == TM_HAWS_BRANCH;
+    if (is->hinted != member || is->copy != (e.haws == TM_HAWS_COPY) || is->pc != e.info->pc) {
+        g->fault = SMC_ERR_LAUNCH_FAILED;
+        tm_set_msg(g, "timing model: SM %u scheduler %u issued warp %u pc %u (hinted %u, copy %u), "
+                "but its buffer head is pc %u (hinted %d, copy %d) (cycle %llu)", sm->id, s, wi,
+                is->pc, is->hinted, is->copy, e.info->pc, member, e.haws == TM_HAWS_COPY,
+                (unsigned long long)t);
+        return -1;
+    }
     emu_exec_info x;
     x.pc = e.info->pc;       /* in case nothing executes */
     x.active = 0;
-    int st = g->src.ops->execute(w->cta, w->widx, &x);
+    int st;
+    timing_haws_stats *hs = &g->st->haws;
+    switch (e.haws) {
+    case TM_HAWS_MEMBER:     /* executes now, ahead of program order */
+        st = g->src.ops->execute_hinted(w->cta, w->widx, e.info->pc,
+                                        g->src.ops->active_mask(w->cta, w->widx), e.rename_to, &x);
+        hs->hinted_issues++;
+        hs->renamed += e.rename_to >= 0;
+        if (e.info->op_class == EC_MEM) {
+            hs->hinted_mem++;
+            hs->hinted_long_mem += e.info->is_load && e.info->long_latency;
+        } else {
+            hs->hinted_alu++;
+        }
+        break;
+    case TM_HAWS_BRANCH: {   /* the guard decides where the chain goes (hbr) */
+        uint32_t mask = g->src.ops->active_mask(w->cta, w->widx), taken = 0;
+        st = g->src.ops->branch_ahead(w->cta, w->widx, e.info->pc, mask, &taken);
+        x.active = mask;
+        if (haws_hint_is_branch(e.info->hint) && !haws_hint_direct(e.info->hint))
+            sm->hbr[s] = (sched_hbr){ 1, (uint8_t)wi, taken == mask, taken == mask || taken == 0 };
+        hs->hinted_issues++;
+        hs->hinted_branches++;
+        break;
+    }
+    case TM_HAWS_COPY:       /* the renamed result into its own register */
+        st = g->src.ops->commit(w->cta, w->widx);
+        hs->copies++;
+        break;
+    default:                 /* in program order (a re-executed branch too) */
+        st = g->src.ops->execute(w->cta, w->widx, &x);
+        hs->reexec += e.haws == TM_HAWS_REEXEC;
+        break;
+    }
     if (st == EMU_FAULT) {
         const smc_fault *f = g->src.ops->fault(g->src.ctx);
         g->fault = f->status != SMC_OK ? f->status : SMC_ERR_LAUNCH_FAILED;
@@ -433,9 +566,28 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
     const emu_inst_info *actual = g->src.ops->inst_at(g->src.ctx, x.pc);
     if (x.pc != e.info->pc)
         g->st->fetch_redirects++;
-    g->st->unit_insts[e.kind]++;
+    if (g->cfg.haws && actual && e.haws != TM_HAWS_COPY && e.haws != TM_HAWS_BRANCH) {
+        if (actual->op_class == EC_MEM)
+            hs->long_mem_insts += actual->is_load && actual->long_latency;
+        else if (actual->op_class <= EC_SFU || actual->op_class == EC_WARP)
+            hs->alu_insts++;
+    }
     uint64_t ready;
-    int to_mem = e.kind == GPU_UNIT_LDST && actual && actual->op_class == EC_MEM && x.active;
+    if (e.haws == TM_HAWS_COPY) {
+        /* no unit: the register file writes the copy haws.copy_latency cycles
+         * after issue (spec C.9 #18) */
+        tm_wb b = { t + g->cfg.haws_copy_latency - 1, 0, e.seq, (uint8_t)wi, e.dst, -1, e.info };
+        if (e.has_dst && wb_push(sm, b) != 0) {
+            g->fault = SMC_ERR_OUT_OF_MEMORY;
+            tm_set_msg(g, "timing model: out of host memory");
+            return -1;
+        }
+        w->inflight += e.has_dst;
+        return 0;
+    }
+    g->st->unit_insts[e.kind]++;
+    int to_mem = e.kind == GPU_UNIT_LDST && actual && actual->op_class == EC_MEM && x.active &&
+                 e.haws != TM_HAWS_BRANCH;
     if (to_mem) {
         mem_request rq;
         rq.sm = sm->id;
@@ -458,7 +610,7 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
             tm_set_msg(g, "timing model: out of host memory");
             return -1;
         }
-        sm->mr[slot] = (tm_memrec){ e.info, e.seq, (uint8_t)wi, e.dst, e.has_dst, -1 };
+        sm->mr[slot] = (tm_memrec){ e.info, e.seq, (uint8_t)wi, e.dst, e.has_dst, e.rename_to, -1 };
         sm->mem_out++;
         rq.tag = (uint64_t)slot;
         char err[256];
@@ -474,7 +626,7 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
         ready = unit_start(g, sm, e.kind, s, t);
     }
     if (!to_mem && e.has_dst) {
-        tm_wb b = { ready - 1, 0, e.seq, (uint8_t)wi, e.dst, e.info };
+        tm_wb b = { ready - 1, 0, e.seq, (uint8_t)wi, e.dst, e.rename_to, e.info };
         if (wb_push(sm, b) != 0) {
             g->fault = SMC_ERR_OUT_OF_MEMORY;
             tm_set_msg(g, "timing model: out of host memory");
@@ -488,10 +640,7 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
         w->exited = 1;
         sm->finish_next |= 1ull << wi;
         /* the core empties the buffer at finish; so does the shadow */
-        for (; w->count; w->count--, w->head = (w->head + 1) % SCHED_MAX_IBUF_DEPTH)
-            if (w->buf[w->head].has_dst && w->pend[w->buf[w->head].dst])
-                w->pend[w->buf[w->head].dst]--;
-        update_head(sm, wi);
+        drop_buffer(sm, wi);
         sm->cta_check = 1;
     }
     return 0;
@@ -507,7 +656,7 @@ static int mem_done(tm_sm *sm, const mem_completion *c, uint64_t t)
     memrec_free(sm, slot);
     sm->mem_out--;
     if (r.has_dst) {
-        tm_wb b = { c->cycle > t + 1 ? c->cycle - 1 : t, 0, r.seq, r.warp, r.id, r.info };
+        tm_wb b = { c->cycle > t + 1 ? c->cycle - 1 : t, 0, r.seq, r.warp, r.id, r.rename_to, r.info };
         return wb_push(sm, b);   /* inflight drops at the writeback */
     }
     if (--sm->warp[r.warp].inflight == 0 && sm->warp[r.warp].exited)
@@ -531,6 +680,8 @@ int tm_sm_front(timing_gpu *g, tm_sm *sm, uint64_t t, int *issued)
     }
     if (counted)
         g->st->sm_active_cycles++;
+    if (o->haws_mode)
+        g->st->haws.mode_warp_cycles += (uint64_t)__builtin_popcountll(o->haws_mode);
     for (unsigned s = 0; s < ns; s++) {
         if (!o->issue[s].valid)
             continue;
@@ -627,10 +778,38 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
         tm_warp *tw = &sm->warp[w];
         if (((in.launch | in.finish) >> w) & 1 || tw->count >= c->ibuf_depth)
             continue;
+        if (o->fetch_pc_valid[s]) {          /* HAWS: the chain's next member */
+            decode_push(g, sm, w, o->fetch_pc[s], &in.push[s], 1, 0, 0);
+            continue;
+        }
         int64_t pc = next_fetch_pc(g, tw);
         if (pc < 0)
             continue;
-        decode_push(g, sm, w, (uint32_t)pc, &in.push[s]);
+        const sched_rcu_head *h = &o->fetch_rcu[s];
+        if (h->kind != SCHED_RCU_NONE && (uint32_t)pc == h->pc) {
+            /* HAWS return pass at the RCU head (spec C.5) */
+            if (h->kind == SCHED_RCU_SKIP) {
+                /* done ahead: stepped over now, so only on an empty buffer
+                 * (the emulator's pc must have reached it; docs/haws.md) */
+                if (tw->count)
+                    continue;
+                if (g->src.ops->skip(tw->cta, tw->widx) == EMU_FAULT) {
+                    const smc_fault *f = g->src.ops->fault(g->src.ctx);
+                    g->fault = f->status != SMC_OK ? f->status : SMC_ERR_LAUNCH_FAILED;
+                    tm_set_msg(g, "%s", f->message);
+                    return -1;
+                }
+                in.push[s].valid = 1;
+                in.push[s].warp = (uint8_t)w;
+                in.push[s].rcu = SCHED_RCU_SKIP;
+                in.push[s].instr.pc = (uint32_t)pc;
+                g->st->haws.skips++;
+                continue;
+            }
+            decode_push(g, sm, w, (uint32_t)pc, &in.push[s], 0, h->kind, h->ren);
+            continue;
+        }
+        decode_push(g, sm, w, (uint32_t)pc, &in.push[s], 0, 0, 0);
     }
 
     /* unit availability for cycle t+1 */
@@ -660,6 +839,10 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
         in.unit_avail[s] = a;
     }
 
+    in.haws = (uint8_t)c->haws;
+    memcpy(in.hbr, sm->hbr, sizeof in.hbr);
+    memset(sm->hbr, 0, sizeof sm->hbr);
+
     if (sched_step(sm->sched, &in) != 0) {
         g->fault = SMC_ERR_LAUNCH_FAILED;
         if (g->cfg.backend == GPU_SCHED_LOCKSTEP) {
@@ -672,6 +855,28 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
                 sched_error(sm->sched));
         return -1;
     }
+    /* HAWS: a warp entered or left hint mode at this edge; the core emptied
+     * its buffer (and dropped this edge's push for it): so does the shadow */
+    uint64_t mode = sched_get_outputs(sm->sched)->haws_mode;
+    for (uint64_t m = mode ^ sm->haws_mode; m; m &= m - 1) {
+        unsigned w = (unsigned)__builtin_ctzll(m);
+        tm_warp *tw = &sm->warp[w];
+        unsigned members = drop_buffer(sm, w);
+        if ((mode >> w) & 1) {
+            g->st->haws.entries++;
+            tw->nren = 0;
+            if (g->src.ops->hint_begin(tw->cta, tw->widx) == EMU_FAULT) {
+                const smc_fault *f = g->src.ops->fault(g->src.ctx);
+                g->fault = f->status != SMC_OK ? f->status : SMC_ERR_LAUNCH_FAILED;
+                tm_set_msg(g, "%s", f->message);
+                return -1;
+            }
+        } else {
+            g->st->haws.exits++;
+            g->st->haws.flushed += members;
+        }
+    }
+    sm->haws_mode = mode;
     tm_wave_step(g, sm, t);
     return 0;
 }

@@ -45,6 +45,23 @@ void timing_stats_print(const timing_stats *s, FILE *out)
         fprintf(out, "  locality hint     %u  (CTAs placed in chunks of %u adjacent blocks)\n",
                 s->locality_hint, s->dispatch_chunk);
     fprintf(out, "  issue slots       %llu of SMs with resident warps:\n", (unsigned long long)slots);
+    if (s->haws.on) {
+        const timing_haws_stats *h = &s->haws;
+        fprintf(out, "  HAWS (%s)         %llu entries, %.2f instructions per entry, %llu hinted "
+                "(%llu ALU, %llu memory, %llu branches), %llu renamed\n",
+                h->on == 2 ? "all" : "warp", (unsigned long long)h->entries,
+                h->entries ? (double)h->hinted_issues / (double)h->entries : 0.0,
+                (unsigned long long)h->hinted_issues, (unsigned long long)h->hinted_alu,
+                (unsigned long long)h->hinted_mem, (unsigned long long)h->hinted_branches,
+                (unsigned long long)h->renamed);
+        fprintf(out, "                    return pass: %llu skips, %llu copies, %llu re-executed; "
+                "%llu flushed; ALU %.1f%% and long-latency loads %.1f%% in hint mode; "
+                "registers %u -> %u\n",
+                (unsigned long long)h->skips, (unsigned long long)h->copies,
+                (unsigned long long)h->reexec, (unsigned long long)h->flushed,
+                pct(h->hinted_alu, h->alu_insts), pct(h->hinted_long_mem, h->long_mem_insts),
+                h->regs_per_thread, h->regs_per_thread_haws);
+    }
     for (unsigned i = 0; i < TS_COUNT; i++)
         fprintf(out, "    %-24s %12llu  %5.1f%%\n", timing_slot_names[i],
                 (unsigned long long)s->slots[i], pct(s->slots[i], slots));
@@ -122,6 +139,28 @@ void timing_stats_json(const timing_stats *s, FILE *out)
     if (s->locality_hint)
         fprintf(out, ",\n  \"locality_hint\": %u, \"dispatch\": \"locality\", "
                 "\"dispatch_chunk\": %u", s->locality_hint, s->dispatch_chunk);
+    /* only with HAWS on, so that records without it stay byte-identical */
+    if (s->haws.on) {
+        const timing_haws_stats *h = &s->haws;
+        fprintf(out, ",\n  \"haws\": {\"mode\": \"%s\", \"entries\": %llu, \"exits\": %llu, "
+                "\"hinted_issues\": %llu, \"hinted_alu\": %llu, \"hinted_mem\": %llu, "
+                "\"hinted_long_mem\": %llu, \"hinted_branches\": %llu, \"renamed\": %llu, "
+                "\"skips\": %llu, \"copies\": %llu, \"reexec\": %llu, \"flushed\": %llu, "
+                "\"mode_warp_cycles\": %llu, \"alu_insts\": %llu, \"long_mem_insts\": %llu, "
+                "\"insts_per_entry\": %.6f, \"alu_pct_hinted\": %.6f, \"mem_pct_hinted\": %.6f, "
+                "\"regs_per_thread\": %u, \"regs_per_thread_haws\": %u}",
+                h->on == 2 ? "all" : "warp", (unsigned long long)h->entries,
+                (unsigned long long)h->exits, (unsigned long long)h->hinted_issues,
+                (unsigned long long)h->hinted_alu, (unsigned long long)h->hinted_mem,
+                (unsigned long long)h->hinted_long_mem, (unsigned long long)h->hinted_branches,
+                (unsigned long long)h->renamed, (unsigned long long)h->skips,
+                (unsigned long long)h->copies, (unsigned long long)h->reexec,
+                (unsigned long long)h->flushed, (unsigned long long)h->mode_warp_cycles,
+                (unsigned long long)h->alu_insts, (unsigned long long)h->long_mem_insts,
+                h->entries ? (double)h->hinted_issues / (double)h->entries : 0.0,
+                pct(h->hinted_alu, h->alu_insts), pct(h->hinted_long_mem, h->long_mem_insts),
+                h->regs_per_thread, h->regs_per_thread_haws);
+    }
     fprintf(out, ",\n  \"issue_slots\": {");
     for (unsigned i = 0; i < TS_COUNT; i++)
         fprintf(out, "%s\"%s\": %llu", i ? ", " : "", timing_slot_names[i],

@@ -314,6 +314,21 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
         }
     }
 
+    /* HAWS executes hinted instructions out of program order: the source
+     * must be able to (the emulator can; a trace replays a recorded order
+     * and carries no hints, docs/haws.md) */
+    if (g->cfg.haws != GPU_HAWS_OFF && !src->ops->execute_hinted) {
+        tm_set_msg(g, "sched.haws=%s needs the program itself (hints come from its PTX and hinted "
+                "instructions execute out of order); the %s instruction source cannot: run with "
+                "sched.haws=off", gpu_haws_name(g->cfg.haws), src->ops->name);
+        return out->status = SMC_ERR_INVALID_CONFIGURATION;
+    }
+    out->haws.on = g->cfg.haws;
+    out->haws.regs_per_thread = req->regs_per_thread_own ? req->regs_per_thread_own
+                                                         : req->regs_per_thread;
+    out->haws.regs_per_thread_haws = req->regs_per_thread_haws ? req->regs_per_thread_haws
+                                                               : out->haws.regs_per_thread;
+
     g->mem = mem_create(&g->cfg.mem, err, sizeof err);
     if (!g->mem) {
         tm_set_msg(g, "memory model: %s", err);

@@ -35,6 +35,10 @@ typedef struct timing_kernel_req {
     uint32_t locality_hint;       /* seed 000 Table 6.1: 0 = none, 1..3 = the
                                      locality type (CTA placement, dispatch.c;
                                      gpu.locality_hint overrides it) */
+    /* HAWS (statistics only; 0 = regs_per_thread): the kernel's own
+     * registers per thread and those with the renaming pool. regs_per_thread
+     * above is what occupancy uses (the latter when haws.rename_occupancy). */
+    uint32_t regs_per_thread_own, regs_per_thread_haws;
 } timing_kernel_req;
 
 typedef struct timing_occupancy {
@@ -63,6 +67,31 @@ enum timing_slot {                /* = enum sched_reason (cosim/sched_reasons.de
 };
 extern const char *const timing_slot_names[TS_COUNT];
 
+/* HAWS statistics of one launch (docs/statistics.md, "haws"; seed 000
+ * Figs. 5.11-5.15). */
+typedef struct timing_haws_stats {
+    uint32_t on;                  /* sched.haws was on (1 warp, 2 all) */
+    uint32_t regs_per_thread;     /* the kernel's own registers per thread */
+    uint32_t regs_per_thread_haws;/* ... with the renaming pool (occupancy uses it
+                                     when haws.rename_occupancy = 1) */
+    uint64_t entries;             /* hint-mode episodes started */
+    uint64_t exits;               /* episodes ended (load returned or chain done) */
+    uint64_t hinted_issues;       /* chain members issued in hint mode */
+    uint64_t hinted_alu;          /* ... of them not memory, not branches */
+    uint64_t hinted_mem;          /* ... memory instructions */
+    uint64_t hinted_long_mem;     /* ... long-latency memory instructions */
+    uint64_t hinted_branches;     /* ... uniform branches (evaluated, re-executed later) */
+    uint64_t skips;               /* return pass: done instructions stepped over */
+    uint64_t copies;              /* return pass: renamed results copied back */
+    uint64_t reexec;              /* return pass: hinted branches executed in order */
+    uint64_t flushed;             /* chain members fetched but flushed unissued */
+    uint64_t renamed;             /* members that wrote a renamed register */
+    uint64_t mode_warp_cycles;    /* sum over cycles of the warps in hint mode */
+    uint64_t alu_insts;           /* all executed ALU warp-instructions (Fig. 5.14's base) */
+    uint64_t long_mem_insts;      /* all executed long-latency memory warp-instructions
+                                     (Fig. 5.15's base) */
+} timing_haws_stats;
+
 typedef struct timing_stats {
     char     kernel[128];
     char     config[32];
@@ -84,6 +113,7 @@ typedef struct timing_stats {
     uint64_t wb_port_stalls;      /* writebacks delayed by the port limit */
     uint64_t sm_active_cycles;    /* sum over SMs of cycles with resident warps */
     uint64_t lockstep_cycles;     /* cycles compared (lockstep back end) */
+    timing_haws_stats haws;       /* HAWS (written only when sched.haws is on) */
     mem_stats mem;                /* caches, MSHRs, interconnect, DRAM */
     uint32_t num_sms;             /* SMs of the GPU (mem's per-SM averages) */
     char    *mem_json;            /* the memory model's own JSON members (owned) */

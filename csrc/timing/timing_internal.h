@@ -22,6 +22,7 @@
 #include "inst_source.h"
 #include "sched_if.h"
 #include "../ptx/ptx.h"
+#include "../../hints/haws_hint.h"
 
 #define TM_REG_SLOTS (PTX_MAX_PHYS_REGS + 1 + PTX_MAX_PRED_REGS)  /* alias table */
 #define TM_PRED_BASE (PTX_MAX_PHYS_REGS + 1)
@@ -31,8 +32,20 @@ typedef struct tm_entry {
     const emu_inst_info *info;
     uint32_t seq;
     uint8_t  kind;                /* enum gpu_unit */
-    uint8_t  has_dst, dst;        /* primary destination, core id */
+    uint8_t  has_dst, dst;        /* primary destination, core id (the register
+                                     written: a renamed member's pool id) */
+    uint8_t  haws;                /* enum tm_haws_entry */
+    int16_t  rename_to;           /* hint-mode member: pool register it writes, -1 none */
 } tm_entry;
+
+/* What a buffered entry is to HAWS (docs/haws.md, "Timing model"). */
+enum tm_haws_entry {
+    TM_HAWS_NONE = 0,             /* in program order */
+    TM_HAWS_MEMBER,               /* chain member, executes ahead at issue */
+    TM_HAWS_BRANCH,               /* chain member, a branch: guard evaluated, hbr */
+    TM_HAWS_COPY,                 /* return pass: renamed result copied back */
+    TM_HAWS_REEXEC                /* return pass: a hinted branch, executed in order */
+};
 
 typedef struct tm_warp {
     inst_cta *cta;
@@ -45,6 +58,10 @@ typedef struct tm_warp {
     uint8_t  pend[256];           /* pushed writers per core id, not yet written back */
     int16_t  alias[TM_REG_SLOTS]; /* secondary destination -> primary core id */
     uint32_t alias_seq[TM_REG_SLOTS];
+    /* HAWS: the renaming mirror of the episode (physical register -> pool
+     * register; the latest mapping of a register wins), cleared at entry */
+    uint8_t  nren;
+    uint16_t ren_from[2 * HAWS_RENAME_ENTRIES], ren_to[2 * HAWS_RENAME_ENTRIES];
 } tm_warp;
 
 typedef struct tm_cta {
@@ -59,6 +76,7 @@ typedef struct tm_wb {            /* a pending scoreboard release */
     uint64_t order;               /* insertion order: deterministic ties */
     uint32_t seq;
     uint8_t  warp, id;
+    int16_t  rename_to;           /* HAWS: the pool register written, -1 none */
     const emu_inst_info *info;
 } tm_wb;
 
@@ -66,6 +84,7 @@ typedef struct tm_memrec {        /* an instruction inside the memory model */
     const emu_inst_info *info;
     uint32_t seq;
     uint8_t  warp, id, has_dst;
+    int16_t  rename_to;           /* HAWS: the pool register written, -1 none */
     int32_t  next_free;
 } tm_memrec;
 
@@ -95,6 +114,10 @@ typedef struct tm_sm {
     /* locality placement (dispatch.c): this SM's claimed chunk, positions
      * [chunk_next, chunk_end) of the hint's CTA order */
     uint32_t chunk_next, chunk_end;
+    /* HAWS: the core's haws_mode before the last edge, and the outcomes of
+     * hint-mode branches issued this cycle (inputs of the next edge) */
+    uint64_t haws_mode;
+    sched_hbr hbr[SCHED_MAX_SCHEDULERS];
 } tm_sm;
 
 typedef struct tm_wave tm_wave;   /* timing_wave.c */
