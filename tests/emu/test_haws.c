@@ -5,9 +5,9 @@
  * episode begun with entries left, skip/commit of the wrong kind, the head
  * executed again, exit with entries left), branch_ahead, the refused
  * instructions, and that every class of wrong hint the emulator can see is
- * a wrong result or a fault: a missed virtual-register WAR gives a wrong
- * value, a missed physical-only WAR a register allocation conflict under
- * the verifier.
+ * a wrong result or a fault: a missed virtual-register WAR or WAW and a
+ * load hoisted over an aliasing store give a wrong value, a missed
+ * physical-only WAR a register allocation conflict under the verifier.
  *
  * The kernels are hand-written PTX around tu_wrap()'s prelude (pcs 0-9):
  * %r1 = tid.x, %r4 = global thread id, %rd3 = &out[gid] (u32), %rd4 =
@@ -264,6 +264,32 @@ static void test_missing_waw_rename_is_wrong(void **state) {
         }
         hk_close(&h);
     }
+}
+
+/* A load hoisted over a skipped store to the same address (a wrong
+ * may-alias answer): it reads memory at its issue, before the store. */
+static const char *k_alias =
+    "\tld.global.u32 %r5, [%rd4];\n"          /* 10: load */
+    "\tst.global.u32 [%rd3], %r5;\n"          /* 11: stall point, stores out[gid] */
+    "\tld.global.u32 %r6, [%rd3];\n"          /* 12: member, aliases 11 */
+    "\tst.global.u32 [%rd3+128], %r6;\n";     /* 13 */
+
+static void test_alias_hoist_is_wrong(void **state) {
+    (void)state;
+    hk h;
+    hk_open(&h, k_alias, 32, true);
+    hk_run_to(&h, 11);
+    assert_int_equal(emu_warp_hint_begin(h.c, 0), EMU_OK);
+    assert_int_equal(emu_warp_execute_hinted(h.c, 0, 12, FULL, -1, NULL), EMU_OK);
+    assert_int_equal(emu_warp_execute(h.c, 0, NULL), EMU_OK);    /* 11 */
+    assert_int_equal(emu_warp_skip(h.c, 0), EMU_OK);             /* 12 */
+    assert_int_equal(hk_finish(&h), EMU_EXITED);
+    assert_int_equal(emu_launch_fault(h.l)->status, SMC_OK);
+    for (uint32_t t = 0; t < 32; t++) {
+        assert_int_equal(h.o[t], 1000 + t);
+        assert_int_equal(h.o[32 + t], 0);                        /* in order: 1000 + t */
+    }
+    hk_close(&h);
 }
 
 /* ---- physical-only WAR: two virtual registers on one physical register -- */
@@ -609,6 +635,7 @@ int main(void) {
         cmocka_unit_test(test_rename_commit),
         cmocka_unit_test(test_missing_rename_is_wrong),
         cmocka_unit_test(test_missing_waw_rename_is_wrong),
+        cmocka_unit_test(test_alias_hoist_is_wrong),
         cmocka_unit_test(test_physical_war_caught),
         cmocka_unit_test(test_rename_64bit),
         cmocka_unit_test(test_mask_mismatch),
