@@ -8,7 +8,7 @@
 #define SMC_CLI_H
 
 #define SMC_SUBCOMMANDS(X) \
-    X(ptx_info, "ptx-info", "FILE.ptx...   kernels, registers, shared/local/const/param sizes (like ptxas -v)") \
+    X(ptx_info, "ptx-info", "[--hints] [--set k=v]... FILE.ptx...   kernels, registers, sizes (like ptxas -v); --hints: HAWS hints") \
     X(run, "run", "[options] -- PROGRAM [ARGS]   run a CUDA program on the timing model (run --help)") \
     X(config, "config", "[--config PRESET|FILE] [--set k=v]... [--markdown]   print the GPU configuration")
 

@@ -30,6 +30,7 @@
 static const char *const policy_names[] = { "lrr", "gto", "two-level", NULL };
 static const char *const backend_names[] = { "c", "rtl", "lockstep", NULL };
 static const char *const dispatch_names[] = { "round-robin", NULL };
+static const char *const haws_names[] = { "off", "warp", "all", NULL };   /* enum gpu_haws */
 /* index = enum gpu_locality: "launch", then GPU_LOCALITY_FORCE + hint */
 static const char *const locality_names[] = { "launch", "0", "1", "2", "3", NULL };
 static const char *const unit_names[GPU_UNIT_COUNT] = {
@@ -39,6 +40,7 @@ static const char *const unit_names[GPU_UNIT_COUNT] = {
 const char *gpu_unit_name(unsigned u) { return u < GPU_UNIT_COUNT ? unit_names[u] : "?"; }
 const char *gpu_policy_name(unsigned p) { return p < 3 ? policy_names[p] : "?"; }
 const char *gpu_backend_name(unsigned b) { return b < 3 ? backend_names[b] : "?"; }
+const char *gpu_haws_name(unsigned h) { return h < 3 ? haws_names[h] : "?"; }
 
 #define G32(name, field, lo, hi, doc) CK_KEY_U32(name, gpu_config, field, lo, hi, doc)
 #define UNIT_KEYS(nm, u, what)                                                          \
@@ -84,6 +86,14 @@ static const ck_key gpu_keys[] = {
     CK_KEY_U64("gpu.watchdog_insts", gpu_config, watchdog_insts, 1, UINT64_C(1) << 50, "watchdog, both modes: warp-instructions one warp may execute while no warp exits, no barrier completes and no CTA starts before the launch is reported hung (SMC_ERR_LAUNCH_TIMEOUT)"),
     CK_KEY_U64("gpu.watchdog_cycles", gpu_config, watchdog_cycles, 1000, UINT64_C(1) << 50, "watchdog, timing mode: cycles in which no warp exits, no barrier completes and no CTA starts before the launch is reported hung (SMC_ERR_LAUNCH_TIMEOUT)"),
     G32("gpu.progress_seconds", progress_seconds, 0, 3600, "a progress line on stderr every N seconds of host time (0 = never)"),
+    CK_KEY_ENUM("sched.haws", gpu_config, haws, haws_names, "HAWS (docs/haws.md) on top of the policy: off; warp = a warp enters hint mode when its next instruction waits on a long-latency load (seed 000 §5.3.3); all = only in a cycle its scheduler issued nothing"),
+    G32("haws.copy_latency", haws_copy_latency, 1, 1000, "HAWS: cycles of a return-pass copy of a renamed result (an issue slot, no unit)"),
+    CK_KEY_BOOL("haws.mem_hints", gpu_config, haws_mem_hints, "HAWS hint pass: memory instructions may be chain members (never atomics, volatile, or past a barrier)"),
+    CK_KEY_BOOL("haws.branch_hints", gpu_config, haws_branch_hints, "HAWS hint pass: uniform branches may be chain members (format 2)"),
+    CK_KEY_BOOL("haws.cross_stall_points", gpu_config, haws_cross_stall_points, "HAWS hint pass: a chain skips a later stall point instead of ending there"),
+    CK_KEY_BOOL("haws.rename_occupancy", gpu_config, haws_rename_occupancy, "HAWS: occupancy counts the registers of the renaming pool"),
+    CK_KEY_BOOL("haws.validate", gpu_config, haws_validate, "HAWS: the validator rejects unsafe hints at launch (0 only for tests of wrong hints)"),
+    CK_KEY_STR("haws.hints_file", gpu_config, haws_hints_file, "HAWS: hand-written hint file replacing the pass's hints for the kernels it names (\"\" = none)"),
 };
 #define NGPUKEYS (sizeof gpu_keys / sizeof gpu_keys[0])
 
@@ -254,6 +264,16 @@ int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errle
                     "fermi-gtx480, si-7970)", name);
     if (mem_config_preset(&c.mem, name, err, errlen) != 0)
         return -1;
+    /* HAWS is off in every preset; the pass's options as spec C.9 #11,
+     * #18, #33 recommend (docs/haws.md). */
+    c.haws = GPU_HAWS_OFF;
+    c.haws_copy_latency = 1;
+    c.haws_mem_hints = 1;
+    c.haws_branch_hints = 1;
+    c.haws_cross_stall_points = 0;
+    c.haws_rename_occupancy = 1;
+    c.haws_validate = 1;
+    c.haws_hints_file[0] = '\0';
     /* The emulator's warps are 32 threads wide (see si_7970 above). */
     c.mem.warp_size = 32;
     snprintf(c.preset, sizeof c.preset, "%s", name);

@@ -62,6 +62,11 @@ enum gpu_dispatch { GPU_DISPATCH_ROUND_ROBIN = 0 };
  * --locality); GPU_LOCALITY_FORCE + h forces hint h (0..3, seed 000 Table
  * 6.1) on every launch. */
 enum gpu_locality { GPU_LOCALITY_LAUNCH = 0, GPU_LOCALITY_FORCE = 1 };
+/* sched.haws (docs/haws.md; spec C.9 #1): HAWS off, entered per warp when
+ * its head waits on a long-latency load (§5.3.3), or only when the warp's
+ * scheduler issued nothing that cycle (the "all warps stalled" reading). */
+enum gpu_haws { GPU_HAWS_OFF = 0, GPU_HAWS_WARP, GPU_HAWS_ALL };
+#define GPU_HAWS_PATH_MAX 255
 
 typedef struct gpu_config {
     char     preset[32];          /* preset it started from (not a key) */
@@ -109,6 +114,18 @@ typedef struct gpu_config {
     uint64_t watchdog_cycles;
     uint32_t progress_seconds;    /* progress line on stderr every N s (0 = never) */
 
+    /* HAWS (docs/haws.md): the mode, and the hint pass's options
+     * (hints/haws_pass.h haws_opts_from_config). With haws = off nothing
+     * else here has an effect. */
+    uint32_t haws;                /* enum gpu_haws */
+    uint32_t haws_copy_latency;   /* cycles of a return-pass copy (C.9 #18) */
+    uint32_t haws_mem_hints;      /* memory instructions may be chain members */
+    uint32_t haws_branch_hints;   /* uniform branches may be chain members */
+    uint32_t haws_cross_stall_points; /* a later stall point is skipped, not an end (C.9 #33) */
+    uint32_t haws_rename_occupancy;   /* occupancy counts the renaming pool (C.9 #11) */
+    uint32_t haws_validate;       /* the validator rejects unsafe hints */
+    char     haws_hints_file[GPU_HAWS_PATH_MAX + 1];  /* hand-written hints ("" = none) */
+
     mem_config mem;
 } gpu_config;
 
@@ -134,6 +151,7 @@ int gpu_config_set_policy(gpu_config *cfg, const char *policy, char *err, size_t
 int gpu_config_set_backend(gpu_config *cfg, const char *name, char *err, size_t errlen);
 const char *gpu_policy_name(unsigned policy);
 const char *gpu_backend_name(unsigned backend);
+const char *gpu_haws_name(unsigned haws);   /* "off", "warp", "all" */
 
 void gpu_config_print(const gpu_config *cfg, FILE *out);     /* valid config-file text */
 void gpu_config_markdown(const gpu_config *cfg, FILE *out);  /* docs/config.md table */

@@ -23,5 +23,8 @@ SMC_MODEL_SRCS += csrc/timing/pipeline.c csrc/timing/dispatch.c csrc/timing/timi
 else
 SMC_MODEL_SRCS += csrc/timing/timing_absent.c
 endif
+# The HAWS hint pass (hints/; its tests and fuzz target in hints/module.mk,
+# which is included after this fragment): the timing model calls it at launch.
+SMC_MODEL_SRCS += $(sort $(wildcard hints/*.c))
 CONFIG_OBJS := $(B)/csrc/config/gpu_config.o
 INCLUDES    += -Icsrc/config -Icsrc/util -Imem-model -Icsrc/timing $(if $(TIMING_HAVE_SCHED),-Icosim)

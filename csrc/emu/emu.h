@@ -187,16 +187,77 @@ int  emu_warp_execute(emu_cta *c, uint32_t warp, emu_exec_info *out);
 const emu_kernel *smc_kernel_emu(const smc_kernel *k);
 devmem *smc_device_mem(smc_device *dev);
 
-/* Out-of-order issue (HAWS, a later issue). execute_ahead runs the
- * non-control instruction at `pc` for `mask` now, without moving the warp
- * (registers and memory change; the SIMT stack does not); when in-order
- * execution reaches it, emu_warp_skip steps over it. Functional results thus
- * follow the timing model's issue order: a wrong hint (a dependent
- * instruction issued early) gives a wrong result instead of being hidden.
- * Control instructions (bra, exit, ret, bar, trap) are refused with an
- * SMC_ERR_LAUNCH_FAILED fault. */
+/* ---- Out-of-order issue (HAWS, docs/haws.md "Emulator") ------------------
+ * Execution happens at issue, so an instruction the scheduler issues from a
+ * stall's shadow (a hint-mode "member") executes at that moment: registers
+ * and memory change, the SIMT stack does not. Every such execution is
+ * appended to the warp's AHEAD LOG {pc, mask, active lanes, renamed id}, a
+ * functional mirror of the RCU (seed 000 §5.3.3, Fig. 5.6). When in-order
+ * execution reaches the log's head it must skip it (not renamed) or commit
+ * it (renamed: the value is copied to the original register, §5.3.4); the
+ * head's pc and mask must equal the warp's top pc and mask, else the launch
+ * fails ("HAWS: pc X executed ahead with mask A, reached in order with mask
+ * B"). Executing the head in order again, starting an episode or exiting
+ * with entries left are faults too. All of these are SMC_ERR_LAUNCH_FAILED.
+ *
+ * Renaming: the pool of HAWS_POOL_REGS physical ids starting at
+ * haws_pool_base(regs_per_thread) (hints/haws_hint.h) is per-warp shadow
+ * storage, 32 bits per id and lane (a 64-bit value takes an even id and the
+ * next). A renamed member writes its destination there instead of the
+ * architectural register; the warp's renaming map (physical id -> pool id,
+ * latest mapping wins, §5.3.3) makes later members read it. The regalloc
+ * verifier (verify_regalloc) sees renamed writes under their pool ids, so a
+ * physical-only WAR (a member overwriting the physical register of another
+ * virtual register a skipped instruction still reads) is a "register
+ * allocation conflict". A wrong hint is thus a wrong result or a fault,
+ * never hidden. Executions ahead count in warp_insts/thread_insts and the
+ * watchdog like in-order ones; skips, commits and branch_ahead do not, so
+ * the totals equal functional mode. */
+
+/* Start a hint episode: the ahead log must be empty (else a fault); clears
+ * the renaming map. EMU_OK or EMU_FAULT. */
+int emu_warp_hint_begin(emu_cta *c, uint32_t warp);
+/* Execute a copy of the instruction at `pc` for the lanes in `mask` now
+ * (they must be live lanes of the warp; the warp must not wait at a
+ * barrier). Sources whose physical id is in the renaming map read the pool
+ * register. rename_to < 0: the destination is the architectural register;
+ * else a pool id (even for a 64-bit destination; the instruction must have
+ * exactly one non-predicate destination; the id must not belong to an entry
+ * still in the log) that receives the result, and the map is updated. The
+ * instruction is appended to the ahead log. Refused with a fault: branches,
+ * exit/ret/trap/brkpt, barriers, atomics and reductions, builtin calls
+ * (printf, assert), fence/membar. Any fault raised here says "(executed
+ * ahead by HAWS)". Returns EMU_OK or EMU_FAULT (EMU_EXITED: warp done). */
+int emu_warp_execute_hinted(emu_cta *c, uint32_t warp, uint32_t pc, uint32_t mask, int rename_to,
+                            emu_exec_info *out);
+/* The old name: emu_warp_execute_hinted without renaming. */
 int emu_warp_execute_ahead(emu_cta *c, uint32_t warp, uint32_t pc, uint32_t mask, emu_exec_info *out);
+/* Evaluate the guard of the branch at `pc` for `mask` without executing it
+ * or changing the SIMT stack: *taken_lanes = the lanes of `mask` that would
+ * take it (all of them when unguarded), so the caller tells uniform taken
+ * (== mask), uniform not taken (0) and divergent apart. Predicates are never
+ * renamed, so the guard is the architectural one. Not counted, not logged (a
+ * hinted branch is executed again in order). EMU_OK or EMU_FAULT (not a bra). */
+int emu_warp_branch_ahead(emu_cta *c, uint32_t warp, uint32_t pc, uint32_t mask, uint32_t *taken_lanes);
+/* In order at the log's head, not renamed: check pc and mask, pop the
+ * entry, step over the instruction (pc + 1). */
 int emu_warp_skip(emu_cta *c, uint32_t warp);
+/* In order at the log's head, renamed: check pc and mask, copy the pool
+ * register into the original destination for the entry's active lanes
+ * (masked to the destination's width), pop, step over (pc + 1). */
+int emu_warp_commit(emu_cta *c, uint32_t warp);
+
+/* One ahead-log entry, as the timing model's RCU sees it. */
+typedef struct emu_ahead_entry {
+    uint32_t pc;
+    uint32_t mask;            /* lanes it was executed for */
+    uint32_t active;          /* of those, the ones its guard let through */
+    int32_t  renamed;         /* pool id of the destination, -1 = not renamed */
+} emu_ahead_entry;
+/* Entries in the warp's ahead log (0 when none or exited). */
+uint32_t emu_warp_ahead_pending(const emu_cta *c, uint32_t warp);
+/* The oldest entry; false when the log is empty. */
+bool emu_warp_ahead_head(const emu_cta *c, uint32_t warp, emu_ahead_entry *e);
 
 /* The whole grid, functionally. Returns SMC_OK or the fault status. */
 smc_status emu_run_functional(emu_launch *l);

@@ -10,6 +10,7 @@
  * the destination register.
  */
 #include "emu.h"
+#include "../../hints/haws_hint.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -160,7 +161,37 @@ typedef struct warp {
     uint64_t *regs;          /* nregs x 32 */
     uint32_t *owner;         /* verify_regalloc: per physical register and lane,
                                 1 + the virtual register that wrote it last */
+    struct warp_haws *haws;  /* execution ahead of order; NULL until first used */
 } warp;
+
+/* HAWS (docs/haws.md "Emulator"): a warp's state for execution ahead of
+ * order, allocated when first used. The pool registers are the shadow
+ * storage behind the renamed ids [base, base + HAWS_POOL_REGS) (base =
+ * haws_pool_base(regs_per_thread)): 32 bits per id and lane, as in the
+ * register file (a 64-bit value: even id = low half, next id = high half).
+ * For the regalloc verifier pool index j is "shadow virtual register
+ * nregs + j". */
+#define AHEAD_LOG_MAX 64u    /* far above any RCU depth; more is a timing-model bug */
+typedef struct ahead_entry {
+    uint32_t pc, mask, act;  /* executed for mask; act = mask with the guard applied */
+    int32_t  renamed;        /* pool id of the destination, -1 = not renamed */
+    int32_t  dst;            /* the renamed destination's virtual register, -1 */
+} ahead_entry;
+typedef struct warp_haws {
+    uint8_t  ren[PTX_MAX_PHYS_REGS + 1];  /* renaming map: physical id -> 1 + pool index, 0 = none */
+    uint32_t written[HAWS_POOL_REGS];     /* lanes each pool register holds a value for */
+    uint32_t val[HAWS_POOL_REGS][32];     /* pool registers, per lane */
+    ahead_entry log[AHEAD_LOG_MAX];       /* the ahead log (ring buffer), oldest at head */
+    uint32_t head, n;
+} warp_haws;
+/* How one execution ahead redirects operands (ctx.hr): sources through the
+ * map, the destination to pool index `pool` when dst >= 0. */
+typedef struct haws_redirect {
+    const warp_haws *h;
+    uint32_t base;           /* first pool id */
+    int32_t  dst;            /* renamed destination virtual register, -1 */
+    uint32_t pool;           /* its pool index */
+} haws_redirect;
 
 typedef struct barrier {
     uint32_t arrived_warps, arrived_threads, expected;   /* expected threads, 0 = all */
@@ -189,6 +220,7 @@ struct emu_launch {
      * started) and the watchdog's budget per warp (docs/emulator.md) */
     uint64_t progress, watchdog;
     uint32_t nctas, threads_per_cta, warps_per_cta;
+    bool ahead_note;         /* faults now say "(executed ahead by HAWS)" */
 };
 
 emu_launch *emu_launch_create(const emu_launch_desc *d) {
@@ -260,7 +292,9 @@ fail:
 
 void emu_cta_destroy(emu_cta *c) {
     if (!c) return;
-    if (c->w) for (uint32_t i = 0; i < c->nwarps; i++) { free(c->w[i].regs); free(c->w[i].stack); free(c->w[i].owner); }
+    if (c->w) for (uint32_t i = 0; i < c->nwarps; i++) {
+        free(c->w[i].regs); free(c->w[i].stack); free(c->w[i].owner); free(c->w[i].haws);
+    }
     free(c->w); free(c->smem); free(c->local); free(c);
 }
 uint32_t emu_cta_num_warps(const emu_cta *c) { return c->nwarps; }
@@ -303,10 +337,12 @@ static int fault(emu_cta *c, uint32_t wi, int lane, uint32_t pc, smc_status st, 
     f->cta = c->id; f->warp = wi; f->lane = lane < 0 ? 0 : (uint32_t)lane;
     f->pc = pc; f->ptx_line = pc < l->k->ncode ? l->k->code[pc].line : 0;
     f->address = addr;
-    char what[160];
+    char what[200];
     va_list ap; va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    int n = vsnprintf(what, sizeof what - 32, fmt, ap);
     va_end(ap);
+    if (l->ahead_note && n >= 0)
+        snprintf(what + strlen(what), 32, " (executed ahead by HAWS)");
     if (snprintf(f->message, sizeof f->message, "%s: %s in kernel %.60s, CTA (%u,%u,%u), warp %u, lane %d, pc %u (PTX line %u)",
                  smc_status_name(st), what, l->k->name, c->id.x, c->id.y, c->id.z, wi, lane, pc, f->ptx_line) < 0)
         f->message[0] = 0;
@@ -334,6 +370,7 @@ typedef struct ctx {
     const ptx_insn *in;
     const uint64_t *rmask;
     emu_exec_info *out;
+    const struct haws_redirect *hr;   /* executed ahead (HAWS): operand redirection, else NULL */
 } ctx;
 
 static uint64_t clock_now(const ctx *X) {
@@ -1554,11 +1591,27 @@ static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
 
 
 /* ---- register-allocation verifier ---------------------------------------- */
-static uint32_t *owner_slot(const ptx_kernel *k, warp *w, uint32_t vreg, uint32_t half) {
+/* The owner row of a virtual register's half, and the owner value it must
+ * hold (1 + the virtual register). Executed ahead (HAWS), a source half
+ * whose physical id is in the renaming map and a renamed destination use
+ * the pool register's row and the shadow owner 1 + nregs + pool index. */
+static uint32_t *owner_slot(const ctx *X, uint32_t vreg, uint32_t half, bool is_dst, uint32_t *expect) {
+    const ptx_kernel *k = X->c->l->k;
     uint32_t p = k->phys[vreg];
     if (p == PTX_NO_PHYS) return NULL;
-    size_t row = k->reg_type[vreg] == PT_PRED ? PTX_MAX_PHYS_REGS + 1 + p : p + half;
-    return &w->owner[row * 32];
+    *expect = vreg + 1;
+    if (k->reg_type[vreg] == PT_PRED) return &X->w->owner[(PTX_MAX_PHYS_REGS + 1 + p) * 32];
+    const haws_redirect *hr = X->hr;
+    uint32_t j = UINT32_MAX;
+    if (hr && is_dst && hr->dst == (int32_t)vreg) j = hr->pool + half;
+    else if (hr && !is_dst && p + half <= PTX_MAX_PHYS_REGS && hr->h->ren[p + half]) j = hr->h->ren[p + half] - 1u;
+    if (j != UINT32_MAX) { *expect = k->nregs + j + 1; return &X->w->owner[(size_t)(hr->base + j) * 32]; }
+    return &X->w->owner[(size_t)(p + half) * 32];
+}
+
+static void owner_name(const ptx_kernel *k, uint32_t o, char *buf, size_t cap) {
+    if (o - 1 >= k->nregs) snprintf(buf, cap, "HAWS pool register %u", o - 1 - k->nregs);
+    else snprintf(buf, cap, "virtual register %u", o - 1);
 }
 
 /* Before execution: each source's physical register(s) must hold that source
@@ -1571,13 +1624,19 @@ static int verify_sources(ctx *X, uint32_t mask) {
         uint32_t r = (uint32_t)s[i];
         uint32_t halves = ptx_type_size[k->reg_type[r]] == 8 ? 2 : 1;
         for (uint32_t h = 0; h < halves; h++) {
-            uint32_t *o = owner_slot(k, X->w, r, h);
+            uint32_t expect;
+            uint32_t *o = owner_slot(X, r, h, false, &expect);
             if (!o) continue;
             LANES(mask) {
-                if (o[lane] && o[lane] != r + 1)
+                if (o[lane] && o[lane] != expect) {
+                    char a[48], b[48];
+                    owner_name(k, expect, a, sizeof a);
+                    owner_name(k, o[lane], b, sizeof b);
                     return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_LAUNCH_FAILED, 0,
-                                 "register allocation conflict: virtual register %u (physical %u%s) was overwritten by virtual register %u",
-                                 r, k->phys[r] + h, k->reg_type[r] == PT_PRED ? ", predicate" : "", o[lane] - 1);
+                                 "register allocation conflict: %s (physical %u%s) was overwritten by %s",
+                                 a, (uint32_t)(o - X->w->owner) / 32 - (k->reg_type[r] == PT_PRED ? PTX_MAX_PHYS_REGS + 1 : 0),
+                                 k->reg_type[r] == PT_PRED ? ", predicate" : "", b);
+                }
             }
         }
     }
@@ -1592,11 +1651,14 @@ static void record_dests(ctx *X, uint32_t act) {
         uint32_t r = (uint32_t)d[i];
         uint32_t halves = ptx_type_size[k->reg_type[r]] == 8 ? 2 : 1;
         for (uint32_t h = 0; h < halves; h++) {
-            uint32_t *o = owner_slot(k, X->w, r, h);
-            if (o) LANES(act) o[lane] = r + 1;
+            uint32_t expect;
+            uint32_t *o = owner_slot(X, r, h, true, &expect);
+            if (o) LANES(act) o[lane] = expect;
         }
     }
 }
+
+
 
 /* ---- device-runtime builtins: vprintf, __assertfail ------------------------ */
 static bool read_cstr(const ctx *X, int lane, uint64_t addr, char *buf, size_t cap) {
@@ -1878,28 +1940,29 @@ static bool is_control(const ptx_insn *in) {
     }
 }
 
+/* The lanes of mask whose guard lets the instruction through. */
+static inline uint32_t guard_lanes(const warp *w, const ptx_insn *in, uint32_t mask) {
+    if (in->guard < 0) return mask;
+    const uint64_t *g = &w->regs[(size_t)in->guard * 32];
+    uint32_t gm = 0;
+    LANES(mask) if ((g[lane] & 1) != in->guard_neg) gm |= 1u << lane;
+    return gm;
+}
+
 /* Execute the instruction at pc for the lanes in mask. In program order
- * (ahead == false) pc/mask are the top of the SIMT stack and the warp
- * advances; ahead of order (HAWS) nothing but the registers and memory
- * change. */
-static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, bool ahead, emu_exec_info *out) {
+ * (hr == NULL) pc/mask are the top of the SIMT stack and the warp advances;
+ * ahead of order (HAWS, hr says how operands are redirected; the caller
+ * swaps the values and refuses control instructions) nothing but the
+ * registers and memory change. */
+static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, const haws_redirect *hr, emu_exec_info *out) {
     emu_launch *l = c->l;
     warp *w = &c->w[wi];
     const ptx_kernel *k = l->k;
     simt_entry *top = &w->stack[w->sp - 1];
     if (pc >= k->ncode) return fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "pc out of range");
     const ptx_insn *in = &k->code[pc];
-    if (ahead && is_control(in))
-        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "timing model executed control instruction '%s' ahead of order",
-                     ptx_op_name[in->op]);
-    uint32_t act = mask;
-    if (in->guard >= 0) {
-        const uint64_t *g = &w->regs[(size_t)in->guard * 32];
-        uint32_t gm = 0;
-        LANES(mask) if ((g[lane] & 1) != in->guard_neg) gm |= 1u << lane;
-        act = gm;
-    }
-    ctx X = { c, w, wi, pc, in, l->ek->rmask, out };
+    uint32_t act = guard_lanes(w, in, mask);
+    ctx X = { c, w, wi, pc, in, l->ek->rmask, out, hr };
     if (out) {
         out->pc = pc; out->active = act; out->warp_mask = mask; out->status = EMU_OK;
         out->branch_taken = 0; out->diverged = 0; out->mem_space = in->space; out->access_size = 0;
@@ -1976,7 +2039,10 @@ static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, bool 
         top->pc = pc + 1;
         if (act) lanes_exit(c, wi, act);
         else reconverge(w);
-        if (w->state == W_DONE) st = deadlock_check(c) == EMU_FAULT ? EMU_FAULT : EMU_EXITED;
+        if (w->state == W_DONE && w->haws && w->haws->n)
+            st = fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "HAWS: warp exited with %u unconsumed RCU entries (oldest: pc %u)",
+                       w->haws->n, w->haws->log[w->haws->head].pc);
+        else if (w->state == W_DONE) st = deadlock_check(c) == EMU_FAULT ? EMU_FAULT : EMU_EXITED;
         break;
     case OP_BRA: {
         advance = false;
@@ -1998,7 +2064,7 @@ static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, bool 
     }
 done:
     if (st == EMU_FAULT) { if (out) out->status = EMU_FAULT; return EMU_FAULT; }
-    if (ahead) {
+    if (hr) {
         if (out) { out->status = (uint8_t)st; out->next_pc = w->stack[w->sp - 1].pc; }
         return st;
     }
@@ -2021,31 +2087,269 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
     if (w->state == W_DONE) return EMU_EXITED;
     if (w->state == W_BAR) return EMU_WAIT_BARRIER;
     simt_entry *top = &w->stack[w->sp - 1];
-    return execute_at(c, wi, top->pc, top->mask, false, out);
+    if (w->haws && w->haws->n && w->haws->log[w->haws->head].pc == top->pc) {
+        const ahead_entry *e = &w->haws->log[w->haws->head];
+        return fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0,
+                     "HAWS: pc %u executed ahead with mask 0x%08x is executed again in order with mask 0x%08x "
+                     "instead of being %s", e->pc, e->mask, top->mask, e->renamed >= 0 ? "committed" : "skipped");
+    }
+    return execute_at(c, wi, top->pc, top->mask, NULL, out);
+}
+
+/* ---- HAWS: execution ahead of order (emu.h; docs/haws.md "Emulator") ------ */
+static warp_haws *haws_state(warp *w) {
+    if (!w->haws) w->haws = calloc(1, sizeof *w->haws);
+    return w->haws;
+}
+
+/* The renaming map lives for one episode: cleared when an episode begins
+ * and when the ahead log drains (nothing renamed is pending any more). */
+static void haws_clear_map(warp_haws *h) {
+    memset(h->ren, 0, sizeof h->ren);
+    memset(h->written, 0, sizeof h->written);
+}
+
+static uint32_t reg_halves(const ptx_kernel *k, uint32_t vreg) { return ptx_type_size[k->reg_type[vreg]] == 8 ? 2 : 1; }
+
+/* Why the instruction may not be executed ahead (NULL: it may). The hint
+ * pass never makes these chain members (haws-locality.md C.3); with the
+ * validator off, a hint naming one ends here. */
+static const char *refused_ahead(const ptx_insn *in) {
+    if (in->op == OP_BRA) return "branch (evaluate it with emu_warp_branch_ahead)";
+    if (in->op == OP_BAR || in->op == OP_BARRIER) return "barrier";
+    if (is_control(in)) return "control instruction";
+    if (in->op == OP_ATOM || in->op == OP_RED) return "atomic";
+    if (in->op == OP_CALL) return "builtin call";
+    if (in->op == OP_FENCE || in->op == OP_MEMBAR) return "memory fence";
+    return NULL;
+}
+
+static int live_lanes_check(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask) {
+    const warp *w = &c->w[wi];
+    if (mask & ~(w->valid & ~w->exited))
+        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "execute ahead with lanes 0x%08x that have no live thread", mask);
+    if (w->state == W_BAR)
+        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
+                     "HAWS: the warp waits at the barrier at pc %u; nothing may execute ahead of it", w->bar_pc);
+    return EMU_OK;
+}
+
+int emu_warp_hint_begin(emu_cta *c, uint32_t wi) {
+    if (wi >= c->nwarps || c->l->fault.status != SMC_OK) return EMU_FAULT;
+    warp *w = &c->w[wi];
+    if (w->state == W_DONE) return EMU_EXITED;
+    uint32_t pc = w->stack[w->sp - 1].pc;
+    warp_haws *h = haws_state(w);
+    if (!h) return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory");
+    if (h->n)
+        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
+                     "HAWS: hint episode begins with %u unconsumed RCU entries (oldest: pc %u)", h->n, h->log[h->head].pc);
+    haws_clear_map(h);
+    return EMU_OK;
+}
+
+/* emu_warp_execute_hinted after the warp checks. The instruction runs on
+ * the architectural register rows: a source read through the renaming map
+ * gets the pool value swapped into its row for the execution, a renamed
+ * destination's row is saved, its result moved to the pool and the row put
+ * back, so every instruction kind works unchanged and the architectural
+ * state changes exactly as the hardware's would. */
+static int execute_hinted(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, int rename_to, emu_exec_info *out) {
+    const ptx_kernel *k = c->l->k;
+    const uint64_t *rmask = c->l->ek->rmask;
+    warp *w = &c->w[wi];
+    if (live_lanes_check(c, wi, pc, mask) != EMU_OK) return EMU_FAULT;
+    if (pc >= k->ncode) return fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "pc out of range");
+    const ptx_insn *in = &k->code[pc];
+    const char *why = refused_ahead(in);
+    if (why) return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "HAWS: %s '%s' cannot be executed ahead", why, ptx_op_name[in->op]);
+    warp_haws *h = haws_state(w);
+    if (!h) return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory");
+    if (h->n >= AHEAD_LOG_MAX)
+        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
+                     "HAWS: more than %u instructions executed ahead without a return pass", AHEAD_LOG_MAX);
+    uint32_t base = haws_pool_base(k->regs_per_thread);
+    uint32_t act = guard_lanes(w, in, mask);
+    int32_t d[8], s[16]; uint32_t nd, ns;
+    ptx_insn_regs(in, d, &nd, s, &ns);
+    haws_redirect hr = { h, base, -1, 0 };
+
+    /* the destination: the architectural register or a pool register */
+    if (rename_to >= 0) {
+        int32_t dv = nd == 1 ? d[0] : -1;
+        if (dv < 0 || k->reg_type[dv] == PT_PRED || k->phys[dv] == PTX_NO_PHYS)
+            return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
+                         "HAWS: rename of '%s', which has no single non-predicate register destination", ptx_op_name[in->op]);
+        uint32_t r = (uint32_t)rename_to, n = reg_halves(k, (uint32_t)dv);
+        if (r < base || r + n > base + HAWS_POOL_REGS || r + n - 1 > PTX_MAX_PHYS_REGS || (n == 2 && (r & 1)))
+            return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
+                         "HAWS: renamed id %u is not %s of the pool [%u, %u)", r, n == 2 ? "an even pair" : "a register",
+                         base, base + HAWS_POOL_REGS);
+        for (uint32_t i = 0; i < h->n; i++) {
+            const ahead_entry *e = &h->log[(h->head + i) % AHEAD_LOG_MAX];
+            if (e->renamed < 0) continue;
+            uint32_t er = (uint32_t)e->renamed, en = reg_halves(k, (uint32_t)e->dst);
+            if (r < er + en && er < r + n)
+                return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
+                             "HAWS: renamed id %u still holds the result of pc %u, which is not committed yet", r, e->pc);
+        }
+        hr.dst = dv;
+        hr.pool = r - base;
+    }
+
+    /* sources through the renaming map: check first, then swap in */
+    int32_t red[16]; uint32_t nred = 0;
+    for (uint32_t i = 0; i < ns; i++) {
+        uint32_t r = (uint32_t)s[i], p = k->phys[r];
+        if (k->reg_type[r] == PT_PRED || p == PTX_NO_PHYS) continue;
+        bool mapped = false, dup = false;
+        for (uint32_t x = 0; x < nred; x++) dup |= red[x] == (int32_t)r;
+        for (uint32_t hf = 0; hf < reg_halves(k, r) && !dup; hf++) {
+            if (p + hf > PTX_MAX_PHYS_REGS || !h->ren[p + hf]) continue;
+            uint32_t j = h->ren[p + hf] - 1u;
+            if (act & ~h->written[j])
+                return fault(c, wi, __builtin_ctz(act & ~h->written[j]), pc, SMC_ERR_LAUNCH_FAILED, 0,
+                             "HAWS: reads renamed id %u (for physical %u) in lanes 0x%08x it holds no value for",
+                             base + j, p + hf, act & ~h->written[j]);
+            mapped = true;
+        }
+        if (mapped) red[nred++] = (int32_t)r;
+    }
+    uint64_t save[17][32];
+    for (uint32_t x = 0; x < nred; x++) {
+        uint32_t r = (uint32_t)red[x], p = k->phys[r];
+        uint64_t *row = &w->regs[(size_t)r * 32];
+        memcpy(save[x], row, sizeof save[x]);
+        for (uint32_t hf = 0; hf < reg_halves(k, r); hf++) {
+            if (!h->ren[p + hf]) continue;
+            const uint32_t *v = h->val[h->ren[p + hf] - 1u];
+            uint64_t m = 0xFFFFFFFFull << (32 * hf);
+            for (uint32_t lane = 0; lane < 32; lane++)
+                row[lane] = ((row[lane] & ~m) | ((uint64_t)v[lane] << (32 * hf))) & rmask[r];
+        }
+    }
+    if (hr.dst >= 0) memcpy(save[nred], &w->regs[(size_t)hr.dst * 32], sizeof save[nred]);
+
+    int st = execute_at(c, wi, pc, mask, &hr, out);
+
+    /* put the architectural rows back (renamed result first, to the pool) */
+    if (hr.dst >= 0) {
+        uint64_t *row = &w->regs[(size_t)hr.dst * 32];
+        for (uint32_t hf = 0; hf < reg_halves(k, (uint32_t)hr.dst); hf++)
+            LANES(act) h->val[hr.pool + hf][lane] = (uint32_t)(row[lane] >> (32 * hf));
+        memcpy(row, save[nred], sizeof save[nred]);
+    }
+    for (uint32_t x = nred; x-- > 0;) {
+        uint64_t *row = &w->regs[(size_t)red[x] * 32];
+        bool written = false;       /* also an architectural destination: keep its result */
+        for (uint32_t i = 0; i < nd; i++) written |= d[i] == red[x] && d[i] != hr.dst;
+        for (uint32_t lane = 0; lane < 32; lane++)
+            if (!written || !(act >> lane & 1)) row[lane] = save[x][lane];
+    }
+    if (st == EMU_FAULT) return EMU_FAULT;
+
+    if (hr.dst >= 0) {              /* latest mapping wins (§5.3.3) */
+        uint32_t p = k->phys[hr.dst];
+        for (uint32_t hf = 0; hf < reg_halves(k, (uint32_t)hr.dst); hf++) {
+            h->ren[p + hf] = (uint8_t)(hr.pool + hf + 1);
+            h->written[hr.pool + hf] = act;
+        }
+    }
+    h->log[(h->head + h->n) % AHEAD_LOG_MAX] = (ahead_entry){ pc, mask, act, rename_to >= 0 ? rename_to : -1, hr.dst };
+    h->n++;
+    return st;
+}
+
+int emu_warp_execute_hinted(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, int rename_to, emu_exec_info *out) {
+    if (wi >= c->nwarps || c->l->fault.status != SMC_OK) return EMU_FAULT;
+    if (c->w[wi].state == W_DONE) return EMU_EXITED;
+    c->l->ahead_note = true;
+    int st = execute_hinted(c, wi, pc, mask, rename_to, out);
+    c->l->ahead_note = false;
+    if (st == EMU_FAULT && out) out->status = EMU_FAULT;
+    return st;
 }
 
 int emu_warp_execute_ahead(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, emu_exec_info *out) {
-    if (wi >= c->nwarps) return EMU_FAULT;
-    warp *w = &c->w[wi];
-    if (c->l->fault.status != SMC_OK) return EMU_FAULT;
-    if (w->state == W_DONE) return EMU_EXITED;
-    if (mask & ~(w->valid & ~w->exited))
-        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "execute ahead with lanes 0x%08x that have no live thread", mask);
-    return execute_at(c, wi, pc, mask, true, out);
+    return emu_warp_execute_hinted(c, wi, pc, mask, -1, out);
 }
 
-int emu_warp_skip(emu_cta *c, uint32_t wi) {
-    if (wi >= c->nwarps) return EMU_FAULT;
+int emu_warp_branch_ahead(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, uint32_t *taken_lanes) {
+    if (wi >= c->nwarps || c->l->fault.status != SMC_OK) return EMU_FAULT;
+    if (c->w[wi].state == W_DONE) return EMU_EXITED;
+    const ptx_kernel *k = c->l->k;
+    c->l->ahead_note = true;
+    int st = live_lanes_check(c, wi, pc, mask);
+    if (st == EMU_OK && (pc >= k->ncode || k->code[pc].op != OP_BRA))
+        st = fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "HAWS: branch_ahead at '%s', which is not a branch",
+                   pc < k->ncode ? ptx_op_name[k->code[pc].op] : "(pc out of range)");
+    c->l->ahead_note = false;
+    if (st != EMU_OK) return st;
+    uint32_t t = guard_lanes(&c->w[wi], &k->code[pc], mask);
+    if (taken_lanes) *taken_lanes = t;
+    return EMU_OK;
+}
+
+/* In order at the ahead log's head: skip (commit == false) or commit it. */
+static int ahead_consume(emu_cta *c, uint32_t wi, bool commit) {
+    if (wi >= c->nwarps || c->l->fault.status != SMC_OK) return EMU_FAULT;
     warp *w = &c->w[wi];
-    if (c->l->fault.status != SMC_OK) return EMU_FAULT;
     if (w->state == W_DONE) return EMU_EXITED;
     if (w->state == W_BAR) return EMU_WAIT_BARRIER;
     simt_entry *top = &w->stack[w->sp - 1];
-    if (top->pc >= c->l->k->ncode || is_control(&c->l->k->code[top->pc]))
-        return fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0, "skip of a control instruction");
+    warp_haws *h = w->haws;
+    const char *what = commit ? "commit" : "skip";
+    if (!h || !h->n)
+        return fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0, "HAWS: %s at pc %u, but nothing was executed ahead", what, top->pc);
+    const ahead_entry *e = &h->log[h->head];
+    if (e->pc != top->pc)
+        return fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0,
+                     "HAWS: %s at pc %u (mask 0x%08x), but the oldest instruction executed ahead is pc %u (mask 0x%08x)",
+                     what, top->pc, top->mask, e->pc, e->mask);
+    if (e->mask != top->mask)
+        return fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0,
+                     "HAWS: pc %u executed ahead with mask 0x%08x, reached in order with mask 0x%08x", e->pc, e->mask, top->mask);
+    if (commit != (e->renamed >= 0))
+        return fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0, "HAWS: %s at pc %u, which was executed ahead %s", what,
+                     e->pc, e->renamed >= 0 ? "renamed (it needs a commit)" : "without renaming (it needs a skip)");
+    if (commit) {
+        /* the copy (§5.3.4): original destination <- pool register, the
+         * entry's active lanes, at the destination's width */
+        const ptx_kernel *k = c->l->k;
+        uint32_t dv = (uint32_t)e->dst, j = (uint32_t)e->renamed - haws_pool_base(k->regs_per_thread);
+        uint32_t n = reg_halves(k, dv);
+        uint64_t *row = &w->regs[(size_t)dv * 32];
+        LANES(e->act) {
+            uint64_t v = h->val[j][lane];
+            if (n == 2) v |= (uint64_t)h->val[j + 1][lane] << 32;
+            row[lane] = v & c->l->ek->rmask[dv];
+        }
+        if (w->owner)
+            for (uint32_t hf = 0; hf < n; hf++) {
+                uint32_t *o = &w->owner[(size_t)(k->phys[dv] + hf) * 32];
+                LANES(e->act) o[lane] = dv + 1;
+            }
+    }
+    h->head = (h->head + 1) % AHEAD_LOG_MAX;
+    if (--h->n == 0) haws_clear_map(h);
     top->pc++;
     reconverge(w);
     return EMU_OK;
+}
+
+int emu_warp_skip(emu_cta *c, uint32_t wi) { return ahead_consume(c, wi, false); }
+int emu_warp_commit(emu_cta *c, uint32_t wi) { return ahead_consume(c, wi, true); }
+
+uint32_t emu_warp_ahead_pending(const emu_cta *c, uint32_t wi) {
+    return wi < c->nwarps && c->w[wi].haws ? c->w[wi].haws->n : 0;
+}
+
+bool emu_warp_ahead_head(const emu_cta *c, uint32_t wi, emu_ahead_entry *e) {
+    if (emu_warp_ahead_pending(c, wi) == 0) return false;
+    const warp_haws *h = c->w[wi].haws;
+    const ahead_entry *x = &h->log[h->head];
+    if (e) *e = (emu_ahead_entry){ x->pc, x->mask, x->act, x->renamed };
+    return true;
 }
 
 int emu_launch_hang(emu_cta *c, uint32_t wi, const char *what) {

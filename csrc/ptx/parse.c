@@ -379,6 +379,13 @@ static void apply_mod(parser *P, ptx_insn *in, const char *m, uint32_t n, uint32
     if (IS("const")) { in->space = SP_CONST; return; }
     if (IS("v2")) { in->vec = 2; return; }
     if (IS("v4")) { in->vec = 4; return; }
+    /* volatile and strong (memory-model ordered) accesses: no functional
+     * effect here, but the HAWS hint pass never moves them (F_VOLATILE) */
+    if ((op == OP_LD || op == OP_ST) &&
+        (IS("volatile") || IS("relaxed") || IS("acquire") || IS("release") || IS("acq_rel"))) {
+        in->flags |= F_VOLATILE;
+        return;
+    }
     /* cache operators, memory-model qualifiers and scopes: no functional effect */
     if (IS("ca") || IS("cg") || IS("cs") || IS("lu") || IS("cv") || IS("wb") || IS("wt") ||
         IS("volatile") || IS("relaxed") || IS("acquire") || IS("release") || IS("acq_rel") ||

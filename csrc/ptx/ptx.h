@@ -100,7 +100,9 @@ enum {
     F_SAT = 1u << 0, F_FTZ = 1u << 1, F_APPROX = 1u << 2, F_FULL = 1u << 3,
     F_UNI = 1u << 4, F_CC = 1u << 5, F_WRAP = 1u << 6, F_CLAMP = 1u << 7,
     F_NC = 1u << 8, F_SHIFTAMT = 1u << 9, F_CALL_RET = 1u << 10,
-    F_BSIGNED = 1u << 11      /* SIMD video ops: the third type (.btype) is .s32 */
+    F_BSIGNED = 1u << 11,     /* SIMD video ops: the third type (.btype) is .s32 */
+    F_VOLATILE = 1u << 12     /* ld/st .volatile/.relaxed/.acquire/.release/.acq_rel
+                                 (HAWS: never hinted, hints/haws_rules.c) */
 };
 
 /* ---- operands ----------------------------------------------------------- */

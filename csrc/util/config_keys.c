@@ -129,6 +129,22 @@ int ck_set(const ck_key *keys, size_t nkeys, void *obj, const char *name,
         *(double *)field = d;
         return 0;
     }
+    case CK_STR: {
+        size_t n = strlen(value);
+        if (n >= 2 && value[0] == '"' && value[n - 1] == '"') {  /* "" or "text" */
+            value++;
+            n -= 2;
+        }
+        if (n > k->max)
+            return smc_fail(err, errlen, "key '%s': value longer than %" PRIu64
+                        " characters", name, k->max);
+        if (memchr(value, '#', n) || memchr(value, '"', n))
+            return smc_fail(err, errlen, "key '%s': '#' and '\"' are not allowed in "
+                        "the value", name);
+        memset(field, 0, (size_t)k->max + 1);
+        memcpy(field, value, n);
+        return 0;
+    }
     }
     return smc_fail(err, errlen, "key '%s': bad key type", name);
 }
@@ -156,7 +172,8 @@ static int apply_line(const ck_key *keys, size_t nkeys, void *obj, char *line,
     char *value = trim(eq + 1);
     if (*name == '\0')
         return smc_fail(err, errlen, "missing key before '='");
-    if (*value == '\0')
+    const ck_key *k = ck_find(keys, nkeys, name);
+    if (*value == '\0' && !(k && k->type == CK_STR))   /* a string may be empty */
         return smc_fail(err, errlen, "key '%s': missing value", name);
     return ck_set(keys, nkeys, obj, name, value, err, errlen);
 }
@@ -286,6 +303,10 @@ int ck_check(const ck_key *keys, size_t nkeys, const void *obj, char *err,
                             "[%g, %g]", k->name, d, k->dmin, k->dmax);
             break;
         }
+        case CK_STR:
+            if (!memchr(field, '\0', (size_t)k->max + 1))
+                return smc_fail(err, errlen, "key '%s': string not terminated", k->name);
+            break;
         }
     }
     return 0;
@@ -314,13 +335,16 @@ void ck_format(const ck_key *k, const void *obj, char *buf, size_t len)
     case CK_DOUBLE:
         snprintf(buf, len, "%.17g", *(const double *)field);
         break;
+    case CK_STR:
+        snprintf(buf, len, field[0] ? "%s" : "\"\"", field);
+        break;
     }
 }
 
 void ck_print(const ck_key *keys, size_t nkeys, const void *obj, FILE *out)
 {
     for (size_t i = 0; i < nkeys; i++) {
-        char val[64];
+        char val[300];
         ck_format(&keys[i], obj, val, sizeof val);
         fprintf(out, "%-22s = %-10s # %s\n", keys[i].name, val, keys[i].doc);
     }
@@ -345,6 +369,9 @@ static void range_text(const ck_key *k, char *buf, size_t len)
     case CK_DOUBLE:
         snprintf(buf, len, "number %g..%g", k->dmin, k->dmax);
         break;
+    case CK_STR:
+        snprintf(buf, len, "text, up to %" PRIu64 " characters", k->max);
+        break;
     }
 }
 
@@ -354,7 +381,7 @@ void ck_markdown(const ck_key *keys, size_t nkeys, const void *obj, FILE *out)
                        "|---|---|---|---|\n"
                      : "| key | type, range | description |\n|---|---|---|\n");
     for (size_t i = 0; i < nkeys; i++) {
-        char range[256], val[64];
+        char range[256], val[300];
         range_text(&keys[i], range, sizeof range);
         if (obj) {
             ck_format(&keys[i], obj, val, sizeof val);

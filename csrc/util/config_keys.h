@@ -18,7 +18,9 @@
  *
  * Integer values accept decimal, 0x-hex and a K/M/G suffix (x1024, x1024^2,
  * x1024^3). Booleans accept 0/1/true/false/yes/no/on/off. Enums accept one of
- * the names listed in the key (stored as its index, a uint32_t).
+ * the names listed in the key (stored as its index, a uint32_t). Strings
+ * (a path) are stored in a char array of the struct; "" or nothing after
+ * '=' is the empty string, and '#' is refused (it starts a comment).
  */
 #ifndef SMC_CONFIG_KEYS_H
 #define SMC_CONFIG_KEYS_H
@@ -36,7 +38,8 @@ typedef enum ck_type {
     CK_U64,     /* uint64_t, range [min, max] */
     CK_BOOL,    /* uint32_t holding 0 or 1 */
     CK_ENUM,    /* uint32_t holding an index into enum_names */
-    CK_DOUBLE   /* double, range [dmin, dmax] */
+    CK_DOUBLE,  /* double, range [dmin, dmax] */
+    CK_STR      /* char[max + 1], at most max characters, NUL-terminated */
 } ck_type;
 
 typedef struct ck_key {
@@ -60,6 +63,8 @@ typedef struct ck_key {
     { nm, CK_ENUM, offsetof(st, fld), 0, 0, 0, 0, names, dc }
 #define CK_KEY_DOUBLE(nm, st, fld, lo, hi, dc) \
     { nm, CK_DOUBLE, offsetof(st, fld), 0, 0, lo, hi, NULL, dc }
+#define CK_KEY_STR(nm, st, fld, dc) \
+    { nm, CK_STR, offsetof(st, fld), 0, sizeof(((st *)0)->fld) - 1, 0, 0, NULL, dc }
 
 /* The key called `name`, or NULL. */
 const ck_key *ck_find(const ck_key *keys, size_t nkeys, const char *name);

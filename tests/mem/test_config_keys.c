@@ -127,6 +127,42 @@ static void test_print_round_trip_and_markdown(void **state)
     free(buf);
 }
 
+/* CK_STR: a char array with a length limit; "" and an empty value are
+ * the empty string; '#' (a comment in files) is refused; it prints quoted
+ * when empty so that the printed text loads back. */
+typedef struct sdemo { uint32_t n; char path[8]; } sdemo;
+static const ck_key skeys[] = {
+    CK_KEY_U32("s.n", sdemo, n, 0, 9, "a number"),
+    CK_KEY_STR("s.path", sdemo, path, "a path"),
+};
+static void test_string_key(void **state)
+{
+    (void)state;
+    sdemo d = { 1, "" };
+    char err[256];
+    assert_int_equal(ck_set(skeys, 2, &d, "s.path", "abc", err, sizeof err), 0);
+    assert_string_equal(d.path, "abc");
+    assert_int_equal(ck_set(skeys, 2, &d, "s.path", "\"a b\"", err, sizeof err), 0);
+    assert_string_equal(d.path, "a b");
+    assert_int_equal(ck_set(skeys, 2, &d, "s.path", "12345678", err, sizeof err), -1);
+    assert_non_null(strstr(err, "'s.path'"));
+    assert_non_null(strstr(err, "7 characters"));
+    assert_string_equal(d.path, "a b");                      /* unchanged */
+    assert_int_equal(ck_set(skeys, 2, &d, "s.path", "x#y", err, sizeof err), -1);
+    assert_int_equal(ck_apply(skeys, 2, &d, "s.path =", err, sizeof err), 0);
+    assert_string_equal(d.path, "");
+    assert_int_equal(ck_apply(skeys, 2, &d, "s.n =", err, sizeof err), -1);  /* numbers need one */
+    assert_non_null(strstr(err, "missing value"));
+    char buf[64];
+    ck_format(&skeys[1], &d, buf, sizeof buf);
+    assert_string_equal(buf, "\"\"");
+    assert_int_equal(ck_load_text(skeys, 2, &d, "s.path = p.txt # comment\n", "t", err, sizeof err), 0);
+    assert_string_equal(d.path, "p.txt");
+    memset(d.path, 'z', sizeof d.path);                      /* not terminated */
+    assert_int_equal(ck_check(skeys, 2, &d, err, sizeof err), -1);
+    assert_non_null(strstr(err, "s.path"));
+}
+
 static void test_check_struct(void **state)
 {
     (void)state;
@@ -267,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_apply_and_text),
         cmocka_unit_test(test_print_round_trip_and_markdown),
         cmocka_unit_test(test_check_struct),
+        cmocka_unit_test(test_string_key),
         cmocka_unit_test(test_mem_presets),
         cmocka_unit_test(test_mem_config_errors),
         cmocka_unit_test(test_mem_too_big),

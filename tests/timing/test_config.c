@@ -183,6 +183,72 @@ static void test_policy_syntax(void **state)
     assert_int_equal(gpu_config_set_backend(&c, "verilog", err, sizeof err), -1);
 }
 
+/* The HAWS keys: off with the spec's option defaults in every preset (so
+ * that nothing changes), range errors naming the key, and the one text key
+ * (haws.hints_file) with its empty value, quotes and round trip. */
+static void test_haws_keys(void **state)
+{
+    (void)state;
+    for (size_t i = 0; gpu_preset_names[i]; i++) {
+        gpu_config c;
+        assert_int_equal(gpu_config_preset(&c, gpu_preset_names[i], err, sizeof err), 0);
+        assert_int_equal(c.haws, GPU_HAWS_OFF);
+        assert_int_equal(c.haws_copy_latency, 1);
+        assert_int_equal(c.haws_mem_hints, 1);
+        assert_int_equal(c.haws_branch_hints, 1);
+        assert_int_equal(c.haws_cross_stall_points, 0);
+        assert_int_equal(c.haws_rename_occupancy, 1);
+        assert_int_equal(c.haws_validate, 1);
+        assert_string_equal(c.haws_hints_file, "");
+    }
+    gpu_config c;
+    assert_int_equal(gpu_config_preset(&c, "kepler-k20x", err, sizeof err), 0);
+    assert_int_equal(gpu_config_apply(&c, "sched.haws=warp", err, sizeof err), 0);
+    assert_int_equal(c.haws, GPU_HAWS_WARP);
+    assert_string_equal(gpu_haws_name(c.haws), "warp");
+    assert_int_equal(gpu_config_apply(&c, "sched.haws = all", err, sizeof err), 0);
+    assert_int_equal(c.haws, GPU_HAWS_ALL);
+    assert_int_equal(gpu_config_apply(&c, "sched.haws=on", err, sizeof err), -1);
+    assert_non_null(strstr(err, "sched.haws"));
+    assert_int_equal(gpu_config_apply(&c, "haws.copy_latency=0", err, sizeof err), -1);
+    assert_non_null(strstr(err, "haws.copy_latency"));
+    assert_int_equal(gpu_config_apply(&c, "haws.copy_latency=3", err, sizeof err), 0);
+    assert_int_equal(c.haws_copy_latency, 3);
+    assert_int_equal(gpu_config_apply(&c, "haws.mem_hints=off", err, sizeof err), 0);
+    assert_int_equal(c.haws_mem_hints, 0);
+    assert_int_equal(gpu_config_apply(&c, "haws.validate=2", err, sizeof err), -1);
+    assert_non_null(strstr(err, "haws.validate"));
+    assert_int_equal(gpu_config_apply(&c, "haws.hints_file=/tmp/my hints.txt", err, sizeof err), 0);
+    assert_string_equal(c.haws_hints_file, "/tmp/my hints.txt");
+    assert_int_equal(gpu_config_apply(&c, "haws.hints_file=a#b", err, sizeof err), -1);
+    assert_non_null(strstr(err, "haws.hints_file"));
+    char longpath[400];
+    memset(longpath, 'x', sizeof longpath);
+    memcpy(longpath, "haws.hints_file=", 16);
+    longpath[16 + GPU_HAWS_PATH_MAX + 1] = '\0';                /* one character too many */
+    assert_int_equal(gpu_config_apply(&c, longpath, err, sizeof err), -1);
+    assert_non_null(strstr(err, "haws.hints_file"));
+    assert_string_equal(c.haws_hints_file, "/tmp/my hints.txt");  /* unchanged */
+    /* a config file with the text key, printed and read back */
+    char path[] = "/tmp/smc_cfg_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    gpu_config_print(&c, f);
+    fclose(f);
+    gpu_config b;
+    assert_int_equal(gpu_config_preset(&b, "kepler-k20x", err, sizeof err), 0);
+    if (gpu_config_load_file(&b, path, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_string_equal(b.haws_hints_file, "/tmp/my hints.txt");
+    assert_int_equal(b.haws, GPU_HAWS_ALL);
+    assert_int_equal(b.haws_copy_latency, 3);
+    /* empty again: "" and nothing after '=' */
+    assert_int_equal(gpu_config_apply(&b, "haws.hints_file=\"\"", err, sizeof err), 0);
+    assert_string_equal(b.haws_hints_file, "");
+    assert_int_equal(gpu_config_apply(&c, "haws.hints_file=", err, sizeof err), 0);
+    assert_string_equal(c.haws_hints_file, "");
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -194,6 +260,7 @@ int main(void)
         cmocka_unit_test(test_file_and_spec),
         cmocka_unit_test(test_print_roundtrip),
         cmocka_unit_test(test_policy_syntax),
+        cmocka_unit_test(test_haws_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
