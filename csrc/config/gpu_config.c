@@ -87,6 +87,7 @@ static const ck_key gpu_keys[] = {
     CK_KEY_U64("gpu.watchdog_cycles", gpu_config, watchdog_cycles, 1000, UINT64_C(1) << 50, "watchdog, timing mode: cycles in which no warp exits, no barrier completes and no CTA starts before the launch is reported hung (SMC_ERR_LAUNCH_TIMEOUT)"),
     G32("gpu.progress_seconds", progress_seconds, 0, 3600, "a progress line on stderr every N seconds of host time (0 = never)"),
     CK_KEY_ENUM("sched.haws", gpu_config, haws, haws_names, "HAWS (docs/haws.md) on top of the policy: off; warp = a warp enters hint mode when its next instruction waits on a long-latency load (seed 000 §5.3.3); all = only in a cycle its scheduler issued nothing"),
+    G32("haws.rcu_depth", haws_rcu_depth, 1, 8, "HAWS: Result Collection Unit entries per warp, the scheduler core's RcuDepth (seed 000 §5.3.3: 8); the Verilated models have 8"),
     G32("haws.copy_latency", haws_copy_latency, 1, 1000, "HAWS: cycles of a return-pass copy of a renamed result (an issue slot, no unit)"),
     CK_KEY_BOOL("haws.mem_hints", gpu_config, haws_mem_hints, "HAWS hint pass: memory instructions may be chain members (never atomics, volatile, or past a barrier)"),
     CK_KEY_BOOL("haws.branch_hints", gpu_config, haws_branch_hints, "HAWS hint pass: uniform branches may be chain members (format 2)"),
@@ -268,6 +269,7 @@ int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errle
      * #18, #33 recommend (docs/haws.md). */
     c.haws = GPU_HAWS_OFF;
     c.haws_copy_latency = 1;
+    c.haws_rcu_depth = 8;                /* seed 000 §5.3.3 */
     c.haws_mem_hints = 1;
     c.haws_branch_hints = 1;
     c.haws_cross_stall_points = 0;

@@ -118,6 +118,7 @@ typedef struct gpu_config {
      * (hints/haws_pass.h haws_opts_from_config). With haws = off nothing
      * else here has an effect. */
     uint32_t haws;                /* enum gpu_haws */
+    uint32_t haws_rcu_depth;      /* RCU entries per warp (core RcuDepth) */
     uint32_t haws_copy_latency;   /* cycles of a return-pass copy (C.9 #18) */
     uint32_t haws_mem_hints;      /* memory instructions may be chain members */
     uint32_t haws_branch_hints;   /* uniform branches may be chain members */

@@ -1,7 +1,7 @@
 # tests/timing/: the GPU configuration and the SM timing model (issue 5).
 # The timing tests need the scheduler core (cosim/, see csrc/timing/module.mk).
 
-TIMING_TEST_NAMES := test_config $(if $(TIMING_HAVE_SCHED),test_timing test_watchdog)
+TIMING_TEST_NAMES := test_config $(if $(TIMING_HAVE_SCHED),test_timing test_watchdog test_haws)
 TIMING_TEST_BINS  := $(patsubst %,$(B)/tests/timing/%,$(TIMING_TEST_NAMES))
 
 $(B)/tests/timing/%: $(B)/tests/timing/%.o $(EMU_LIB)
@@ -10,8 +10,9 @@ $(B)/tests/timing/%: $(B)/tests/timing/%.o $(EMU_LIB)
 
 # the timing and watchdog tests also drive the RTL and lockstep back ends
 ifneq ($(TIMING_HAVE_SCHED),)
-$(B)/tests/timing/test_timing $(B)/tests/timing/test_watchdog: $(VSCHED_LIB) $(TIMING_FST_OBJ)
-$(B)/tests/timing/test_timing $(B)/tests/timing/test_watchdog: LDLIBS += $(TIMING_RTL_LINK)
+TIMING_RTL_TESTS := $(B)/tests/timing/test_timing $(B)/tests/timing/test_watchdog $(B)/tests/timing/test_haws
+$(TIMING_RTL_TESTS): $(VSCHED_LIB) $(TIMING_FST_OBJ)
+$(TIMING_RTL_TESTS): LDLIBS += $(TIMING_RTL_LINK)
 endif
 
 .SECONDARY: $(patsubst %,$(B)/tests/timing/%.o,$(TIMING_TEST_NAMES))

@@ -27,36 +27,7 @@
 #include "timing.h"
 #include "sched_if.h"
 
-/* ---- a tiny PTX builder ------------------------------------------------- */
-
-typedef struct { char *s; size_t n, cap; } sbuf;
-
-static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int k = vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
-        va_end(ap);
-        if ((size_t)k < b->cap - b->n) {
-            b->n += (size_t)k;
-            return;
-        }
-        b->cap = b->cap * 2 + (size_t)k + 256;
-        b->s = realloc(b->s, b->cap);
-        assert_non_null(b->s);
-    }
-}
-
-static void header(sbuf *b, const char *name, const char *params)
-{
-    b->n = 0;
-    if (b->s)
-        b->s[0] = 0;
-    put(b, ".version 9.0\n.target sm_75\n.address_size 64\n\n.visible .entry %s(%s)\n{\n", name, params);
-    put(b, ".reg .pred %%p<4>;\n.reg .f32 %%f<80>;\n.reg .b32 %%r<80>;\n.reg .b64 %%rd<80>;\n");
-}
+#include "tm_rig.h"
 
 /* chain(out): N dependent fp32 adds between two clock reads. */
 static void ptx_chain(sbuf *b, int n)
@@ -106,56 +77,6 @@ static void ptx_chase(sbuf *b, int n)
     for (int i = 0; i < n; i++)
         put(b, "st.global.u32 [%%rd79+%d], %%r%d;\n", 4 * i, 2 + i);
     put(b, "cvt.u32.u64 %%r70, %%rd%d;\nst.global.u32 [%%rd79+%d], %%r70;\nDONE:\nret;\n}\n", 1 + n, 4 * n);
-}
-
-/* ---- device helpers -------------------------------------------------------- */
-
-typedef struct rig {
-    smc_device *dev;
-    smc_module *mod;
-    smc_kernel *k;
-    sbuf ptx;
-} rig;
-
-static const char *backend = "c";   /* scheduler back end of rig_open */
-
-static void rig_open(rig *r, const char *config, const char *set, const char *json)
-{
-    smc_device_opts o;
-    memset(&o, 0, sizeof o);
-    o.mode = SMC_MODE_TIMING;
-    o.sched = backend;
-    o.config = config;
-    o.set = set;
-    o.json = json;
-    o.print_stats = -1;
-    assert_int_equal(smc_device_create(&o, &r->dev), SMC_OK);
-}
-
-static void rig_load(rig *r, const char *kernel)
-{
-    smc_status st = smc_module_load_ptx(r->dev, kernel, r->ptx.s, r->ptx.n, &r->mod);
-    if (st != SMC_OK)
-        fail_msg("PTX: %s", smc_last_message(r->dev));
-    assert_int_equal(smc_module_get_kernel(r->mod, kernel, &r->k), SMC_OK);
-}
-
-static void rig_close(rig *r)
-{
-    smc_device_destroy(r->dev);
-    free(r->ptx.s);
-    memset(r, 0, sizeof *r);
-}
-
-static const timing_stats *launch(rig *r, smc_dim3 grid, smc_dim3 block, const void *params,
-                                  size_t nparams)
-{
-    smc_status st = smc_launch(r->dev, r->k, grid, block, 0, 0, params, nparams, NULL);
-    if (st != SMC_OK)
-        fail_msg("launch: %s: %s", smc_status_name(st), smc_last_message(r->dev));
-    const timing_stats *s = smc_device_timing(r->dev, smc_launch_count(r->dev) - 1);
-    assert_non_null(s);
-    return s;
 }
 
 /* ---- dependent chain: N x latency ---------------------------------------- */
