@@ -1,0 +1,19 @@
+# tests/haws/: HAWS end to end (docs/haws.md). The timing-model tests with
+# generated kernels are tests/timing/test_haws.c; the hint pass's are
+# tests/hints/.
+#
+# The results command (scripts/results-haws.py): the Table 5.1/5.3
+# benchmarks without and with HAWS on kepler-k20x (LRR, GTO) and si-7970
+# (GTO), the other trigger and an RCU-depth sweep, Markdown beside the
+# thesis's numbers and gnuplot plots in build/results/haws/. In full on demand
+# (`make results-haws`, SIZE=small|default|large, default `default`); small
+# and quick inside `make test` (results-smoke.sh).
+ifneq ($(and $(TIMING_HAVE_SCHED),$(wildcard bench/drivers/main.c)),)
+HAWS_RESULTS_SIZE ?= default
+.PHONY: results-haws
+results-haws: $(B)/bin/smcosim-bench
+	@scripts/results-haws.py --build $(B) --size $(if $(SIZE),$(SIZE),$(HAWS_RESULTS_SIZE))
+
+TEST_SUITES += "tests/haws/results-smoke.sh $(B)"
+TEST_DEPS   += $(B)/bin/smcosim-bench
+endif
