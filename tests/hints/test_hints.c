@@ -285,6 +285,33 @@ static void test_bench_chains(void **state)
     }
 }
 
+/* haws.cross_stall_points=1 (C.9 #33): in matmul_naive's unrolled loop the
+ * chain of the first fma (pc 39) no longer ends at the second fma (43, a
+ * stall point: skipped) and takes the next address add (44, which needs
+ * only member 40's %rd22 and the loop-invariant %rd5). */
+static void test_cross_stall_points(void **state)
+{
+    (void)state;
+    smc_module *m;
+    if (smc_module_load_ptx_file(dev, "bench/ptx/matmul.ptx", &m) != SMC_OK) fail_msg("%s", smc_last_message(dev));
+    const emu_kernel *ek = kernel_of(m, "matmul_naive");
+    assert_int_equal(emu_kernel_inst(ek, 43)->op, emu_kernel_inst(ek, 39)->op);   /* both fma */
+    haws_opts o = opts();
+    haws_result r;
+    compute(ek, &o, &r);
+    assert_true(r.stall[39] && r.stall[43]);
+    assert_int_equal(r.chain[44], 43);        /* default: 44 belongs to the next chain */
+    assert_int_equal(haws_hint_offset(r.hint[42]), 0);
+    haws_result_free(&r);
+    o.cross_stall_points = 1;
+    compute(ek, &o, &r);
+    assert_int_equal(r.chain[44], 39);
+    assert_int_equal(haws_hint_offset(r.hint[42]), 44 - 39);
+    assert_int_equal(r.chain[43], HAWS_NO_CHAIN);
+    haws_result_free(&r);
+    smc_module_unload(m);
+}
+
 /* The validator accepts the pass's output for every kernel of every PTX
  * file under bench/ptx, tests/emu/ptx, tests/isa/ptx and tests/hints/ptx,
  * under each option set (D.1 #7). */
@@ -395,6 +422,13 @@ static void e_clock(uint32_t *h, const emu_kernel *ek)
     h[3] = haws_hint_f1(5 - 3, 0, 0);
     h[5] = haws_hint_f1(7 - 3, 0, 0);
 }
+/* never_members: the ld.volatile at 6 */
+static void e_volatile(uint32_t *h, const emu_kernel *ek)
+{
+    (void)ek;
+    h[3] = haws_hint_f1(6 - 3, 0, 0);
+    h[6] = haws_hint_f1(7 - 3, 0, 0);
+}
 /* never_members: past the membar at 8 */
 static void e_fence(uint32_t *h, const emu_kernel *ek)
 {
@@ -457,6 +491,7 @@ static void test_wrong_hints(void **state)
     expect_rule("barrier_shadow", e_past_barrier, HAWS_RULE_MEM_PAST_BARRIER, 7);
     expect_rule("never_members", e_atomic, HAWS_RULE_ATOMIC_MEMBER, 4);
     expect_rule("never_members", e_clock, HAWS_RULE_CLOCK_MEMBER, 5);
+    expect_rule("never_members", e_volatile, HAWS_RULE_VOLATILE_MEMBER, 6);
     expect_rule("never_members", e_fence, HAWS_RULE_SKIPPED_CONTROL, 7);
     expect_rule("mem_alias", e_alias, HAWS_RULE_MEM_ALIAS, 5);
     expect_rule("fig53", e_outside, HAWS_RULE_OFFSET_KERNEL, 3);
@@ -734,6 +769,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_eight_members),
         cmocka_unit_test(test_offset_range),
         cmocka_unit_test(test_bench_chains),
+        cmocka_unit_test(test_cross_stall_points),
         cmocka_unit_test(test_validator_accepts_pass),
         cmocka_unit_test(test_wrong_hints),
         cmocka_unit_test(test_unchecked),
