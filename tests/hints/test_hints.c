@@ -99,36 +99,55 @@ static void test_war_rename(void **state)
     haws_result r;
     const emu_kernel *ek = hk("war_rename");
     compute(ek, &o, &r);
-    f1(&r, 5, 5, 7);
-    none(&r, 6);
-    /* 7 writes %rd1, which the skipped store 6 reads: renamed into the
+    f1(&r, 7, 7, 9);
+    none(&r, 8);
+    /* 9 writes %rd1, which the skipped store 8 reads: renamed into the
      * pool, an even pair (a 64-bit value) */
-    uint32_t w = r.hint[7];
+    uint32_t w = r.hint[9];
     assert_int_equal(haws_hint_rename(w), 1);
     uint32_t base = haws_pool_base(emu_kernel_ptx(ek)->regs_per_thread);
     assert_int_equal(haws_hint_dst(w), base);
-    assert_int_equal(haws_hint_offset(w), 8 - 5);
-    f1(&r, 5, 8, 9);
-    f1(&r, 5, 9, 10);
-    /* the loop branch: conditional, format 2; its taken side runs into the
-     * load 4 (may alias the skipped store: skipped) and the stall point
-     * itself, the fall-through side is at the reconvergence point */
-    assert_true(haws_hint_is_branch(r.hint[10]));
-    assert_int_equal(haws_hint_direct(r.hint[10]), 0);
-    assert_int_equal(haws_hint_taken(r.hint[10]), 0);
-    assert_int_equal(haws_hint_fallthru(r.hint[10]), 0);
-    assert_int_equal(r.chain[10], 5);
-    none(&r, 4);
-    assert_int_equal(r.sum.renames, 1);
+    assert_int_equal(haws_hint_offset(w), 10 - 7);
+    f1(&r, 7, 10, 11);
+    f1(&r, 7, 11, 12);
+    /* the loop branch: conditional, format 2; its taken side wraps to 5
+     * (offset -2), then the load 6 (may alias the skipped store: skipped)
+     * and the stall point itself end it; the fall-through side is at the
+     * reconvergence point */
+    assert_true(haws_hint_is_branch(r.hint[12]));
+    assert_int_equal(haws_hint_direct(r.hint[12]), 0);
+    assert_int_equal(haws_hint_taken(r.hint[12]), 5 - 7);
+    assert_int_equal(haws_hint_fallthru(r.hint[12]), 0);
+    assert_int_equal(r.chain[12], 7);
+    f1(&r, 7, 5, 0);
+    none(&r, 6);
+    assert_int_equal(r.sum.hinted, 5);
     assert_int_equal(r.sum.branch_members, 1);
-    assert_int_equal(r.sum.regs_haws, base + 2);
+    assert_true(r.sum.renames >= 1);
+    assert_true(r.sum.regs_haws >= base + 2);
     haws_result_free(&r);
 
     /* without branch hints the chain ends before the branch */
     o.branch_hints = 0;
     compute(ek, &o, &r);
-    f1(&r, 5, 9, 0);
-    none(&r, 10);
+    f1(&r, 7, 11, 0);
+    none(&r, 12);
+    none(&r, 5);
+    haws_result_free(&r);
+}
+
+/* A conditional branch with nothing to hint on either side is not made a
+ * member: the chain ends before it. */
+static void test_branch_trim(void **state)
+{
+    (void)state;
+    haws_opts o = opts();
+    haws_result r;
+    compute(hk("branch_trim"), &o, &r);
+    f1(&r, 3, 3, 4);
+    f1(&r, 3, 4, 0);
+    none(&r, 5);
+    none(&r, 6);
     haws_result_free(&r);
 }
 
@@ -388,11 +407,11 @@ static void e_raw(uint32_t *h, const emu_kernel *ek)
     h[4] = haws_hint_f1(5 - 3, 0, haws_hint_dst(h[4]));
     h[5] = haws_hint_f1(6 - 3, 0, 0);
 }
-/* war_rename: the rename bit of 7 cleared */
+/* war_rename: the rename bit of 9 cleared */
 static void e_war(uint32_t *h, const emu_kernel *ek)
 {
     (void)ek;
-    h[7] = haws_hint_f1(haws_hint_offset(h[7]), 0, 0);
+    h[9] = haws_hint_f1(haws_hint_offset(h[9]), 0, 0);
 }
 /* barrier_shadow: the bar.sync at 5 named as a member */
 static void e_barrier(uint32_t *h, const emu_kernel *ek)
@@ -453,12 +472,12 @@ static void e_outside(uint32_t *h, const emu_kernel *ek)
 static void e_rename_low(uint32_t *h, const emu_kernel *ek)
 {
     (void)ek;
-    h[7] = haws_hint_f1(haws_hint_offset(h[7]), 1, 0);
+    h[9] = haws_hint_f1(haws_hint_offset(h[9]), 1, 0);
 }
 /* war_rename: a 64-bit value renamed to an odd id */
 static void e_rename_odd(uint32_t *h, const emu_kernel *ek)
 {
-    h[7] = haws_hint_f1(haws_hint_offset(h[7]), 1, haws_pool_base(emu_kernel_ptx(ek)->regs_per_thread) + 1);
+    h[9] = haws_hint_f1(haws_hint_offset(h[9]), 1, haws_pool_base(emu_kernel_ptx(ek)->regs_per_thread) + 1);
 }
 /* eight_members: a 9th member */
 static void e_nine(uint32_t *h, const emu_kernel *ek)
@@ -473,9 +492,9 @@ static void e_orphan(uint32_t *h, const emu_kernel *ek) { (void)ek; h[9] = haws_
 static void e_format(uint32_t *h, const emu_kernel *ek) { (void)ek; h[4] = haws_hint_f2(1, 6 - 3, 0); }
 /* direct_branch: the type bit says conditional */
 static void e_type(uint32_t *h, const emu_kernel *ek) { (void)ek; h[4] = haws_hint_f2(0, 6 - 3, 0); }
-/* war_rename: a member beyond a skipped branch (the chain of 5 jumping to
- * 11 past the loop branch 10) */
-static void e_control(uint32_t *h, const emu_kernel *ek) { (void)ek; h[9] = haws_hint_f1(11 - 5, 0, haws_hint_dst(h[9])); }
+/* war_rename: a member beyond a skipped branch (the chain of 7 jumping from
+ * 11 to 13 past the loop branch 12) */
+static void e_control(uint32_t *h, const emu_kernel *ek) { (void)ek; h[11] = haws_hint_f1(13 - 7, 0, haws_hint_dst(h[11])); }
 /* fig53: the stall point 7 named as a member */
 static void e_stall(uint32_t *h, const emu_kernel *ek) { (void)ek; h[6] = haws_hint_f1(7 - 3, 0, haws_hint_dst(h[6])); }
 /* eight_members: a physical-only WAR (5 writes the register the stall
@@ -486,7 +505,7 @@ static void test_wrong_hints(void **state)
 {
     (void)state;
     expect_rule("fig53", e_raw, HAWS_RULE_RAW, 5);
-    expect_rule("war_rename", e_war, HAWS_RULE_RENAME_MISSING, 7);
+    expect_rule("war_rename", e_war, HAWS_RULE_RENAME_MISSING, 9);
     expect_rule("barrier_shadow", e_barrier, HAWS_RULE_BARRIER_MEMBER, 5);
     expect_rule("barrier_shadow", e_past_barrier, HAWS_RULE_MEM_PAST_BARRIER, 7);
     expect_rule("never_members", e_atomic, HAWS_RULE_ATOMIC_MEMBER, 4);
@@ -495,13 +514,13 @@ static void test_wrong_hints(void **state)
     expect_rule("never_members", e_fence, HAWS_RULE_SKIPPED_CONTROL, 7);
     expect_rule("mem_alias", e_alias, HAWS_RULE_MEM_ALIAS, 5);
     expect_rule("fig53", e_outside, HAWS_RULE_OFFSET_KERNEL, 3);
-    expect_rule("war_rename", e_rename_low, HAWS_RULE_RENAME_TARGET, 7);
-    expect_rule("war_rename", e_rename_odd, HAWS_RULE_RENAME_TARGET, 7);
+    expect_rule("war_rename", e_rename_low, HAWS_RULE_RENAME_TARGET, 9);
+    expect_rule("war_rename", e_rename_odd, HAWS_RULE_RENAME_TARGET, 9);
     expect_rule("eight_members", e_nine, HAWS_RULE_CHAIN_LENGTH, 12);
     expect_rule("fig53", e_orphan, HAWS_RULE_ORPHAN, 9);
     expect_rule("fig53", e_format, HAWS_RULE_FORMAT, 4);
     expect_rule("direct_branch", e_type, HAWS_RULE_FORMAT, 4);
-    expect_rule("war_rename", e_control, HAWS_RULE_SKIPPED_CONTROL, 9);
+    expect_rule("war_rename", e_control, HAWS_RULE_SKIPPED_CONTROL, 11);
     expect_rule("fig53", e_stall, HAWS_RULE_STALL_MEMBER, 7);
     expect_rule("eight_members", e_phys_war, HAWS_RULE_RENAME_MISSING, 5);
     /* the example message of the brief's form */
@@ -635,10 +654,11 @@ static void test_prepare_kernel(void **state)
     haws_opts o2 = opts();
     o2.branch_hints = 0;
     assert_int_equal(haws_prepare_kernel(ek, &o2, err, sizeof err), 0);
-    assert_int_equal(emu_kernel_inst(ek, 10)->hint, 0);
+    assert_int_equal(emu_kernel_inst(ek, 12)->hint, 0);
     /* the first options again: the same words, from the cache */
     assert_int_equal(haws_prepare_kernel(ek, &o, err, sizeof err), 0);
-    assert_int_equal(emu_kernel_inst(ek, 10)->hint, r.hint[10]);
+    assert_int_equal(emu_kernel_inst(ek, 12)->hint, r.hint[12]);
+    assert_int_not_equal(r.hint[12], 0);
     haws_result_free(&r);
 
     /* computed once per kernel and options: a hint file changed after the
@@ -676,10 +696,10 @@ static uint32_t rnd(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
 static void fuzz_rounds(int words, int texts)
 {
     static const char *const names[] = { "fig53", "war_rename", "barrier_shadow", "mem_alias",
-                                         "direct_branch", "never_members", "eight_members" };
+                                         "direct_branch", "never_members", "eight_members", "branch_trim" };
     uint32_t rejected = 0, accepted = 0;
     for (int it = 0; it < words; it++) {
-        const emu_kernel *ek = hk(names[it % 7]);
+        const emu_kernel *ek = hk(names[it % 8]);
         haws_opts o = opts();
         haws_result r;
         compute(ek, &o, &r);
@@ -762,6 +782,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fig53),
         cmocka_unit_test(test_war_rename),
+        cmocka_unit_test(test_branch_trim),
         cmocka_unit_test(test_barrier_shadow),
         cmocka_unit_test(test_mem_alias),
         cmocka_unit_test(test_direct_branch),
