@@ -27,6 +27,7 @@
 #include "smcosim.h"
 #include "../../csrc/emu/emu.h"
 #include "../../hints/haws_pass.h"
+#include "../../csrc/ptx/ptx.h"
 
 static smc_device *dev;
 static smc_module *hints_mod;
@@ -376,6 +377,262 @@ static void test_validator_accepts_pass(void **state)
     }
     print_message("validator: pass output of %u kernels in %u files accepted\n", kernels, files);
     assert_true(files >= 18 + 6);
+}
+
+/* ---- an independent oracle: the reordered execution reads what program
+ * order reads ------------------------------------------------------------------
+ *
+ * For every path of every chain the pass emits, replay two orders on
+ * register *versions* (which path instruction wrote the value): program
+ * order, and the HAWS order (members first, in path order, writing renamed
+ * ids and reading through the renaming map; then the return pass: skipped
+ * instructions in order, a copy at each renamed member, hinted branches
+ * re-executed). Every instruction must read the same versions in both, and
+ * the kernel's registers must end equal. Memory instructions moved ahead of
+ * a skipped one must be provably disjoint from it (or both loads), none may
+ * follow a barrier, and never-members never appear. This shares no code with
+ * the pass's rules (hints/haws_rules.c): it checks their outcome. */
+#define OR_REGS (256 + 32)
+#define OR_MAX 1100
+typedef struct opath { uint32_t n, pc[OR_MAX]; uint8_t member[OR_MAX]; int32_t ren[OR_MAX]; } opath;
+
+static int or_reads(const emu_inst_info *x, uint32_t *r)
+{
+    int n = 0;
+    for (uint32_t i = 0; i < x->nsrc; i++) r[n++] = x->src[i];
+    for (uint32_t i = 0; i < x->nsrc_pred; i++) r[n++] = 256 + x->src_pred[i];
+    return n;
+}
+static int or_writes(const emu_inst_info *x, uint32_t *w)
+{
+    int n = 0;
+    for (uint32_t i = 0; i < x->ndst; i++) w[n++] = x->dst[i];
+    for (uint32_t i = 0; i < x->ndst_pred; i++) w[n++] = 256 + x->dst_pred[i];
+    return n;
+}
+static int32_t or_addr_base(const ptx_insn *in, int64_t *off)
+{
+    for (uint32_t i = 0; i < in->nops; i++)
+        if (in->ops[i].kind == OK_ADDR) { *off = (int64_t)in->ops[i].imm; return in->ops[i].reg; }
+    *off = 0;
+    return -1;
+}
+static bool or_vreg_written(const ptx_kernel *k, const opath *P, uint32_t from, uint32_t to, int32_t v)
+{
+    for (uint32_t i = from; i < to; i++) {
+        int32_t d[8], sr[16]; uint32_t nd, ns;
+        ptx_insn_regs(&k->code[P->pc[i]], d, &nd, sr, &ns);
+        for (uint32_t j = 0; j < nd; j++) if (d[j] == v) return true;
+    }
+    return false;
+}
+
+static uint32_t oracle_paths;
+
+static char oracle_msg[512];
+#define OFAIL(...) do { snprintf(oracle_msg, sizeof oracle_msg, __VA_ARGS__); return -1; } while (0)
+
+/* 0, or -1 with the first difference in oracle_msg. */
+static int oracle_check(const emu_kernel *ek, const opath *P, const char *where)
+{
+    const ptx_kernel *k = emu_kernel_ptx(ek);
+    static int32_t cur[OR_REGS], prog_rd[OR_MAX][24], haws_rd[OR_MAX][24];
+    static int32_t map[OR_REGS];
+    uint32_t r[24], w[16];
+    oracle_paths++;
+    /* program order */
+    for (uint32_t i = 0; i < OR_REGS; i++) cur[i] = -1 - (int32_t)i;
+    for (uint32_t i = 0; i < P->n; i++) {
+        const emu_inst_info *x = emu_kernel_inst(ek, P->pc[i]);
+        int nr = or_reads(x, r), nw = or_writes(x, w);
+        for (int j = 0; j < nr; j++) prog_rd[i][j] = cur[r[j]];
+        for (int j = 0; j < nw; j++) cur[w[j]] = (int32_t)i;
+    }
+    int32_t final_prog[OR_REGS];
+    memcpy(final_prog, cur, sizeof cur);
+    /* HAWS order: members ahead, through the renaming map */
+    for (uint32_t i = 0; i < OR_REGS; i++) { cur[i] = -1 - (int32_t)i; map[i] = (int32_t)i; }
+    for (uint32_t i = 0; i < P->n; i++) {
+        if (!P->member[i]) continue;
+        const emu_inst_info *x = emu_kernel_inst(ek, P->pc[i]);
+        int nr = or_reads(x, r), nw = or_writes(x, w);
+        for (int j = 0; j < nr; j++) haws_rd[i][j] = cur[map[r[j]]];
+        for (int j = 0; j < nw; j++) {
+            if (P->ren[i] >= 0) {
+                uint32_t to = (uint32_t)P->ren[i] + (uint32_t)j;
+                if (to >= 256 || w[j] >= 256) OFAIL("%s: pc %u: rename of a predicate or beyond 255", where, P->pc[i]);
+                cur[to] = (int32_t)i; map[w[j]] = (int32_t)to;
+            } else {
+                cur[w[j]] = (int32_t)i; map[w[j]] = (int32_t)w[j];
+            }
+        }
+    }
+    /* the return pass: original ids, copies in place of renamed members */
+    for (uint32_t i = 0; i < P->n; i++) {
+        const emu_inst_info *x = emu_kernel_inst(ek, P->pc[i]);
+        int nr = or_reads(x, r), nw = or_writes(x, w);
+        if (!P->member[i]) {
+            for (int j = 0; j < nr; j++) haws_rd[i][j] = cur[r[j]];
+            for (int j = 0; j < nw; j++) cur[w[j]] = (int32_t)i;
+        } else if (P->ren[i] >= 0) {
+            for (int j = 0; j < nw; j++) cur[w[j]] = cur[(uint32_t)P->ren[i] + (uint32_t)j];
+        } else if (x->is_branch) {
+            int32_t again[24];
+            for (int j = 0; j < nr; j++) again[j] = cur[r[j]];
+            for (int j = 0; j < nr; j++)
+                if (again[j] != prog_rd[i][j])
+                    OFAIL("%s: re-executed branch pc %u reads another value of r%u", where, P->pc[i], r[j]);
+        }
+    }
+    for (uint32_t i = 0; i < P->n; i++) {
+        const emu_inst_info *x = emu_kernel_inst(ek, P->pc[i]);
+        int nr = or_reads(x, r);
+        for (int j = 0; j < nr; j++)
+            if (haws_rd[i][j] != prog_rd[i][j])
+                OFAIL("%s: pc %u (%s) reads id %u written by path step %d, in program order by %d",
+                         where, P->pc[i], P->member[i] ? "member" : "skipped", r[j], haws_rd[i][j], prog_rd[i][j]);
+    }
+    for (uint32_t id = 0; id < OR_REGS; id++) {
+        if (id < 256 && id >= k->regs_per_thread) continue;      /* the pool */
+        if (cur[id] != final_prog[id])
+            OFAIL("%s: id %u ends with the value of step %d, in program order %d", where, id, cur[id], final_prog[id]);
+    }
+    /* memory and never-members */
+    bool barrier = false;
+    for (uint32_t j = 0; j < P->n; j++) {
+        const emu_inst_info *x = emu_kernel_inst(ek, P->pc[j]);
+        const ptx_insn *in = &k->code[P->pc[j]];
+        if (x->is_barrier) barrier = true;
+        if (!P->member[j]) continue;
+        if (x->is_barrier || x->is_exit || x->is_atomic || in->op == OP_CALL || in->op == OP_FENCE ||
+            in->op == OP_MEMBAR || (in->flags & F_VOLATILE))
+            OFAIL("%s: pc %u (%s) is a member", where, P->pc[j], x->name);
+        for (uint32_t o = 0; o < in->nops; o++)
+            if (in->ops[o].kind == OK_SREG && (in->ops[o].reg == SR_CLOCK || in->ops[o].reg == SR_CLOCK64 ||
+                in->ops[o].reg == SR_CLOCK_HI || in->ops[o].reg == SR_GLOBALTIMER ||
+                in->ops[o].reg == SR_GLOBALTIMER_LO || in->ops[o].reg == SR_GLOBALTIMER_HI))
+                OFAIL("%s: pc %u reads a clock and is a member", where, P->pc[j]);
+        if (x->op_class != EC_MEM) continue;
+        bool ro = !x->is_store && (in->space == SP_PARAM || in->space == SP_CONST);
+        if (ro) continue;
+        if (barrier) OFAIL("%s: memory member pc %u after a barrier", where, P->pc[j]);
+        for (uint32_t i = 0; i < j; i++) {
+            if (P->member[i]) continue;                  /* order kept */
+            const emu_inst_info *y = emu_kernel_inst(ek, P->pc[i]);
+            const ptx_insn *iy = &k->code[P->pc[i]];
+            if (y->op_class != EC_MEM || (!x->is_store && !y->is_store)) continue;
+            if (!y->is_store && (iy->space == SP_PARAM || iy->space == SP_CONST)) continue;
+            if (in->space != SP_GENERIC && iy->space != SP_GENERIC && in->space != iy->space) continue;
+            int64_t ox, oy;
+            int32_t bx = or_addr_base(in, &ox), by = or_addr_base(iy, &oy);
+            bool disjoint = in->space == iy->space && in->space != SP_GENERIC && bx == by &&
+                            !(bx >= 0 && or_vreg_written(k, P, i, j, bx)) &&
+                            (ox + x->access_size <= oy || oy + y->access_size <= ox);
+            if (!disjoint) OFAIL("%s: memory member pc %u moved ahead of skipped pc %u it may alias", where, P->pc[j], P->pc[i]);
+        }
+    }
+    return 0;
+}
+
+/* Enumerate the paths the words describe and check each. */
+static void oracle_walk(const emu_kernel *ek, const uint32_t *h, uint32_t s, opath *P, uint32_t start, int off,
+                        const char *where)
+{
+    const ptx_kernel *k = emu_kernel_ptx(ek);
+    for (;;) {
+        if (off == 0) { if (oracle_check(ek, P, where) != 0) fail_msg("%s", oracle_msg); return; }
+        uint32_t m = (uint32_t)((int)s + off);
+        assert_true(m < k->ncode && m >= start);
+        for (uint32_t pc = start; pc <= m; pc++) {
+            const emu_inst_info *x = emu_kernel_inst(ek, pc);
+            if (pc < m && (x->is_branch || x->is_exit || k->code[pc].op == OP_CALL))
+                fail_msg("%s: the path to member %u crosses %s at %u", where, m, x->name, pc);
+            assert_true(P->n < OR_MAX);
+            P->pc[P->n] = pc; P->member[P->n] = pc == m;
+            P->ren[P->n] = pc == m && !haws_hint_is_branch(h[m]) && haws_hint_rename(h[m]) ? (int32_t)haws_hint_dst(h[m]) : -1;
+            P->n++;
+        }
+        uint32_t w = h[m];
+        if (!emu_kernel_inst(ek, m)->is_branch) { start = m + 1; off = haws_hint_offset(w); continue; }
+        if (haws_hint_direct(w)) { start = k->code[m].target; off = haws_hint_taken(w); continue; }
+        opath *side = malloc(sizeof *side);
+        assert_non_null(side);
+        *side = *P;
+        oracle_walk(ek, h, s, side, k->code[m].target, haws_hint_taken(w), where);
+        free(side);
+        start = m + 1; off = haws_hint_fallthru(w);
+    }
+}
+
+static void oracle_kernel(const emu_kernel *ek, const haws_opts *o, const char *file)
+{
+    haws_result r;
+    compute(ek, o, &r);
+    char where[300];
+    opath *P = malloc(sizeof *P);
+    assert_non_null(P);
+    for (uint32_t s = 0; s < r.n; s++) {
+        if (!r.stall[s] || !r.hint[s]) continue;
+        snprintf(where, sizeof where, "%s kernel %s chain %u", file, emu_kernel_ptx(ek)->name, s);
+        P->n = 1; P->pc[0] = s; P->member[0] = 0; P->ren[0] = -1;
+        oracle_walk(ek, r.hint, s, P, s + 1, haws_hint_offset(r.hint[s]), where);
+    }
+    free(P);
+    haws_result_free(&r);
+}
+
+static void test_reorder_oracle(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "bench/ptx/2mm.ptx", "bench/ptx/atax.ptx", "bench/ptx/bfs.ptx", "bench/ptx/bicg.ptx",
+        "bench/ptx/bitonic.ptx", "bench/ptx/conv2d.ptx", "bench/ptx/fwt.ptx", "bench/ptx/gemm.ptx",
+        "bench/ptx/histogram.ptx", "bench/ptx/jacobi2d.ptx", "bench/ptx/kmeans.ptx", "bench/ptx/matmul.ptx",
+        "bench/ptx/mvt.ptx", "bench/ptx/scalarprod.ptx", "bench/ptx/scan.ptx", "bench/ptx/spmv.ptx",
+        "bench/ptx/transpose.ptx", "bench/ptx/vectoradd.ptx", "tests/hints/ptx/hints.ptx",
+        "tests/emu/ptx/apps.ptx", "tests/emu/ptx/basics.ptx", "tests/emu/ptx/feat.ptx",
+        "tests/emu/ptx/math.ptx", "tests/emu/ptx/runtime.ptx", "tests/emu/ptx/bench.ptx",
+    };
+    oracle_paths = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        smc_module *m;
+        if (smc_module_load_ptx_file(dev, files[f], &m) != SMC_OK) fail_msg("%s", smc_last_message(dev));
+        for (uint32_t i = 0; i < smc_module_kernel_count(m); i++)
+            for (int cross = 0; cross < 2; cross++) {
+                haws_opts o = opts();
+                o.cross_stall_points = (uint32_t)cross;
+                oracle_kernel(smc_kernel_emu(smc_module_kernel_at(m, i)), &o, files[f]);
+            }
+        smc_module_unload(m);
+    }
+    print_message("oracle: %u chain paths replayed, program order = HAWS order\n", oracle_paths);
+    assert_true(oracle_paths > 100);
+}
+
+/* The oracle itself catches a wrong word: a rename bit cleared (WAR) and a
+ * RAW member (the oracle must be able to fail). */
+static void test_oracle_detects(void **state)
+{
+    (void)state;
+    const emu_kernel *ek = hk("war_rename");
+    haws_opts o = opts();
+    haws_result r;
+    compute(ek, &o, &r);
+    /* replay by hand with the rename dropped: the skipped store 8 then
+     * reads the member 9's %rd1 */
+    opath P = { 0 };
+    uint32_t seq[] = { 7, 8, 9 };
+    for (uint32_t i = 0; i < 3; i++) { P.pc[i] = seq[i]; P.member[i] = seq[i] == 9; P.ren[i] = -1; }
+    P.n = 3;
+    assert_int_equal(oracle_check(ek, &P, "mutant"), -1);
+    assert_non_null(strstr(oracle_msg, "pc 8 (skipped) reads id"));
+    /* and with the rename as the pass made it, the same steps pass */
+    P.ren[2] = (int32_t)haws_hint_dst(r.hint[9]);
+    if (oracle_check(ek, &P, "pass") != 0) fail_msg("%s", oracle_msg);
+    /* a RAW member: 8 (reads the stall point's %f1) run ahead */
+    P.member[1] = 1; P.member[2] = 0; P.ren[2] = -1;
+    assert_int_equal(oracle_check(ek, &P, "raw"), -1);
+    haws_result_free(&r);
 }
 
 /* ---- wrong hints, one per rule ------------------------------------------------- */
@@ -792,6 +1049,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bench_chains),
         cmocka_unit_test(test_cross_stall_points),
         cmocka_unit_test(test_validator_accepts_pass),
+        cmocka_unit_test(test_reorder_oracle),
+        cmocka_unit_test(test_oracle_detects),
         cmocka_unit_test(test_wrong_hints),
         cmocka_unit_test(test_unchecked),
         cmocka_unit_test(test_hint_file),
