@@ -112,22 +112,29 @@ static void walk(pass *A, hk_path *P, uint32_t pc, const uint32_t *stops, uint32
             bool direct = in->guard < 0;
             A->hint[pc] = haws_hint_f2(direct, 0, 0);
             if (direct) {
-                link_pc = pc; link_field = LINK_TAKEN;
-                pc = in->target;
-                continue;
+                walk(A, P, in->target, stops, nstops, pc, LINK_TAKEN);
+            } else {
+                /* both sides up to the reconvergence point (and every
+                 * enclosing side's), each with its own state */
+                uint32_t st[MAX_STOPS], ns = 0;
+                for (uint32_t i = 0; i < nstops && ns < MAX_STOPS - 1; i++) st[ns++] = stops[i];
+                st[ns++] = K->k->reconv[pc];
+                hk_path *side = malloc(sizeof *side);
+                if (side) {
+                    *side = *P;
+                    walk(A, side, in->target, st, ns, pc, LINK_TAKEN);
+                    free(side);
+                }
+                walk(A, P, pc + 1, st, ns, pc, LINK_FALL);
             }
-            /* both sides up to the reconvergence point (and every
-             * enclosing side's), each with its own state */
-            uint32_t st[MAX_STOPS], ns = 0;
-            for (uint32_t i = 0; i < nstops && ns < MAX_STOPS - 1; i++) st[ns++] = stops[i];
-            st[ns++] = K->k->reconv[pc];
-            hk_path *side = malloc(sizeof *side);
-            if (side) {
-                *side = *P;
-                walk(A, side, in->target, st, ns, pc, LINK_TAKEN);
-                free(side);
+            /* A branch with no member after it on either side would only
+             * cost an RCU entry and a re-execution: the chain ends before
+             * it instead (our decision, docs/haws.md). */
+            if (haws_hint_taken(A->hint[pc]) == 0 && haws_hint_fallthru(A->hint[pc]) == 0) {
+                A->hint[pc] = 0;
+                A->owner[pc] = HAWS_NO_CHAIN;
+                set_link(A->hint, link_pc, link_field, 0);
             }
-            walk(A, P, pc + 1, st, ns, pc, LINK_FALL);
             return;
         }
         A->hint[pc] = haws_hint_f1(0, ren != UINT32_MAX, ren != UINT32_MAX ? ren : hk_dst_field(K, pc));

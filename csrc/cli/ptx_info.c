@@ -91,13 +91,13 @@ static void describe(const haws_result *r, const emu_kernel *ek, uint32_t pc, ch
     int n = snprintf(buf, len, "member of %u", s);
     if (n < 0 || (size_t)n >= len) return;
     if (haws_hint_is_branch(w)) {
+        char t[16], f[16];
+        if (haws_hint_taken(w)) snprintf(t, sizeof t, "%d", (int)s + haws_hint_taken(w)); else snprintf(t, sizeof t, "end");
+        if (haws_hint_fallthru(w)) snprintf(f, sizeof f, "%d", (int)s + haws_hint_fallthru(w)); else snprintf(f, sizeof f, "end");
         if (haws_hint_direct(w))
-            snprintf(buf + n, len - (size_t)n, ", direct branch, taken -> %s%d", haws_hint_taken(w) ? "" : "end ",
-                     haws_hint_taken(w) ? (int)s + haws_hint_taken(w) : 0);
+            snprintf(buf + n, len - (size_t)n, ", direct branch, taken -> %s", t);
         else
-            snprintf(buf + n, len - (size_t)n, ", branch, taken -> %d, fall -> %d",
-                     haws_hint_taken(w) ? (int)s + haws_hint_taken(w) : -1,
-                     haws_hint_fallthru(w) ? (int)s + haws_hint_fallthru(w) : -1);
+            snprintf(buf + n, len - (size_t)n, ", branch, taken -> %s, fall -> %s", t, f);
         return;
     }
     int off = haws_hint_offset(w);

@@ -197,8 +197,9 @@ devmem *smc_device_mem(smc_device *dev);
  * it (renamed: the value is copied to the original register, §5.3.4); the
  * head's pc and mask must equal the warp's top pc and mask, else the launch
  * fails ("HAWS: pc X executed ahead with mask A, reached in order with mask
- * B"). Executing the head in order again, starting an episode or exiting
- * with entries left are faults too. All of these are SMC_ERR_LAUNCH_FAILED.
+ * B"). Starting an episode or exiting with entries left are faults too
+ * (and so is, at the next skip/commit, an entry executed again in order
+ * instead of skipped). All of these are SMC_ERR_LAUNCH_FAILED.
  *
  * Renaming: the pool of HAWS_POOL_REGS physical ids starting at
  * haws_pool_base(regs_per_thread) (hints/haws_hint.h) is per-warp shadow

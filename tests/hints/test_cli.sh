@@ -30,7 +30,7 @@ consistency() {
     /^ +[0-9]+ +[0-9]+ [0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f] / {
       if ($0 ~ /stall point/) n_stall++
       if ($0 ~ /stall point, chain ->/) { n_entry++; entry[$1] = 1 }
-      if ($0 ~ /member of /) { n_member++; for (i = 1; i <= NF; i++) if ($i == "of") { o = $(i + 1); sub(/,/, "", o); owner[$1] = o } }
+      if ($0 ~ /member of /) { n_member++; for (i = 1; i <= NF; i++) if ($i == "of") { o = $(i + 1); sub(/,/, "", o); owner[$1] = o; break } }
       if ($0 ~ /rename r[0-9]+ => r[0-9]+/) n_rename++
     }
     /^    chain [0-9]+ \(line/ { n_chain++ }
@@ -39,7 +39,8 @@ consistency() {
 
 out=$("$cli" ptx-info --hints tests/hints/ptx/hints.ptx 2>&1); st=$?
 res=$(consistency <<<"$out")
-if [ $st -eq 0 ] && [ "$(grep -c ' ok$' <<<"$res")" -eq 7 ]; then ok "ptx-info --hints: counts agree with the listing (7 kernels)"
+nk=$(grep -c '^\.visible \.entry' tests/hints/ptx/hints.ptx)
+if [ $st -eq 0 ] && ! grep -q MISMATCH <<<"$res" && [ "$(grep -c ' ok$' <<<"$res")" -eq "$nk" ]; then ok "ptx-info --hints: counts agree with the listing ($nk kernels)"
 else bad "ptx-info --hints: counts agree with the listing" "$res"; fi
 # the fig53 chain as worked out by hand: 3 -> 4 -> 6
 if grep -q '^    chain 3 (line [0-9]*): -> 4 -> 6$' <<<"$(awk '/kernel fig53/{f=1} /kernel war_rename/{f=0} f' <<<"$out")"

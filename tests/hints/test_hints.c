@@ -27,6 +27,7 @@
 #include "smcosim.h"
 #include "../../csrc/emu/emu.h"
 #include "../../hints/haws_pass.h"
+#include "../../csrc/ptx/ptx.h"
 
 static smc_device *dev;
 static smc_module *hints_mod;
@@ -99,36 +100,55 @@ static void test_war_rename(void **state)
     haws_result r;
     const emu_kernel *ek = hk("war_rename");
     compute(ek, &o, &r);
-    f1(&r, 5, 5, 7);
-    none(&r, 6);
-    /* 7 writes %rd1, which the skipped store 6 reads: renamed into the
+    f1(&r, 7, 7, 9);
+    none(&r, 8);
+    /* 9 writes %rd1, which the skipped store 8 reads: renamed into the
      * pool, an even pair (a 64-bit value) */
-    uint32_t w = r.hint[7];
+    uint32_t w = r.hint[9];
     assert_int_equal(haws_hint_rename(w), 1);
     uint32_t base = haws_pool_base(emu_kernel_ptx(ek)->regs_per_thread);
     assert_int_equal(haws_hint_dst(w), base);
-    assert_int_equal(haws_hint_offset(w), 8 - 5);
-    f1(&r, 5, 8, 9);
-    f1(&r, 5, 9, 10);
-    /* the loop branch: conditional, format 2; its taken side runs into the
-     * load 4 (may alias the skipped store: skipped) and the stall point
-     * itself, the fall-through side is at the reconvergence point */
-    assert_true(haws_hint_is_branch(r.hint[10]));
-    assert_int_equal(haws_hint_direct(r.hint[10]), 0);
-    assert_int_equal(haws_hint_taken(r.hint[10]), 0);
-    assert_int_equal(haws_hint_fallthru(r.hint[10]), 0);
-    assert_int_equal(r.chain[10], 5);
-    none(&r, 4);
-    assert_int_equal(r.sum.renames, 1);
+    assert_int_equal(haws_hint_offset(w), 10 - 7);
+    f1(&r, 7, 10, 11);
+    f1(&r, 7, 11, 12);
+    /* the loop branch: conditional, format 2; its taken side wraps to 5
+     * (offset -2), then the load 6 (may alias the skipped store: skipped)
+     * and the stall point itself end it; the fall-through side is at the
+     * reconvergence point */
+    assert_true(haws_hint_is_branch(r.hint[12]));
+    assert_int_equal(haws_hint_direct(r.hint[12]), 0);
+    assert_int_equal(haws_hint_taken(r.hint[12]), 5 - 7);
+    assert_int_equal(haws_hint_fallthru(r.hint[12]), 0);
+    assert_int_equal(r.chain[12], 7);
+    f1(&r, 7, 5, 0);
+    none(&r, 6);
+    assert_int_equal(r.sum.hinted, 5);
     assert_int_equal(r.sum.branch_members, 1);
-    assert_int_equal(r.sum.regs_haws, base + 2);
+    assert_true(r.sum.renames >= 1);
+    assert_true(r.sum.regs_haws >= base + 2);
     haws_result_free(&r);
 
     /* without branch hints the chain ends before the branch */
     o.branch_hints = 0;
     compute(ek, &o, &r);
-    f1(&r, 5, 9, 0);
-    none(&r, 10);
+    f1(&r, 7, 11, 0);
+    none(&r, 12);
+    none(&r, 5);
+    haws_result_free(&r);
+}
+
+/* A conditional branch with nothing to hint on either side is not made a
+ * member: the chain ends before it. */
+static void test_branch_trim(void **state)
+{
+    (void)state;
+    haws_opts o = opts();
+    haws_result r;
+    compute(hk("branch_trim"), &o, &r);
+    f1(&r, 3, 3, 4);
+    f1(&r, 3, 4, 0);
+    none(&r, 5);
+    none(&r, 6);
     haws_result_free(&r);
 }
 
@@ -285,6 +305,33 @@ static void test_bench_chains(void **state)
     }
 }
 
+/* haws.cross_stall_points=1 (C.9 #33): in matmul_naive's unrolled loop the
+ * chain of the first fma (pc 39) no longer ends at the second fma (43, a
+ * stall point: skipped) and takes the next address add (44, which needs
+ * only member 40's %rd22 and the loop-invariant %rd5). */
+static void test_cross_stall_points(void **state)
+{
+    (void)state;
+    smc_module *m;
+    if (smc_module_load_ptx_file(dev, "bench/ptx/matmul.ptx", &m) != SMC_OK) fail_msg("%s", smc_last_message(dev));
+    const emu_kernel *ek = kernel_of(m, "matmul_naive");
+    assert_int_equal(emu_kernel_inst(ek, 43)->op, emu_kernel_inst(ek, 39)->op);   /* both fma */
+    haws_opts o = opts();
+    haws_result r;
+    compute(ek, &o, &r);
+    assert_true(r.stall[39] && r.stall[43]);
+    assert_int_equal(r.chain[44], 43);        /* default: 44 belongs to the next chain */
+    assert_int_equal(haws_hint_offset(r.hint[42]), 0);
+    haws_result_free(&r);
+    o.cross_stall_points = 1;
+    compute(ek, &o, &r);
+    assert_int_equal(r.chain[44], 39);
+    assert_int_equal(haws_hint_offset(r.hint[42]), 44 - 39);
+    assert_int_equal(r.chain[43], HAWS_NO_CHAIN);
+    haws_result_free(&r);
+    smc_module_unload(m);
+}
+
 /* The validator accepts the pass's output for every kernel of every PTX
  * file under bench/ptx, tests/emu/ptx, tests/isa/ptx and tests/hints/ptx,
  * under each option set (D.1 #7). */
@@ -332,6 +379,262 @@ static void test_validator_accepts_pass(void **state)
     assert_true(files >= 18 + 6);
 }
 
+/* ---- an independent oracle: the reordered execution reads what program
+ * order reads ------------------------------------------------------------------
+ *
+ * For every path of every chain the pass emits, replay two orders on
+ * register *versions* (which path instruction wrote the value): program
+ * order, and the HAWS order (members first, in path order, writing renamed
+ * ids and reading through the renaming map; then the return pass: skipped
+ * instructions in order, a copy at each renamed member, hinted branches
+ * re-executed). Every instruction must read the same versions in both, and
+ * the kernel's registers must end equal. Memory instructions moved ahead of
+ * a skipped one must be provably disjoint from it (or both loads), none may
+ * follow a barrier, and never-members never appear. This shares no code with
+ * the pass's rules (hints/haws_rules.c): it checks their outcome. */
+#define OR_REGS (256 + 32)
+#define OR_MAX 1100
+typedef struct opath { uint32_t n, pc[OR_MAX]; uint8_t member[OR_MAX]; int32_t ren[OR_MAX]; } opath;
+
+static int or_reads(const emu_inst_info *x, uint32_t *r)
+{
+    int n = 0;
+    for (uint32_t i = 0; i < x->nsrc; i++) r[n++] = x->src[i];
+    for (uint32_t i = 0; i < x->nsrc_pred; i++) r[n++] = 256 + x->src_pred[i];
+    return n;
+}
+static int or_writes(const emu_inst_info *x, uint32_t *w)
+{
+    int n = 0;
+    for (uint32_t i = 0; i < x->ndst; i++) w[n++] = x->dst[i];
+    for (uint32_t i = 0; i < x->ndst_pred; i++) w[n++] = 256 + x->dst_pred[i];
+    return n;
+}
+static int32_t or_addr_base(const ptx_insn *in, int64_t *off)
+{
+    for (uint32_t i = 0; i < in->nops; i++)
+        if (in->ops[i].kind == OK_ADDR) { *off = (int64_t)in->ops[i].imm; return in->ops[i].reg; }
+    *off = 0;
+    return -1;
+}
+static bool or_vreg_written(const ptx_kernel *k, const opath *P, uint32_t from, uint32_t to, int32_t v)
+{
+    for (uint32_t i = from; i < to; i++) {
+        int32_t d[8], sr[16]; uint32_t nd, ns;
+        ptx_insn_regs(&k->code[P->pc[i]], d, &nd, sr, &ns);
+        for (uint32_t j = 0; j < nd; j++) if (d[j] == v) return true;
+    }
+    return false;
+}
+
+static uint32_t oracle_paths;
+
+static char oracle_msg[512];
+#define OFAIL(...) do { snprintf(oracle_msg, sizeof oracle_msg, __VA_ARGS__); return -1; } while (0)
+
+/* 0, or -1 with the first difference in oracle_msg. */
+static int oracle_check(const emu_kernel *ek, const opath *P, const char *where)
+{
+    const ptx_kernel *k = emu_kernel_ptx(ek);
+    static int32_t cur[OR_REGS], prog_rd[OR_MAX][24], haws_rd[OR_MAX][24];
+    static int32_t map[OR_REGS];
+    uint32_t r[24], w[16];
+    oracle_paths++;
+    /* program order */
+    for (uint32_t i = 0; i < OR_REGS; i++) cur[i] = -1 - (int32_t)i;
+    for (uint32_t i = 0; i < P->n; i++) {
+        const emu_inst_info *x = emu_kernel_inst(ek, P->pc[i]);
+        int nr = or_reads(x, r), nw = or_writes(x, w);
+        for (int j = 0; j < nr; j++) prog_rd[i][j] = cur[r[j]];
+        for (int j = 0; j < nw; j++) cur[w[j]] = (int32_t)i;
+    }
+    int32_t final_prog[OR_REGS];
+    memcpy(final_prog, cur, sizeof cur);
+    /* HAWS order: members ahead, through the renaming map */
+    for (uint32_t i = 0; i < OR_REGS; i++) { cur[i] = -1 - (int32_t)i; map[i] = (int32_t)i; }
+    for (uint32_t i = 0; i < P->n; i++) {
+        if (!P->member[i]) continue;
+        const emu_inst_info *x = emu_kernel_inst(ek, P->pc[i]);
+        int nr = or_reads(x, r), nw = or_writes(x, w);
+        for (int j = 0; j < nr; j++) haws_rd[i][j] = cur[map[r[j]]];
+        for (int j = 0; j < nw; j++) {
+            if (P->ren[i] >= 0) {
+                uint32_t to = (uint32_t)P->ren[i] + (uint32_t)j;
+                if (to >= 256 || w[j] >= 256) OFAIL("%s: pc %u: rename of a predicate or beyond 255", where, P->pc[i]);
+                cur[to] = (int32_t)i; map[w[j]] = (int32_t)to;
+            } else {
+                cur[w[j]] = (int32_t)i; map[w[j]] = (int32_t)w[j];
+            }
+        }
+    }
+    /* the return pass: original ids, copies in place of renamed members */
+    for (uint32_t i = 0; i < P->n; i++) {
+        const emu_inst_info *x = emu_kernel_inst(ek, P->pc[i]);
+        int nr = or_reads(x, r), nw = or_writes(x, w);
+        if (!P->member[i]) {
+            for (int j = 0; j < nr; j++) haws_rd[i][j] = cur[r[j]];
+            for (int j = 0; j < nw; j++) cur[w[j]] = (int32_t)i;
+        } else if (P->ren[i] >= 0) {
+            for (int j = 0; j < nw; j++) cur[w[j]] = cur[(uint32_t)P->ren[i] + (uint32_t)j];
+        } else if (x->is_branch) {
+            int32_t again[24];
+            for (int j = 0; j < nr; j++) again[j] = cur[r[j]];
+            for (int j = 0; j < nr; j++)
+                if (again[j] != prog_rd[i][j])
+                    OFAIL("%s: re-executed branch pc %u reads another value of r%u", where, P->pc[i], r[j]);
+        }
+    }
+    for (uint32_t i = 0; i < P->n; i++) {
+        const emu_inst_info *x = emu_kernel_inst(ek, P->pc[i]);
+        int nr = or_reads(x, r);
+        for (int j = 0; j < nr; j++)
+            if (haws_rd[i][j] != prog_rd[i][j])
+                OFAIL("%s: pc %u (%s) reads id %u written by path step %d, in program order by %d",
+                         where, P->pc[i], P->member[i] ? "member" : "skipped", r[j], haws_rd[i][j], prog_rd[i][j]);
+    }
+    for (uint32_t id = 0; id < OR_REGS; id++) {
+        if (id < 256 && id >= k->regs_per_thread) continue;      /* the pool */
+        if (cur[id] != final_prog[id])
+            OFAIL("%s: id %u ends with the value of step %d, in program order %d", where, id, cur[id], final_prog[id]);
+    }
+    /* memory and never-members */
+    bool barrier = false;
+    for (uint32_t j = 0; j < P->n; j++) {
+        const emu_inst_info *x = emu_kernel_inst(ek, P->pc[j]);
+        const ptx_insn *in = &k->code[P->pc[j]];
+        if (x->is_barrier) barrier = true;
+        if (!P->member[j]) continue;
+        if (x->is_barrier || x->is_exit || x->is_atomic || in->op == OP_CALL || in->op == OP_FENCE ||
+            in->op == OP_MEMBAR || (in->flags & F_VOLATILE))
+            OFAIL("%s: pc %u (%s) is a member", where, P->pc[j], x->name);
+        for (uint32_t o = 0; o < in->nops; o++)
+            if (in->ops[o].kind == OK_SREG && (in->ops[o].reg == SR_CLOCK || in->ops[o].reg == SR_CLOCK64 ||
+                in->ops[o].reg == SR_CLOCK_HI || in->ops[o].reg == SR_GLOBALTIMER ||
+                in->ops[o].reg == SR_GLOBALTIMER_LO || in->ops[o].reg == SR_GLOBALTIMER_HI))
+                OFAIL("%s: pc %u reads a clock and is a member", where, P->pc[j]);
+        if (x->op_class != EC_MEM) continue;
+        bool ro = !x->is_store && (in->space == SP_PARAM || in->space == SP_CONST);
+        if (ro) continue;
+        if (barrier) OFAIL("%s: memory member pc %u after a barrier", where, P->pc[j]);
+        for (uint32_t i = 0; i < j; i++) {
+            if (P->member[i]) continue;                  /* order kept */
+            const emu_inst_info *y = emu_kernel_inst(ek, P->pc[i]);
+            const ptx_insn *iy = &k->code[P->pc[i]];
+            if (y->op_class != EC_MEM || (!x->is_store && !y->is_store)) continue;
+            if (!y->is_store && (iy->space == SP_PARAM || iy->space == SP_CONST)) continue;
+            if (in->space != SP_GENERIC && iy->space != SP_GENERIC && in->space != iy->space) continue;
+            int64_t ox, oy;
+            int32_t bx = or_addr_base(in, &ox), by = or_addr_base(iy, &oy);
+            bool disjoint = in->space == iy->space && in->space != SP_GENERIC && bx == by &&
+                            !(bx >= 0 && or_vreg_written(k, P, i, j, bx)) &&
+                            (ox + x->access_size <= oy || oy + y->access_size <= ox);
+            if (!disjoint) OFAIL("%s: memory member pc %u moved ahead of skipped pc %u it may alias", where, P->pc[j], P->pc[i]);
+        }
+    }
+    return 0;
+}
+
+/* Enumerate the paths the words describe and check each. */
+static void oracle_walk(const emu_kernel *ek, const uint32_t *h, uint32_t s, opath *P, uint32_t start, int off,
+                        const char *where)
+{
+    const ptx_kernel *k = emu_kernel_ptx(ek);
+    for (;;) {
+        if (off == 0) { if (oracle_check(ek, P, where) != 0) fail_msg("%s", oracle_msg); return; }
+        uint32_t m = (uint32_t)((int)s + off);
+        assert_true(m < k->ncode && m >= start);
+        for (uint32_t pc = start; pc <= m; pc++) {
+            const emu_inst_info *x = emu_kernel_inst(ek, pc);
+            if (pc < m && (x->is_branch || x->is_exit || k->code[pc].op == OP_CALL))
+                fail_msg("%s: the path to member %u crosses %s at %u", where, m, x->name, pc);
+            assert_true(P->n < OR_MAX);
+            P->pc[P->n] = pc; P->member[P->n] = pc == m;
+            P->ren[P->n] = pc == m && !haws_hint_is_branch(h[m]) && haws_hint_rename(h[m]) ? (int32_t)haws_hint_dst(h[m]) : -1;
+            P->n++;
+        }
+        uint32_t w = h[m];
+        if (!emu_kernel_inst(ek, m)->is_branch) { start = m + 1; off = haws_hint_offset(w); continue; }
+        if (haws_hint_direct(w)) { start = k->code[m].target; off = haws_hint_taken(w); continue; }
+        opath *side = malloc(sizeof *side);
+        assert_non_null(side);
+        *side = *P;
+        oracle_walk(ek, h, s, side, k->code[m].target, haws_hint_taken(w), where);
+        free(side);
+        start = m + 1; off = haws_hint_fallthru(w);
+    }
+}
+
+static void oracle_kernel(const emu_kernel *ek, const haws_opts *o, const char *file)
+{
+    haws_result r;
+    compute(ek, o, &r);
+    char where[300];
+    opath *P = malloc(sizeof *P);
+    assert_non_null(P);
+    for (uint32_t s = 0; s < r.n; s++) {
+        if (!r.stall[s] || !r.hint[s]) continue;
+        snprintf(where, sizeof where, "%s kernel %s chain %u", file, emu_kernel_ptx(ek)->name, s);
+        P->n = 1; P->pc[0] = s; P->member[0] = 0; P->ren[0] = -1;
+        oracle_walk(ek, r.hint, s, P, s + 1, haws_hint_offset(r.hint[s]), where);
+    }
+    free(P);
+    haws_result_free(&r);
+}
+
+static void test_reorder_oracle(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "bench/ptx/2mm.ptx", "bench/ptx/atax.ptx", "bench/ptx/bfs.ptx", "bench/ptx/bicg.ptx",
+        "bench/ptx/bitonic.ptx", "bench/ptx/conv2d.ptx", "bench/ptx/fwt.ptx", "bench/ptx/gemm.ptx",
+        "bench/ptx/histogram.ptx", "bench/ptx/jacobi2d.ptx", "bench/ptx/kmeans.ptx", "bench/ptx/matmul.ptx",
+        "bench/ptx/mvt.ptx", "bench/ptx/scalarprod.ptx", "bench/ptx/scan.ptx", "bench/ptx/spmv.ptx",
+        "bench/ptx/transpose.ptx", "bench/ptx/vectoradd.ptx", "tests/hints/ptx/hints.ptx",
+        "tests/emu/ptx/apps.ptx", "tests/emu/ptx/basics.ptx", "tests/emu/ptx/feat.ptx",
+        "tests/emu/ptx/math.ptx", "tests/emu/ptx/runtime.ptx", "tests/emu/ptx/bench.ptx",
+    };
+    oracle_paths = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        smc_module *m;
+        if (smc_module_load_ptx_file(dev, files[f], &m) != SMC_OK) fail_msg("%s", smc_last_message(dev));
+        for (uint32_t i = 0; i < smc_module_kernel_count(m); i++)
+            for (int cross = 0; cross < 2; cross++) {
+                haws_opts o = opts();
+                o.cross_stall_points = (uint32_t)cross;
+                oracle_kernel(smc_kernel_emu(smc_module_kernel_at(m, i)), &o, files[f]);
+            }
+        smc_module_unload(m);
+    }
+    print_message("oracle: %u chain paths replayed, program order = HAWS order\n", oracle_paths);
+    assert_true(oracle_paths > 100);
+}
+
+/* The oracle itself catches a wrong word: a rename bit cleared (WAR) and a
+ * RAW member (the oracle must be able to fail). */
+static void test_oracle_detects(void **state)
+{
+    (void)state;
+    const emu_kernel *ek = hk("war_rename");
+    haws_opts o = opts();
+    haws_result r;
+    compute(ek, &o, &r);
+    /* replay by hand with the rename dropped: the skipped store 8 then
+     * reads the member 9's %rd1 */
+    opath P = { 0 };
+    uint32_t seq[] = { 7, 8, 9 };
+    for (uint32_t i = 0; i < 3; i++) { P.pc[i] = seq[i]; P.member[i] = seq[i] == 9; P.ren[i] = -1; }
+    P.n = 3;
+    assert_int_equal(oracle_check(ek, &P, "mutant"), -1);
+    assert_non_null(strstr(oracle_msg, "pc 8 (skipped) reads id"));
+    /* and with the rename as the pass made it, the same steps pass */
+    P.ren[2] = (int32_t)haws_hint_dst(r.hint[9]);
+    if (oracle_check(ek, &P, "pass") != 0) fail_msg("%s", oracle_msg);
+    /* a RAW member: 8 (reads the stall point's %f1) run ahead */
+    P.member[1] = 1; P.member[2] = 0; P.ren[2] = -1;
+    assert_int_equal(oracle_check(ek, &P, "raw"), -1);
+    haws_result_free(&r);
+}
+
 /* ---- wrong hints, one per rule ------------------------------------------------- */
 /* Validate the pass's words of kernel `name` after `edit` changed them;
  * expect rule `rule` and a message naming kernel, pc and rule. */
@@ -361,11 +664,11 @@ static void e_raw(uint32_t *h, const emu_kernel *ek)
     h[4] = haws_hint_f1(5 - 3, 0, haws_hint_dst(h[4]));
     h[5] = haws_hint_f1(6 - 3, 0, 0);
 }
-/* war_rename: the rename bit of 7 cleared */
+/* war_rename: the rename bit of 9 cleared */
 static void e_war(uint32_t *h, const emu_kernel *ek)
 {
     (void)ek;
-    h[7] = haws_hint_f1(haws_hint_offset(h[7]), 0, 0);
+    h[9] = haws_hint_f1(haws_hint_offset(h[9]), 0, 0);
 }
 /* barrier_shadow: the bar.sync at 5 named as a member */
 static void e_barrier(uint32_t *h, const emu_kernel *ek)
@@ -395,6 +698,13 @@ static void e_clock(uint32_t *h, const emu_kernel *ek)
     h[3] = haws_hint_f1(5 - 3, 0, 0);
     h[5] = haws_hint_f1(7 - 3, 0, 0);
 }
+/* never_members: the ld.volatile at 6 */
+static void e_volatile(uint32_t *h, const emu_kernel *ek)
+{
+    (void)ek;
+    h[3] = haws_hint_f1(6 - 3, 0, 0);
+    h[6] = haws_hint_f1(7 - 3, 0, 0);
+}
 /* never_members: past the membar at 8 */
 static void e_fence(uint32_t *h, const emu_kernel *ek)
 {
@@ -419,12 +729,12 @@ static void e_outside(uint32_t *h, const emu_kernel *ek)
 static void e_rename_low(uint32_t *h, const emu_kernel *ek)
 {
     (void)ek;
-    h[7] = haws_hint_f1(haws_hint_offset(h[7]), 1, 0);
+    h[9] = haws_hint_f1(haws_hint_offset(h[9]), 1, 0);
 }
 /* war_rename: a 64-bit value renamed to an odd id */
 static void e_rename_odd(uint32_t *h, const emu_kernel *ek)
 {
-    h[7] = haws_hint_f1(haws_hint_offset(h[7]), 1, haws_pool_base(emu_kernel_ptx(ek)->regs_per_thread) + 1);
+    h[9] = haws_hint_f1(haws_hint_offset(h[9]), 1, haws_pool_base(emu_kernel_ptx(ek)->regs_per_thread) + 1);
 }
 /* eight_members: a 9th member */
 static void e_nine(uint32_t *h, const emu_kernel *ek)
@@ -439,9 +749,9 @@ static void e_orphan(uint32_t *h, const emu_kernel *ek) { (void)ek; h[9] = haws_
 static void e_format(uint32_t *h, const emu_kernel *ek) { (void)ek; h[4] = haws_hint_f2(1, 6 - 3, 0); }
 /* direct_branch: the type bit says conditional */
 static void e_type(uint32_t *h, const emu_kernel *ek) { (void)ek; h[4] = haws_hint_f2(0, 6 - 3, 0); }
-/* war_rename: a member beyond a skipped branch (the chain of 5 jumping to
- * 11 past the loop branch 10) */
-static void e_control(uint32_t *h, const emu_kernel *ek) { (void)ek; h[9] = haws_hint_f1(11 - 5, 0, haws_hint_dst(h[9])); }
+/* war_rename: a member beyond a skipped branch (the chain of 7 jumping from
+ * 11 to 13 past the loop branch 12) */
+static void e_control(uint32_t *h, const emu_kernel *ek) { (void)ek; h[11] = haws_hint_f1(13 - 7, 0, haws_hint_dst(h[11])); }
 /* fig53: the stall point 7 named as a member */
 static void e_stall(uint32_t *h, const emu_kernel *ek) { (void)ek; h[6] = haws_hint_f1(7 - 3, 0, haws_hint_dst(h[6])); }
 /* eight_members: a physical-only WAR (5 writes the register the stall
@@ -452,21 +762,22 @@ static void test_wrong_hints(void **state)
 {
     (void)state;
     expect_rule("fig53", e_raw, HAWS_RULE_RAW, 5);
-    expect_rule("war_rename", e_war, HAWS_RULE_RENAME_MISSING, 7);
+    expect_rule("war_rename", e_war, HAWS_RULE_RENAME_MISSING, 9);
     expect_rule("barrier_shadow", e_barrier, HAWS_RULE_BARRIER_MEMBER, 5);
     expect_rule("barrier_shadow", e_past_barrier, HAWS_RULE_MEM_PAST_BARRIER, 7);
     expect_rule("never_members", e_atomic, HAWS_RULE_ATOMIC_MEMBER, 4);
     expect_rule("never_members", e_clock, HAWS_RULE_CLOCK_MEMBER, 5);
+    expect_rule("never_members", e_volatile, HAWS_RULE_VOLATILE_MEMBER, 6);
     expect_rule("never_members", e_fence, HAWS_RULE_SKIPPED_CONTROL, 7);
     expect_rule("mem_alias", e_alias, HAWS_RULE_MEM_ALIAS, 5);
     expect_rule("fig53", e_outside, HAWS_RULE_OFFSET_KERNEL, 3);
-    expect_rule("war_rename", e_rename_low, HAWS_RULE_RENAME_TARGET, 7);
-    expect_rule("war_rename", e_rename_odd, HAWS_RULE_RENAME_TARGET, 7);
+    expect_rule("war_rename", e_rename_low, HAWS_RULE_RENAME_TARGET, 9);
+    expect_rule("war_rename", e_rename_odd, HAWS_RULE_RENAME_TARGET, 9);
     expect_rule("eight_members", e_nine, HAWS_RULE_CHAIN_LENGTH, 12);
     expect_rule("fig53", e_orphan, HAWS_RULE_ORPHAN, 9);
     expect_rule("fig53", e_format, HAWS_RULE_FORMAT, 4);
     expect_rule("direct_branch", e_type, HAWS_RULE_FORMAT, 4);
-    expect_rule("war_rename", e_control, HAWS_RULE_SKIPPED_CONTROL, 9);
+    expect_rule("war_rename", e_control, HAWS_RULE_SKIPPED_CONTROL, 11);
     expect_rule("fig53", e_stall, HAWS_RULE_STALL_MEMBER, 7);
     expect_rule("eight_members", e_phys_war, HAWS_RULE_RENAME_MISSING, 5);
     /* the example message of the brief's form */
@@ -600,10 +911,11 @@ static void test_prepare_kernel(void **state)
     haws_opts o2 = opts();
     o2.branch_hints = 0;
     assert_int_equal(haws_prepare_kernel(ek, &o2, err, sizeof err), 0);
-    assert_int_equal(emu_kernel_inst(ek, 10)->hint, 0);
+    assert_int_equal(emu_kernel_inst(ek, 12)->hint, 0);
     /* the first options again: the same words, from the cache */
     assert_int_equal(haws_prepare_kernel(ek, &o, err, sizeof err), 0);
-    assert_int_equal(emu_kernel_inst(ek, 10)->hint, r.hint[10]);
+    assert_int_equal(emu_kernel_inst(ek, 12)->hint, r.hint[12]);
+    assert_int_not_equal(r.hint[12], 0);
     haws_result_free(&r);
 
     /* computed once per kernel and options: a hint file changed after the
@@ -641,10 +953,10 @@ static uint32_t rnd(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
 static void fuzz_rounds(int words, int texts)
 {
     static const char *const names[] = { "fig53", "war_rename", "barrier_shadow", "mem_alias",
-                                         "direct_branch", "never_members", "eight_members" };
+                                         "direct_branch", "never_members", "eight_members", "branch_trim" };
     uint32_t rejected = 0, accepted = 0;
     for (int it = 0; it < words; it++) {
-        const emu_kernel *ek = hk(names[it % 7]);
+        const emu_kernel *ek = hk(names[it % 8]);
         haws_opts o = opts();
         haws_result r;
         compute(ek, &o, &r);
@@ -727,6 +1039,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fig53),
         cmocka_unit_test(test_war_rename),
+        cmocka_unit_test(test_branch_trim),
         cmocka_unit_test(test_barrier_shadow),
         cmocka_unit_test(test_mem_alias),
         cmocka_unit_test(test_direct_branch),
@@ -734,7 +1047,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_eight_members),
         cmocka_unit_test(test_offset_range),
         cmocka_unit_test(test_bench_chains),
+        cmocka_unit_test(test_cross_stall_points),
         cmocka_unit_test(test_validator_accepts_pass),
+        cmocka_unit_test(test_reorder_oracle),
+        cmocka_unit_test(test_oracle_detects),
         cmocka_unit_test(test_wrong_hints),
         cmocka_unit_test(test_unchecked),
         cmocka_unit_test(test_hint_file),
