@@ -29,6 +29,12 @@ out=$(build/bench/scan -n 100001 --seed 3 2>&1)
 [ "$out" = "scan: PASS" ] || { echo "cuda-suite: FAIL: scan -n 100001 --seed 3: $out"; fails=1; }
 out=$(build/bench/jacobi2d --size small -i 3 2>&1)
 [ "$out" = "jacobi2d: PASS" ] || { echo "cuda-suite: FAIL: jacobi2d -i 3: $out"; fails=1; }
+out=$(build/bench/reduction -n 100001 --seed 3 2>&1)
+[ "$out" = "reduction: PASS" ] || { echo "cuda-suite: FAIL: reduction -n 100001 --seed 3: $out"; fails=1; }
+out=$(build/bench/fft -n 64 -i 5 2>&1)
+[ "$out" = "fft: PASS" ] || { echo "cuda-suite: FAIL: fft -n 64 -i 5: $out"; fails=1; }
+build/bench/dwthaar1d -n 1000 >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] || { echo "cuda-suite: FAIL: dwthaar1d -n 1000 (not a power of two) gave exit $rc, expected 2"; fails=1; }
 build/bench/matmul -n 100 >/dev/null 2>&1; rc=$?
 [ $rc -eq 2 ] || { echo "cuda-suite: FAIL: matmul -n 100 (not a multiple of 16) gave exit $rc, expected 2"; fails=1; }
 build/bench/fwt --bogus >/dev/null 2>&1; rc=$?

@@ -31,6 +31,12 @@
 #include "../../bench/ref/scan.h"
 #include "../../bench/ref/spmv.h"
 #include "../../bench/ref/transpose.h"
+#include "../../bench/ref/binarysearch.h"
+#include "../../bench/ref/dct.h"
+#include "../../bench/ref/dwthaar1d.h"
+#include "../../bench/ref/fft.h"
+#include "../../bench/ref/inlinemath.h"
+#include "../../bench/ref/reduction.h"
 
 static void test_rng_is_deterministic_and_seeded(void **state)
 {
@@ -344,6 +350,210 @@ static void test_exact_and_double_agree_on_q8(void **state)
     free(u1); free(u2); free(v1); free(v2);
 }
 
+/* ---- the HAWS benchmarks (seed 000 Tables 5.1 / 5.3) --------------------- */
+
+/* Lower bounds worked out by hand, then the generated inputs against a
+ * linear scan (a different algorithm). */
+static void test_binarysearch_by_hand_and_linear_scan(void **state)
+{
+    (void)state;
+    bench_params h = { 4, 8, 0 };
+    int32_t a[4] = { 2, 5, 9, 14 }, keys[8] = { -1, 2, 3, 5, 14, 15, 9, 10 }, pos[8];
+    int32_t want[8] = { 0, 0, 1, 1, 3, 4, 2, 3 };
+    binarysearch_reference(&h, a, keys, pos);
+    assert_memory_equal(pos, want, sizeof want);
+
+    bench_params p = { 1000, 3000, 11 };
+    int32_t *aa = malloc(1000 * 4), *kk = malloc(3000 * 4), *pp = malloc(3000 * 4);
+    assert_non_null(aa); assert_non_null(kk); assert_non_null(pp);
+    binarysearch_inputs(&p, aa, kk);
+    for (int i = 1; i < p.n; i++)
+        assert_true(aa[i] > aa[i - 1]);
+    binarysearch_reference(&p, aa, kk, pp);
+    int below = 0, above = 0;
+    for (int k = 0; k < p.iters; k++) {
+        int i = 0;
+        while (i < p.n && aa[i] < kk[k])
+            i++;
+        assert_int_equal(pp[k], i);
+        if (!(k & 1))
+            assert_int_equal(aa[pp[k]], kk[k]);   /* even keys are present */
+        below |= pp[k] == 0;
+        above |= pp[k] == p.n;
+    }
+    assert_true(below && above);   /* both ends of the array are exercised */
+    free(aa); free(kk); free(pp);
+}
+
+/* All ones and +2/-1 alternating over two full blocks and a 3-element tail. */
+static void test_reduction_by_hand(void **state)
+{
+    (void)state;
+    bench_params p = { 2 * REDUCTION_SPAN + 3, 1, 0 };
+    int32_t *x = malloc((size_t)p.n * 4), part[3], total;
+    assert_non_null(x);
+    assert_int_equal(reduction_blocks(p.n), 3);
+    assert_int_equal(reduction_padded(p.n), p.n + 1);
+    for (int i = 0; i < p.n; i++)
+        x[i] = 1;
+    reduction_reference(&p, x, part, &total);
+    assert_true(part[0] == REDUCTION_SPAN && part[1] == REDUCTION_SPAN && part[2] == 3);
+    assert_int_equal(total, p.n);
+    for (int i = 0; i < p.n; i++)
+        x[i] = (i & 1) ? -1 : 2;
+    reduction_reference(&p, x, part, &total);
+    assert_true(part[0] == REDUCTION_SPAN / 2 && part[1] == REDUCTION_SPAN / 2 && part[2] == 3);
+    assert_int_equal(total, REDUCTION_SPAN + 3);
+    reduction_inputs(&p, x);
+    for (int i = 0; i < p.n; i++)
+        assert_true(x[i] >= -64 && x[i] <= 64);
+    free(x);
+}
+
+/* Closed forms at special points; the tolerance admits the intrinsics' float
+ * errors (float libm in place of the approximations) but not a wrong term. */
+static void test_inlinemath_formula_and_tolerance(void **state)
+{
+    (void)state;
+    const float pi = INLINEMATH_PI_F;
+    /* x = y = 0: 0 * 1 + 1 / 1 - 0 * sqrt(3) + 0 = 1 */
+    assert_true(fabs(inlinemath_formula(0.0, 0.0) - 1.0) < 1e-15);
+    /* x = 0, y = pi: cos = -1, so 1 - ln(1 + pi^2) * sqrt(1) */
+    assert_true(fabs(inlinemath_formula(0.0, pi) - (1.0 - log(1.0 + (double)pi * pi))) < 1e-6);
+    bench_params p = { 4096, 1, 5 };
+    float *x = malloc(4096 * 4), *y = malloc(4096 * 4), *want = malloc(4096 * 4);
+    assert_non_null(x); assert_non_null(y); assert_non_null(want);
+    inlinemath_inputs(&p, x, y);
+    inlinemath_reference(&p, x, y, want);
+    double worst = 0;
+    int caught = 0;
+    for (int i = 0; i < p.n; i++) {
+        assert_true(x[i] >= -pi && x[i] < pi && y[i] >= -pi && y[i] < pi);
+        /* the kernel's operations in float, with float libm functions */
+        float a = x[i], b = y[i], s = sinf(a), c = cosf(b), e = expf(0.5f * a);
+        float r = 1.0f / sqrtf(fmaf(a, a, 1.0f)), l = logf(fmaf(b, b, 1.0f));
+        float q = sqrtf(2.0f + c), d = s / (1.0f + e);
+        float got = fmaf(-l, q, fmaf(s, c, e * r)) + d;
+        double err = fabs(got - want[i]) / (fabs(want[i]) > 1 ? fabs(want[i]) : 1);
+        if (err > worst) worst = err;
+        /* a wrong kernel: cos(x) in place of sin(x) in the first product */
+        float bad = fmaf(-l, q, fmaf(cosf(a), c, e * r)) + d;
+        double dev = fabs(bad - want[i]) / (fabs(want[i]) > 1 ? fabs(want[i]) : 1);
+        caught |= dev > INLINEMATH_TOL;
+    }
+    assert_true(worst <= INLINEMATH_TOL / 4);   /* float evaluation well inside */
+    assert_true(caught);                        /* the wrong kernel is caught */
+    free(x); free(y); free(want);
+}
+
+/* {1, 3, 5, 11}: final approximation (1+3+5+11)/2 = 10, final detail
+ * (1+3-5-11)/2 = -6, finest details (1-3)/sqrt2 = -sqrt2 and (5-11)/sqrt2 =
+ * -3 sqrt2; then a random signal against the definition (detail at level j,
+ * index k = 2^(-j/2) (sum of the first half of its support - the second)). */
+static void test_dwthaar1d_by_hand_and_definition(void **state)
+{
+    (void)state;
+    bench_params h = { 4, 1, 0 };
+    float x4[4] = { 1, 3, 5, 11 }, o4[4];
+    dwthaar1d_reference(&h, x4, o4);
+    assert_true(bench_close(o4[0], 10.0, 1e-6) && bench_close(o4[1], -6.0, 1e-6));
+    assert_true(bench_close(o4[2], -sqrt(2.0), 1e-6) && bench_close(o4[3], -3 * sqrt(2.0), 1e-6));
+
+    bench_params p = { 256, 1, 9 };
+    float x[256], o[256];
+    dwthaar1d_inputs(&p, x);
+    dwthaar1d_reference(&p, x, o);
+    double all = 0;
+    for (int i = 0; i < 256; i++)
+        all += x[i];
+    assert_true(bench_close(o[0], all / 16.0, 1e-5));   /* 2^(-8/2) */
+    for (int m = 256, j = 1; m > 1; m /= 2, j++) {
+        int len = 1 << j;
+        for (int k = 0; k < m / 2; k++) {
+            double d = 0;
+            for (int i = 0; i < len; i++)
+                d += (i < len / 2 ? 1 : -1) * (double)x[k * len + i];
+            assert_true(bench_close(o[m / 2 + k], d * pow(2.0, -j / 2.0), 1e-5));
+        }
+    }
+}
+
+/* A constant block has only the DC coefficient 8; rows of the first cosine
+ * pattern X[i][j] = cos((2j+1) pi / 16) give only Y[0][1] = sqrt8 * 2 = 4
+ * sqrt2; a random image matches the definition Y[u][v] = sum_ij C(u,i)
+ * C(v,j) X[i][j] in double. */
+static void test_dct_by_hand_and_definition(void **state)
+{
+    (void)state;
+    float c[64], x[64], y[64];
+    bench_params h = { 8, 1, 0 };
+    dct_cos_table(c);
+    for (int i = 0; i < 64; i++)
+        x[i] = 1.0f;
+    dct_reference(&h, c, x, y);
+    assert_true(bench_close(y[0], 8.0, 1e-6));
+    for (int i = 1; i < 64; i++)
+        assert_true(fabs(y[i]) < 1e-6);
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++)
+            x[i * 8 + j] = (float)cos((2 * j + 1) * 3.14159265358979323846 / 16);
+    dct_reference(&h, c, x, y);
+    for (int i = 0; i < 64; i++)
+        assert_true(fabs(y[i] - (i == 1 ? 4 * sqrt(2.0) : 0.0)) < 1e-5);
+
+    bench_params p = { 16, 1, 4 };
+    float xx[256], yy[256];
+    dct_inputs(&p, xx);
+    dct_reference(&p, c, xx, yy);
+    for (int by = 0; by < 16; by += 8)
+        for (int bx = 0; bx < 16; bx += 8)
+            for (int u = 0; u < 8; u++)
+                for (int v = 0; v < 8; v++) {
+                    double s = 0;
+                    for (int i = 0; i < 8; i++)
+                        for (int j = 0; j < 8; j++)
+                            s += dct_coef(u, i) * dct_coef(v, j) * xx[(by + i) * 16 + bx + j];
+                    assert_true(bench_close(yy[(by + u) * 16 + bx + v], s, 1e-5));
+                }
+}
+
+/* [1, 2, 3, 4] -> [10, -2+2i, -2, -2-2i] exactly; an impulse -> all ones;
+ * a random batch of two 64-point transforms against the DFT's definition. */
+static void test_fft_by_hand_and_dft(void **state)
+{
+    (void)state;
+    float w[64], x4[8] = { 1, 0, 2, 0, 3, 0, 4, 0 }, y4[8];
+    float want4[8] = { 10, 0, -2, 2, -2, 0, -2, -2 };
+    bench_params h = { 4, 1, 0 };
+    fft_twiddles(4, w);
+    fft_reference(&h, w, x4, y4);
+    assert_memory_equal(y4, want4, sizeof want4);
+    float x16[32] = { 1 }, y16[32];
+    bench_params h16 = { 16, 1, 0 };
+    fft_twiddles(16, w);
+    fft_reference(&h16, w, x16, y16);
+    for (int k = 0; k < 16; k++)
+        assert_true(y16[2 * k] == 1.0f && y16[2 * k + 1] == 0.0f);
+
+    bench_params p = { 64, 2, 8 };
+    float x[256], y[256];
+    fft_twiddles(64, w);
+    fft_inputs(&p, x);
+    fft_reference(&p, w, x, y);
+    for (int b = 0; b < 2; b++)
+        for (int k = 0; k < 64; k++) {
+            double re = 0, im = 0;
+            for (int i = 0; i < 64; i++) {
+                double ang = -2 * 3.14159265358979323846 * (double)i * k / 64;
+                double xr = x[b * 128 + 2 * i], xi = x[b * 128 + 2 * i + 1];
+                re += xr * cos(ang) - xi * sin(ang);
+                im += xr * sin(ang) + xi * cos(ang);
+            }
+            assert_true(bench_close(y[b * 128 + 2 * k], re, 1e-5));
+            assert_true(bench_close(y[b * 128 + 2 * k + 1], im, 1e-5));
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -363,6 +573,12 @@ int main(void)
         cmocka_unit_test(test_vector_kernels_by_hand),
         cmocka_unit_test(test_conv2d_by_hand),
         cmocka_unit_test(test_exact_and_double_agree_on_q8),
+        cmocka_unit_test(test_binarysearch_by_hand_and_linear_scan),
+        cmocka_unit_test(test_reduction_by_hand),
+        cmocka_unit_test(test_inlinemath_formula_and_tolerance),
+        cmocka_unit_test(test_dwthaar1d_by_hand_and_definition),
+        cmocka_unit_test(test_dct_by_hand_and_definition),
+        cmocka_unit_test(test_fft_by_hand_and_dft),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

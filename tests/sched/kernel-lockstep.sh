@@ -18,8 +18,8 @@ bench=$build/bin/smcosim-bench
 for v in $(compgen -e | grep '^SMCOSIM_'); do unset "$v"; done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-all="vectoradd matmul transpose scalarprod bitonic fwt histogram scan gemm 2mm jacobi2d conv2d mvt atax bicg bfs spmv kmeans"
-nobarrier="vectoradd gemm 2mm jacobi2d conv2d mvt atax bicg bfs spmv kmeans"
+all="vectoradd matmul transpose scalarprod bitonic fwt histogram scan gemm 2mm jacobi2d conv2d mvt atax bicg bfs spmv kmeans binarysearch dct dwthaar1d fft reduction inlinemath"
+nobarrier="vectoradd gemm 2mm jacobi2d conv2d mvt atax bicg bfs spmv kmeans binarysearch inlinemath"
 # name|overrides|benchmarks (bitonic and fwt use 16-warp blocks: not on 8 warps).
 # One scheduler gets the whole SM's pool (4 x 8 in the preset): under
 # two-level, warps waiting at a barrier stay in the active pool, so a pool
