@@ -113,6 +113,7 @@ enum haws_rule {
     HAWS_RULE_ATOMIC_MEMBER,      /* atom / red */
     HAWS_RULE_VOLATILE_MEMBER,    /* volatile or strong (relaxed/acquire/release) access */
     HAWS_RULE_CLOCK_MEMBER,       /* reads %clock* / %globaltimer* */
+    HAWS_RULE_CARRY_MEMBER,       /* reads or writes the carry flag (.cc, addc, subc, madc) */
     HAWS_RULE_SKIPPED_CONTROL,    /* the chain crosses a skipped branch, exit, call or fence */
     HAWS_RULE_UNREACHABLE,        /* next member not on the straight-line path */
     HAWS_RULE_REVISIT,            /* a path passes one pc twice */

@@ -72,6 +72,11 @@ static uint8_t never_rule(const ptx_insn *in, const emu_inst_info *x)
     if (x->is_atomic) return HAWS_RULE_ATOMIC_MEMBER;
     if (in->flags & F_VOLATILE) return HAWS_RULE_VOLATILE_MEMBER;
     if (reads_clock(in)) return HAWS_RULE_CLOCK_MEMBER;
+    /* the carry flag is per-warp state outside the registers, never renamed
+     * (docs/haws.md "Emulator"): a member writing it could overtake a
+     * skipped reader, one reading it a skipped writer */
+    if ((in->flags & F_CC) || in->op == OP_ADDC || in->op == OP_SUBC || in->op == OP_MADC)
+        return HAWS_RULE_CARRY_MEMBER;
     return 0;
 }
 

@@ -36,6 +36,7 @@ static const char *const rule_names[HAWS_RULE_COUNT] = {
     [HAWS_RULE_ATOMIC_MEMBER] = "atomic-member",
     [HAWS_RULE_VOLATILE_MEMBER] = "volatile-member",
     [HAWS_RULE_CLOCK_MEMBER] = "clock-member",
+    [HAWS_RULE_CARRY_MEMBER] = "carry-member",
     [HAWS_RULE_SKIPPED_CONTROL] = "skipped-control",
     [HAWS_RULE_UNREACHABLE] = "unreachable",
     [HAWS_RULE_REVISIT] = "revisit",
@@ -65,6 +66,7 @@ static const char *member_text(int rule)
     case HAWS_RULE_ATOMIC_MEMBER:   return "names an atomic (%s) as a chain member";
     case HAWS_RULE_VOLATILE_MEMBER: return "names a volatile/strong access (%s) as a chain member";
     case HAWS_RULE_CLOCK_MEMBER:    return "names a %%clock/%%globaltimer reader (%s) as a chain member";
+    case HAWS_RULE_CARRY_MEMBER:    return "names a carry-flag user (%s) as a chain member";
     case HAWS_RULE_STALL_MEMBER:    return "names a stall point (%s, reads a long-latency load's result) as a chain member";
     case HAWS_RULE_RAW:             return "names %s as a member although it reads a skipped instruction's result (RAW)";
     case HAWS_RULE_MEM_PAST_BARRIER: return "names memory instruction %s as a member after a barrier on its chain";

@@ -224,6 +224,19 @@ static void test_never_members(void **state)
     haws_result_free(&r);
 }
 
+static void test_carry_members(void **state)
+{
+    (void)state;
+    haws_opts o = opts();
+    haws_result r;
+    compute(hk("carry_members"), &o, &r);
+    f1(&r, 3, 3, 6);
+    none(&r, 4);              /* add.cc */
+    none(&r, 5);              /* addc: reads the carry, independent otherwise */
+    f1(&r, 3, 6, 0);
+    haws_result_free(&r);
+}
+
 static void test_eight_members(void **state)
 {
     (void)state;
@@ -705,6 +718,13 @@ static void e_volatile(uint32_t *h, const emu_kernel *ek)
     h[3] = haws_hint_f1(6 - 3, 0, 0);
     h[6] = haws_hint_f1(7 - 3, 0, 0);
 }
+/* carry_members: the addc at 5 (independent but for the carry) named */
+static void e_carry(uint32_t *h, const emu_kernel *ek)
+{
+    (void)ek;
+    h[3] = haws_hint_f1(5 - 3, 0, 0);
+    h[5] = haws_hint_f1(6 - 3, 0, 0);
+}
 /* never_members: past the membar at 8 */
 static void e_fence(uint32_t *h, const emu_kernel *ek)
 {
@@ -768,6 +788,7 @@ static void test_wrong_hints(void **state)
     expect_rule("never_members", e_atomic, HAWS_RULE_ATOMIC_MEMBER, 4);
     expect_rule("never_members", e_clock, HAWS_RULE_CLOCK_MEMBER, 5);
     expect_rule("never_members", e_volatile, HAWS_RULE_VOLATILE_MEMBER, 6);
+    expect_rule("carry_members", e_carry, HAWS_RULE_CARRY_MEMBER, 5);
     expect_rule("never_members", e_fence, HAWS_RULE_SKIPPED_CONTROL, 7);
     expect_rule("mem_alias", e_alias, HAWS_RULE_MEM_ALIAS, 5);
     expect_rule("fig53", e_outside, HAWS_RULE_OFFSET_KERNEL, 3);
@@ -1044,6 +1065,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_mem_alias),
         cmocka_unit_test(test_direct_branch),
         cmocka_unit_test(test_never_members),
+        cmocka_unit_test(test_carry_members),
         cmocka_unit_test(test_eight_members),
         cmocka_unit_test(test_offset_range),
         cmocka_unit_test(test_bench_chains),
