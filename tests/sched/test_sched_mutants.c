@@ -37,7 +37,7 @@
 extern int sched_cmodel_mutant;     /* sched_cmodel_mut.o */
 
 enum side { C_MODEL, RTL };
-enum stim { FULL, NARROW, VIOLATE };
+enum stim { FULL, NARROW, VIOLATE, HAWS };
 enum expect { CAUGHT, ASSERTION, MISSED };
 
 typedef struct mutant {
@@ -51,8 +51,8 @@ typedef struct mutant {
     const char *file;           /* ASSERTION: the file whose assertion fires */
 } mutant;
 
-static const sched_params kepler = { 64, 4, 8, 2, 6, 4 };
-static const sched_params small = { 32, 1, 8, 1, 8, 1 };  /* the mutant RTL model's set */
+static const sched_params kepler = { 64, 4, 8, 2, 6, 4, 8, 8 };
+static const sched_params small = { 32, 1, 8, 1, 8, 1, 8, 8 };  /* the mutant RTL model's set */
 
 static const mutant mutants[] = {
     { C_MODEL, 1, "scoreboard one entry too few", FULL, -1, 20000, CAUGHT, NULL },
@@ -78,7 +78,8 @@ static const mutant mutants[] = {
 
 static const char *stim_name(enum stim s)
 {
-    return s == FULL ? "legal, full ids" : s == NARROW ? "legal, ids 0..11" : "with violations";
+    return s == FULL ? "legal, full ids" : s == NARROW ? "legal, ids 0..11"
+         : s == HAWS ? "legal, HAWS" : "with violations";
 }
 
 /* Run C model against RTL from reset; the cycle whose outputs first differ
@@ -95,7 +96,7 @@ static uint64_t first_difference(const mutant *mu, char *what, size_t whatlen)
                                 : vsched_create(p, NULL, err, sizeof err);
     if (!v) fail_msg("rtl: %s", err);
     sched_stim_opts so = { .seed = 1, .policy = mu->policy, .reg_range = mu->stim == NARROW ? 12 : 0,
-                           .violate = mu->stim == VIOLATE };
+                           .violate = mu->stim == VIOLATE, .haws = mu->stim == HAWS };
     sched_stim *st = sched_stim_create(p, &so);
     assert_non_null(st);
     sched_outputs ro;
