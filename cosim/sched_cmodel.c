@@ -653,6 +653,9 @@ static int haws_push(cmodel *m, unsigned w, const sched_push *ps, cm_entry *e, u
         e->orig_dst = ps->instr.dst_valid ? ps->instr.dst : 0;
         for (unsigned l = 1; l < 4; l++)           /* originals are unique in the table */
             for (unsigned i = 0; i < h->ren_n; i++)
+#ifdef SCHED_CMODEL_MUTANTS
+                if (!MUT(9))                        /* sources not renamed */
+#endif
                 if (e->reg[l] == h->ren_orig[i]) {
                     e->reg[l] = h->ren_new[i];
                     break;
@@ -870,6 +873,9 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
         k.head_valid &= ~h_drop;
         dirty |= h_drop;
         m->mode = (m->mode | h_enter) & ~h_leave;
+#ifdef SCHED_CMODEL_MUTANTS
+        if (MUT(10)) h_leave_b = 0;         /* no re-entry block */
+#endif
         m->reentry |= h_leave_b;
     }
 

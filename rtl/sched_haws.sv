@@ -82,6 +82,16 @@ module sched_haws #(
   localparam int WIdW = (N > 1) ? $clog2(N) : 1;
   localparam int FetW = $clog2(RcuDepth + 2);
 
+`ifdef SCHED_MUTANTS
+  // Test-only planted bugs (docs/testing.md, "Detection power"): only the
+  // one Verilated variant built with +define+SCHED_MUTANTS has them; the
+  // bug is chosen per model instance with +sched_mutant=N (vsched_shim.cpp).
+  int unsigned mutant;
+  initial begin
+    if (!$value$plusargs("sched_mutant=%d", mutant)) mutant = 0;
+  end
+`endif
+
   logic [N-1:0]   mode_q, wait_q, end_q, reentry_q;
   logic [E*N-1:0] dep_q;
   logic [31:0]    stall_pc_q [N];
@@ -168,7 +178,13 @@ module sched_haws #(
         for (int e = 0; e < E; e++) begin
           dep_q[e*N +: N] <= (dep_q[e*N +: N] & ~enter_o |
                               head_dep_i[e*N +: N] & long_slots_i[e*N +: N] & enter_o) &
-                             ~release_i[e*N +: N];
+                             ~release_i[e*N +: N]
+`ifdef SCHED_MUTANTS
+                             // the entry latches slots this edge releases
+                             | ((mutant == 8) ? (head_dep_i[e*N +: N] & long_slots_i[e*N +: N] &
+                                                 enter_o) : '0)
+`endif
+                             ;
         end
       end
     end

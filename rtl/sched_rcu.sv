@@ -65,6 +65,16 @@ module sched_rcu #(
   localparam int WIdW = (N > 1) ? $clog2(N) : 1;
   localparam int IW   = (N * D > 1) ? $clog2(N * D) : 1;   // entry index
 
+`ifdef SCHED_MUTANTS
+  // Test-only planted bugs (docs/testing.md, "Detection power"): only the
+  // one Verilated variant built with +define+SCHED_MUTANTS has them; the
+  // bug is chosen per model instance with +sched_mutant=N (vsched_shim.cpp).
+  int unsigned mutant;
+  initial begin
+    if (!$value$plusargs("sched_mutant=%d", mutant)) mutant = 0;
+  end
+`endif
+
   // the entries: word w*D + i
   logic [8:0]      off_q   [N*D];
   logic [RegW-1:0] dst_q   [N*D];
@@ -145,6 +155,9 @@ module sched_rcu #(
           w = WIdW'(adv_slot_i[p*6 +: 6]);
           if (adv_valid_i[p]) begin
             hd = head_q[w] + 1'b1;
+`ifdef SCHED_MUTANTS
+            if (mutant == 7 && adv_skip_i[p]) hd = head_q[w];   // a skip does not advance
+`endif
             head_q[w] <= hd;
             hh_n[w]    = tail_q[w] > hd;
             if (adv_skip_i[p] &&

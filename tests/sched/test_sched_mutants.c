@@ -66,6 +66,9 @@ static const mutant mutants[] = {
     { C_MODEL, 6, "stray writeback frees a scoreboard entry", FULL, -1, 200000, MISSED, NULL },
     { C_MODEL, 7, "long-latency write marked short", FULL, -1, 20000, CAUGHT, NULL },
     { C_MODEL, 8, "two-level pool takes one warp too many", FULL, SCHED_POLICY_TWO_LEVEL, 20000, CAUGHT, NULL },
+    { C_MODEL, 9, "HAWS: member sources not renamed", HAWS, -1, 100000, CAUGHT, NULL },
+    { C_MODEL, 9, "HAWS: member sources not renamed", FULL, -1, 200000, MISSED, NULL },
+    { C_MODEL, 10, "HAWS: no re-entry block after an exhausted chain", HAWS, -1, 100000, CAUGHT, NULL },
     { RTL, 1, "scoreboard one entry too few", FULL, -1, 20000, CAUGHT, NULL },
     { RTL, 2, "GTO tie-break flipped (youngest)", FULL, SCHED_POLICY_GTO, 20000, CAUGHT, NULL },
     { RTL, 3, "SWL prefix count off by one", FULL, -1, 20000, CAUGHT, NULL },
@@ -74,6 +77,9 @@ static const mutant mutants[] = {
     { RTL, 5, "issue from an empty buffer", FULL, -1, 1000, ASSERTION, "rtl/sched_ibuffer.sv" },
     { RTL, 6, "full scoreboard does not stall (over-allocation)", FULL, -1, 20000, ASSERTION,
       "rtl/sched_scoreboard.sv" },
+    { RTL, 7, "HAWS: a skip does not advance the RCU head", HAWS, -1, 100000, CAUGHT, NULL },
+    { RTL, 8, "HAWS: entry latches a long dependence released at that edge", HAWS, -1, 200000,
+      CAUGHT, NULL },
 };
 
 static const char *stim_name(enum stim s)
