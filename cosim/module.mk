@@ -6,10 +6,14 @@
 #
 # Every Verilog parameter set the RTL back end supports is one Verilated model
 # class. VSCHED_CONFIGS lists them as
-#   warps_schedulers_regidwidth_ibufdepth_sbentries_wbports[_t]
+#   warps_schedulers_regidwidth_ibufdepth_sbentries_wbports_rcudepth_renentries[_t]
 # (_t: built with --trace-fst). Add a set here to make it available.
+# The timing model's sets have the thesis's RCU and renaming table (8, 8);
+# 4_1_8_2_6_2_2_1 (a small RCU and renaming table) is the HAWS directed
+# tests' (tests/sched/test_sched_haws.c) and a lockstep set.
 
-VSCHED_CONFIGS := 64_4_8_2_6_4 64_4_8_2_6_4_t 48_2_6_3_4_2 32_1_8_1_8_1 8_4_8_4_2_3
+VSCHED_CONFIGS := 64_4_8_2_6_4_8_8 64_4_8_2_6_4_8_8_t 48_2_6_3_4_2_8_8 32_1_8_1_8_1_8_8 \
+                  8_4_8_4_2_3_8_8 4_1_8_2_6_2_2_1
 
 VERILATOR_INC   := /usr/share/verilator/include
 VSCHED_RT_DIR   := build/verilator-rt
@@ -57,8 +61,9 @@ $(VSCHED_LIB): $(VSCHED_OBJS) $(VSCHED_MODEL_OBJS) $(VSCHED_RT_OBJS)
 vsched_field = $(word $(2),$(subst _, ,$(patsubst Vsc_%,%,$(1))))
 vsched_params = -GNumWarps=$(call vsched_field,$(1),1) -GNumSchedulers=$(call vsched_field,$(1),2) \
                 -GRegIdWidth=$(call vsched_field,$(1),3) -GIbufDepth=$(call vsched_field,$(1),4) \
-                -GSbEntries=$(call vsched_field,$(1),5) -GWbPorts=$(call vsched_field,$(1),6)
-vsched_traced = $(if $(filter t,$(call vsched_field,$(1),7)),1,0)
+                -GSbEntries=$(call vsched_field,$(1),5) -GWbPorts=$(call vsched_field,$(1),6) \
+                -GRcuDepth=$(call vsched_field,$(1),7) -GRenEntries=$(call vsched_field,$(1),8)
+vsched_traced = $(if $(filter t,$(call vsched_field,$(1),9)),1,0)
 
 # Keep the Verilator output between runs.
 .PRECIOUS: $(VSCHED_DIR)/%/stamp
@@ -67,7 +72,7 @@ vsched_traced = $(if $(filter t,$(call vsched_field,$(1),7)),1,0)
 $(VSCHED_DIR)/%/stamp: $(VSCHED_RTL) cosim/module.mk
 	@rm -rf $(@D) && mkdir -p $(@D)
 	verilator $(VSCHED_VFLAGS) $(if $(filter 1,$(call vsched_traced,$*)),$(VSCHED_TRACE_FLAGS)) \
-	  $(if $(filter m,$(call vsched_field,$*,7)),+define+SCHED_MUTANTS) \
+	  $(if $(filter m,$(call vsched_field,$*,9)),+define+SCHED_MUTANTS) \
 	  --prefix $* -Mdir $(@D) $(call vsched_params,$*) $(RTL_SOURCES) --top-module $(RTL_TOP)
 	@touch $@
 
@@ -89,8 +94,8 @@ $(VSCHED_DIR)/vsched_models.h: cosim/module.mk
 	   for c in $(VSCHED_CLASSES); do echo "#include \"$$c.h\""; echo "#include \"$${c}___024root.h\""; done; \
 	   printf '#define VSCHED_MODEL_LIST'; \
 	   for c in $(VSCHED_CONFIGS); do \
-	     set -- $$(echo $$c | tr _ ' '); t=0; [ "$${7:-}" = t ] && t=1; \
-	     printf ' \\\n    VSCHED_MODEL(Vsc_%s, %s, %s, %s, %s, %s, %s, %s)' $$c $$1 $$2 $$3 $$4 $$5 $$6 $$t; \
+	     set -- $$(echo $$c | tr _ ' '); t=0; [ "$${9:-}" = t ] && t=1; \
+	     printf ' \\\n    VSCHED_MODEL(Vsc_%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)' $$c $$1 $$2 $$3 $$4 $$5 $$6 $$7 $$8 $$t; \
 	   done; echo; } > $@.tmp && mv $@.tmp $@
 
 $(B)/cosim/vsched_shim.o: cosim/vsched_shim.cpp cosim/vsched_shim.h cosim/sched_if.h \
@@ -101,13 +106,13 @@ $(B)/cosim/vsched_shim.o: cosim/vsched_shim.cpp cosim/vsched_shim.h cosim/sched_
 
 # Test-only: the planted bugs of docs/testing.md, "Detection power". One more
 # Verilated model (_m: built with +define+SCHED_MUTANTS, the bug chosen at run
-# time; 32/1/8/1/8/1, a set where every planted bug can show: GTO's choice
+# time; 32/1/8/1/8/1/8/8, a set where every planted bug can show: GTO's choice
 # needs more than two warps per scheduler), the shim once more with it (-DVSCHED_MUTANTS, a
 # superset of vsched_shim.o: link it before $(VSCHED_LIB)), and the C model
 # once more with -DSCHED_CMODEL_MUTANTS (the same symbols and a run-time knob,
 # sched_cmodel_mutant; link it before $(SCHED_LIB)). Neither goes into the
 # libraries, so the simulator and the other tests keep the plain models.
-VSCHED_MUT_CLASS := Vsc_32_1_8_1_8_1_m
+VSCHED_MUT_CLASS := Vsc_32_1_8_1_8_1_8_8_m
 VSCHED_MUT_OBJS  := $(B)/cosim/vsched_shim_mut.o $(VSCHED_DIR)/$(VSCHED_MUT_CLASS).o \
                     $(B)/cosim/sched_cmodel_mut.o
 $(B)/cosim/vsched_shim_mut.o: $(B)/cosim/vsched_shim.o $(VSCHED_DIR)/$(VSCHED_MUT_CLASS)/stamp

@@ -63,7 +63,35 @@ typedef struct cm_entry {
     sched_issue issue;          /* grant image: valid = 1, warp, fields */
     uint16_t    reg[4];         /* scoreboard bytes to test: dst, src[0..2]
                                    (+ CM_SHADOW when not used) */
+    uint8_t     rcu_slot;       /* HAWS return pass: the RCU entry a copy or
+                                   re-exec frees when it issues, + 1 (0: none) */
+    uint8_t     orig_dst;       /* HAWS chain member: its original destination
+                                   (issue.dst is the id it writes) */
 } cm_entry;
+
+/* HAWS state of one warp (docs/haws.md, "Scheduler core"; seed 000 §5.3.3,
+ * Fig. 5.6). Cleared by reset, launch and finish. */
+typedef struct cm_rcu_entry {
+    uint16_t offset;            /* pc - stall_pc, 9 bits */
+    uint8_t  dst, ren;          /* original and written destination (0, 0
+                                   for a member without one) */
+    uint8_t  ready, control;    /* written back; a hinted branch (re-exec) */
+} cm_rcu_entry;
+
+typedef struct cm_haws {
+    uint32_t stall_pc;          /* pc of the stall point (kept for the return pass) */
+    uint16_t stall_reg[4];      /* the stall point's dst, src[0..2] ... */
+    uint8_t  stall_dep;         /* ... bit i: stall_reg[i] still pending long */
+    uint8_t  wait_br;           /* a conditional member branch waits for hbr */
+    int16_t  cursor;            /* offset of the next member (9-bit signed; 0 = end) */
+    int16_t  br_taken, br_fall; /* the waiting branch's offsets (9 bits) */
+    uint8_t  fetched;           /* members pushed in this episode */
+    uint8_t  ren_n;             /* renaming table: ren_n pairs orig -> ren */
+    uint8_t  ren_orig[SCHED_MAX_REN_ENTRIES], ren_new[SCHED_MAX_REN_ENTRIES];
+    uint8_t  rcu_head, rcu_tail;/* FIFO [head, tail) not yet met by the return pass */
+    uint8_t  rcu_valid;         /* bit i: entry i valid */
+    cm_rcu_entry rcu[SCHED_MAX_RCU_DEPTH];
+} cm_haws;
 
 typedef struct cm_warp {
     uint8_t  head;              /* ring buffer of `count` entries from `head` */
@@ -79,6 +107,7 @@ typedef struct cm_warp {
  * compiler keeps them in registers) and stored back at its end. */
 typedef struct cm_masks {
     uint64_t head_valid, space, blocked, blocked_long, op_lo, op_hi;
+    uint64_t copy;              /* HAWS: head is a return-pass copy (no unit) */
 } cm_masks;
 
 typedef struct cmodel {
@@ -136,6 +165,17 @@ typedef struct cmodel {
     const cm_entry *head_entry[SCHED_MAX_WARPS];
 
     cm_warp  warp[SCHED_MAX_WARPS];
+
+    /* HAWS (per-warp masks; the state is in haws[]) */
+    uint64_t mode;                          /* in hint mode (haws_mode) */
+    uint64_t chain_ok;                      /* in hint mode and may chain-fetch */
+    uint64_t busy;                          /* RCU has a valid entry (rcu_busy) */
+    uint64_t rcu_head;                      /* RCU has an entry the return pass
+                                               has not met (rcu_tail > rcu_head) */
+    uint64_t reentry;                       /* re-entry block (chain exhausted) */
+    uint64_t haws_live;                     /* any of the above */
+    int      haws_out;                      /* HAWS outputs may be nonzero */
+    cm_haws  haws[SCHED_MAX_WARPS];
 } cmodel;
 
 static inline unsigned lowest(uint64_t m) { return (unsigned)__builtin_ctzll(m); }
@@ -167,6 +207,7 @@ static inline void refresh_head(cmodel *m, cm_masks *k, unsigned w, unsigned sb_
     k->blocked_long |= bit & -(uint64_t)(haz >> 1);
     k->op_lo |= bit & -(uint64_t)(e->issue.op & 1);
     k->op_hi |= bit & -(uint64_t)(e->issue.op >> 1);
+    k->copy |= bit & -(uint64_t)e->issue.copy;
 }
 
 /* Clear the head qualification bits of the warps in `heads` (before
@@ -177,6 +218,7 @@ static inline void clear_heads(cm_masks *k, uint64_t heads)
     k->blocked_long &= ~heads;
     k->op_lo &= ~heads;
     k->op_hi &= ~heads;
+    k->copy &= ~heads;
 }
 
 /* The static warp limit: warps with fewer than warp_limit alive warps below. */
@@ -299,10 +341,11 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
     uint64_t u0 = unit_class_mask(m, SCHED_OP_SP), u1 = unit_class_mask(m, SCHED_OP_SFU);
     uint64_t u2 = unit_class_mask(m, SCHED_OP_LDST), u3 = unit_class_mask(m, SCHED_OP_DP);
     uint64_t unit_lo0 = u0 ^ ((u0 ^ u1) & lo), unit_lo1 = u2 ^ ((u2 ^ u3) & lo);
-    uint64_t unit_ok = unit_lo0 ^ ((unit_lo0 ^ unit_lo1) & hi);
+    uint64_t unit_ok = (unit_lo0 ^ ((unit_lo0 ^ unit_lo1) & hi)) | k->copy;   /* a copy needs no unit */
     uint64_t ub = r & ~unit_ok;
     uint64_t ready = r & unit_ok;
-    uint64_t want = m->alive & m->mk.space;
+    /* a warp in hint mode asks only for its next chain member */
+    uint64_t want = m->alive & m->mk.space & (~m->mode | m->chain_ok);
 
     /* per scheduler and category, in the lanes (see REASON_AT_LANE) */
     const uint64_t halves = m->sched_sel | m->sched_sel << 32;
@@ -347,10 +390,42 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
     }
 }
 
+static inline int sext9(unsigned v) { return (int)((v & 0x1FFu) ^ 0x100u) - 0x100; }
+
+/* The HAWS outputs of the current cycle (after compute_outputs_for, which
+ * chose the fetch requests): hint mode, RCU busy, the chain fetch pc and
+ * the RCU head of each requested warp. Only while some warp has HAWS state,
+ * and once more to zero them. */
+static void haws_outputs(cmodel *m)
+{
+    sched_outputs *o = &m->base.out;
+    const unsigned ns = m->base.params.num_schedulers;
+    o->haws_mode = m->mode;
+    o->rcu_busy = m->busy;
+    for (unsigned s = 0; s < ns; s++) {
+        unsigned w = o->fetch_warp[s];
+        uint64_t bit = (uint64_t)o->fetch_valid[s] << w;
+        const cm_haws *h = &m->haws[w];
+        o->fetch_pc_valid[s] = (m->mode & bit) != 0;
+        o->fetch_pc[s] = (m->mode & bit) ? h->stall_pc + (uint32_t)h->cursor : 0;
+        sched_rcu_head r = { 0, 0, 0, 0 };
+        if (m->rcu_head & ~m->mode & bit) {
+            const cm_rcu_entry *e = &h->rcu[h->rcu_head];
+            r.kind = e->control ? SCHED_RCU_REEXEC : e->ren != e->dst ? SCHED_RCU_COPY : SCHED_RCU_SKIP;
+            r.ren = e->ren;
+            r.dst = e->dst;
+            r.pc = h->stall_pc + (uint32_t)sext9(e->offset);
+        }
+        o->fetch_rcu[s] = r;
+    }
+    m->haws_out = m->haws_live != 0;
+}
+
 /* For reset (any scheduler count). */
 static void compute_outputs(cmodel *m)
 {
     compute_outputs_for(m, m->base.params.num_schedulers, 0);
+    haws_outputs(m);
 }
 
 static void cm_reset(sched_backend *b)
@@ -376,12 +451,13 @@ static void cm_reset(sched_backend *b)
  * scoreboard bytes its hazard test reads (both assembled from words of the
  * little-endian sched_instr).
  *
- * The image is assembled from three words of the pushed sched_instr rather
- * than field by field (the asserts below pin the layouts this relies on):
+ * The image is assembled from three words (the asserts below pin the
+ * layouts this relies on):
  *   image bytes 0..7   valid = 1, warp, (pad), pc
  *   image bytes 8..15  op, dst_valid, dst            <- instr bytes 4..6
- *                      pred, long_lat, (pad), hint   <- instr bytes 11..15
- *   image bytes 16..19 pred_miss, (pad)              <- instr byte 16
+ *                      pred, long_lat                <- instr bytes 11, 12
+ *                      hinted = 0, copy = 0, (pad)
+ *   image bytes 16..23 hint, pred_miss, (pad)        <- instr bytes 16..20
  * Padding bytes are always written as 0. */
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "sched_cmodel.c assembles buffer entries from little-endian words"
@@ -390,12 +466,12 @@ _Static_assert(offsetof(sched_instr, src) == 8, "sched_instr.src");
 #define CM_AT(type, field, off) _Static_assert(offsetof(type, field) == (off), #type "." #field)
 CM_AT(sched_instr, pc, 0); CM_AT(sched_instr, op, 4); CM_AT(sched_instr, dst_valid, 5);
 CM_AT(sched_instr, dst, 6); CM_AT(sched_instr, pred, 11); CM_AT(sched_instr, long_lat, 12);
-CM_AT(sched_instr, hint, 14); CM_AT(sched_instr, pred_miss, 16);
+CM_AT(sched_instr, hint, 16); CM_AT(sched_instr, pred_miss, 20);
 CM_AT(sched_issue, valid, 0); CM_AT(sched_issue, warp, 1); CM_AT(sched_issue, pc, 4);
 CM_AT(sched_issue, op, 8); CM_AT(sched_issue, dst_valid, 9); CM_AT(sched_issue, dst, 10);
-CM_AT(sched_issue, pred, 11); CM_AT(sched_issue, long_lat, 12); CM_AT(sched_issue, hint, 14);
-CM_AT(sched_issue, pred_miss, 16);
-_Static_assert(sizeof(sched_instr) == 20 && sizeof(sched_issue) == 20, "sched_instr/sched_issue size");
+CM_AT(sched_issue, pred, 11); CM_AT(sched_issue, long_lat, 12); CM_AT(sched_issue, hinted, 13);
+CM_AT(sched_issue, copy, 14); CM_AT(sched_issue, hint, 16); CM_AT(sched_issue, pred_miss, 20);
+_Static_assert(sizeof(sched_instr) == 24 && sizeof(sched_issue) == 24, "sched_instr/sched_issue size");
 #undef CM_AT
 
 /* The CM_SHADOW offsets of an entry's four register fields (16-bit lanes:
@@ -412,20 +488,231 @@ static const uint64_t unused_regs[16] = {
 static inline void make_entry(cm_entry *e, const sched_instr *i, unsigned w)
 {
     uint32_t pc;
-    uint64_t op_to_pred, pred_to_miss, word[3];
+    uint64_t op_to_pred, hint_to_pad, word[3];
     memcpy(&pc, &i->pc, sizeof pc);
     memcpy(&op_to_pred, &i->op, sizeof op_to_pred);          /* instr bytes 4..11 */
-    memcpy(&pred_to_miss, &i->pred, sizeof pred_to_miss);    /* instr bytes 11..18 */
+    memcpy(&hint_to_pad, &i->hint, sizeof hint_to_pad);      /* instr bytes 16..23 */
     word[0] = 1u | (uint64_t)w << 8 | (uint64_t)pc << 32;
-    word[1] = (op_to_pred & 0xFFFFFFull) | ((pred_to_miss << 24) & 0xFFFF00FFFF000000ull);
-    word[2] = (pred_to_miss >> 40) & 0xFF;
+    word[1] = (op_to_pred & 0xFFFFFFull) | (op_to_pred >> 56) << 24 | (uint64_t)i->long_lat << 32;
+    word[2] = hint_to_pad & 0xFFFFFFFFFFull;
     memcpy(&e->issue, word, sizeof e->issue);
+    e->rcu_slot = 0;
+    e->orig_dst = 0;
     /* dst (instr byte 6 = op_to_pred byte 2) to lane 0, src[0..2] (bytes
      * 4..6 of op_to_pred) to lanes 1..3 */
     uint64_t lanes = ((op_to_pred >> 16) & 0xFF00FFull) | ((op_to_pred >> 8) & 0xFF00000000ull) |
                      (op_to_pred & 0xFF000000000000ull);
     lanes |= unused_regs[(i->dst_valid << 3 | i->src_valid) & 15];
     memcpy(e->reg, &lanes, sizeof e->reg);
+}
+
+/* ---- HAWS: hint mode, RCU, renaming table (docs/haws.md, "Scheduler
+ * core"; ../shared/design/haws-locality.md C.4.4). Everything here runs only
+ * for warps with HAWS state (haws_live) or when a warp may enter, so with
+ * haws = 0 the cycle is the one above. ---- */
+
+/* Recompute the HAWS masks of the warps in `ws` from their state. */
+static void haws_refresh(cmodel *m, uint64_t ws)
+{
+    const unsigned depth = m->base.params.rcu_depth;
+    for (; ws; ws &= ws - 1) {
+        unsigned w = lowest(ws);
+        uint64_t bit = 1ull << w;
+        const cm_haws *h = &m->haws[w];
+        uint64_t chain = (m->mode & bit) && !h->wait_br && h->cursor != 0 && h->fetched < depth;
+        m->chain_ok = (m->chain_ok & ~bit) | (bit & -chain);
+        m->busy = (m->busy & ~bit) | (bit & -(uint64_t)(h->rcu_valid != 0));
+        m->rcu_head = (m->rcu_head & ~bit) | (bit & -(uint64_t)(h->rcu_tail > h->rcu_head));
+    }
+    m->haws_live = m->mode | m->busy | m->rcu_head | m->reentry;
+}
+
+/* A writeback releasing register reg of warp w (it was pending): the stall
+ * point's long dependence on it ends; RCU entries that wrote it are ready. */
+static void haws_wb(cmodel *m, unsigned w, unsigned reg)
+{
+    cm_haws *h = &m->haws[w];
+    for (unsigned i = 0; i < 4; i++)
+        if (h->stall_reg[i] == reg) h->stall_dep &= (uint8_t)~(1u << i);
+    for (unsigned i = h->rcu_valid; i; i &= i - 1)
+        if (h->rcu[lowest(i)].ren == reg) h->rcu[lowest(i)].ready = 1;
+}
+
+/* The entries and exits at the edge ending this cycle, from the state of
+ * the cycle (k: its head masks) after this edge's writebacks. A warp enters
+ * when HAWS is on (for haws = 2: its scheduler does not issue), it is alive,
+ * not at a barrier, its head is blocked by a long-latency write, the head's
+ * hint is format 1 with an offset, its RCU is empty and it is not blocked
+ * from re-entry; the head's long dependences still pending after the
+ * writebacks become stall_dep (none: the load has just returned, no entry).
+ * At most one warp per scheduler enters at an edge: the lowest id.
+ * A warp leaves when stall_dep is empty (a), or (b) its chain has ended
+ * (cursor 0 or RcuDepth members fetched, no branch outcome awaited) and no
+ * member is left in its buffer. */
+static void haws_decide(cmodel *m, const cm_masks *k, unsigned haws, uint64_t *enter,
+                        uint64_t *leave, uint64_t *leave_b)
+{
+    const sched_params *p = &m->base.params;
+    for (uint64_t ws = m->mode; ws; ws &= ws - 1) {
+        unsigned w = lowest(ws);
+        uint64_t bit = 1ull << w;
+        const cm_haws *h = &m->haws[w];
+        if (h->stall_dep == 0) {
+            *leave |= bit;
+        } else if (!h->wait_br && (h->cursor == 0 || h->fetched >= p->rcu_depth) &&
+                   !(k->head_valid & bit)) {
+            *leave |= bit;
+            *leave_b |= bit;
+        }
+    }
+    if (haws == 0 || p->rcu_depth == 0) return;
+    uint64_t cand = m->alive & k->head_valid & k->blocked_long & ~m->barrier & ~m->mode &
+                    ~m->busy & ~m->reentry;
+    if (haws == 2)
+        for (unsigned g = m->granted; g; g &= g - 1) cand &= ~m->sched_mask[lowest(g)];
+    /* ... of which those whose head has an entry hint and a long dependence
+     * left after the writebacks; per scheduler the lowest id enters (one
+     * read port per scheduler in the RTL) */
+    uint64_t ok = 0;
+    for (uint64_t c = cand; c; c &= c - 1) {
+        unsigned w = lowest(c);
+        const cm_entry *e = m->head_entry[w];
+        uint32_t hint = e->issue.hint;
+        if ((hint >> 23) & 1 || (hint & 0x1FFu) == 0) continue;
+        const cm_warp *wp = &m->warp[w];
+        unsigned dep = 0;
+        for (unsigned i = 0; i < 4; i++) dep |= (unsigned)(wp->sb[e->reg[i]] == CM_PENDING_LONG) << i;
+        if (dep) ok |= 1ull << w;
+    }
+    for (unsigned s = 0; ok && s < p->num_schedulers; s++) {
+        uint64_t c = ok & m->sched_mask[s];
+        if (!c) continue;
+        unsigned w = lowest(c);
+        const cm_entry *e = m->head_entry[w];
+        const cm_warp *wp = &m->warp[w];
+        unsigned dep = 0;
+        for (unsigned i = 0; i < 4; i++) dep |= (unsigned)(wp->sb[e->reg[i]] == CM_PENDING_LONG) << i;
+        cm_haws *h = &m->haws[w];
+        memset(h, 0, sizeof *h);            /* the RCU is empty: nothing is lost */
+        h->stall_pc = e->issue.pc;
+        memcpy(h->stall_reg, e->reg, sizeof h->stall_reg);
+        h->stall_dep = (uint8_t)dep;
+        h->cursor = (int16_t)sext9(e->issue.hint);
+        *enter |= 1ull << w;
+    }
+}
+
+/* A conditional member branch's outcome: the chain continues on its side,
+ * or ends when it diverged. For a warp waiting for one (others: ignored). */
+static void haws_branch(cmodel *m, const sched_hbr *b, uint64_t leave)
+{
+    cm_haws *h = &m->haws[b->warp];
+    if (!((m->mode & ~leave) >> b->warp & 1) || !h->wait_br) return;
+    h->cursor = b->uniform ? (b->taken ? h->br_taken : h->br_fall) : 0;
+    h->wait_br = 0;
+}
+
+/* An issue of warp w (with HAWS state) from entry e: a chain member takes
+ * the RCU's tail entry; a copy or re-exec frees its entry; the stall point
+ * issuing in normal mode lifts the re-entry block. */
+static void haws_issue(cmodel *m, unsigned w, const cm_entry *e)
+{
+    cm_haws *h = &m->haws[w];
+    if (e->issue.hinted) {
+        cm_rcu_entry *r = &h->rcu[h->rcu_tail];
+        uint32_t hint = e->issue.hint;
+        r->offset = (uint16_t)((e->issue.pc - h->stall_pc) & 0x1FFu);
+        r->dst = e->issue.dst_valid ? e->orig_dst : 0;
+        r->ren = e->issue.dst_valid ? e->issue.dst : 0;
+        r->ready = 0;
+        r->control = (uint8_t)((hint >> 23) & 1);
+        h->rcu_valid |= (uint8_t)(1u << h->rcu_tail);
+        h->rcu_tail++;
+    } else if ((m->reentry >> w) & 1 && e->issue.pc == h->stall_pc) {
+        m->reentry &= ~(1ull << w);
+    }
+    if (e->rcu_slot) h->rcu_valid &= (uint8_t)~(1u << (e->rcu_slot - 1));
+}
+
+/* A push into warp w with HAWS state, or with push.rcu set, accepted by the
+ * buffer (it had room); e is the buffer slot. Returns 1 when e was filled
+ * (the caller counts it in), 0 when nothing is buffered: the push is
+ * dropped (w enters or leaves hint mode at this edge) or is a skip. */
+static int haws_push(cmodel *m, unsigned w, const sched_push *ps, cm_entry *e, uint64_t drop)
+{
+    uint64_t bit = 1ull << w;
+    if (drop & bit) return 0;
+    cm_haws *h = &m->haws[w];
+    const sched_params *p = &m->base.params;
+    const unsigned reg_mask = (1u << p->reg_id_width) - 1;
+    if (m->mode & bit) {
+        /* chain member: sources through the renaming table (before its own
+         * rename), then the cursor and the table from its hint */
+        make_entry(e, &ps->instr, w);
+        e->issue.hinted = 1;
+        e->orig_dst = ps->instr.dst_valid ? ps->instr.dst : 0;
+        for (unsigned l = 1; l < 4; l++)           /* originals are unique in the table */
+            for (unsigned i = 0; i < h->ren_n; i++)
+#ifdef SCHED_CMODEL_MUTANTS
+                if (!MUT(9))                        /* sources not renamed */
+#endif
+                if (e->reg[l] == h->ren_orig[i]) {
+                    e->reg[l] = h->ren_new[i];
+                    break;
+                }
+        uint32_t hint = ps->instr.hint;
+        h->fetched++;
+        if ((hint >> 23) & 1) {                     /* format 2: a branch */
+            if (hint & 1) {
+                h->cursor = (int16_t)sext9(hint >> 1);
+            } else {
+                h->wait_br = 1;
+                h->cursor = 0;
+                h->br_taken = (int16_t)sext9(hint >> 1);
+                h->br_fall = (int16_t)sext9(hint >> 12);
+            }
+        } else {
+            h->cursor = (int16_t)sext9(hint);
+            if ((hint >> 9) & 1 && ps->instr.dst_valid) {   /* renamed: writes Dst */
+                unsigned orig = ps->instr.dst, ren = (hint >> 10) & reg_mask, i;
+                e->issue.dst = (uint8_t)ren;
+                e->reg[0] = (uint16_t)ren;
+                for (i = 0; i < h->ren_n && h->ren_orig[i] != orig; i++) {}
+                if (i < h->ren_n) {
+                    h->ren_new[i] = (uint8_t)ren;
+                } else if (h->ren_n < p->ren_entries) {
+                    h->ren_orig[h->ren_n] = (uint8_t)orig;
+                    h->ren_new[h->ren_n++] = (uint8_t)ren;
+                } else {
+                    h->cursor = 0;                  /* table full: the chain ends here */
+                }
+            }
+        }
+        return 1;
+    }
+    /* normal mode: the return pass (the check of sched_step made sure the
+     * pc is the RCU head's exactly when rcu != 0) */
+    if (ps->rcu == SCHED_RCU_SKIP) {
+        h->rcu_valid &= (uint8_t)~(1u << h->rcu_head);
+        h->rcu_head++;
+        return 0;
+    }
+    make_entry(e, &ps->instr, w);
+    if (ps->rcu != SCHED_RCU_NONE) {
+        const cm_rcu_entry *r = &h->rcu[h->rcu_head];
+        if (ps->rcu == SCHED_RCU_COPY) {            /* renamed -> original */
+            e->issue.dst_valid = 1;
+            e->issue.dst = r->dst;
+            e->issue.long_lat = 0;
+            e->issue.copy = 1;
+            e->reg[0] = r->dst;
+            e->reg[1] = r->ren;
+            e->reg[2] = e->reg[3] = CM_SHADOW;
+        }
+        e->rcu_slot = (uint8_t)(h->rcu_head + 1);
+        h->rcu_head++;
+    }
+    return 1;
 }
 
 /* The rising edge ending the current cycle, then the outputs of the next.
@@ -488,6 +775,7 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
 #endif
         unsigned st = wp->sb[wb->reg];
         unsigned is_long = st >> 1;
+        if ((m->haws_live & bit) && st != CM_FREE) haws_wb(m, w, wb->reg);
         wp->sb[wb->reg] = CM_FREE;
         wp->sb_count -= st != CM_FREE;
         wp->sb_long -= is_long;
@@ -495,6 +783,11 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
         dirty |= k.blocked & bit;           /* only a blocked head can change (a
                                                refresh that changes nothing is harmless) */
     }
+
+    /* HAWS entries and exits at this edge (from this cycle's state) */
+    uint64_t h_enter = 0, h_leave = 0, h_leave_b = 0;
+    if (m->mode | in->haws) haws_decide(m, &k, in->haws, &h_enter, &h_leave, &h_leave_b);
+    const uint64_t h_drop = h_enter | h_leave;  /* pushes for these warps are dropped */
 
     /* Counters count the reason of the cycle that ends. */
     #pragma GCC unroll 8
@@ -518,6 +811,7 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
         wp->sb_count += dst_valid;
         wp->sb_long += is_long;
         long_pending |= bit & -(uint64_t)is_long;
+        if (m->haws_live & bit) haws_issue(m, w, h);
         unsigned next = wp->head + 1u;
         wp->head = (uint8_t)(next == depth ? 0 : next);
         wp->count--;
@@ -525,6 +819,12 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
         issued |= bit;
     }
     dirty |= issued;
+
+    /* HAWS branch outcomes (before the pushes: a warp waiting for one
+     * cannot chain-fetch, so no push of this edge competes) */
+    if (m->mode)
+        for (unsigned s = 0; s < ns; s++)
+            if (in->hbr[s].valid) haws_branch(m, &in->hbr[s], h_leave);
 
     /* Pushes: accepted when the buffer had room at the start of the cycle
      * (k.space is still that: the issue loop does not touch it). */
@@ -546,7 +846,11 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
         cm_warp *wp = &m->warp[w];
         unsigned slot = wp->head + wp->count;
         slot = slot >= depth ? slot - depth : slot;
-        make_entry(&wp->buf[slot], &ps->instr, w);
+        if (__builtin_expect(((m->haws_live | h_drop) & bit) != 0 || ps->rcu != 0, 0)) {
+            if (!haws_push(m, w, ps, &wp->buf[slot], h_drop)) continue;
+        } else {
+            make_entry(&wp->buf[slot], &ps->instr, w);
+        }
         dirty |= bit & -(uint64_t)(wp->count == 0);              /* new head */
         wp->count++;
         k.head_valid |= bit;
@@ -555,6 +859,25 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
     /* Every buffer an issue popped has room again (a push after the pop
      * cannot fill it: it was pushed only if it had room before the pop). */
     k.space |= issued;
+
+    /* HAWS entry and exit empty the warp's buffer (after this edge's issue);
+     * a chain exhausted blocks re-entry until the stall point issues. */
+    uint64_t h_touch = m->haws_live | h_enter;
+    if (h_drop) {
+        for (uint64_t d = h_drop; d; d &= d - 1) {
+            cm_warp *wp = &m->warp[lowest(d)];
+            wp->count = 0;
+            wp->head = 0;
+        }
+        k.space |= h_drop;
+        k.head_valid &= ~h_drop;
+        dirty |= h_drop;
+        m->mode = (m->mode | h_enter) & ~h_leave;
+#ifdef SCHED_CMODEL_MUTANTS
+        if (MUT(10)) h_leave_b = 0;         /* no re-entry block */
+#endif
+        m->reentry |= h_leave_b;
+    }
 
     /* Launch empties buffer and scoreboard; finish empties the buffer. */
     uint64_t lf = in->launch | in->finish;
@@ -568,7 +891,10 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
                 memset(wp->sb, 0, sizeof wp->sb);
                 wp->sb_count = wp->sb_long = 0;
             }
+            if ((h_touch >> w) & 1) memset(&m->haws[w], 0, sizeof m->haws[w]);
         }
+        m->mode &= ~lf;
+        m->reentry &= ~lf;
         long_pending &= ~in->launch;
         k.space |= lf;
         k.head_valid &= ~lf;
@@ -592,7 +918,9 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
     memcpy(&m->unit_avail, in->unit_avail, sizeof m->unit_avail);
     if (swl_changed) refresh_swl(m);
 
+    if (h_touch) haws_refresh(m, h_touch);
     compute_outputs_for(m, ns, pow2);
+    if (m->haws_live | m->haws_out) haws_outputs(m);
 }
 
 /* The back end's step with inputs already checked (the lockstep back end). */

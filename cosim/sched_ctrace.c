@@ -90,8 +90,8 @@ typedef struct ctrace {
     fstHandle      handle[CT_NUM_SIGNALS];
     uint64_t       cur[CT_NUM_SIGNALS][CT_MAX_WORDS];
     uint64_t       last[CT_NUM_SIGNALS][CT_MAX_WORDS];
-    fstHandle      param_handle[6];   /* NumWarps .. WbPorts */
-    unsigned       param_value[6];
+    fstHandle      param_handle[8];   /* NumWarps .. WbPorts, RcuDepth, RenEntries */
+    unsigned       param_value[8];
     char           byte_chars[256][8];  /* "00000000" .. "11111111", MSB first */
 } ctrace;
 
@@ -173,7 +173,7 @@ static void ct_dump(ctrace *t, uint64_t time)
     }
     ct_sample(t);
     if (!t->dumped)               /* the parameters never change: once, first */
-        for (unsigned k = 0; k < 6; k++)
+        for (unsigned k = 0; k < 8; k++)
             fstWriterEmitValueChange32(t->fst, t->param_handle[k], 32, t->param_value[k]);
     for (unsigned k = 0; k < CT_NUM_SIGNALS; k++) {
         size_t bytes = (t->width[k] + 63) / 64 * sizeof(uint64_t);
@@ -253,11 +253,11 @@ static void ct_declare(ctrace *t)
         t->handle[k] = fstWriterCreateVar(t->fst, FST_VT_VCD_WIRE, ct_dirs[k], t->width[k], name[k], 0);
     }
     fstWriterSetScope(t->fst, FST_ST_VCD_MODULE, "sched_core", NULL);
-    const char *pnames[6] = { "NumWarps", "NumSchedulers", "RegIdWidth", "IbufDepth", "SbEntries",
-                              "WbPorts" };
-    const unsigned pvals[6] = { p->num_warps, p->num_schedulers, p->reg_id_width, p->ibuf_depth,
-                                p->sb_entries, p->wb_ports };
-    for (unsigned k = 0; k < 6; k++) {
+    const char *pnames[8] = { "NumWarps", "NumSchedulers", "RegIdWidth", "IbufDepth", "SbEntries",
+                              "WbPorts", "RcuDepth", "RenEntries" };
+    const unsigned pvals[8] = { p->num_warps, p->num_schedulers, p->reg_id_width, p->ibuf_depth,
+                                p->sb_entries, p->wb_ports, p->rcu_depth, p->ren_entries };
+    for (unsigned k = 0; k < 8; k++) {
         char pn[32];
         snprintf(pn, sizeof pn, "%s [31:0]", pnames[k]);
         t->param_value[k] = pvals[k];

@@ -1,11 +1,16 @@
 /*
  * sched_diff.c -- long differential runs: C model vs RTL in lockstep.
  *
- *   sched_diff [-c CYCLES] [-s SEED] [-p lrr|gto|two_level|mixed] [-P W/S/R/D/E/B] [-V 0|1]
+ *   sched_diff [-c CYCLES] [-s SEED] [-p lrr|gto|two_level|mixed] [-P W/S/R/D/E/B[/C/N]] [-V 0|1]
+ *              [-H 0|1|mixed]
+ *
+ * (C/N: RcuDepth and RenEntries, 8/8 when left out)
  *
  * Drives the lockstep back end with seeded random legal stimulus (-V 1: with
  * the contract's dropped/ignored violations, see sched_stim.h) and stops at
  * the first difference, printing cycle, signal and both values (exit 1).
+ * -H: HAWS stimulus (hints, chains, return pass; sched_stim.h) off, on, or
+ * (mixed, the default) on every other chunk.
  * Without -P it cycles through every built parameter set, one chunk each.
  */
 #include "sched_if.h"
@@ -17,12 +22,14 @@
 #include <string.h>
 
 static const sched_params param_sets[] = {
-    { 64, 4, 8, 2, 6, 4 }, { 48, 2, 6, 3, 4, 2 }, { 32, 1, 8, 1, 8, 1 }, { 8, 4, 8, 4, 2, 3 },
+    { 64, 4, 8, 2, 6, 4, 8, 8 }, { 48, 2, 6, 3, 4, 2, 8, 8 }, { 32, 1, 8, 1, 8, 1, 8, 8 }, { 8, 4, 8, 4, 2, 3, 8, 8 },
+    { 4, 1, 8, 2, 6, 2, 2, 1 },
 };
 
 static int violate;
+static int haws = -1;          /* -H: 0 off, 1 on, -1 every other chunk */
 
-static int run_one(const sched_params *p, uint64_t cycles, uint64_t seed, int policy)
+static int run_one(const sched_params *p, uint64_t cycles, uint64_t seed, int policy, int with_haws)
 {
     char err[512];
     sched_backend *b = sched_lockstep_create(p, NULL, err, sizeof err);
@@ -30,7 +37,8 @@ static int run_one(const sched_params *p, uint64_t cycles, uint64_t seed, int po
         fprintf(stderr, "sched_diff: %s\n", err);
         return 2;
     }
-    sched_stim_opts so = { .seed = seed, .policy = policy, .reg_range = 0, .violate = violate };
+    sched_stim_opts so = { .seed = seed, .policy = policy, .reg_range = 0, .violate = violate,
+                           .haws = with_haws };
     sched_stim *st = sched_stim_create(p, &so);
     sched_inputs in;
     int rc = 0;
@@ -72,6 +80,12 @@ int main(int argc, char **argv)
                 fprintf(stderr, "sched_diff: -p %s: unknown policy (lrr, gto, two_level, mixed)\n", v);
                 return 2;
             }
+        } else if (strcmp(a, "-H") == 0) {
+            if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0 && strcmp(v, "mixed") != 0) {
+                fprintf(stderr, "sched_diff: -H %s: 0, 1 or mixed\n", v);
+                return 2;
+            }
+            haws = v[0] == 'm' ? -1 : v[0] == '1';
         } else if (strcmp(a, "-V") == 0) {
             if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0) {
                 fprintf(stderr, "sched_diff: -V %s: 0 or 1\n", v);
@@ -79,9 +93,12 @@ int main(int argc, char **argv)
             }
             violate = v[0] == '1';
         } else if (strcmp(a, "-P") == 0) {
-            if (sscanf(v, "%u/%u/%u/%u/%u/%u", &p.num_warps, &p.num_schedulers, &p.reg_id_width,
-                       &p.ibuf_depth, &p.sb_entries, &p.wb_ports) != 6) {
-                fprintf(stderr, "sched_diff: -P %s: expected W/S/R/D/E/B\n", v);
+            p.rcu_depth = p.ren_entries = 8;
+            int n = sscanf(v, "%u/%u/%u/%u/%u/%u/%u/%u", &p.num_warps, &p.num_schedulers,
+                           &p.reg_id_width, &p.ibuf_depth, &p.sb_entries, &p.wb_ports, &p.rcu_depth,
+                           &p.ren_entries);
+            if (n != 6 && n != 8) {
+                fprintf(stderr, "sched_diff: -P %s: expected W/S/R/D/E/B[/C/N]\n", v);
                 return 2;
             }
             have_p = 1;
@@ -92,7 +109,7 @@ int main(int argc, char **argv)
         i++;
     }
     if (have_p) {
-        int rc = run_one(&p, cycles, seed, policy);
+        int rc = run_one(&p, cycles, seed, policy, haws != 0);
         if (rc == 0) printf("sched_diff: %" PRIu64 " cycles in lockstep, no difference\n", cycles);
         return rc;
     }
@@ -104,7 +121,8 @@ int main(int argc, char **argv)
     uint64_t done = 0, chunk = 0;
     while (done < cycles) {
         uint64_t n = cycles - done < per ? cycles - done : per;
-        int rc = run_one(&param_sets[chunk % nsets], n, seed + chunk, policy);
+        int rc = run_one(&param_sets[chunk % nsets], n, seed + chunk, policy,
+                         haws < 0 ? (int)(chunk & 1) : haws);   /* sets rotate: each gets both */
         if (rc) return rc;
         done += n;
         chunk++;

@@ -41,6 +41,8 @@ void sched_params_default(sched_params *p)
     p->ibuf_depth = 2;
     p->sb_entries = 6;
     p->wb_ports = 4;
+    p->rcu_depth = 8;       /* seed 000 §5.3.3: 8 entries, "selected based on our experiments" */
+    p->ren_entries = 8;     /* seed 000 §5.3.6: 8 x 16-bit renaming table */
 }
 
 int sched_params_check(const sched_params *p, char *err, size_t errlen)
@@ -60,6 +62,10 @@ int sched_params_check(const sched_params *p, char *err, size_t errlen)
            "sb_entries=%u: must be 1..%d", p->sb_entries, SCHED_MAX_SB_ENTRIES);
     PCHECK(p->wb_ports >= 1 && p->wb_ports <= SCHED_MAX_WB_PORTS,
            "wb_ports=%u: must be 1..%d", p->wb_ports, SCHED_MAX_WB_PORTS);
+    PCHECK(p->rcu_depth <= SCHED_MAX_RCU_DEPTH,
+           "rcu_depth=%u: must be 0..%d", p->rcu_depth, SCHED_MAX_RCU_DEPTH);
+    PCHECK(p->ren_entries <= SCHED_MAX_REN_ENTRIES,
+           "ren_entries=%u: must be 0..%d", p->ren_entries, SCHED_MAX_REN_ENTRIES);
     return 0;
 #undef PCHECK
 }
@@ -106,6 +112,19 @@ int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err,
                p->reg_id_width);
         ICHECK(i->src_valid < 8, "input push[%u].src_valid=%u: 3 bits", s, i->src_valid);
         ICHECK(i->pred_miss < 16, "input push[%u].pred_miss=%u: 4 bits", s, i->pred_miss);
+        ICHECK(i->hint <= 0xFFFFFFu, "input push[%u].hint=0x%x: 24 bits", s, (unsigned)i->hint);
+        ICHECK(ps->rcu <= 3, "input push[%u].rcu=%u: must be 0..3", s, ps->rcu);
+    }
+    ICHECK(in->haws <= 2, "input haws=%u: must be 0 (off), 1 (per warp) or 2 (scheduler idle)",
+           in->haws);
+    for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++) {
+        const sched_hbr *h = &in->hbr[s];
+        if (!h->valid && !h->warp && !h->taken && !h->uniform) continue;
+        ICHECK(h->valid == 1, "input hbr[%u].valid=%u: must be 1 when a field is set", s, h->valid);
+        ICHECK(s < p->num_schedulers, "input hbr[%u]: only %u schedulers", s, p->num_schedulers);
+        ICHECK(h->warp < p->num_warps && h->warp % p->num_schedulers == s,
+               "input hbr[%u].warp=%u: not a warp of scheduler %u", s, h->warp, s);
+        ICHECK(h->taken <= 1 && h->uniform <= 1, "input hbr[%u]: taken/uniform must be 0 or 1", s);
     }
     for (unsigned k = 0; k < p->wb_ports; k++) {
         const sched_writeback *wb = &in->wb[k];
@@ -172,6 +191,41 @@ int sched_outputs_compare(const sched_params *p, const sched_outputs *a, const s
 #undef CMP_PORT
 }
 
+int sched_haws_check(const sched_params *p, const sched_outputs *o, const sched_inputs *in,
+                     char *err, size_t errlen)
+{
+#define HCHECK(cond, ...) do { if (!(cond)) { snprintf(err, errlen, __VA_ARGS__); return -1; } } while (0)
+    for (unsigned s = 0; s < p->num_schedulers; s++) {
+        const sched_push *ps = &in->push[s];
+        if (!ps->valid) continue;
+        unsigned w = ps->warp;
+        int haws_warp = (int)(((o->haws_mode | o->rcu_busy) >> w) & 1);
+        if (!haws_warp && ps->rcu == 0) continue;
+        int answers = o->fetch_valid[s] && o->fetch_warp[s] == w;
+        HCHECK(answers, "input push[%u].warp=%u: the warp is in hint mode or its RCU is busy; "
+               "a push must answer fetch_warp[%u]", s, w, s);
+        if (o->fetch_pc_valid[s]) {
+            HCHECK(ps->instr.pc == o->fetch_pc[s],
+                   "input push[%u].instr.pc=%u: a hint-mode push must be fetch_pc[%u]=%u", s,
+                   (unsigned)ps->instr.pc, s, (unsigned)o->fetch_pc[s]);
+            HCHECK(ps->rcu == 0, "input push[%u].rcu=%u: must be 0 in hint mode", s, ps->rcu);
+            continue;
+        }
+        const sched_rcu_head *h = &o->fetch_rcu[s];
+        int at_head = h->kind != SCHED_RCU_NONE && ps->instr.pc == h->pc;
+        HCHECK(ps->rcu == 0 || at_head,
+               "input push[%u].rcu=%u: pc %u is not the RCU head's (fetch_rcu[%u].pc=%u, kind %u)",
+               s, ps->rcu, (unsigned)ps->instr.pc, s, (unsigned)h->pc, h->kind);
+        HCHECK(ps->rcu != 0 || !at_head,
+               "input push[%u].rcu=0: pc %u is the RCU head's; push.rcu must be %u", s,
+               (unsigned)ps->instr.pc, h->kind);
+        HCHECK(ps->rcu == h->kind || !at_head,
+               "input push[%u].rcu=%u: the RCU head's kind is %u", s, ps->rcu, h->kind);
+    }
+    return 0;
+#undef HCHECK
+}
+
 void sched_reset(sched_backend *b)
 {
     b->cycle = 0;
@@ -183,6 +237,14 @@ void sched_reset(sched_backend *b)
 int sched_step(sched_backend *b, const sched_inputs *in)
 {
     if (b->failed) return -1;
+    /* HAWS rules on the current outputs: only while some warp has HAWS
+     * state, and on inputs in range (the message names the first culprit) */
+    unsigned rcu_push = 0;
+    for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++) rcu_push |= in->push[s].rcu;
+    if (((b->out.haws_mode | b->out.rcu_busy) != 0 || rcu_push) &&
+        (sched_inputs_check(&b->params, in, b->error, sizeof b->error) != 0 ||
+         sched_haws_check(&b->params, &b->out, in, b->error, sizeof b->error) != 0))
+        return -1;
     if (b->ops->checked_step) {
         if (b->ops->checked_step(b, in) != 0) return -1;
     } else {

@@ -42,6 +42,8 @@ extern "C" {
 #define SCHED_MAX_REG_ID_WIDTH 8
 #define SCHED_MAX_IBUF_DEPTH   8
 #define SCHED_MAX_SB_ENTRIES  16
+#define SCHED_MAX_RCU_DEPTH    8
+#define SCHED_MAX_REN_ENTRIES  8
 #define SCHED_NUM_OP_CLASSES   4
 #define SCHED_NUM_REASONS      SCHED_REASON_END_   /* the lines of sched_reasons.def */
 
@@ -83,12 +85,17 @@ typedef struct sched_params {
     unsigned ibuf_depth;       /* IbufDepth, 1..8 entries per warp */
     unsigned sb_entries;       /* SbEntries, 1..16 pending writes per warp */
     unsigned wb_ports;         /* WbPorts, 1..8 writebacks per cycle */
+    /* HAWS (docs/haws.md, "Scheduler core"; seed 000 §5.3.3): */
+    unsigned rcu_depth;        /* RcuDepth, 0..8 Result Collection Unit entries
+                                  per warp (0 = no HAWS hardware) */
+    unsigned ren_entries;      /* RenEntries, 0..8 renaming-table entries per warp */
 } sched_params;
 
 /* Defaults: one Kepler SM (Gong thesis ch. 4: 64 warps, 4 schedulers),
  * 8-bit register ids (255 registers per thread in PTX-to-SASS terms),
  * 2-entry instruction buffers (the thesis fetches 2 instructions per warp),
- * 6 scoreboard entries per warp, 4 writebacks per cycle. */
+ * 6 scoreboard entries per warp, 4 writebacks per cycle, an 8-entry RCU and
+ * an 8-entry renaming table per warp (seed 000 §5.3.3, §5.3.6). */
 void sched_params_default(sched_params *p);
 /* 0 when valid; otherwise -1 and a message naming the parameter in err. */
 int  sched_params_check(const sched_params *p, char *err, size_t errlen);
@@ -104,15 +111,36 @@ typedef struct sched_instr {
                                   the timing model maps them into the id space) */
     uint8_t  pred;             /* guarded by a predicate (carried only) */
     uint8_t  long_lat;         /* long-latency result (global/local load) */
-    uint16_t hint;             /* HAWS hint bits (reserved: carried only) */
+    uint32_t hint;             /* HAWS hint word, 24 bits (hints/haws_hint.h) */
     uint8_t  pred_miss;        /* OAWS predicted misses, 4 bits (carried only) */
 } sched_instr;
+
+/* Return-pass kind of a push (sched_push.rcu) and of the RCU head shown in
+ * fetch_rcu (docs/haws.md, "Scheduler core"). */
+enum sched_rcu_kind {
+    SCHED_RCU_NONE   = 0,      /* an ordinary push / no RCU head */
+    SCHED_RCU_SKIP   = 1,      /* done ahead, not renamed: no buffer entry, the
+                                  head entry is freed at the push */
+    SCHED_RCU_COPY   = 2,      /* done ahead into a renamed register: a copy
+                                  renamed -> original is buffered and issued */
+    SCHED_RCU_REEXEC = 3       /* a hinted branch: pushed and issued again */
+};
 
 typedef struct sched_push {
     uint8_t     valid;
     uint8_t     warp;          /* must belong to this port's scheduler */
+    uint8_t     rcu;           /* enum sched_rcu_kind: nonzero exactly when
+                                  instr.pc is the pc of fetch_rcu[s] */
     sched_instr instr;
 } sched_push;
+
+/* Outcome of a conditional branch issued in hint mode by scheduler s. */
+typedef struct sched_hbr {
+    uint8_t valid;
+    uint8_t warp;              /* must belong to this port's scheduler */
+    uint8_t taken;
+    uint8_t uniform;           /* 0: divergent, the chain ends */
+} sched_hbr;
 
 typedef struct sched_writeback {
     uint8_t valid;
@@ -135,6 +163,11 @@ typedef struct sched_inputs {
      * memory completions and MSHR availability from L1D. */
     uint8_t  reserved_mshr_avail;
     uint8_t  reserved_mem_complete;
+    /* HAWS (docs/haws.md, "Scheduler core") */
+    uint8_t  haws;                                      /* 0 off, 1 per-warp trigger,
+                                                           2 only when the warp's scheduler
+                                                           did not issue this cycle */
+    sched_hbr hbr[SCHED_MAX_SCHEDULERS];                /* hint-mode branch outcomes */
 } sched_inputs;
 
 typedef struct sched_issue {
@@ -146,9 +179,20 @@ typedef struct sched_issue {
     uint8_t  dst;
     uint8_t  pred;
     uint8_t  long_lat;
-    uint16_t hint;
+    uint8_t  hinted;           /* HAWS: issued in hint mode (a chain member) */
+    uint8_t  copy;             /* HAWS: a return-pass copy (renamed -> dst) */
+    uint32_t hint;
     uint8_t  pred_miss;
-} sched_issue;                 /* all fields zero when !valid */
+} sched_issue;                 /* all fields zero when !valid; dst is the
+                                  register written (a renamed member's Dst) */
+
+/* The RCU head of a warp, as fetch_rcu shows it (all zero when kind = 0). */
+typedef struct sched_rcu_head {
+    uint8_t  kind;             /* enum sched_rcu_kind */
+    uint8_t  ren;              /* the register the member wrote */
+    uint8_t  dst;              /* its original destination */
+    uint32_t pc;
+} sched_rcu_head;
 
 typedef struct sched_outputs {
     sched_issue issue[SCHED_MAX_SCHEDULERS];
@@ -157,6 +201,12 @@ typedef struct sched_outputs {
     uint8_t     fetch_warp[SCHED_MAX_SCHEDULERS];       /* 0 when !fetch_valid */
     uint64_t    long_pending;                           /* bit w: long write pending */
     uint32_t    counters[SCHED_MAX_SCHEDULERS][SCHED_NUM_REASONS];
+    /* HAWS */
+    uint64_t    haws_mode;                              /* bit w: warp w in hint mode */
+    uint64_t    rcu_busy;                               /* bit w: its RCU has a valid entry */
+    uint8_t     fetch_pc_valid[SCHED_MAX_SCHEDULERS];   /* the request is a chain fetch */
+    uint32_t    fetch_pc[SCHED_MAX_SCHEDULERS];         /* ... push exactly this pc */
+    sched_rcu_head fetch_rcu[SCHED_MAX_SCHEDULERS];     /* RCU head of fetch_warp[s] */
 } sched_outputs;
 
 /* ---- back ends ---------------------------------------------------------- */
@@ -235,6 +285,14 @@ struct sched_backend {
 
 /* For back-end implementations: validate inputs against params. */
 int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err, size_t errlen);
+/* The HAWS rules that depend on the current outputs (docs/sched-interface.md,
+ * "HAWS"): a push into a warp in hint mode or with a busy RCU must answer
+ * this cycle's fetch request for it, with fetch_pc when that is valid, and
+ * with push.rcu = fetch_rcu[s].kind exactly when its pc is the RCU head's.
+ * 0, or -1 with a message naming the field. sched_step() applies it to every
+ * back end after sched_inputs_check(). */
+int sched_haws_check(const sched_params *p, const sched_outputs *o, const sched_inputs *in,
+                     char *err, size_t errlen);
 /* (The same rules, fast and without a message: sched_inputs_scan() in
  * cosim/sched_inputs_scan.h.) */
 

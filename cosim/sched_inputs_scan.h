@@ -35,10 +35,15 @@ static inline uint64_t sched_instr_allowed_bits(unsigned reg_id_width)
     return 0x03ull | 0x01ull << 8 | r << 16 | 0x07ull << 24 | r << 32 | r << 40 | r << 48 | 0x01ull << 56;
 }
 /* ... and bits that must be clear in the eight from `long_lat` (long_lat,
- * pad, hint, pred_miss, pad): long_lat above bit 0, pred_miss above bit 3. */
-_Static_assert(offsetof(sched_instr, long_lat) == 12 && offsetof(sched_instr, pred_miss) == 16 &&
-               sizeof(sched_instr) == 20, "sched_instr: long_lat..pred_miss layout");
-#define SCHED_LONG_TO_MISS_FORBIDDEN 0xF0000000FEull
+ * pad, hint): long_lat above bit 0, hint above bit 23 (the padding is not
+ * looked at); and pred_miss (byte 20) above bit 3. */
+_Static_assert(offsetof(sched_instr, long_lat) == 12 && offsetof(sched_instr, hint) == 16 &&
+               offsetof(sched_instr, pred_miss) == 20 && sizeof(sched_instr) == 24,
+               "sched_instr: long_lat..pred_miss layout");
+#define SCHED_LONG_TO_HINT_FORBIDDEN 0xFF000000000000FEull
+_Static_assert(offsetof(sched_push, rcu) == 2 && offsetof(sched_push, instr) == 4,
+               "sched_push layout");
+_Static_assert(sizeof(sched_hbr) == 4, "sched_hbr: 4 bytes");
 
 /* What sched_inputs_scan() needs from the parameters, worked out once
  * (sched_scan_limits_init) so that a back end checking every cycle does
@@ -167,22 +172,38 @@ sched_inputs_scan_for(const sched_scan_limits *l, const sched_inputs *in,
 #pragma GCC unroll 8
         for (unsigned s = 0; s < ns; s++) {
             const sched_push *ps = &in->push[s];
-            uint64_t op_to_pred, long_to_miss;          /* instr bytes 4..11 and 12..19 */
+            uint64_t op_to_pred, long_to_hint;          /* instr bytes 4..11 and 12..19 */
             memcpy(&op_to_pred, &ps->instr.op, sizeof op_to_pred);
-            memcpy(&long_to_miss, &ps->instr.long_lat, sizeof long_to_miss);
+            memcpy(&long_to_hint, &ps->instr.long_lat, sizeof long_to_hint);
             uint64_t wrong = ((ps->warp ^ s) & warp_forbidden) | (op_to_pred & forbidden) |
-                             (long_to_miss & SCHED_LONG_TO_MISS_FORBIDDEN);
+                             (long_to_hint & SCHED_LONG_TO_HINT_FORBIDDEN) |
+                             (ps->instr.pred_miss & 0xF0u) | (ps->rcu & 0xFCu);
             bad |= ps->valid & (wrong != 0);
         }
     } else {
         for (unsigned s = 0; s < ns; s++) {
             const sched_push *ps = &in->push[s];
-            uint64_t op_to_pred, long_to_miss;
+            uint64_t op_to_pred, long_to_hint;
             memcpy(&op_to_pred, &ps->instr.op, sizeof op_to_pred);
-            memcpy(&long_to_miss, &ps->instr.long_lat, sizeof long_to_miss);
+            memcpy(&long_to_hint, &ps->instr.long_lat, sizeof long_to_hint);
             unsigned wrong = (ps->warp >= l->nw) | (ps->warp % ns != s) |
-                             (((op_to_pred & forbidden) | (long_to_miss & SCHED_LONG_TO_MISS_FORBIDDEN)) != 0);
+                             (((op_to_pred & forbidden) | (long_to_hint & SCHED_LONG_TO_HINT_FORBIDDEN) |
+                               (ps->instr.pred_miss & 0xF0u) | (ps->rcu & 0xFCu)) != 0);
             bad |= ps->valid & wrong;
+        }
+    }
+    /* HAWS: the mode and the branch outcomes (valid, taken and uniform 0 or
+     * 1; the warp one of the port's scheduler; no port beyond ns) */
+    bad |= in->haws > 2;
+    {
+        uint32_t hb;
+#pragma GCC unroll 8
+        for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++) {
+            const sched_hbr *h = &in->hbr[s];
+            memcpy(&hb, h, sizeof hb);
+            unsigned wrong = ((hb & 0xFEFF00FEu) != 0) | (s >= ns) | (h->warp >= l->nw) |
+                             (h->warp % ns != s);
+            bad |= (hb != 0) & (wrong | !h->valid);
         }
     }
     *push_valid = pv;

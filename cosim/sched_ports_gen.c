@@ -230,7 +230,7 @@ static int splice(const char *path)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: sched_ports_gen ports W S R D E P | splice FILE | stats\n");
+    fprintf(stderr, "usage: sched_ports_gen ports W S R D E P C N | splice FILE | stats\n");
     return 2;
 }
 
@@ -243,11 +243,11 @@ int main(int argc, char **argv)
                     i, reasons[i].code);
             return 1;
         }
-    if (strcmp(argv[1], "ports") == 0 && argc == 8) {
+    if (strcmp(argv[1], "ports") == 0 && argc == 10) {
         sched_params p;
-        unsigned *f[6] = { &p.num_warps, &p.num_schedulers, &p.reg_id_width, &p.ibuf_depth,
-                           &p.sb_entries, &p.wb_ports };
-        for (int i = 0; i < 6; i++) *f[i] = (unsigned)strtoul(argv[2 + i], NULL, 10);
+        unsigned *f[8] = { &p.num_warps, &p.num_schedulers, &p.reg_id_width, &p.ibuf_depth,
+                           &p.sb_entries, &p.wb_ports, &p.rcu_depth, &p.ren_entries };
+        for (int i = 0; i < 8; i++) *f[i] = (unsigned)strtoul(argv[2 + i], NULL, 10);
         char err[256];
         if (sched_params_check(&p, err, sizeof err) != 0) {
             fprintf(stderr, "sched_ports_gen: %s\n", err);

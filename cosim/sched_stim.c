@@ -10,7 +10,7 @@
 #define MAX_PENDING 4096
 #define REG_WINDOW  12
 
-typedef struct pending_wb { uint64_t due; uint32_t life; uint8_t warp, reg; } pending_wb;
+typedef struct pending_wb { uint64_t due; uint32_t life; uint8_t warp, reg, is_long; } pending_wb;
 
 struct sched_stim {
     sched_params p;
@@ -31,6 +31,17 @@ struct sched_stim {
     /* writebacks waiting for their cycle, in issue order */
     pending_wb q[MAX_PENDING];
     unsigned nq;
+    /* HAWS */
+    unsigned haws;                           /* the level given */
+    uint64_t prev_mode;                      /* haws_mode of the last outputs */
+    uint64_t long_wb;                        /* warps given a long writeback last time */
+    uint64_t lf_prev;                        /* warps launched or finished last time */
+    uint8_t  chain_over[SCHED_MAX_WARPS];    /* the chain can fetch no more */
+    uint8_t  fetched[SCHED_MAX_WARPS];       /* members pushed in the episode */
+    uint8_t  ren_n[SCHED_MAX_WARPS];         /* renamed originals in the episode ... */
+    uint8_t  ren_orig[SCHED_MAX_WARPS][SCHED_MAX_REN_ENTRIES];
+    uint8_t  hbr_wait[SCHED_MAX_WARPS];      /* a conditional member branch issued ... */
+    uint64_t hbr_due[SCHED_MAX_WARPS];       /* ... its outcome is given from then */
 };
 
 static uint64_t next_rand(sched_stim *st)
@@ -69,6 +80,13 @@ void sched_stim_destroy(sched_stim *st) { free(st); }
 
 const sched_stim_counts *sched_stim_stats(const sched_stim *st) { return &st->n; }
 
+/* An entry hint: format 1, a small nonzero offset (HAWS). */
+static uint32_t entry_hint(sched_stim *st)
+{
+    int o = 1 + (int)below(st, 6);
+    return (uint32_t)((chance(st, 300) ? -o : o) & 0x1FF);
+}
+
 /* A register id for an instruction of warp w (see sched_stim.h). */
 static uint8_t random_reg(sched_stim *st, unsigned w)
 {
@@ -95,7 +113,8 @@ static void random_instr(sched_stim *st, unsigned w, sched_instr *i)
         i->dst_valid = 1;
         i->long_lat = 1;
         i->dst = (uint8_t)((st->reg_base[w] + st->burst[w]) & (st->reg_space - 1));
-        i->hint = (uint16_t)next_rand(st);
+        i->hint = (uint32_t)next_rand(st) & 0xFFFFFFu;
+        if (st->o.haws) i->hint = chance(st, 700) ? entry_hint(st) : 0;
         return;
     }
     unsigned k = below(st, 16);
@@ -106,8 +125,48 @@ static void random_instr(sched_stim *st, unsigned w, sched_instr *i)
     for (int s = 0; s < 3; s++) i->src[s] = random_reg(st, w);
     i->pred = chance(st, 100);
     i->long_lat = i->op == SCHED_OP_LDST && i->dst_valid && chance(st, 600);
-    i->hint = (uint16_t)next_rand(st);
+    i->hint = (uint32_t)next_rand(st) & 0xFFFFFFu;
+    if (st->o.haws) i->hint = chance(st, 700) ? entry_hint(st) : 0;
     i->pred_miss = (uint8_t)below(st, 16);
+}
+
+/* A small nonzero offset, -6..6 (HAWS hints). */
+static int small_offset(sched_stim *st)
+{
+    int o = 1 + (int)below(st, 6);
+    return chance(st, 300) ? -o : o;
+}
+
+/* A chain member's hint, for warp w (see sched_stim.h); keeps the
+ * stimulus's view of whether the chain can go on. */
+static uint32_t member_hint(sched_stim *st, unsigned w, const sched_instr *i)
+{
+    unsigned k = below(st, 16);
+    uint32_t h;
+    st->fetched[w]++;
+    if (k < 10) {
+        int off = chance(st, 200) ? 0 : small_offset(st);
+        unsigned rename = i->dst_valid && chance(st, 400);
+        unsigned dst = rename ? below(st, st->reg_space) : i->dst;
+        h = (uint32_t)(off & 0x1FF) | (rename << 9) | ((dst & 0xFFu) << 10);
+        if (off == 0) st->chain_over[w] = 1;
+        if (rename) {
+            st->n.haws_renames++;
+            unsigned j;
+            for (j = 0; j < st->ren_n[w] && st->ren_orig[w][j] != i->dst; j++) {}
+            if (j == st->ren_n[w]) {
+                if (st->ren_n[w] < st->p.ren_entries) st->ren_orig[w][st->ren_n[w]++] = i->dst;
+                else st->chain_over[w] = 1;          /* the table is full: the chain ends */
+            }
+        }
+    } else {
+        unsigned direct = k < 12;
+        h = 1u << 23 | direct | ((uint32_t)small_offset(st) & 0x7FFu) << 1 |
+            ((uint32_t)small_offset(st) & 0x7FFu) << 12;
+        if (!direct) st->n.haws_branches++;
+    }
+    if (st->fetched[w] >= st->p.rcu_depth) st->chain_over[w] = 1;
+    return h;
 }
 
 /* A writeback on the next free port (none when all are taken). */
@@ -128,6 +187,39 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
     const int bad = st->o.violate;
     memset(in, 0, sizeof *in);
 
+    /* HAWS, from the outputs: entries and exits, hinted issues, copies, and
+     * the conditional member branches whose outcome is to come. */
+    if (st->o.haws) {
+        uint64_t rose = out->haws_mode & ~st->prev_mode, fell = st->prev_mode & ~out->haws_mode;
+        for (uint64_t r = rose; r; r &= r - 1) {
+            unsigned w = (unsigned)__builtin_ctzll(r);
+            st->n.haws_entries++;
+            st->chain_over[w] = 0;
+            st->fetched[w] = 0;
+            st->ren_n[w] = 0;
+            st->hbr_wait[w] = 0;
+            st->count[w] = 0;
+        }
+        for (uint64_t f = fell & ~st->lf_prev; f; f &= f - 1) {
+            unsigned w = (unsigned)__builtin_ctzll(f);
+            if (!st->chain_over[w] && !st->hbr_wait[w]) st->n.haws_exit_load++;
+            else if (st->chain_over[w] && !((st->long_wb >> w) & 1)) st->n.haws_exit_chain++;
+            st->hbr_wait[w] = 0;
+            st->count[w] = 0;
+        }
+        st->prev_mode = out->haws_mode;
+        for (unsigned s = 0; s < ns; s++) {
+            const sched_issue *is = &out->issue[s];
+            if (!is->valid) continue;
+            st->n.haws_hinted += is->hinted;
+            st->n.haws_copy_issues += is->copy;
+            if (is->hinted && (is->hint >> 23) & 1 && !(is->hint & 1)) {
+                st->hbr_wait[is->warp] = 1;
+                st->hbr_due[is->warp] = st->cycle + below(st, 4);
+            }
+        }
+    }
+
     /* Writebacks for what issued last time we looked (this cycle's issues). */
     unsigned nwb = 0;
     for (unsigned s = 0; s < ns; s++) {
@@ -139,6 +231,7 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
         pw->life = st->life[is->warp];
         pw->warp = is->warp;
         pw->reg = is->dst;
+        pw->is_long = is->long_lat;
         st->outstanding[is->warp]++;
         /* violation: a copy in the cycle of the issue (the real one follows) */
         if (bad && chance(st, 20) && add_wb(st, in, &nwb, is->warp, is->dst)) st->n.wb_same_cycle++;
@@ -149,10 +242,12 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
             break;
         }
     /* Deliver due writebacks (oldest first), at most wb_ports per cycle. */
+    st->long_wb = 0;
     for (unsigned k = 0; k < st->nq && nwb < p->wb_ports;) {
         pending_wb *pw = &st->q[k];
         if (st->cycle >= pw->due) {
             add_wb(st, in, &nwb, pw->warp, pw->reg);
+            st->long_wb |= (uint64_t)pw->is_long << pw->warp;
             if (pw->life != st->life[pw->warp]) st->n.wb_stale++;
             /* violation: the same writeback on a second port */
             if (bad && chance(st, 15) && add_wb(st, in, &nwb, pw->warp, pw->reg)) st->n.wb_dup++;
@@ -209,15 +304,19 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
      * an instruction cache miss would); in violation mode sometimes into any
      * warp of the port's scheduler instead. */
     uint64_t lf = in->launch | in->finish;
+    /* warps only the fetch request may push into (sched_haws_check) */
+    const uint64_t haws_warps = out->haws_mode | out->rcu_busy;
     for (unsigned s = 0; s < ns; s++) {
         unsigned w;
         uint64_t lf_s = 0;                  /* launched or finished warps of s */
         for (uint64_t l = lf; l; l &= l - 1)
             if ((unsigned)__builtin_ctzll(l) % ns == s) lf_s |= l & -l;
+        lf_s &= ~haws_warps;
         if (bad && lf_s && chance(st, 512)) {
             w = (unsigned)__builtin_ctzll(lf_s);
-        } else if (bad && chance(st, 120)) {
-            w = s + ns * below(st, p->num_warps / ns);
+        } else if (bad && chance(st, 120) &&
+                   !((haws_warps >> (w = s + ns * below(st, p->num_warps / ns))) & 1)) {
+            /* (w chosen in the condition) */
         } else {
             if (!out->fetch_valid[s] || !chance(st, 800)) continue;
             w = out->fetch_warp[s];
@@ -226,10 +325,47 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
         in->push[s].valid = 1;
         in->push[s].warp = (uint8_t)w;
         random_instr(st, w, &in->push[s].instr);
+        int answers = out->fetch_valid[s] && out->fetch_warp[s] == w;
+        if (answers && out->fetch_pc_valid[s]) {
+            /* a chain member at exactly fetch_pc */
+            sched_instr *i = &in->push[s].instr;
+            i->pc = out->fetch_pc[s];
+            st->pc[w] -= 8;
+            i->hint = member_hint(st, w, i);
+            st->n.haws_chain++;
+        } else if (answers && out->fetch_rcu[s].kind && chance(st, 700)) {
+            /* the return pass meets the RCU head */
+            sched_instr *i = &in->push[s].instr;
+            i->pc = out->fetch_rcu[s].pc;
+            st->pc[w] -= 8;
+            in->push[s].rcu = out->fetch_rcu[s].kind;
+            st->n.haws_skips += in->push[s].rcu == SCHED_RCU_SKIP;
+            st->n.haws_copies += in->push[s].rcu == SCHED_RCU_COPY;
+            st->n.haws_reexecs += in->push[s].rcu == SCHED_RCU_REEXEC;
+        }
         if (st->count[w] >= p->ibuf_depth) st->n.push_full++;
         if (!(alive_before >> w & 1)) st->n.push_dead++;
         if (lf >> w & 1) st->n.push_lf++;
     }
+
+    /* HAWS: the level, and the outcomes of member branches that are due */
+    if (st->o.haws) {
+        if (chance(st, 3)) st->haws = chance(st, 100) ? 0 : 1 + below(st, 2);
+        if (st->cycle == 0) st->haws = 1;
+        in->haws = (uint8_t)st->haws;
+        for (unsigned w = 0; w < p->num_warps; w++) {
+            sched_hbr *h = &in->hbr[w % ns];
+            if (!st->hbr_wait[w] || st->cycle < st->hbr_due[w] || h->valid) continue;
+            h->valid = 1;
+            h->warp = (uint8_t)w;
+            h->taken = (uint8_t)chance(st, 512);
+            h->uniform = (uint8_t)chance(st, 900);
+            if (!h->uniform || st->fetched[w] >= p->rcu_depth) st->chain_over[w] = 1;
+            st->hbr_wait[w] = 0;
+            st->n.haws_hbr++;
+        }
+    }
+    st->lf_prev = lf;
 
     /* The buffers as the core will have them after this cycle's edge: the
      * issues pop, a push is taken when the buffer had room at the start of

@@ -27,6 +27,18 @@
  * finishes of dead ones, launch and finish of one warp in one cycle; nonzero
  * fields on idle push and writeback ports; warp limits and pool sizes over
  * the whole 7-bit range. sched_stim_stats() counts what was generated.
+ *
+ * HAWS (haws 1; docs/haws.md, "Scheduler core"): the haws level switches
+ * among 1, 2 and (rarely) 0; most pushed instructions carry an entry hint; a
+ * chain fetch (fetch_pc_valid) is answered with exactly fetch_pc and a
+ * random member hint (format 1 with or without rename, format 2 direct or
+ * conditional); an RCU head (fetch_rcu) is met by a push of its pc with the
+ * head's kind now and then, by other pcs otherwise; a conditional member
+ * branch's outcome (hbr) follows its issue by 0..3 cycles, now and then
+ * divergent. Every push into a warp in hint mode or with a busy RCU answers
+ * the fetch request for it (the rules sched_step checks), in both modes.
+ * Member pcs are the stall pc +-1..6 and other pcs multiples of 8, so no
+ * ordinary push meets an RCU head's pc by chance.
  */
 #ifndef SMCOSIM_SCHED_STIM_H
 #define SMCOSIM_SCHED_STIM_H
@@ -40,6 +52,7 @@ typedef struct sched_stim_opts {
     int      policy;          /* fixed policy, or -1 to switch at random */
     unsigned reg_range;       /* 0: the whole id space (see above); n: ids 0..n-1 */
     int      violate;         /* 1: also generate the dropped/ignored violations */
+    int      haws;            /* 1: HAWS stimulus (see above) */
 } sched_stim_opts;
 
 /* What the stimulus generated so far (violation kinds only in violate mode). */
@@ -59,6 +72,18 @@ typedef struct sched_stim_counts {
     uint64_t level_range;      /* warp limit or pool size beyond the warps */
     /* coverage, both modes */
     uint64_t sb_full;          /* cycles with a warp at sb_entries outstanding writebacks */
+    /* HAWS coverage, as seen on the outputs */
+    uint64_t haws_entries;     /* haws_mode rose */
+    uint64_t haws_chain;       /* chain members pushed (answers to fetch_pc) */
+    uint64_t haws_renames;     /* ... of them renamed */
+    uint64_t haws_branches;    /* ... of them conditional branches */
+    uint64_t haws_hbr;         /* branch outcomes given (divergent ones included) */
+    uint64_t haws_hinted;      /* issues in hint mode */
+    uint64_t haws_exit_load;   /* haws_mode fell with the chain not over: exit (a) */
+    uint64_t haws_exit_chain;  /* ... with the chain over and no long writeback of
+                                  the warp at that edge: exit (b) */
+    uint64_t haws_skips, haws_copies, haws_reexecs;   /* return-pass pushes */
+    uint64_t haws_copy_issues; /* copies issued */
 } sched_stim_counts;
 
 sched_stim *sched_stim_create(const sched_params *p, const sched_stim_opts *o);

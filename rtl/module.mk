@@ -8,6 +8,7 @@
 
 RTL_TOP     := sched_core
 RTL_SOURCES := rtl/sched_core.sv rtl/sched_ibuffer.sv rtl/sched_scoreboard.sv \
+               rtl/sched_haws.sv rtl/sched_rcu.sv rtl/sched_rename.sv \
                rtl/sched_qualify.sv rtl/sched_arbiter.sv rtl/sched_rr_pick.sv \
                rtl/sched_pool.sv rtl/sched_fetch_arb.sv rtl/sched_counters.sv
 RTL_WAIVERS := rtl/lint_waivers.vlt
@@ -17,7 +18,10 @@ RTL_BLOCKS  := $(filter-out $(RTL_TOP),$(basename $(notdir $(RTL_SOURCES))))
 # Parameter sets linted besides the defaults (keep in step with cosim/module.mk).
 RTL_LINT_PARAMS := "-GNumWarps=48 -GNumSchedulers=2 -GRegIdWidth=6 -GIbufDepth=3 -GSbEntries=4 -GWbPorts=2" \
                    "-GNumWarps=32 -GNumSchedulers=1 -GIbufDepth=1 -GSbEntries=8 -GWbPorts=1" \
-                   "-GNumWarps=8 -GNumSchedulers=4 -GIbufDepth=4 -GSbEntries=2 -GWbPorts=3"
+                   "-GNumWarps=8 -GNumSchedulers=4 -GIbufDepth=4 -GSbEntries=2 -GWbPorts=3" \
+                   "-GNumWarps=4 -GNumSchedulers=1 -GWbPorts=2 -GRcuDepth=2 -GRenEntries=1" \
+                   "-GNumWarps=48 -GNumSchedulers=2 -GRegIdWidth=6 -GRcuDepth=0 -GRenEntries=0" \
+                   "-GNumWarps=8 -GNumSchedulers=4 -GIbufDepth=4 -GSbEntries=2 -GRcuDepth=1 -GRenEntries=3"
 
 .PHONY: rtl-lint
 rtl-lint:

@@ -14,11 +14,18 @@
 // its own push port (pushes only into its own warps), issues at most one
 // instruction per cycle and requests at most one buffer refill per cycle.
 //
-// Instruction payload in the buffers (LSB first), InstrW = 60 + 4*RegIdWidth:
+// Instruction payload in the buffers (LSB first), InstrW = 75 + 5*RegIdWidth:
 //   pc[32] op[2] dst_valid[1] dst[R] src_valid[3] src[3R] pred[1] long[1]
-//   hint[16] pred_miss[4]
-// hint (HAWS, a later issue) and pred_miss (OAWS, a later issue) are stored
-// and handed out with the issue grant but do not yet steer anything.
+//   hint[24] pred_miss[4]
+//   hinted[1] copy[1] rcu_free[1] rcu_idx[3] orig_dst[R] entry_ok[1]  (HAWS)
+// pred_miss (OAWS, a later issue) is stored and handed out with the issue
+// grant but does not yet steer anything. HAWS (docs/haws.md, "Scheduler
+// core"): a chain member pushed in hint mode is `hinted`, reads its sources
+// through the renaming table and, when renamed, has dst = the renamed
+// register and orig_dst = the original; a return-pass copy is built here
+// (dst = the RCU head's dst, src[0] = its renamed register, `copy`); a copy
+// or re-exec frees RCU entry rcu_idx when it issues (`rcu_free`); entry_ok:
+// the hint is an entry hint (format 1, offset != 0).
 //
 // The port list below is also cosim/sched_ports.def (one line per port);
 // tests/sched/ports-check.sh fails when the two disagree. Adding a port:
@@ -44,7 +51,9 @@ module sched_core #(
   parameter int RegIdWidth    = 8,
   parameter int IbufDepth     = 2,
   parameter int SbEntries     = 6,
-  parameter int WbPorts       = 4
+  parameter int WbPorts       = 4,
+  parameter int RcuDepth      = 8,   // HAWS: RCU entries per warp (0 = no HAWS hardware)
+  parameter int RenEntries    = 8    // HAWS: renaming-table entries per warp
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -71,13 +80,21 @@ module sched_core #(
   input  logic [NumSchedulers*3*RegIdWidth-1:0] push_src_i,
   input  logic [NumSchedulers-1:0]            push_pred_i,
   input  logic [NumSchedulers-1:0]            push_long_i,
-  input  logic [NumSchedulers*16-1:0]         push_hint_i,
+  input  logic [NumSchedulers*24-1:0]         push_hint_i,
   input  logic [NumSchedulers*4-1:0]          push_pred_miss_i,
+  input  logic [NumSchedulers*2-1:0]          push_rcu_i,     // HAWS return pass kind
 
   // register writebacks
   input  logic [WbPorts-1:0]                  wb_valid_i,
   input  logic [WbPorts*6-1:0]                wb_warp_i,
   input  logic [WbPorts*RegIdWidth-1:0]       wb_reg_i,
+
+  // HAWS: mode (not registered) and hint-mode branch outcomes
+  input  logic [1:0]                          haws_i,
+  input  logic [NumSchedulers-1:0]            hbr_valid_i,
+  input  logic [NumSchedulers*6-1:0]          hbr_warp_i,
+  input  logic [NumSchedulers-1:0]            hbr_taken_i,
+  input  logic [NumSchedulers-1:0]            hbr_uniform_i,
 
   // issue grants, one per scheduler (fields are zero when not valid)
   output logic [NumSchedulers-1:0]            issue_valid_o,
@@ -88,16 +105,28 @@ module sched_core #(
   output logic [NumSchedulers*RegIdWidth-1:0] issue_dst_o,
   output logic [NumSchedulers-1:0]            issue_pred_o,
   output logic [NumSchedulers-1:0]            issue_long_o,
-  output logic [NumSchedulers*16-1:0]         issue_hint_o,
+  output logic [NumSchedulers*24-1:0]         issue_hint_o,
   output logic [NumSchedulers*4-1:0]          issue_pred_miss_o,
+  output logic [NumSchedulers-1:0]            issue_hinted_o,  // HAWS chain member
+  output logic [NumSchedulers-1:0]            issue_copy_o,    // HAWS return-pass copy
   output logic [NumSchedulers*3-1:0]          stall_reason_o, // 0 when issuing
 
   // buffer refill requests, one per scheduler
   output logic [NumSchedulers-1:0]            fetch_valid_o,
   output logic [NumSchedulers*6-1:0]          fetch_warp_o,
+  // HAWS: chain fetch pc, RCU head of the requested warp
+  output logic [NumSchedulers-1:0]            fetch_pc_valid_o,
+  output logic [NumSchedulers*32-1:0]         fetch_pc_o,
+  output logic [NumSchedulers*2-1:0]          fetch_rcu_kind_o,
+  output logic [NumSchedulers*32-1:0]         fetch_rcu_pc_o,
+  output logic [NumSchedulers*RegIdWidth-1:0] fetch_rcu_ren_o,
+  output logic [NumSchedulers*RegIdWidth-1:0] fetch_rcu_dst_o,
 
   // per warp: a long-latency write is pending (HAWS trigger)
   output logic [NumWarps-1:0]                 long_pending_o,
+  // HAWS: per warp, hint mode and RCU busy
+  output logic [NumWarps-1:0]                 haws_mode_o,
+  output logic [NumWarps-1:0]                 rcu_busy_o,
 
   // per scheduler, 7 counters of 32 bits (see sched_counters)
   output logic [NumSchedulers*7*32-1:0]       counters_o
@@ -115,8 +144,14 @@ module sched_core #(
   localparam int OffPred     = 38 + 4 * R;
   localparam int OffLong     = 39 + 4 * R;
   localparam int OffHint     = 40 + 4 * R;
-  localparam int OffPredMiss = 56 + 4 * R;
-  localparam int InstrW      = 60 + 4 * R;
+  localparam int OffPredMiss = 64 + 4 * R;
+  localparam int OffHinted   = 68 + 4 * R;
+  localparam int OffCopy     = 69 + 4 * R;
+  localparam int OffRcuFree  = 70 + 4 * R;
+  localparam int OffRcuIdx   = 71 + 4 * R;
+  localparam int OffOrigDst  = 74 + 4 * R;
+  localparam int OffEntOk    = 74 + 5 * R;
+  localparam int InstrW      = 75 + 5 * R;
 
   localparam logic [1:0] PolicyTwoLevel = 2'd2;
 
@@ -246,18 +281,69 @@ module sched_core #(
   logic [NumSchedulers*R-1:0]      alloc_reg;
   logic [NumSchedulers*SbEntries-1:0] alloc_slot;
   logic [NumSchedulers*SbEntries*R-1:0] push_sb_reg;
+  logic [SbEntries*NumWarps-1:0]   sb_long_slots, sb_release;
+  logic [NumSchedulers*6-1:0]      fetch_slot;      // the fetch request's warp (slot)
+  logic [NumSchedulers-1:0]        fetch_chain, fetch_rcu;
+  logic [NumSchedulers*32-1:0]     haws_rd_pc;      // its stall pc ...
+  logic [NumSchedulers*9-1:0]      haws_rd_cursor;  // ... cursor ...
+  logic [NumSchedulers*2-1:0]      rcu_rd_kind;     // ... and RCU head
+  logic [NumSchedulers*9-1:0]      rcu_rd_off;
+  logic [NumSchedulers*R-1:0]      rcu_rd_ren, rcu_rd_dst;
+  logic [NumSchedulers*3-1:0]      rcu_free_idx;
+  logic [NumSchedulers*R-1:0]      ren_new;
+
+  // HAWS wires (slot order; see the HAWS section below)
+  logic [NumWarps-1:0]             haws_mode, chain_ok, haws_enter, haws_exit, haws_drop;
+  logic [NumWarps-1:0]             rcu_busy, rcu_has_head;
+  logic [2*NumWarps-1:0]           head_flag;       // 0: head is a copy, 1: entry hint
+  logic [NumSchedulers*3*R-1:0]    ren_src;         // the pushes' sources through the table
+  logic [NumSchedulers-1:0]        ren_full;
+  logic [NumSchedulers*3-1:0]      rcu_push_idx;    // the pushed warp's RCU head
+  logic [NumSchedulers*R-1:0]      rcu_push_ren, rcu_push_dst;
+  logic [NumSchedulers-1:0]        chain_push, ren_upd, rcu_adv, rcu_skip, buf_push;
+  logic [NumSchedulers*6-1:0]      ent_slot;
+  logic [NumSchedulers*InstrW-1:0] ent_head;
 
   for (genvar s = 0; s < NumSchedulers; s++) begin : g_push_data
+    logic [23:0]     hint;
+    logic [1:0]      rcu;
+    logic            pmode, rename, copy, rfree, space;
+    logic [R-1:0]    odst;
+    assign hint   = push_hint_i[s*24 +: 24];
+    assign rcu    = push_rcu_i[s*2 +: 2];
+    assign pmode  = haws_mode[32'(push_slot[s*6 +: 6])];
+    assign space  = has_space[32'(push_slot[s*6 +: 6])];
+    // chain member: renamed when its format-1 hint says so and it writes
+    assign rename = pmode && !hint[23] && hint[9] && push_dst_valid_i[s];
+    // return pass (normal mode): copy, or a copy/re-exec freeing its entry at issue
+    assign copy   = !pmode && rcu == 2'd2;
+    assign rfree  = !pmode && rcu[1];
+    assign odst   = (pmode && push_dst_valid_i[s]) ? push_dst_i[s*R +: R] : '0;
     assign push_data[s*InstrW +: InstrW] =
-        {push_pred_miss_i[s*4 +: 4], push_hint_i[s*16 +: 16],
-         push_long_i[s], push_pred_i[s],
-         push_src_i[s*3*R +: 3*R], push_src_valid_i[s*3 +: 3],
-         push_dst_i[s*R +: R], push_dst_valid_i[s],
+        {(!hint[23] && hint[8:0] != 9'd0), odst,
+         rfree ? rcu_push_idx[s*3 +: 3] : 3'd0, rfree, copy, pmode,
+         push_pred_miss_i[s*4 +: 4], hint,
+         push_long_i[s] && !copy, push_pred_i[s],
+         copy  ? {{(2*R){1'b0}}, rcu_push_ren[s*R +: R]}
+         : pmode ? ren_src[s*3*R +: 3*R] : push_src_i[s*3*R +: 3*R],
+         copy ? 3'b001 : push_src_valid_i[s*3 +: 3],
+         copy ? rcu_push_dst[s*R +: R] : rename ? hint[10 +: R] : push_dst_i[s*R +: R],
+         push_dst_valid_i[s] || copy,
          push_op_i[s*2 +: 2], push_pc_i[s*32 +: 32]};
     // port s pushes only into the warps of scheduler s (others are dropped)
     assign push_valid[s] = push_valid_i[s] && (32'(push_warp_i[s*6 +: 6]) < NumWarps) &&
                            (32'(push_warp_i[s*6 +: 6]) % NumSchedulers == s);
     assign push_slot[s*6 +: 6] = slot_of(push_warp_i[s*6 +: 6]);
+    // HAWS: a push for a warp entering or leaving hint mode at this edge is
+    // dropped; one into a full buffer has no HAWS effect either; a skip
+    // leaves no buffer entry
+    assign chain_push[s] = push_valid[s] && space && pmode && !haws_drop[32'(push_slot[s*6 +: 6])];
+    assign ren_upd[s]    = chain_push[s] && rename;
+    assign rcu_adv[s]    = push_valid[s] && space && !pmode && rcu != 2'd0 &&
+                           !haws_drop[32'(push_slot[s*6 +: 6])];
+    assign rcu_skip[s]   = rcu == 2'd1;
+    assign buf_push[s]   = push_valid[s] && !haws_drop[32'(push_slot[s*6 +: 6])] &&
+                           !(!pmode && rcu == 2'd1);
     // an issue with a destination takes a scoreboard slot
     assign alloc_valid[s]          = grant_valid[s] && grant_head[s*InstrW + OffDstV];
     assign alloc_reg[s*R +: R]     = grant_head[s*InstrW + OffDst +: R];
@@ -276,11 +362,12 @@ module sched_core #(
 
   sched_ibuffer #(.NumWarps(NumWarps), .Ports(NumSchedulers), .Depth(IbufDepth),
                   .Width(InstrW), .Entries(SbEntries), .RegW(R), .OffOp(OffOp),
-                  .OffDst(OffDst), .OffSrcV(OffSrcV), .OffSrc(OffSrc)) u_ibuf (
+                  .OffDst(OffDst), .OffSrcV(OffSrcV), .OffSrc(OffSrc),
+                  .OffFlag0(OffCopy), .OffFlag1(OffEntOk)) u_ibuf (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
-    .clear_i         (clear_s),
-    .push_valid_i    (push_valid),
+    .clear_i         (clear_s | haws_drop),
+    .push_valid_i    (buf_push),
     .push_warp_i     (push_slot),
     .push_data_i     (push_data),
     .pop_valid_i     (grant_valid),
@@ -292,7 +379,10 @@ module sched_core #(
     .head_dst_valid_o(head_dst_valid),
     .head_op_o       (head_op),
     .head_dep_o      (head_dep),
-    .pop_data_o      (grant_head)
+    .head_flag_o     (head_flag),
+    .pop_data_o      (grant_head),
+    .rd_warp_i       (ent_slot),
+    .rd_data_o       (ent_head)
   );
 
   sched_scoreboard #(.NumWarps(NumWarps), .Entries(SbEntries), .RegW(R), .WbPorts(WbPorts),
@@ -314,7 +404,9 @@ module sched_core #(
     .hazard_o      (hazard),
     .hazard_long_o (hazard_long),
     .full_o        (sb_full),
-    .long_pending_o(long_pending)
+    .long_pending_o(long_pending),
+    .long_slots_o  (sb_long_slots),
+    .release_o     (sb_release)
   );
 
   // per op class the slots whose scheduler has that unit available
@@ -332,7 +424,8 @@ module sched_core #(
   assign unit_ok   = (~op1 & ~op0 & unit_warps[0 +: NumWarps]) |
                      (~op1 &  op0 & unit_warps[NumWarps +: NumWarps]) |
                      ( op1 & ~op0 & unit_warps[2*NumWarps +: NumWarps]) |
-                     ( op1 &  op0 & unit_warps[3*NumWarps +: NumWarps]);
+                     ( op1 &  op0 & unit_warps[3*NumWarps +: NumWarps]) |
+                     head_flag[0 +: NumWarps];   // a HAWS copy needs no unit
   assign limit_ok  = swl_ok & ((policy_q != PolicyTwoLevel) ? '1 : in_active);
   assign need_full = head_dst_valid & sb_full
 `ifdef SCHED_MUTANTS
@@ -373,7 +466,9 @@ module sched_core #(
 
     // this scheduler's warps are the slots [s*Wps +: Wps]
     assign ready_l     = ready[s*Wps +: Wps];
-    assign space_l     = alive_q[s*Wps +: Wps] & has_space[s*Wps +: Wps];
+    // a warp in hint mode asks only for its next chain member
+    assign space_l     = alive_q[s*Wps +: Wps] & has_space[s*Wps +: Wps] &
+                         (~haws_mode[s*Wps +: Wps] | chain_ok[s*Wps +: Wps]);
     assign alive_l     = alive_q[s*Wps +: Wps];
     assign long_wait_l = head_valid[s*Wps +: Wps] & hazard_long[s*Wps +: Wps];
     assign in_active[s*Wps +: Wps] = active_l;
@@ -407,6 +502,19 @@ module sched_core #(
     );
     assign fetch_valid_o[s]      = fvalid;
     assign fetch_warp_o[s*6 +: 6] = fvalid ? 6'(32'(fidx) * NumSchedulers + s) : 6'd0;
+    assign fetch_slot[s*6 +: 6]   = 6'(s * Wps + 32'(fidx));
+    // HAWS: a chain fetch names its pc; in normal mode the RCU head shows
+    assign fetch_chain[s]         = fvalid && haws_mode[32'(fetch_slot[s*6 +: 6])];
+    assign fetch_rcu[s]           = fvalid && !haws_mode[32'(fetch_slot[s*6 +: 6])] &&
+                                    rcu_rd_kind[s*2 +: 2] != 2'd0;
+    assign fetch_pc_valid_o[s]    = fetch_chain[s];
+    assign fetch_pc_o[s*32 +: 32] = fetch_chain[s]
+        ? haws_rd_pc[s*32 +: 32] + {{23{haws_rd_cursor[s*9 + 8]}}, haws_rd_cursor[s*9 +: 9]} : '0;
+    assign fetch_rcu_kind_o[s*2 +: 2]   = fetch_rcu[s] ? rcu_rd_kind[s*2 +: 2] : 2'd0;
+    assign fetch_rcu_pc_o[s*32 +: 32]   = fetch_rcu[s]
+        ? haws_rd_pc[s*32 +: 32] + {{23{rcu_rd_off[s*9 + 8]}}, rcu_rd_off[s*9 +: 9]} : '0;
+    assign fetch_rcu_ren_o[s*R +: R]    = fetch_rcu[s] ? rcu_rd_ren[s*R +: R] : '0;
+    assign fetch_rcu_dst_o[s*R +: R]    = fetch_rcu[s] ? rcu_rd_dst[s*R +: R] : '0;
 
     // issued instruction and the reason for not issuing
     assign issued = grant_valid[s] ? grant_head[s*InstrW +: InstrW] : '0;
@@ -430,8 +538,10 @@ module sched_core #(
     assign issue_dst_o[s*R +: R]         = issued[OffDst +: R];
     assign issue_pred_o[s]               = issued[OffPred];
     assign issue_long_o[s]               = issued[OffLong];
-    assign issue_hint_o[s*16 +: 16]      = issued[OffHint +: 16];
+    assign issue_hint_o[s*24 +: 24]      = issued[OffHint +: 24];
     assign issue_pred_miss_o[s*4 +: 4]   = issued[OffPredMiss +: 4];
+    assign issue_hinted_o[s]             = issued[OffHinted];
+    assign issue_copy_o[s]               = issued[OffCopy];
     assign stall_reason_o[s*3 +: 3]      = sreason;
 
     sched_counters u_cnt (
@@ -440,6 +550,135 @@ module sched_core #(
       .reason_i(sreason),
       .count_o (counters_o[s*7*32 +: 7*32])
     );
+  end
+
+  // ---- HAWS: hint mode, RCU, renaming table (docs/haws.md, "Scheduler core") ----
+  logic [NumSchedulers-1:0]        rcu_alloc, rcu_free;
+  logic [NumSchedulers*9-1:0]      rcu_alloc_off;
+  logic [NumSchedulers*R-1:0]      rcu_alloc_dst, rcu_alloc_ren;
+  logic [NumSchedulers-1:0]        rcu_alloc_ctrl;
+  logic [NumSchedulers*32-1:0]     ent_pc, iss_pc, haws_iss_pc;
+  logic [NumSchedulers*9-1:0]      ent_off;
+  logic [NumSchedulers-1:0]        iss_hinted;
+  logic [NumSchedulers*6-1:0]      hbr_slot;
+  logic [NumSchedulers-1:0]        hbr_valid;
+  for (genvar s = 0; s < NumSchedulers; s++) begin : g_haws
+    logic [InstrW-1:0] g;
+    logic [8:0]        off;
+    assign g = grant_head[s*InstrW +: InstrW];
+    assign ent_pc[s*32 +: 32] = ent_head[s*InstrW + OffPc +: 32];
+    assign ent_off[s*9 +: 9]  = ent_head[s*InstrW + OffHint +: 9];
+    assign iss_pc[s*32 +: 32] = g[OffPc +: 32];
+    assign iss_hinted[s]      = g[OffHinted];
+    // a chain member takes the tail of its RCU at issue: offset from the
+    // stall point, original and written destination, a branch or not
+    assign off = 9'(g[OffPc +: 32] - haws_iss_pc[s*32 +: 32]);
+    assign rcu_alloc[s]          = grant_valid[s] && g[OffHinted];
+    assign rcu_alloc_off[s*9 +: 9] = off;
+    assign rcu_alloc_dst[s*R +: R] = g[OffDstV] ? g[OffOrigDst +: R] : '0;
+    assign rcu_alloc_ren[s*R +: R] = g[OffDstV] ? g[OffDst +: R] : '0;
+    assign rcu_alloc_ctrl[s]     = g[OffHint + 23];
+    assign rcu_free[s]           = grant_valid[s] && g[OffRcuFree];
+    assign rcu_free_idx[s*3 +: 3] = g[OffRcuIdx +: 3];
+    assign ren_new[s*R +: R]     = push_hint_i[s*24 + 10 +: R];
+    // branch outcomes for warps of this scheduler only
+    assign hbr_valid[s] = hbr_valid_i[s] && (32'(hbr_warp_i[s*6 +: 6]) < NumWarps) &&
+                          (32'(hbr_warp_i[s*6 +: 6]) % NumSchedulers == s);
+    assign hbr_slot[s*6 +: 6] = slot_of(hbr_warp_i[s*6 +: 6]);
+  end
+  assign haws_drop = haws_enter | haws_exit;
+
+  sched_haws #(.NumWarps(NumWarps), .Ports(NumSchedulers), .SbEntries(SbEntries),
+               .RcuDepth(RcuDepth)) u_haws (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .clear_i       (clear_s),
+    .haws_i        (haws_i),
+    .cand_i        (alive_q & ~barrier_q & head_flag[NumWarps +: NumWarps] & ~rcu_busy),
+    .granted_i     (grant_valid),
+    .head_valid_i  (head_valid),
+    .head_dep_i    (head_dep),
+    .long_slots_i  (sb_long_slots),
+    .release_i     (sb_release),
+    .ent_slot_o    (ent_slot),
+    .ent_pc_i      (ent_pc),
+    .ent_off_i     (ent_off),
+    .iss_valid_i   (grant_valid),
+    .iss_slot_i    (grant_slot),
+    .iss_pc_i      (iss_pc),
+    .iss_hinted_i  (iss_hinted),
+    .hbr_valid_i   (hbr_valid),
+    .hbr_slot_i    (hbr_slot),
+    .hbr_taken_i   (hbr_taken_i),
+    .hbr_uniform_i (hbr_uniform_i),
+    .chain_valid_i (chain_push),
+    .chain_slot_i  (push_slot),
+    .chain_hint_i  (push_hint_i),
+    .chain_end_i   (ren_full),
+    .mode_o        (haws_mode),
+    .chain_ok_o    (chain_ok),
+    .enter_o       (haws_enter),
+    .exit_o        (haws_exit),
+    .rd_slot_i     (fetch_slot),
+    .rd_stall_pc_o (haws_rd_pc),
+    .rd_cursor_o   (haws_rd_cursor),
+    .rd2_slot_i    (grant_slot),
+    .rd2_stall_pc_o(haws_iss_pc)
+  );
+
+  sched_rcu #(.NumWarps(NumWarps), .Ports(NumSchedulers), .Depth(RcuDepth), .RegW(R),
+              .WbPorts(WbPorts)) u_rcu (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .clear_i      (clear_s),
+    .init_i       (haws_enter),
+    .alloc_valid_i(rcu_alloc),
+    .alloc_slot_i (grant_slot),
+    .alloc_off_i  (rcu_alloc_off),
+    .alloc_dst_i  (rcu_alloc_dst),
+    .alloc_ren_i  (rcu_alloc_ren),
+    .alloc_ctrl_i (rcu_alloc_ctrl),
+    .free_valid_i (rcu_free),
+    .free_slot_i  (grant_slot),
+    .free_idx_i   (rcu_free_idx),
+    .adv_valid_i  (rcu_adv),
+    .adv_skip_i   (rcu_skip),
+    .adv_slot_i   (push_slot),
+    .wb_valid_i   (wb_valid),
+    .wb_slot_i    (wb_slot),
+    .wb_reg_i     (wb_reg_i),
+    .busy_o       (rcu_busy),
+    .has_head_o   (rcu_has_head),
+    .rd_slot_i    (fetch_slot),
+    .rd_kind_o    (rcu_rd_kind),
+    .rd_off_o     (rcu_rd_off),
+    .rd_ren_o     (rcu_rd_ren),
+    .rd_dst_o     (rcu_rd_dst),
+    .rd2_slot_i   (push_slot),
+    .rd2_idx_o    (rcu_push_idx),
+    .rd2_ren_o    (rcu_push_ren),
+    .rd2_dst_o    (rcu_push_dst)
+  );
+
+  sched_rename #(.NumWarps(NumWarps), .Ports(NumSchedulers), .Entries(RenEntries),
+                 .RegW(R)) u_rename (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .clear_i    (clear_s | haws_enter),
+    .slot_i     (push_slot),
+    .src_i      (push_src_i),
+    .src_o      (ren_src),
+    .upd_valid_i(ren_upd),
+    .upd_orig_i (push_dst_i),
+    .upd_new_i  (ren_new),
+    .full_o     (ren_full)
+  );
+
+  always_comb begin
+    haws_mode_o = '0;
+    rcu_busy_o  = '0;
+    if (haws_mode != '0) haws_mode_o = to_warps(haws_mode);
+    if (rcu_busy != '0)  rcu_busy_o  = to_warps(rcu_busy);
   end
 
   // Assertions of the core's invariants, here and in the blocks (docs/rtl.md,
@@ -467,6 +706,10 @@ module sched_core #(
         // an allocation only for a head without hazard: never two pending
         // writes of a warp to one register (WAW waits)
         assert (!alloc_valid[s] || !hazard[32'(grant_slot[s*6 +: 6])]);
+        // HAWS: the RCU head shown for a fetch exists; a chain fetch only in
+        // hint mode, an RCU head only in normal mode
+        assert (!fetch_rcu[s] || rcu_has_head[32'(fetch_slot[s*6 +: 6])]);
+        assert (!(fetch_chain[s] && fetch_rcu[s]));
       end
     end
   end

@@ -41,7 +41,11 @@ module sched_ibuffer #(
   parameter int OffOp   = 32,
   parameter int OffDst  = 35,
   parameter int OffSrcV = 43,
-  parameter int OffSrc  = 46
+  parameter int OffSrc  = 46,
+  // two payload bits also kept bit-sliced, so every warp's head shows them
+  // (HAWS: the head is a copy; the head carries an entry hint)
+  parameter int OffFlag0 = 60,
+  parameter int OffFlag1 = 61
 ) (
   input  logic                             clk_i,
   input  logic                             rst_ni,
@@ -62,8 +66,12 @@ module sched_ibuffer #(
   output logic [NumWarps-1:0]              head_dst_valid_o,
   output logic [2*NumWarps-1:0]            head_op_o,    // op bit b at [b*NumWarps +: NumWarps]
   output logic [Entries*NumWarps-1:0]      head_dep_o,   // slot e at [e*NumWarps +: NumWarps]
-  // per port: the head instruction of pop_warp_i
-  output logic [Ports*Width-1:0]           pop_data_o
+  output logic [2*NumWarps-1:0]            head_flag_o,  // flag b at [b*NumWarps +: NumWarps]
+  // per port: the head instruction of pop_warp_i, and of rd_warp_i (a
+  // second read port: HAWS entry latches the head's pc and hint)
+  output logic [Ports*Width-1:0]           pop_data_o,
+  input  logic [Ports*6-1:0]               rd_warp_i,
+  output logic [Ports*Width-1:0]           rd_data_o
 );
   localparam int N     = NumWarps;
   localparam int WIdW  = (N > 1) ? $clog2(N) : 1;   // warp index within the vectors
@@ -80,6 +88,7 @@ module sched_ibuffer #(
   logic [CntW*N-1:0]          cnt_q;    // count bit k at [k*N +: N]
   logic [PtrW*N-1:0]          rd_q;     // read pointer bit k
   logic [Depth*N-1:0]         op0_q, op1_q, dstv_q;   // entry d at [d*N +: N]
+  logic [Depth*N-1:0]         fl0_q, fl1_q;           // the two flag bits, entry d
   logic [Depth*Entries*N-1:0] dep_q;    // entry d, slot e at [(d*Entries + e)*N +: N]
   // the rest of the payload, word w*Depth + d
   logic [RestW-1:0]           rest_q [N*Depth];
@@ -115,8 +124,11 @@ module sched_ibuffer #(
     head_dst_valid_o = '0;
     head_op_o        = '0;
     head_dep_o       = '0;
+    head_flag_o      = '0;
     for (int d = 0; d < Depth; d++) begin
       head_dst_valid_o  = head_dst_valid_o | (dstv_q[d*N +: N] & rd_sel[d*N +: N]);
+      head_flag_o[0 +: N] = head_flag_o[0 +: N] | (fl0_q[d*N +: N] & rd_sel[d*N +: N]);
+      head_flag_o[N +: N] = head_flag_o[N +: N] | (fl1_q[d*N +: N] & rd_sel[d*N +: N]);
       head_op_o[0 +: N] = head_op_o[0 +: N] | (op0_q[d*N +: N] & rd_sel[d*N +: N]);
       head_op_o[N +: N] = head_op_o[N +: N] | (op1_q[d*N +: N] & rd_sel[d*N +: N]);
       for (int e = 0; e < Entries; e++) begin
@@ -182,6 +194,20 @@ module sched_ibuffer #(
     assign pop_data_o[p*Width +: Width] =
         {x[RestW-1:OffOp], dstv_q[b], op1_q[b], op0_q[b], x[OffOp-1:0]};
   end
+  for (genvar p = 0; p < Ports; p++) begin : g_rd_data
+    logic [WIdW-1:0]  rw;
+    logic [PtrW-1:0]  rp;
+    logic [RestW-1:0] x;
+    logic [BitW-1:0]  b;
+    assign rw = WIdW'(rd_warp_i[p*6 +: 6]);
+    for (genvar k = 0; k < PtrW; k++) begin : g_rp
+      assign rp[k] = rd_q[k*N + 32'(rw)];
+    end
+    assign b = BitW'(32'(rp) * N + 32'(rw));
+    assign x = rest_q[32'(rw) * Depth + 32'(rp)];
+    assign rd_data_o[p*Width +: Width] =
+        {x[RestW-1:OffOp], dstv_q[b], op1_q[b], op0_q[b], x[OffOp-1:0]};
+  end
 
   // Every update below is written with one-hot warp masks and constant
   // slices (no variable-index writes): the Verilated model then does a few
@@ -236,7 +262,7 @@ module sched_ibuffer #(
   always_ff @(posedge clk_i) begin
     // verilator tracing_off
     logic [Depth*Entries*N-1:0] dep_n;
-    logic [Depth*N-1:0]         op0_n, op1_n, dstv_n;
+    logic [Depth*N-1:0]         op0_n, op1_n, dstv_n, fl0_n, fl1_n;
     logic [Width-1:0]           head, data;
     logic [RegW-1:0]            areg;
     logic [Entries-1:0]         aslot, dep;
@@ -248,6 +274,8 @@ module sched_ibuffer #(
     op0_n  = op0_q;
     op1_n  = op1_q;
     dstv_n = dstv_q;
+    fl0_n  = fl0_q;
+    fl1_n  = fl1_q;
     for (int p = 0; p < Ports; p++) begin
       g     = 32'(gw[p*WIdW +: WIdW]);
       w     = 32'(pw[p*WIdW +: WIdW]);
@@ -284,6 +312,8 @@ module sched_ibuffer #(
             op0_n[d*N +: N]  = data[OffOp]     ? (op0_n[d*N +: N] | pm)  : (op0_n[d*N +: N] & ~pm);
             op1_n[d*N +: N]  = data[OffOp + 1] ? (op1_n[d*N +: N] | pm)  : (op1_n[d*N +: N] & ~pm);
             dstv_n[d*N +: N] = data[OffOp + 2] ? (dstv_n[d*N +: N] | pm) : (dstv_n[d*N +: N] & ~pm);
+            fl0_n[d*N +: N]  = data[OffFlag0]  ? (fl0_n[d*N +: N] | pm)  : (fl0_n[d*N +: N] & ~pm);
+            fl1_n[d*N +: N]  = data[OffFlag1]  ? (fl1_n[d*N +: N] | pm)  : (fl1_n[d*N +: N] & ~pm);
           end
         end
         rest_q[w * Depth + 32'(wr[p*PtrW +: PtrW])] <= {data[Width-1:OffOp+3], data[OffOp-1:0]};
@@ -293,6 +323,8 @@ module sched_ibuffer #(
     op0_q  <= op0_n;
     op1_q  <= op1_n;
     dstv_q <= dstv_n;
+    fl0_q  <= fl0_n;
+    fl1_q  <= fl1_n;
   end
 
 `ifndef SYNTHESIS

@@ -53,7 +53,11 @@ module sched_scoreboard #(
   output logic [NumWarps-1:0]              hazard_o,
   output logic [NumWarps-1:0]              hazard_long_o,
   output logic [NumWarps-1:0]              full_o,
-  output logic [NumWarps-1:0]              long_pending_o
+  output logic [NumWarps-1:0]              long_pending_o,
+  // HAWS: the valid long-latency slots, and the slots this cycle's
+  // writebacks release (slot e at [e*NumWarps +: NumWarps])
+  output logic [Entries*NumWarps-1:0]      long_slots_o,
+  output logic [Entries*NumWarps-1:0]      release_o
 );
   localparam int N    = NumWarps;
   localparam int WIdW  = (N > 1) ? $clog2(N) : 1;
@@ -126,6 +130,21 @@ module sched_scoreboard #(
         end
       end
     end
+  end
+
+  assign long_slots_o = valid_q & long_q;
+  always_comb begin
+    // verilator tracing_off
+    logic [N-1:0] m;
+    // verilator tracing_on
+    release_o = '0;
+    for (int k = 0; k < WbPorts; k++) begin
+      m = N'(1) << wb_warp_i[k*6 +: 6];   // zero for a warp id >= N
+      for (int e = 0; e < Entries; e++) begin
+        if (wb_hit[e*WbPorts + k]) release_o[e*N +: N] = release_o[e*N +: N] | m;
+      end
+    end
+    release_o = release_o & valid_q;
   end
 
   // Updates with one-hot warp masks and constant slices (cheap word

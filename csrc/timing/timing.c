@@ -114,6 +114,8 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
         .num_warps = cfg->max_warps_per_sm, .num_schedulers = cfg->num_schedulers,
         .reg_id_width = cfg->reg_id_width, .ibuf_depth = cfg->ibuf_depth,
         .sb_entries = cfg->sb_entries, .wb_ports = cfg->wb_ports,
+        /* HAWS hardware of seed 000 §5.3.3/§5.3.6 (used only with haws on;
+         * the Verilated sets of cosim/module.mk have RcuDepth 8) */
         .rcu_depth = cfg->haws_rcu_depth, .ren_entries = HAWS_RENAME_ENTRIES,
     };
     for (unsigned w = 0; w < cfg->max_warps_per_sm; w++)

@@ -13,6 +13,9 @@
 #                          random lockstep within a stated number of cycles
 #   kernel-lockstep.sh     the benchmark suite in lockstep on the Verilated
 #                          sets no preset has (golden.sh covers the others)
+#   test_sched_haws_c/_rtl HAWS directed scenarios: entry, chain, rename, both
+#                          exits, return pass, minimum latencies, rejected
+#                          inputs (C model, also ASan; Verilated RTL)
 #   test_sched_ports       every input field one bit too wide is rejected (from
 #                          cosim/sched_ports.def), output field names (also ASan)
 #   ports-check.sh         RTL port list = cosim/sched_ports.def, generated files current
@@ -78,3 +81,25 @@ TEST_DEPS   += $(SCHED_PORTS_GEN)
 # Real kernels in lockstep on 32/1/8/1/8/1 and 8/4/8/4/2/3 (config overrides).
 TEST_SUITES += "tests/sched/kernel-lockstep.sh $(B)"
 TEST_DEPS   += $(BENCH_BIN) $(TIMING_PLUGIN)
+
+# HAWS directed scenarios (tests/sched/test_sched_haws.c), C model; the hint
+# word's helpers come from hints/haws_hint.h.
+$(SCHED_TEST_DIR)/test_sched_haws_c.o: tests/sched/test_sched_haws.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(INCLUDES) -Ihints -c $< -o $@
+
+$(SCHED_TEST_DIR)/test_sched_haws_c: $(SCHED_TEST_DIR)/test_sched_haws_c.o $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
+
+# ... and on the Verilated RTL (set 4/1/8/2/6/2/2/1)
+$(SCHED_TEST_DIR)/test_sched_haws_rtl.o: tests/sched/test_sched_haws.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(INCLUDES) -Ihints -DSCHED_TEST_RTL -c $< -o $@
+
+$(SCHED_TEST_DIR)/test_sched_haws_rtl: $(SCHED_TEST_DIR)/test_sched_haws_rtl.o $(VSCHED_LIB) $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(VSCHED_LDLIBS) $(LDLIBS)
+
+TEST_SUITES += $(SCHED_TEST_DIR)/test_sched_haws_c $(SCHED_TEST_DIR)/test_sched_haws_rtl
+TEST_DEPS   += $(SCHED_TEST_DIR)/test_sched_haws_c $(SCHED_TEST_DIR)/test_sched_haws_rtl
+SAN_SUITES  += $(SCHED_TEST_DIR)/test_sched_haws_c
+SAN_DEPS    += $(SCHED_TEST_DIR)/test_sched_haws_c

@@ -9,7 +9,7 @@
 #     codes at the top of rtl/sched_core.sv) are current (make sched-ports-gen);
 #   - the timing model's statistics keys (csrc/timing/stats.c) are the
 #     table's, in code order.
-#   tests/sched/ports-check.sh BUILD_DIR [W_S_R_D_E_P[_t] ...]
+#   tests/sched/ports-check.sh BUILD_DIR [W_S_R_D_E_P_C_N[_t] ...]
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 b=$(cd "$1" && pwd); shift
@@ -39,13 +39,14 @@ for _, v in sorted((int(v.get('pinIndex')), v) for v in top.findall('var') if v.
 PY
 }
 
-check_set() {   # label, then W S R D E P
+check_set() {   # label, then W S R D E P C N
   local label=$1; shift
   local gflags=() desc
   desc="$(echo "$@" | tr ' ' /)"
   [ "$label" = default ] && desc="the RTL's defaults (table at $desc)"
   [ "$label" = default ] || gflags=(-GNumWarps="$1" -GNumSchedulers="$2" -GRegIdWidth="$3"
-                                    -GIbufDepth="$4" -GSbEntries="$5" -GWbPorts="$6")
+                                    -GIbufDepth="$4" -GSbEntries="$5" -GWbPorts="$6"
+                                    -GRcuDepth="$7" -GRenEntries="$8")
   if ! rtl_ports "${gflags[@]}" > "$tmp/rtl.txt"; then fail=1; return; fi
   "$gen" ports "$@" > "$tmp/table.txt" || { echo "FAIL: sched_ports_gen ports $*"; fail=1; return; }
   if diff "$tmp/rtl.txt" "$tmp/table.txt" > "$tmp/diff.txt"; then
@@ -58,7 +59,7 @@ check_set() {   # label, then W S R D E P
   fi
 }
 
-check_set default 64 4 8 2 6 4
+check_set default 64 4 8 2 6 4 8 8
 seen=" "
 for c in "$@"; do
   c=${c%_t}

@@ -30,7 +30,7 @@
 
 /* ---- an FST file's top-scope signals and their changes ------------------ */
 
-#define MAX_SIGS 64
+#define MAX_SIGS 96
 
 typedef struct change {
     uint64_t time;
@@ -68,7 +68,8 @@ static void on_change(void *user, uint64_t time, fstHandle h, const unsigned cha
 
 /* The six parameters of the interface (docs/sched-interface.md). */
 static const char *const param_names[] = { "NumWarps", "NumSchedulers", "RegIdWidth",
-                                           "IbufDepth", "SbEntries", "WbPorts" };
+                                           "IbufDepth", "SbEntries", "WbPorts", "RcuDepth",
+                                           "RenEntries" };
 
 /* `name` (not NUL-terminated, "NumWarps [31:0]" as Verilator names vectors)
  * is one of them. */
@@ -82,7 +83,7 @@ static int is_interface_param(const char *name, size_t len)
 }
 
 /* The variables directly in the top scope `sched_core`; with `params`, also
- * the six interface parameters of the nested scope `sched_core.sched_core`
+ * the eight interface parameters of the nested scope `sched_core.sched_core`
  * (named "param NAME"). Counts the nested scope's signals. */
 static void wave_read(wave *w, const char *path, int params)
 {
@@ -242,9 +243,10 @@ static void test_hand_scenario(void **state)
 }
 
 /* Drive a back end with seeded random stimulus for `cycles` cycles. */
-static void run_stim(sched_backend *b, const sched_params *p, uint64_t seed, unsigned cycles)
+static void run_stim_opts(sched_backend *b, const sched_params *p, uint64_t seed, unsigned cycles,
+                          int haws)
 {
-    sched_stim_opts so = { .seed = seed, .policy = -1, .reg_range = 0 };
+    sched_stim_opts so = { .seed = seed, .policy = -1, .reg_range = 0, .haws = haws };
     sched_stim *st = sched_stim_create(p, &so);
     assert_non_null(st);
     sched_inputs in;
@@ -253,6 +255,11 @@ static void run_stim(sched_backend *b, const sched_params *p, uint64_t seed, uns
         if (sched_step(b, &in) != 0) fail_msg("step %u: %s", c, sched_error(b));
     }
     sched_stim_destroy(st);
+}
+
+static void run_stim(sched_backend *b, const sched_params *p, uint64_t seed, unsigned cycles)
+{
+    run_stim_opts(b, p, seed, cycles, 0);
 }
 
 /* The changes of one signal, with repeats of the same value dropped. */
@@ -281,8 +288,9 @@ static void test_same_ports_as_rtl(void **state)
     if (!c) fail_msg("cmodel: %s", err);
     sched_backend *r = sched_rtl_create(&p, &tr, err, sizeof err);
     if (!r) fail_msg("rtl: %s", err);
-    run_stim(c, &p, 11, 1500);
-    run_stim(r, &p, 11, 1500);
+    /* with HAWS stimulus, so that its ports move too */
+    run_stim_opts(c, &p, 11, 3000, 1);
+    run_stim_opts(r, &p, 11, 3000, 1);
     /* a second reset continues the file after the last time */
     sched_reset(c);
     sched_reset(r);
@@ -294,13 +302,14 @@ static void test_same_ports_as_rtl(void **state)
     wave wc, wr;
     wave_read(&wc, cpath, 1);
     wave_read(&wr, rpath, 1);
-    /* clk_i, rst_ni, the 37 ports and the six parameters */
-    assert_int_equal(wc.nsig, 39 + 6);
+    /* clk_i, rst_ni, the 53 ports (37 before HAWS added 16) and the eight
+     * parameters */
+    assert_int_equal(wc.nsig, 55 + 8);
     assert_int_equal(wr.nsig, wc.nsig);
     /* the nested scope repeats the ports, as Verilator's does (the RTL's
      * also has its internal signals) */
-    assert_int_equal(wc.nested_vars, 39);
-    assert_true(wr.nested_vars > 39);
+    assert_int_equal(wc.nested_vars, 55);
+    assert_true(wr.nested_vars > 55);
     change *a = malloc(wc.n * sizeof *a), *bb = malloc(wr.n * sizeof *bb);
     assert_non_null(a);
     assert_non_null(bb);
@@ -315,6 +324,15 @@ static void test_same_ports_as_rtl(void **state)
                          wc.name[k], i, a[i].time, a[i].value, bb[i].time, bb[i].value);
         if (na != nb) fail_msg("%s: %zu changes in C, %zu in RTL", wc.name[k], na, nb);
         total += na;
+        /* every HAWS port moves (valid bits and kinds more than a few times) */
+        static const char *const haws_ports[] = { "haws_i", "push_rcu_i", "hbr_valid_i",
+                                                  "issue_hinted_o", "issue_copy_o",
+                                                  "fetch_pc_valid_o", "fetch_pc_o",
+                                                  "fetch_rcu_kind_o", "fetch_rcu_pc_o",
+                                                  "haws_mode_o", "rcu_busy_o" };
+        for (size_t i = 0; i < sizeof haws_ports / sizeof haws_ports[0]; i++)
+            if (sig_index(&wc, haws_ports[i]) == (int)k && na < 6)
+                fail_msg("%s: only %zu changes", wc.name[k], na);
     }
     /* the stimulus really moves the ports (issues, pushes, writebacks) */
     assert_true(total > 5000);

@@ -34,10 +34,11 @@ typedef struct diff_case {
 } diff_case;
 
 static const diff_case cases[] = {
-    { { 64, 4, 8, 2, 6, 4 }, 30000 },
-    { { 48, 2, 6, 3, 4, 2 }, 40000 },
-    { { 32, 1, 8, 1, 8, 1 }, 60000 },
-    { { 8, 4, 8, 4, 2, 3 }, 130000 },
+    { { 64, 4, 8, 2, 6, 4, 8, 8 }, 30000 },
+    { { 48, 2, 6, 3, 4, 2, 8, 8 }, 40000 },
+    { { 32, 1, 8, 1, 8, 1, 8, 8 }, 60000 },
+    { { 8, 4, 8, 4, 2, 3, 8, 8 }, 130000 },
+    { { 4, 1, 8, 2, 6, 2, 2, 1 }, 60000 },
 };
 
 static uint64_t total_cycles;
@@ -148,6 +149,50 @@ static void test_violations_lockstep(void **state)
             if (kinds[i] < 10) fail_msg("violation kind %u generated only %" PRIu64 " times", i, kinds[i]);
     }
     printf("lockstep with violations: %" PRIu64 " cycles compared, no difference\n", total_cycles - before);
+}
+
+/* ---- HAWS: hint mode, RCU and renaming table, C model vs RTL ---- */
+
+/* Random HAWS stimulus (sched_stim.h, haws 1) on every Verilated set, legal
+ * and with the dropped/ignored violations; every HAWS state must be reached
+ * (docs/haws.md, "Scheduler core"). */
+static void test_haws_lockstep(void **state)
+{
+    (void)state;
+    uint64_t before = total_cycles;
+    for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (int violate = 0; violate < 2; violate++) {
+            const sched_params *p = &cases[k].p;
+            reg_cover cv;
+            memset(&cv, 0, sizeof cv);
+            sched_stim_counts n;
+            sched_stim_opts so = { .seed = 9000 + 10 * k + (uint64_t)violate, .policy = -1,
+                                   .violate = violate, .haws = 1 };
+            /* (twice the cycles: a 2-entry RCU makes the load's return
+             * during an episode rarer) */
+            const uint64_t cycles = 2 * cases[k].cycles;
+            run_lockstep_opts(p, &so, cycles, &cv, &n);
+            printf("haws %u/%u/%u/%u/%u/%u/%u/%u%s, %" PRIu64 " cycles: entries %" PRIu64
+                   ", members %" PRIu64 " (renamed %" PRIu64 ", branches %" PRIu64 ", outcomes %" PRIu64
+                   "), hinted issues %" PRIu64 ", exits load %" PRIu64 " chain %" PRIu64 ", skips %" PRIu64
+                   ", copies %" PRIu64 " (issued %" PRIu64 "), re-execs %" PRIu64 "\n",
+                   p->num_warps, p->num_schedulers, p->reg_id_width, p->ibuf_depth, p->sb_entries,
+                   p->wb_ports, p->rcu_depth, p->ren_entries, violate ? " violations" : "",
+                   cycles, n.haws_entries, n.haws_chain, n.haws_renames, n.haws_branches,
+                   n.haws_hbr, n.haws_hinted, n.haws_exit_load, n.haws_exit_chain, n.haws_skips,
+                   n.haws_copies, n.haws_copy_issues, n.haws_reexecs);
+            const uint64_t kinds[] = { n.haws_entries, n.haws_chain, n.haws_renames, n.haws_branches,
+                                       n.haws_hbr, n.haws_hinted, n.haws_exit_load, n.haws_exit_chain,
+                                       n.haws_skips, n.haws_copies, n.haws_copy_issues,
+                                       n.haws_reexecs };
+            for (unsigned i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+                if (kinds[i] < 10)
+                    fail_msg("params %u/%u/%u/%u/%u/%u/%u/%u: HAWS state %u reached only %" PRIu64
+                             " times", p->num_warps, p->num_schedulers, p->reg_id_width,
+                             p->ibuf_depth, p->sb_entries, p->wb_ports, p->rcu_depth,
+                             p->ren_entries, i, kinds[i]);
+        }
+    printf("lockstep with HAWS: %" PRIu64 " cycles compared, no difference\n", total_cycles - before);
 }
 
 /* ---- the checker catches an injected difference ---- */
@@ -317,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_injected_difference_is_reported),
         cmocka_unit_test(test_random_lockstep),
         cmocka_unit_test(test_violations_lockstep),
+        cmocka_unit_test(test_haws_lockstep),
     };
     return cmocka_run_group_tests_name("sched_diff", tests, NULL, NULL);
 }

@@ -37,7 +37,7 @@
 extern int sched_cmodel_mutant;     /* sched_cmodel_mut.o */
 
 enum side { C_MODEL, RTL };
-enum stim { FULL, NARROW, VIOLATE };
+enum stim { FULL, NARROW, VIOLATE, HAWS };
 enum expect { CAUGHT, ASSERTION, MISSED };
 
 typedef struct mutant {
@@ -51,8 +51,8 @@ typedef struct mutant {
     const char *file;           /* ASSERTION: the file whose assertion fires */
 } mutant;
 
-static const sched_params kepler = { 64, 4, 8, 2, 6, 4 };
-static const sched_params small = { 32, 1, 8, 1, 8, 1 };  /* the mutant RTL model's set */
+static const sched_params kepler = { 64, 4, 8, 2, 6, 4, 8, 8 };
+static const sched_params small = { 32, 1, 8, 1, 8, 1, 8, 8 };  /* the mutant RTL model's set */
 
 static const mutant mutants[] = {
     { C_MODEL, 1, "scoreboard one entry too few", FULL, -1, 20000, CAUGHT, NULL },
@@ -66,6 +66,9 @@ static const mutant mutants[] = {
     { C_MODEL, 6, "stray writeback frees a scoreboard entry", FULL, -1, 200000, MISSED, NULL },
     { C_MODEL, 7, "long-latency write marked short", FULL, -1, 20000, CAUGHT, NULL },
     { C_MODEL, 8, "two-level pool takes one warp too many", FULL, SCHED_POLICY_TWO_LEVEL, 20000, CAUGHT, NULL },
+    { C_MODEL, 9, "HAWS: member sources not renamed", HAWS, -1, 100000, CAUGHT, NULL },
+    { C_MODEL, 9, "HAWS: member sources not renamed", FULL, -1, 200000, MISSED, NULL },
+    { C_MODEL, 10, "HAWS: no re-entry block after an exhausted chain", HAWS, -1, 100000, CAUGHT, NULL },
     { RTL, 1, "scoreboard one entry too few", FULL, -1, 20000, CAUGHT, NULL },
     { RTL, 2, "GTO tie-break flipped (youngest)", FULL, SCHED_POLICY_GTO, 20000, CAUGHT, NULL },
     { RTL, 3, "SWL prefix count off by one", FULL, -1, 20000, CAUGHT, NULL },
@@ -74,11 +77,15 @@ static const mutant mutants[] = {
     { RTL, 5, "issue from an empty buffer", FULL, -1, 1000, ASSERTION, "rtl/sched_ibuffer.sv" },
     { RTL, 6, "full scoreboard does not stall (over-allocation)", FULL, -1, 20000, ASSERTION,
       "rtl/sched_scoreboard.sv" },
+    { RTL, 7, "HAWS: a skip does not advance the RCU head", HAWS, -1, 100000, CAUGHT, NULL },
+    { RTL, 8, "HAWS: entry latches a long dependence released at that edge", HAWS, -1, 200000,
+      CAUGHT, NULL },
 };
 
 static const char *stim_name(enum stim s)
 {
-    return s == FULL ? "legal, full ids" : s == NARROW ? "legal, ids 0..11" : "with violations";
+    return s == FULL ? "legal, full ids" : s == NARROW ? "legal, ids 0..11"
+         : s == HAWS ? "legal, HAWS" : "with violations";
 }
 
 /* Run C model against RTL from reset; the cycle whose outputs first differ
@@ -95,7 +102,7 @@ static uint64_t first_difference(const mutant *mu, char *what, size_t whatlen)
                                 : vsched_create(p, NULL, err, sizeof err);
     if (!v) fail_msg("rtl: %s", err);
     sched_stim_opts so = { .seed = 1, .policy = mu->policy, .reg_range = mu->stim == NARROW ? 12 : 0,
-                           .violate = mu->stim == VIOLATE };
+                           .violate = mu->stim == VIOLATE, .haws = mu->stim == HAWS };
     sched_stim *st = sched_stim_create(p, &so);
     assert_non_null(st);
     sched_outputs ro;

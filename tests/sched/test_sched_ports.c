@@ -81,18 +81,19 @@ static void test_input_widths(void **state)
     sched_params p;
     sched_params_default(&p);
     unsigned n = check_widths(&p);
-    /* all but pc, hint, the 8-bit register ids and the 64-bit warp vectors,
-     * whose C fields have no room for a wider value */
-    assert_int_equal(n, 14);
+    /* all but pc, the 8-bit register ids and the 64-bit warp vectors, whose
+     * C fields have no room for a wider value: 14 before HAWS, and the
+     * 24-bit hint, push rcu, haws and the four hbr fields */
+    assert_int_equal(n, 21);
     /* and with 6-bit register ids and 48 warps, those too */
-    const sched_params odd = { 48, 2, 6, 3, 4, 2 };
-    assert_int_equal(check_widths(&odd), 20);
+    const sched_params odd = { 48, 2, 6, 3, 4, 2, 8, 8 };
+    assert_int_equal(check_widths(&odd), 27);
 }
 
 static void test_counts(void **state)
 {
     (void)state;
-    assert_int_equal(SCHED_NUM_PORTS, 39);
+    assert_int_equal(SCHED_NUM_PORTS, 55);   /* 39 before HAWS added 16 */
     assert_int_equal(SCHED_NUM_REASONS, 7);
     assert_string_equal(sched_reason_name(SCHED_REASON_LONG_DEP), "long_dep");
     assert_string_equal(sched_reason_name(SCHED_NUM_REASONS), "?");
