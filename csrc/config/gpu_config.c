@@ -48,8 +48,9 @@ const char *gpu_haws_name(unsigned h) { return h < 3 ? haws_names[h] : "?"; }
         what " units owned by each scheduler"),                                         \
     G32("unit." nm ".shared", unit[u].shared_units, 0, 32,                              \
         what " units shared by all schedulers of the SM"),                              \
-    G32("unit." nm ".latency", unit[u].latency, 1, 10000,                               \
-        what ": cycles from issue to writeback (scoreboard release)"),                  \
+    G32("unit." nm ".latency", unit[u].latency, 2, 10000,                               \
+        what ": cycles from issue until a dependent may issue (at least 2: the "         \
+        "scheduler core's writeback comes an edge after the issue, docs/sched-interface.md)"), \
     G32("unit." nm ".ii", unit[u].ii, 1, 64,                                            \
         what ": initiation interval, cycles between warp-instructions on one unit")
 
@@ -88,7 +89,7 @@ static const ck_key gpu_keys[] = {
     G32("gpu.progress_seconds", progress_seconds, 0, 3600, "a progress line on stderr every N seconds of host time (0 = never)"),
     CK_KEY_ENUM("sched.haws", gpu_config, haws, haws_names, "HAWS (docs/haws.md) on top of the policy: off; warp = a warp enters hint mode when its next instruction waits on a long-latency load (seed 000 §5.3.3); all = only in a cycle its scheduler issued nothing"),
     G32("haws.rcu_depth", haws_rcu_depth, 1, 8, "HAWS: Result Collection Unit entries per warp, the scheduler core's RcuDepth (seed 000 §5.3.3: 8); the Verilated models have 8"),
-    G32("haws.copy_latency", haws_copy_latency, 1, 1000, "HAWS: cycles of a return-pass copy of a renamed result (an issue slot, no unit)"),
+    G32("haws.copy_latency", haws_copy_latency, 2, 1000, "HAWS: cycles from a return-pass copy's issue until a dependent may issue (an issue slot, no unit; at least 2 like a unit latency)"),
     CK_KEY_BOOL("haws.mem_hints", gpu_config, haws_mem_hints, "HAWS hint pass: memory instructions may be chain members (never atomics, volatile, or past a barrier)"),
     CK_KEY_BOOL("haws.branch_hints", gpu_config, haws_branch_hints, "HAWS hint pass: uniform branches may be chain members (format 2)"),
     CK_KEY_BOOL("haws.cross_stall_points", gpu_config, haws_cross_stall_points, "HAWS hint pass: a chain skips a later stall point instead of ending there"),
@@ -268,7 +269,7 @@ int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errle
     /* HAWS is off in every preset; the pass's options as spec C.9 #11,
      * #18, #33 recommend (docs/haws.md). */
     c.haws = GPU_HAWS_OFF;
-    c.haws_copy_latency = 1;
+    c.haws_copy_latency = 2;             /* the core's minimum (issue -> dependent issue) */
     c.haws_rcu_depth = 8;                /* seed 000 §5.3.3 */
     c.haws_mem_hints = 1;
     c.haws_branch_hints = 1;

@@ -661,7 +661,7 @@ smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 bl
     if (dev->tm) {
         timing_occupancy occ;
         timing_kernel_req req = { (uint32_t)threads, in->regs_per_thread, in->static_smem_bytes + dyn_smem_bytes,
-                                  (uint64_t)grid.x * grid.y * grid.z, hint };
+                                  (uint64_t)grid.x * grid.y * grid.z, hint, 0, 0 };
         char why[256];
         st = timing_occupancy_compute(&dev->cfg, &req, &occ, why, sizeof why);
         if (st != SMC_OK) {

@@ -193,7 +193,7 @@ static void test_haws_keys(void **state)
         gpu_config c;
         assert_int_equal(gpu_config_preset(&c, gpu_preset_names[i], err, sizeof err), 0);
         assert_int_equal(c.haws, GPU_HAWS_OFF);
-        assert_int_equal(c.haws_copy_latency, 1);
+        assert_int_equal(c.haws_copy_latency, 2);
         assert_int_equal(c.haws_mem_hints, 1);
         assert_int_equal(c.haws_branch_hints, 1);
         assert_int_equal(c.haws_cross_stall_points, 0);
@@ -210,8 +210,12 @@ static void test_haws_keys(void **state)
     assert_int_equal(c.haws, GPU_HAWS_ALL);
     assert_int_equal(gpu_config_apply(&c, "sched.haws=on", err, sizeof err), -1);
     assert_non_null(strstr(err, "sched.haws"));
-    assert_int_equal(gpu_config_apply(&c, "haws.copy_latency=0", err, sizeof err), -1);
+    assert_int_equal(gpu_config_apply(&c, "haws.copy_latency=1", err, sizeof err), -1);
     assert_non_null(strstr(err, "haws.copy_latency"));
+    /* a unit latency of 1 would give a writeback at the issue edge, which
+     * the core ignores (docs/sched-interface.md): refused, not a hang */
+    assert_int_equal(gpu_config_apply(&c, "unit.sp.latency=1", err, sizeof err), -1);
+    assert_non_null(strstr(err, "unit.sp.latency"));
     assert_int_equal(gpu_config_apply(&c, "haws.copy_latency=3", err, sizeof err), 0);
     assert_int_equal(c.haws_copy_latency, 3);
     assert_int_equal(gpu_config_apply(&c, "haws.mem_hints=off", err, sizeof err), 0);
