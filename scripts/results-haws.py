@@ -50,7 +50,7 @@ CONFIGS = [
     ("si-gto", "si-7970", "gto"),
 ]
 RCU_DEPTHS = (1, 2, 4, 8)
-SLOT_KEYS = ("issue", "long_latency_dependence")
+SLOT_KEYS = ("issued", "long_latency_dependence")
 
 
 def run_one(build, size, name, preset, policy, haws, extra, out_json):
@@ -78,7 +78,7 @@ def run_one(build, size, name, preset, policy, haws, extra, out_json):
     h = m["haws"]
     if haws != "off":
         # identities of spec D.1 #4 over the whole benchmark
-        issued = m["slots"].get("issue", 0)
+        issued = m["slots"].get("issued", 0)
         expect = m["warp_insts"] + h.get("copies", 0) + h.get("hinted_branches", 0)
         if issued != expect:
             sys.exit("results-haws: %s: issue slots %d != warp_insts + copies + hinted branches %d"
@@ -211,7 +211,7 @@ def write_markdown(res, a, configs, path):
         llb = b["slot_frac"].get("long_latency_dependence", 0.0)
         llh = h["slot_frac"].get("long_latency_dependence", 0.0)
         L.append("| %s | %.1f %% | %.1f %% | %.1f %% | %.1f %% | %+.1f pp | %d | %.2f | %.2f | %.2f | %d | %d | %d |" % (
-            r["abbr"], 100 * b["slot_frac"].get("issue", 0), 100 * h["slot_frac"].get("issue", 0),
+            r["abbr"], 100 * b["slot_frac"].get("issued", 0), 100 * h["slot_frac"].get("issued", 0),
             100 * llb, 100 * llh, 100 * (llh - llb), hh.get("entries", 0),
             hh.get("insts_per_entry", 0.0), hh.get("alu_pct", 0.0), hh.get("mem_pct", 0.0),
             hh.get("skips", 0), hh.get("copies", 0), hh.get("flushed", 0)))
@@ -249,7 +249,7 @@ def write_dat(res, configs, out, quick):
             c = r["cfg"]["kepler-lrr"]
             b, h = c["off"]["slot_frac"], c["warp"]["slot_frac"]
             hh = c["warp"]["haws"]
-            ib, ih = b.get("issue", 0), h.get("issue", 0)
+            ib, ih = b.get("issued", 0), h.get("issued", 0)
             lb, lh = b.get("long_latency_dependence", 0), h.get("long_latency_dependence", 0)
             f.write("%s %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f\n" % (
                 r["abbr"], ib, ih, lb, lh, 1 - ib - lb, 1 - ih - lh,

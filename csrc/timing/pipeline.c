@@ -790,10 +790,11 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
             /* HAWS return pass at the RCU head (spec C.5) */
             if (h->kind == SCHED_RCU_SKIP) {
                 /* done ahead: stepped over now, so only on an empty buffer
-                 * (the emulator's pc must have reached it; docs/haws.md) */
-                if (tw->count)
+                 * and not while the warp waits at a barrier (the emulator's
+                 * pc must have reached it and be free to move; docs/haws.md) */
+                if (tw->count || !g->src.ops->ready(tw->cta, tw->widx))
                     continue;
-                if (g->src.ops->skip(tw->cta, tw->widx) == EMU_FAULT) {
+                if (g->src.ops->skip(tw->cta, tw->widx) != EMU_OK) {
                     const smc_fault *f = g->src.ops->fault(g->src.ctx);
                     g->fault = f->status != SMC_OK ? f->status : SMC_ERR_LAUNCH_FAILED;
                     tm_set_msg(g, "%s", f->message);
