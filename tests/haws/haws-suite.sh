@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# HAWS on the whole benchmark suite (spec D.1 #1, #2, #4): every benchmark
+# PASSes its CPU check with sched.haws=warp and =all under lrr, gto and
+# two-level (swl:2 on the barrier-free ones) on every preset with the C model,
+# and on kepler-k20x and fermi-gtx480 with the Verilated RTL and the lockstep
+# back end (zero mismatches), all with the register-allocation verifier on;
+# every launch's warp- and thread-instructions equal the committed HAWS-off
+# golden statistics (tests/golden/suite), and its issue slots equal
+# warp-instructions + copies + hinted branches; RTL and lockstep JSON equal
+# the C model's but for the back-end name.
+#   tests/haws/haws-suite.sh BUILD_DIR [c]     (c: the C model only, for ASan)
+set -u
+cd "$(dirname "$0")/../.."
+B=${1:-build}
+only=${2:-all}
+bench=$B/bin/smcosim-bench
+for v in $(compgen -e | grep '^SMCOSIM_'); do unset "$v"; done
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+nobarrier="vectoradd gemm 2mm jacobi2d conv2d mvt atax bicg bfs spmv kmeans binarysearch inlinemath"
+fails=0; runs=0
+
+run() {   # BACKEND PRESET POLICY TRIGGER
+  local names="" out="$tmp/$1-$2-$3-$4.json"
+  [ "$3" = swl:2 ] && names=$nobarrier
+  runs=$((runs + 1))
+  # shellcheck disable=SC2086
+  if ! SMC_VERIFY_REGALLOC=1 SMCOSIM_MODE=timing SMCOSIM_SCHED=$1 SMCOSIM_CONFIG=$2 SMCOSIM_POLICY=$3 \
+       SMCOSIM_SET="sched.haws=$4" SMCOSIM_JSON=$out "$bench" --size small $names >"$out.log" 2>&1 \
+     || ! tail -1 "$out.log" | grep -q ' 0 failed$'; then
+    echo "FAIL: $1 $2 $3 sched.haws=$4:"; grep -v ': PASS' "$out.log" | head -5; fails=$((fails + 1)); return
+  fi
+  local gold="tests/golden/suite/$2/${3/:/}.json"
+  if ! python3 - "$out" "$gold" "$1" <<'PY'
+import json, sys
+new = json.load(open(sys.argv[1]))["launches"]
+gold = json.load(open(sys.argv[2]))["launches"]
+if len(new) != len(gold):
+    sys.exit("  %d launches, golden %d" % (len(new), len(gold)))
+for i, (n, g) in enumerate(zip(new, gold)):
+    for k in ("kernel", "warp_insts", "thread_insts"):
+        if n[k] != g[k]:
+            sys.exit("  launch %d %s: %s %s, HAWS off %s" % (i, n["kernel"], k, n[k], g[k]))
+    h = n["haws"]
+    if n["issue_slots"]["issued"] != n["warp_insts"] + h["copies"] + h["hinted_branches"]:
+        sys.exit("  launch %d %s: issued %d != warp_insts %d + copies %d + hinted branches %d"
+                 % (i, n["kernel"], n["issue_slots"]["issued"], n["warp_insts"], h["copies"],
+                    h["hinted_branches"]))
+    if h["skips"] + h["copies"] != h["hinted_issues"] - h["hinted_branches"] or h["reexec"] != h["hinted_branches"]:
+        sys.exit("  launch %d %s: return pass %s does not account for the hinted issues" % (i, n["kernel"], h))
+PY
+  then echo "FAIL: $1 $2 $3 sched.haws=$4 (against $gold)"; fails=$((fails + 1)); fi
+  if [ "$1" != c ]; then
+    sed 's/"sched": "[a-z]*"/"sched": "X"/' "$out" >"$out.n"
+    sed 's/"sched": "[a-z]*"/"sched": "X"/' "$tmp/c-$2-$3-$4.json" >"$out.c"
+    cmp -s "$out.n" "$out.c" || { echo "FAIL: $1 $2 $3 sched.haws=$4: JSON differs from the C model's"; fails=$((fails + 1)); }
+  fi
+}
+
+for preset in kepler-k20x fermi-gtx480 si-7970; do
+  for pol in lrr gto two-level swl:2; do
+    for trig in warp all; do
+      run c $preset $pol $trig
+      if [ "$only" != c ] && [ $preset != si-7970 ]; then
+        run rtl $preset $pol $trig
+        run lockstep $preset $pol $trig
+      fi
+    done
+  done
+done
+[ $fails -eq 0 ] && echo "haws suite: $runs runs (c$([ "$only" != c ] && echo ", rtl, lockstep")), every benchmark PASS, counts equal HAWS off"
+[ $fails -eq 0 ]
