@@ -66,6 +66,12 @@ typedef struct emu_inst_info {
     uint16_t dst[8], src[16];
     uint16_t dst_pred[2], src_pred[4];  /* predicate file ids (guard included) */
     uint32_t hint;            /* HAWS hint word (hints/haws_hint.h); 0 = none */
+    /* Set by an instruction source that knows more than the emulator's class
+     * (Accel-Sim traces: the SASS opcode table, csrc/trace/sass_ops.c); 0
+     * from the emulator: the timing model decides the unit from op_class/op
+     * and takes the unit's configured latency (csrc/timing/pipeline.c). */
+    uint8_t  unit;            /* enum gpu_unit + 1; 0 = from op_class */
+    uint16_t latency;         /* cycles to a dependent's issue; 0 = unit.KIND.latency */
     const char *name;         /* opcode, e.g. "ld" */
 } emu_inst_info;
 
