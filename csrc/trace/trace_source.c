@@ -113,9 +113,9 @@ static int sync_static(trace_source *s)
         sass_op op;
         if (sass_op_lookup(s->arch, t->opcode, &op) != 0) {
             set_fault(s, SMC_ERR_ILLEGAL_INSTRUCTION, "%s:%u: field 'opcode': unknown SASS opcode "
-                      "'%.*s' (in '%s') for %s (binary version %u); known opcodes: "
-                      "csrc/trace/sass_ops.c", s->path, t->line, (int)strcspn(t->opcode, "."),
-                      t->opcode, t->opcode, s->arch->name, trace_kernel_header(s->k)->binary_version);
+                      "'%.*s' for %s (binary version %u)", s->path, t->line,
+                      (int)strcspn(t->opcode, "."), t->opcode, s->arch->name,
+                      trace_kernel_header(s->k)->binary_version);
             return -1;
         }
         memset(x, 0, sizeof *x);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # trace-run.sh BUILD — trace-driven mode end to end (`smcosim run --trace`,
 # docs/traces.md):
-#   - the two real traces (tests/trace/real/, xz) under the c, rtl and
-#     lockstep back ends: same statistics under all three (lockstep: zero
+#   - the two real traces (tests/trace/real/, xz) on the pascal-titanx preset
+#     under the c, rtl and lockstep back ends (and turing-rtx2080ti, c/rtl): same statistics under all three (lockstep: zero
 #     mismatches, or the run fails), the same again on a second run, and
 #     warp/thread-instruction counts equal to the trace's instruction lines
 #     and the popcounts of their masks, counted here with awk;
@@ -41,7 +41,7 @@ for k in vectoradd-100-32 matrixmul-32-32; do
     for s in c rtl lockstep c; do
         out=$T/$k-$s.json
         [ -e "$out" ] && out=$T/$k-$s-again.json
-        if ! "$SMC" run --trace "$list" --sched $s --json "$out" >"$T/log" 2>&1; then
+        if ! "$SMC" run --trace "$list" --config pascal-titanx --sched $s --json "$out" >"$T/log" 2>&1; then
             bad "$k --sched $s: exit status $? ($(tail -2 "$T/log"))"
             continue
         fi
@@ -60,7 +60,15 @@ for k in vectoradd-100-32 matrixmul-32-32; do
     for f in "$T/$k-rtl.json" "$T/$k-lockstep.json" "$T/$k-c-again.json"; do
         [ "$(strip "$f")" = "$ref" ] || { same=0; bad "$k: $(basename "$f") differs from the c back end's statistics"; }
     done
-    [ $same = 1 ] && ok "$k: c, rtl, lockstep and a second c run give the same statistics ($(json "$T/$k-c.json" "l['cycles']") cycles)"
+    [ $same = 1 ] && ok "$k: c, rtl, lockstep and a second c run give the same statistics on pascal-titanx ($(json "$T/$k-c.json" "l['cycles']") cycles)"
+    # the Turing-like preset on the RTL back end (its core is kepler-k20x's size)
+    for s in c rtl; do
+        "$SMC" run --trace "$list" --config turing-rtx2080ti --sched $s --json "$T/$k-tu-$s.json" >"$T/log" 2>&1 \
+            || bad "$k on turing-rtx2080ti --sched $s: $(tail -1 "$T/log")"
+    done
+    [ "$(strip "$T/$k-tu-c.json")" = "$(strip "$T/$k-tu-rtl.json")" ] \
+        && ok "$k: turing-rtx2080ti, c and rtl agree ($(json "$T/$k-tu-c.json" "l['cycles']") cycles)" \
+        || bad "$k: turing-rtx2080ti, c and rtl differ"
 done
 
 # ---- synthetic traces -------------------------------------------------------------
