@@ -5,6 +5,8 @@ EMU_SRCS := $(SMC_MODEL_SRCS) csrc/ptx/parse.c csrc/ptx/link.c csrc/emu/exec.c \
             csrc/device/devmem.c csrc/device/device.c \
             csrc/device/locality.c
 EMU_SRCS += csrc/util/status.c
+# the device writes Accel-Sim traces of functional launches (SMCOSIM_TRACE_EXPORT)
+EMU_SRCS += csrc/trace/trace_export.c
 EMU_OBJS := $(patsubst %.c,$(B)/%.o,$(EMU_SRCS))
 INCLUDES += -Icsrc/include
 

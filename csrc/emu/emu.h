@@ -105,6 +105,11 @@ emu_kernel *emu_kernel_create(ptx_kernel *k);
 void emu_kernel_destroy(emu_kernel *ek);
 const ptx_kernel *emu_kernel_ptx(const emu_kernel *ek);
 const emu_inst_info *emu_kernel_inst(const emu_kernel *ek, uint32_t pc);
+/* Set the flags of an instruction (is_load, is_store, is_atomic,
+ * long_latency, is_branch, is_barrier, is_exit) from its op, op_class and
+ * mem_space: the one rule, for the emulator's decoder and for PTX-level
+ * traces read back (csrc/trace/trace_export.c). */
+void emu_inst_flags(emu_inst_info *x);
 /* HAWS: install one hint word per pc (hints/haws_hint.h; NULL = all 0) and
  * the registers per thread including the renaming pool (0 = the kernel's
  * own). The hint pass (hints/) is the one caller; it validates first. */

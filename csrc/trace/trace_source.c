@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "sass_ops.h"
+#include "trace_export.h"
 #include "../ptx/ptx.h"
 
 #define CHUNK 1024                       /* static instructions per chunk */
@@ -110,35 +111,47 @@ static int sync_static(trace_source *s)
         }
         const trace_static *t = trace_kernel_static(s->k, i);
         tr_static *x = &s->chunk[i / CHUNK][i % CHUNK];
-        sass_op op;
-        if (sass_op_lookup(s->arch, t->opcode, &op) != 0) {
-            set_fault(s, SMC_ERR_ILLEGAL_INSTRUCTION, "%s:%u: field 'opcode': unknown SASS opcode "
-                      "'%.*s' for %s (binary version %u)", s->path, t->line,
-                      (int)strcspn(t->opcode, "."), t->opcode, s->arch->name,
-                      trace_kernel_header(s->k)->binary_version);
-            return -1;
-        }
         memset(x, 0, sizeof *x);
         snprintf(x->name, sizeof x->name, "%s", t->opcode);
-        x->flags = op.flags;
         emu_inst_info *in = &x->info;
         in->pc = i;
         in->ptx_line = t->line;          /* the trace line it was first seen on */
-        in->op = 0;                      /* no PTX op: unit and latency are given */
-        in->op_class = op.op_class;
-        in->unit = (uint8_t)(op.unit + 1);
-        in->latency = op.latency;
-        in->mem_space = op.space;
-        in->is_load = (op.flags & SASS_LOAD) != 0;
-        in->is_store = (op.flags & SASS_STORE) != 0;
-        in->is_atomic = (op.flags & SASS_ATOMIC) != 0;
-        in->is_branch = (op.flags & SASS_BRANCH) != 0;
-        in->is_barrier = (op.flags & SASS_BARRIER) != 0;
-        in->is_exit = (op.flags & SASS_EXIT) != 0;
-        in->access_size = (uint8_t)(op.op_class == EC_MEM ? (t->mem_width > 255 ? 255 : t->mem_width) : 0);
-        /* long latency: loads (and atomics) from global or local memory */
-        in->long_latency = op.op_class == EC_MEM && (op.flags & SASS_LOAD) &&
-                           (op.space == SP_GLOBAL || op.space == SP_LOCAL);
+        if (!s->arch) {
+            /* PTX-level (smcosim trace-export): what the emulator would say;
+             * unit and latency from the configuration, as for programs */
+            if (trace_ptx_opcode_parse(t->opcode, in) != 0) {
+                set_fault(s, SMC_ERR_ILLEGAL_INSTRUCTION, "%s:%u: field 'opcode': '%s' is not a "
+                          "PTX-level opcode OP.CLASS[.SPACE] (binary version 0)", s->path, t->line,
+                          t->opcode);
+                return -1;
+            }
+            in->access_size = (uint8_t)(in->op_class == EC_MEM ? (t->mem_width > 255 ? 255 : t->mem_width) : 0);
+        } else {
+            sass_op op;
+            if (sass_op_lookup(s->arch, t->opcode, &op) != 0) {
+                set_fault(s, SMC_ERR_ILLEGAL_INSTRUCTION, "%s:%u: field 'opcode': unknown SASS opcode "
+                          "'%.*s' for %s (binary version %u)", s->path, t->line,
+                          (int)strcspn(t->opcode, "."), t->opcode, s->arch->name,
+                          trace_kernel_header(s->k)->binary_version);
+                return -1;
+            }
+            x->flags = op.flags;
+            in->op = 0;                  /* no PTX op: unit and latency are given */
+            in->op_class = op.op_class;
+            in->unit = (uint8_t)(op.unit + 1);
+            in->latency = op.latency;
+            in->mem_space = op.space;
+            in->is_load = (op.flags & SASS_LOAD) != 0;
+            in->is_store = (op.flags & SASS_STORE) != 0;
+            in->is_atomic = (op.flags & SASS_ATOMIC) != 0;
+            in->is_branch = (op.flags & SASS_BRANCH) != 0;
+            in->is_barrier = (op.flags & SASS_BARRIER) != 0;
+            in->is_exit = (op.flags & SASS_EXIT) != 0;
+            in->access_size = (uint8_t)(op.op_class == EC_MEM ? (t->mem_width > 255 ? 255 : t->mem_width) : 0);
+            /* long latency: loads (and atomics) from global or local memory */
+            in->long_latency = op.op_class == EC_MEM && (op.flags & SASS_LOAD) &&
+                               (op.space == SP_GLOBAL || op.space == SP_LOCAL);
+        }
         /* registers: R255 (RZ) is no dependency */
         for (unsigned j = 0; j < t->ndst && in->ndst < 8; j++)
             if (t->dst[j] != TRACE_RZ)
@@ -506,9 +519,10 @@ trace_source *trace_source_open(const char *path, char *err, size_t errlen)
         return NULL;
     }
     const trace_header *h = trace_kernel_header(s->k);
-    if (!(s->arch = sass_arch_of(h->binary_version))) {
+    if (h->binary_version != TRACE_PTX_BINARY_VERSION && !(s->arch = sass_arch_of(h->binary_version))) {
         snprintf(err, errlen, "%s: field 'binary version': no SASS opcode table for %u "
-                 "(there are tables for %s)", path, h->binary_version, sass_arch_versions());
+                 "(there are tables for %s, and 0 for PTX-level traces)", path, h->binary_version,
+                 sass_arch_versions());
         trace_source_close(s);
         return NULL;
     }

@@ -15,7 +15,7 @@ $(B)/tests/trace/test_trace: $(B)/tests/trace/test_trace.o $(TRACE_LIB) $(EMU_LI
 .SECONDARY: $(B)/tests/trace/test_trace.o
 
 TEST_SUITES += $(TRACE_TEST_BINS) "tests/trace/trace-run.sh $(B)"
-TEST_DEPS   += $(TRACE_TEST_BINS) $(B)/bin/smcosim
+TEST_DEPS   += $(TRACE_TEST_BINS) $(B)/bin/smcosim $(B)/bin/smcosim-bench
 SAN_SUITES  += $(TRACE_TEST_BINS)
 SAN_DEPS    += $(TRACE_TEST_BINS)
 endif

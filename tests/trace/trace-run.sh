@@ -161,6 +161,30 @@ if run bar && run nobar; then
         || bad "BAR.SYNC: $sb barrier slots, $cb cycles vs $cn without"
 else bad "barrier: $(tail -1 "$T/bar.log") $(tail -1 "$T/nobar.log")"; fi
 
+# ---- export and round trip (smcosim trace-export) ----------------------------------
+# A benchmark run functionally and written as a trace; the trace run in trace
+# mode executes as many warp-instructions as the emulator did (the driver's
+# warp-insts=), which is also the number of instruction lines in the files.
+if [ -x "$B/bin/smcosim-bench" ]; then
+    for bench in vectoradd bitonic bfs; do
+        d=$T/export-$bench
+        if ! "$SMC" trace-export --out "$d" --bench $bench --size small >"$T/export.log" 2>&1; then
+            bad "trace-export $bench: $(tail -2 "$T/export.log")"; continue
+        fi
+        emu=$(sed -n 's/.*warp-insts=\([0-9]*\).*/\1/p' "$T/export.log" | head -1)
+        lines=$(cat "$d"/kernel-*.traceg | awk '/^[0-9a-f]+ [0-9a-f]+ /' | wc -l)
+        nk=$(grep -c traceg "$d/kernelslist.g")
+        if "$SMC" run --trace "$d/kernelslist.g" --json "$T/rt-$bench.json" >"$T/rt.log" 2>&1; then
+            w=$(python3 -c "import json,sys; print(sum(l['warp_insts'] for l in json.load(open(sys.argv[1]))['launches']))" "$T/rt-$bench.json")
+            [ "$w" = "$emu" ] && [ "$w" = "$lines" ] \
+                && ok "round trip $bench: $nk kernels, $w warp-instructions (emulator $emu, trace lines $lines)" \
+                || bad "round trip $bench: trace mode $w, emulator $emu, trace lines $lines"
+        else bad "round trip $bench: $(tail -1 "$T/rt.log")"; fi
+    done
+    grep -q "^MemcpyHtoD,0x" "$T/export-vectoradd/kernelslist.g" && ok "export: MemcpyHtoD lines in kernelslist.g" \
+        || bad "export: no MemcpyHtoD line"
+fi
+
 # ---- errors -------------------------------------------------------------------------
 expect_err() {   # expect_err NAME STATUS TEXT WHAT
     run "$1"; local rc=$?
