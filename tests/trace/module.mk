@@ -37,3 +37,11 @@ fuzz-trace:
 	      $(TRACE_FUZZ_SRCS) -llzma -o build/fuzz/fuzz_trace_standalone && \
 	  build/fuzz/fuzz_trace_standalone -max_total_time=$(TRACE_FUZZ_TIME) tests/trace/corpus/*; \
 	fi
+
+# make bench: trace-driven mode's speed per back end (tests/trace/bench-trace.sh)
+.PHONY: bench-trace
+bench-trace: $(B)/bin/smcosim
+	@tests/trace/bench-trace.sh $(B)
+ifneq ($(TIMING_HAVE_SCHED),)
+BENCH_TARGETS += bench-trace
+endif
