@@ -71,6 +71,13 @@ for k in vectoradd-100-32 matrixmul-32-32; do
         || bad "$k: turing-rtx2080ti, c and rtl differ"
 done
 
+# --report and --fst as for programs
+k=$HERE/real/matrixmul-32-32/kernelslist.g
+if "$SMC" run --trace "$k" --config pascal-titanx --report "$T/rep.txt" --fst "$T/w.fst" >"$T/log" 2>&1 \
+   && grep -q "^total  *1  *4416 " "$T/rep.txt" && [ -s "$T/w.fst" ]; then
+    ok "--report and --fst in trace mode"
+else bad "--report/--fst in trace mode: $(tail -1 "$T/log")"; fi
+
 # ---- synthetic traces -------------------------------------------------------------
 # header BINVER GRIDX BLOCKX
 header() {
