@@ -231,65 +231,79 @@ static trace_tb *wait_take(trace_source *s, uint32_t linear)
     return NULL;
 }
 
-/* The thread block `linear`, read from the file if not read yet. NULL with
- * the fault set. */
+/* The next thread block of the file, checked (every warp present, not seen
+ * before). NULL at the end of the file (s->eof set) or with the fault set. */
+static trace_tb *read_next(trace_source *s)
+{
+    const trace_header *h = trace_kernel_header(s->k);
+    char err[sizeof s->fault.message];
+    trace_tb *n = malloc(sizeof *n);
+    if (!n) {
+        set_fault(s, SMC_ERR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    int r = trace_kernel_next_tb(s->k, n, err, sizeof err);
+    if (r <= 0) {
+        free(n);
+        if (r < 0)
+            set_fault(s, SMC_ERR_INVALID_VALUE, "%s", err);
+        else
+            s->eof = 1;
+        return NULL;
+    }
+    if (sync_static(s) != 0)
+        goto bad;
+    /* every warp of the block must be in the trace */
+    for (uint32_t w = 0; w < n->nwarps; w++)
+        if (n->ninst[w] == 0) {
+            set_fault(s, SMC_ERR_INVALID_VALUE, "%s: thread block %u,%u,%u: warp %u has no "
+                      "instructions (a block of %u threads has %u warps; each must end in EXIT)",
+                      s->path, n->id[0], n->id[1], n->id[2], w,
+                      h->block[0] * h->block[1] * h->block[2], n->nwarps);
+            goto bad;
+        }
+    uint32_t l = linear_of(s, n);
+    trace_tb *dup = wait_take(s, l);
+    if ((s->started[l / 8] >> (l % 8)) & 1 || dup) {
+        if (dup) {
+            trace_tb_free(dup);
+            free(dup);
+        }
+        set_fault(s, SMC_ERR_INVALID_VALUE, "%s: thread block %u,%u,%u appears twice",
+                  s->path, n->id[0], n->id[1], n->id[2]);
+        goto bad;
+    }
+    return n;
+bad:
+    trace_tb_free(n);
+    free(n);
+    return NULL;
+}
+
+/* The thread block `linear`, read from the file if not read yet (blocks
+ * before it wait). NULL with the fault set. */
 static trace_tb *fetch_tb(trace_source *s, uint32_t linear)
 {
     trace_tb *tb = wait_take(s, linear);
     if (tb)
         return tb;
-    const trace_header *h = trace_kernel_header(s->k);
-    char err[sizeof s->fault.message];
     while (!s->eof) {
-        trace_tb *n = malloc(sizeof *n);
+        trace_tb *n = read_next(s);
         if (!n) {
-            set_fault(s, SMC_ERR_OUT_OF_MEMORY, "out of host memory");
-            return NULL;
-        }
-        int r = trace_kernel_next_tb(s->k, n, err, sizeof err);
-        if (r < 0) {
-            free(n);
-            set_fault(s, SMC_ERR_INVALID_VALUE, "%s", err);
-            return NULL;
-        }
-        if (r == 0) {
-            free(n);
-            s->eof = 1;
+            if (s->fault.status != SMC_OK)
+                return NULL;
             break;
         }
-        if (sync_static(s) != 0) {
-            trace_tb_free(n);
-            free(n);
-            return NULL;
-        }
-        /* every warp of the block must be in the trace */
-        for (uint32_t w = 0; w < n->nwarps; w++)
-            if (n->ninst[w] == 0) {
-                set_fault(s, SMC_ERR_INVALID_VALUE, "%s: thread block %u,%u,%u: warp %u has no "
-                          "instructions (a block of %u threads has %u warps; each must end in EXIT)",
-                          s->path, n->id[0], n->id[1], n->id[2], w,
-                          h->block[0] * h->block[1] * h->block[2], n->nwarps);
-                trace_tb_free(n);
-                free(n);
-                return NULL;
-            }
-        uint32_t l = linear_of(s, n);
-        if ((s->started[l / 8] >> (l % 8)) & 1 || wait_take(s, l)) {
-            set_fault(s, SMC_ERR_INVALID_VALUE, "%s: thread block %u,%u,%u appears twice",
-                      s->path, n->id[0], n->id[1], n->id[2]);
-            trace_tb_free(n);
-            free(n);
-            return NULL;
-        }
-        if (l == linear)
+        if (linear_of(s, n) == linear)
             return n;
-        if (wait_put(s, n, l) != 0) {
+        if (wait_put(s, n, linear_of(s, n)) != 0) {
             set_fault(s, SMC_ERR_OUT_OF_MEMORY, "out of host memory");
             trace_tb_free(n);
             free(n);
             return NULL;
         }
     }
+    const trace_header *h = trace_kernel_header(s->k);
     uint32_t x = linear % h->grid[0], y = linear / h->grid[0] % h->grid[1],
              z = linear / h->grid[0] / h->grid[1];
     set_fault(s, SMC_ERR_INVALID_VALUE, "%s: thread block %u,%u,%u of the grid (%u,%u,%u) is "
@@ -529,6 +543,22 @@ trace_source *trace_source_open(const char *path, char *err, size_t errlen)
     s->nctas = (uint32_t)((uint64_t)h->grid[0] * h->grid[1] * h->grid[2]);
     /* calloc: pages of a large bitmap are only touched as blocks start */
     if (!(s->started = calloc((size_t)s->nctas / 8 + 1, 1))) {
+        snprintf(err, errlen, "%s: out of host memory", path);
+        trace_source_close(s);
+        return NULL;
+    }
+    /* Read the first block now: its instructions are then in the static
+     * table before the launch starts (the timing model looks for a barrier
+     * there: sched.warp_limit), and a file broken from the start fails here */
+    trace_tb *first = read_next(s);
+    if (!first && s->fault.status != SMC_OK) {
+        snprintf(err, errlen, "%s", s->fault.message);
+        trace_source_close(s);
+        return NULL;
+    }
+    if (first && wait_put(s, first, linear_of(s, first)) != 0) {
+        trace_tb_free(first);
+        free(first);
         snprintf(err, errlen, "%s: out of host memory", path);
         trace_source_close(s);
         return NULL;

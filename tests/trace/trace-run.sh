@@ -78,6 +78,14 @@ if "$SMC" run --trace "$k" --config pascal-titanx --report "$T/rep.txt" --fst "$
     ok "--report and --fst in trace mode"
 else bad "--report/--fst in trace mode: $(tail -1 "$T/log")"; fi
 
+# policies: swl refuses a block with more warps than the limit and a barrier
+# (the barrier is found in the first block, read before the launch); gto runs
+"$SMC" run --trace "$k" --policy swl:8 >"$T/log" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "policy swl:8 lets only 8 warps per SM issue, but a block of 1024 threads has 32 warps" "$T/log" \
+    && ok "swl:8 on a 32-warp block with a barrier: refused" || bad "swl:8: exit $rc, $(tail -1 "$T/log")"
+"$SMC" run --trace "$k" --policy gto --sched lockstep >"$T/log" 2>&1 \
+    && ok "gto under lockstep" || bad "gto under lockstep: $(tail -1 "$T/log")"
+
 # ---- synthetic traces -------------------------------------------------------------
 # header BINVER GRIDX BLOCKX
 header() {
