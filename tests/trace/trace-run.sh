@@ -156,6 +156,31 @@ if run diverge; then
         || bad "divergent masks: $w warp-instructions, $th thread-instructions, expected 10 and 140"
 else bad "divergent masks: $(tail -1 "$T/diverge.log")"; fi
 
+# lineinfo (a source line number before each instruction), Volta, two blocks:
+# 9 lines; lanes 32+32+4+2+32 + 32+32 + 32+32 = 230
+mkdir -p "$T/lineinfo"; cp "$HERE/corpus/lineinfo.traceg" "$T/lineinfo/kernel-1.traceg"
+echo kernel-1.traceg >"$T/lineinfo/kernelslist.g"
+if run lineinfo --sched lockstep; then
+    w=$(json "$T/lineinfo.json" "l['warp_insts']"); th=$(json "$T/lineinfo.json" "l['thread_insts']")
+    [ "$w" = 9 ] && [ "$th" = 230 ] && ok "lineinfo trace: 9 warp-instructions, 230 thread-instructions" \
+        || bad "lineinfo trace: $w / $th, expected 9 / 230"
+else bad "lineinfo trace: $(tail -1 "$T/lineinfo.log")"; fi
+
+# generic addresses: inside the shared window (shmem base_addr) an LD is a
+# shared-memory access, elsewhere a global one
+generic() {   # generic ADDRESS
+    header 70 1 32
+    printf "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 2\n"
+    printf "0010 ffffffff 1 R2 LD.E 1 R4 4 1 %s 4\n0020 ffffffff 0 EXIT 0 0\n#END_TB\n" "$1"
+}
+generic 0x7f0000000100 | mklist gshared; generic 0x10000 | mklist gglobal
+if run gshared && run gglobal; then
+    a=$(json "$T/gshared.json" "l['memory']['smem']['accesses'], l['memory']['coalescer']['transactions']")
+    b=$(json "$T/gglobal.json" "l['memory']['smem']['accesses'], l['memory']['coalescer']['transactions']")
+    [ "$a" = "1 0" ] && [ "$b" = "0 1" ] && ok "generic LD: shared window -> shared memory, else global" \
+        || bad "generic LD: shared window gives smem/transactions $a, global $b"
+else bad "generic: $(tail -1 "$T/gshared.log")"; fi
+
 # a barrier: warp 1 reaches BAR only after 12 dependent FFMAs (Pascal: 6 cycles
 # each), so warp 0's instruction after the barrier issues after them; without
 # the barrier it does not wait. The difference is at least 11 x 6 cycles.
