@@ -53,8 +53,9 @@ typedef struct inst_source_ops {
     /* Its next instruction in program order; NULL once it has exited. */
     const emu_inst_info *(*peek)(const inst_cta *c, uint32_t warp);
     /* Optional (NULL: the emulator's rule, pipeline.c next_fetch_pc): the
-     * n-th instruction after the next one, known without executing anything
-     * (a trace knows its whole future); NULL past the warp's end. */
+     * instruction n places after the next one (0: the next one), known
+     * without executing anything (a trace knows its whole future); NULL
+     * past the warp's end. */
     const emu_inst_info *(*peek_ahead)(const inst_cta *c, uint32_t warp, uint32_t n);
     /* Execute the next instruction (enum emu_status; EMU_FAULT: see fault). */
     int (*execute)(inst_cta *c, uint32_t warp, emu_exec_info *out);
