@@ -71,6 +71,7 @@ CUDART_SO  := $(B)/lib/libcudart.so.13   # csrc/runtime/: drop-in CUDA runtime
 SCHED_LIB  := $(B)/lib/libsmc_sched.a    # cosim/: C reference model of the scheduler core
 VSCHED_LIB := $(B)/lib/libsmc_vsched.a   # cosim/: Verilated RTL + shim (C++ inside)
 MEM_LIB    := $(B)/lib/libsmc_mem.a      # mem-model/
+TRACE_LIB  := $(B)/lib/libsmc_trace.a    # csrc/trace/: Accel-Sim traces
 
 include $(sort $(wildcard */module.mk */*/module.mk))
 

@@ -5,6 +5,8 @@ EMU_SRCS := $(SMC_MODEL_SRCS) csrc/ptx/parse.c csrc/ptx/link.c csrc/emu/exec.c \
             csrc/device/devmem.c csrc/device/device.c \
             csrc/device/locality.c
 EMU_SRCS += csrc/util/status.c
+# the device writes Accel-Sim traces of functional launches (SMCOSIM_TRACE_EXPORT)
+EMU_SRCS += csrc/trace/trace_export.c
 EMU_OBJS := $(patsubst %.c,$(B)/%.o,$(EMU_SRCS))
 INCLUDES += -Icsrc/include
 
@@ -21,8 +23,10 @@ SMC_CLI := $(B)/bin/smcosim
 SMC_CLI_SRCS := $(wildcard csrc/cli/*.c)
 SMC_CLI_OBJS := $(patsubst %.c,$(B)/%.o,$(SMC_CLI_SRCS))
 
+# csrc/trace/ (trace mode) comes first: it uses the timing model in $(EMU_LIB)
+SMC_CLI_TRACE := $(if $(wildcard cosim/sched_if.h),$(TRACE_LIB))
 $(SMC_CLI): $(SMC_CLI_OBJS) $(EMU_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS) -o $@ $(SMC_CLI_OBJS) $(EMU_LIB) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(SMC_CLI_OBJS) $(SMC_CLI_TRACE) $(EMU_LIB) $(LDLIBS)
 
 ALL_TARGETS += $(EMU_LIB) $(SMC_CLI)

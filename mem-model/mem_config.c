@@ -71,7 +71,8 @@ static const ck_key mem_keys[] = {
 };
 #define NKEYS (sizeof mem_keys / sizeof mem_keys[0])
 
-const char *const mem_preset_names[] = { "kepler-k20x", "fermi-gtx480", "si-7970", NULL };
+const char *const mem_preset_names[] = { "kepler-k20x", "fermi-gtx480", "si-7970", "pascal-titanx",
+                                         "turing-rtx2080ti", NULL };
 
 /* GDDR5 timing and controller of OAWS Table 1, shared by all presets (the
  * Gong thesis gives no DRAM timing; assumed the same for Kepler and SI). */
@@ -181,6 +182,67 @@ static void si_7970(mem_config *c)
     c->l2_latency = 96;
 }
 
+/* The GPUs of traced applications (Accel-Sim traces, docs/traces.md).
+ * Sources (csrc/config/gpu_config.c has the same tags):
+ *   [TXP]    NVIDIA TITAN X (Pascal) specifications: 28 SMs, 1417 MHz base,
+ *            384-bit GDDR5X at 480 GB/s, 3 MB L2
+ *   [GP104]  NVIDIA GeForce GTX 1080 whitepaper (2016): a GP10x SM has a
+ *            48 KB L1/texture cache and 96 KB of shared memory
+ *   [2080TI] NVIDIA GeForce RTX 2080 Ti specifications: 68 SMs, 1350 MHz
+ *            base, 352-bit GDDR6 at 616 GB/s, 5.5 MB L2
+ *   [TU]     NVIDIA Turing architecture whitepaper (2018): 96 KB of L1 and
+ *            shared memory per SM (64 KB shared + 32 KB L1 chosen here)
+ *   [JIA18]  Jia et al., arXiv:1804.06826, §3 (memory latencies, P100):
+ *            L1 hit ~82 cycles, shared memory ~24, L2 hit ~234; L1 lines of
+ *            128 B in 32-byte sectors
+ *   [JIA19]  Jia et al., arXiv:1903.07486, §3 (T4): L1 hit ~32 cycles,
+ *            shared memory ~19, L2 hit ~188
+ * The GP102/TU102 latencies are the measured P100/T4 ones (ASSUMED equal);
+ * DRAM timing is the GDDR5 set of the other presets (ASSUMED). */
+static void pascal_titanx(mem_config *c)
+{
+    fermi_gtx480(c);             /* structure; every number below replaces it */
+    c->num_sms = 28;             /* [TXP] */
+    c->l1d_sets = 64;            /* 48 KB / 128 B / 6 ways [GP104] */
+    c->l1d_ways = 6;
+    c->l1d_line_bytes = 128;
+    c->l1d_sector_bytes = 32;    /* [JIA18] */
+    c->l1d_latency = 82;         /* [JIA18] */
+    c->l1d_index = MEM_INDEX_LINEAR;   /* assumed */
+    c->l1d_alloc = MEM_ALLOC_ON_FILL;  /* assumed (as Fermi) */
+    c->l1d_mshr_entries = 32;    /* assumed */
+    c->l1d_mshr_max_merge = 8;   /* assumed */
+    c->smem_banks = 32;          /* 32 banks x 4 B [GP104] */
+    c->smem_bank_bytes = 4;
+    c->smem_latency = 24;        /* [JIA18] */
+    c->l2_partitions = 12;       /* 384-bit bus = 12 x 32-bit channels [TXP] */
+    c->l2_sets = 128;            /* 3 MB / 12 / 128 B / 16 ways [TXP] (ways assumed) */
+    c->l2_ways = 16;
+    c->l2_line_bytes = 128;
+    /* L2 hit ~234 [JIA18] = 2*icnt.latency + l2.latency + ser(req) + ser(resp)
+     * = 20 + 208 + 1 + 5 */
+    c->l2_latency = 208;
+    /* 480 GB/s over 12 channels at 1417 MHz [TXP] = 28 B per core cycle */
+    c->dram_bytes_per_cycle = 28;
+    c->dram_latency = 100;       /* assumed */
+}
+
+static void turing_rtx2080ti(mem_config *c)
+{
+    pascal_titanx(c);
+    c->num_sms = 68;             /* [2080TI] */
+    c->l1d_sets = 64;            /* 32 KB / 128 B / 4 ways [TU] (ways assumed) */
+    c->l1d_ways = 4;
+    c->l1d_latency = 32;         /* [JIA19] */
+    c->smem_latency = 19;        /* [JIA19] */
+    c->l2_partitions = 11;       /* 352-bit bus = 11 x 32-bit channels [2080TI] */
+    c->l2_sets = 256;            /* 5.5 MB / 11 / 128 B / 16 ways [2080TI] (ways assumed) */
+    /* L2 hit ~188 [JIA19] = 20 + 162 + 1 + 5 */
+    c->l2_latency = 162;
+    /* 616 GB/s over 11 channels at 1350 MHz [2080TI] = 41 B per core cycle */
+    c->dram_bytes_per_cycle = 41;
+}
+
 int mem_config_preset(mem_config *cfg, const char *name, char *err, size_t errlen)
 {
     if (strcmp(name, "fermi-gtx480") == 0)
@@ -189,9 +251,13 @@ int mem_config_preset(mem_config *cfg, const char *name, char *err, size_t errle
         kepler_k20x(cfg);
     else if (strcmp(name, "si-7970") == 0)
         si_7970(cfg);
+    else if (strcmp(name, "pascal-titanx") == 0)
+        pascal_titanx(cfg);
+    else if (strcmp(name, "turing-rtx2080ti") == 0)
+        turing_rtx2080ti(cfg);
     else
         return smc_fail(err, errlen, "unknown memory preset '%s' (kepler-k20x, "
-                    "fermi-gtx480, si-7970)", name);
+                    "fermi-gtx480, si-7970, pascal-titanx, turing-rtx2080ti)", name);
     return 0;
 }
 

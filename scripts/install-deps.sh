@@ -12,6 +12,7 @@ packages=(
   fpga-icestorm          # iCE40 chip database used by nextpnr-ice40
   libcmocka-dev          # unit tests
   zlib1g-dev             # fstapi compression
+  liblzma-dev            # xz-compressed Accel-Sim traces (csrc/trace/)
   gtkwave                # fst2vcd (reading waveforms back in tests), GTKWave itself
   pocl-opencl-icd        # CPU OpenCL device for the offload path
   ocl-icd-opencl-dev     # OpenCL ICD loader + headers

@@ -28,13 +28,20 @@
 
 #include "cli.h"
 #include "smcosim.h"
+#ifdef SMC_HAVE_TRACE
+#include "timing.h"
+#include "trace_run.h"
+#endif
 
 #define RUN_USAGE \
     "usage: smcosim run [options] -- PROGRAM [ARGS...]\n" \
     "       smcosim run [options] --bench NAME [smcosim-bench options]\n" \
+    "       smcosim run [options] --trace DIR/kernelslist.g\n" \
     "  Runs a CUDA program (nvcc --cudart shared), or a benchmark's C driver, on\n" \
     "  the timing model and prints each kernel's statistics on stderr, then\n" \
     "  per-kernel instruction counts.\n" \
+    "  --trace LIST         run an Accel-Sim trace (kernelslist.g) instead of a program:\n" \
+    "                       every kernel on the timing model (docs/traces.md)\n" \
     "  --report FILE        also write the instruction-count table to FILE\n" \
     "  --config X[,Y...]    presets / config files, in order (SMCOSIM_CONFIG)\n" \
     "  --set key=value      override one configuration key (repeatable; SMCOSIM_SET)\n" \
@@ -57,6 +64,7 @@
 
 typedef struct run_options {
     const char *report;    /* --report FILE or NULL */
+    const char *trace;     /* --trace LIST or NULL */
 } run_options;
 
 /* An option: either stored in run_options (field set) or forwarded to the
@@ -69,6 +77,7 @@ typedef struct run_option_def {
 
 static const run_option_def run_option_table[] = {
     { "--report", NULL, offsetof(run_options, report) },
+    { "--trace",  NULL, offsetof(run_options, trace) },
     { "--config", "SMCOSIM_CONFIG", 0 },
     { "--seed",   "SMCOSIM_SEED", 0 },
     { "--sched",  "SMCOSIM_SCHED", 0 },
@@ -312,6 +321,76 @@ static int check_output_path(const char *option, const char *path)
     return 0;
 }
 
+/* ---- trace mode (docs/traces.md) ------------------------------------------------ */
+
+/* `--trace LIST`: no program; the kernels of an Accel-Sim trace run here, on
+ * the timing model of a device made from the same options (so a bad key is
+ * reported the same way). Returns the exit status. */
+static int run_trace(const run_options *opt)
+{
+#ifdef SMC_HAVE_TRACE
+    const char *mode = getenv("SMCOSIM_MODE");
+    if (mode && strcmp(mode, "timing") != 0) {
+        fprintf(stderr, "smcosim run: --trace needs timing mode (--functional has no program to run)\n");
+        return 2;
+    }
+    setenv("SMCOSIM_MODE", "timing", 1);
+    const char *json_out = getenv("SMCOSIM_JSON");
+    if (json_out && !*json_out)
+        json_out = NULL;
+    if ((json_out && check_output_path("--json", json_out) != 0) ||
+        (opt->report && check_output_path("--report", opt->report) != 0))
+        return 2;
+    smc_device_opts o;
+    memset(&o, 0, sizeof o);
+    o.mode = SMC_MODE_TIMING;
+    o.print_stats = -1;
+    o.json = NULL;
+    unsetenv("SMCOSIM_JSON");   /* the trace runner writes it, not the device */
+    smc_device *dev = NULL;
+    if (smc_device_create(&o, &dev) != SMC_OK)   /* prints what is wrong */
+        return 2;
+    timing_stats *ts = NULL;
+    uint32_t n = 0;
+    int rc = trace_run(opt->trace, smc_device_timing_model(dev), json_out, 1, &ts, &n);
+    run_stats st;
+    memset(&st, 0, sizeof st);
+    for (uint32_t k = 0; k < n; k++) {
+        size_t j;
+        for (j = 0; j < st.n; j++)
+            if (strcmp(st.k[j].name, ts[k].kernel) == 0)
+                break;
+        if (j == st.n) {
+            kernel_total *p = realloc(st.k, (st.n + 1) * sizeof *p);
+            if (!p)
+                break;
+            st.k = p;
+            memset(&st.k[st.n], 0, sizeof *p);
+            snprintf(st.k[st.n].name, sizeof st.k[st.n].name, "%s", ts[k].kernel);
+            st.n++;
+        }
+        st.k[j].launches++;
+        st.k[j].warp_insts += ts[k].warp_insts;
+        st.k[j].thread_insts += ts[k].thread_insts;
+    }
+    if (n) {
+        print_table(stderr, &st);
+        if (opt->report && write_report(opt->report, &st) != 0 && rc == 0)
+            rc = 2;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        timing_stats_free(&ts[k]);
+    free(ts);
+    free(st.k);
+    smc_device_destroy(dev);
+    return rc;
+#else
+    (void)opt;
+    fprintf(stderr, "smcosim run: --trace needs the timing model (this build has no scheduler core)\n");
+    return 2;
+#endif
+}
+
 /* ---- the command ------------------------------------------------------------ */
 
 int cli_run(int argc, char **argv)
@@ -372,6 +451,13 @@ int cli_run(int argc, char **argv)
             setenv(d->env, value, 1);
         else
             *(const char **)((char *)&opt + d->field) = value;
+    }
+    if (opt.trace) {
+        if (bench || i < argc) {
+            fprintf(stderr, "smcosim run: --trace runs a trace, not a program: give one or the other\n");
+            return 2;
+        }
+        return run_trace(&opt);
     }
     char **prog = &argv[i];
     char bench_path[PATH_MAX + 32];

@@ -16,6 +16,11 @@
  *   [CUDA]   CUDA programming guide, "technical specifications per compute
  *            capability" (the table GPUDIAG Eq. 3.1/3.3 cite, footnote 2/3):
  *            block and allocation-granularity limits
+ *   [TXP], [GP104], [2080TI], [TU], [JIA18], [JIA19]: the traced GPUs'
+ *            presets (pascal-titanx, turing-rtx2080ti) — NVIDIA's
+ *            specifications and whitepapers and the microbenchmark papers;
+ *            full references in mem-model/mem_config.c and docs/traces.md
+ *   [CUDA6]  CUDA programming guide, compute capabilities 6.1 and 7.5
  * Values marked "assumed" are not in the papers; docs/config.md lists them.
  */
 #include "gpu_config.h"
@@ -128,7 +133,8 @@ static const ck_key *keys(size_t *n)
     return all_keys ? all_keys : gpu_keys;
 }
 
-const char *const gpu_preset_names[] = { "kepler-k20x", "fermi-gtx480", "si-7970", NULL };
+const char *const gpu_preset_names[] = { "kepler-k20x", "fermi-gtx480", "si-7970", "pascal-titanx",
+                                         "turing-rtx2080ti", NULL };
 
 static void unit(gpu_config *c, unsigned u, uint32_t priv, uint32_t shared,
                  uint32_t latency, uint32_t ii)
@@ -251,6 +257,63 @@ static void si_7970(gpu_config *c)
     unit(c, GPU_UNIT_BRANCH, 1, 0, 4, 1);
 }
 
+/* A TITAN X (Pascal), GP102, sm_61: the GPU the shared Accel-Sim traces
+ * were recorded on (binary version 61). The scheduler-core sizes are those
+ * of kepler-k20x (64 warps, 4 schedulers, 8-bit ids, 2-entry buffers, 6
+ * scoreboard entries, 4 writeback ports), which the RTL back end has. */
+static void pascal_titanx(gpu_config *c)
+{
+    kepler_k20x(c);                      /* scheduler-core sizes, watchdog */
+    c->clock_mhz = 1417;                 /* [TXP] base clock */
+    c->max_threads_per_block = 1024;     /* [CUDA6] cc 6.1 */
+    c->max_smem_per_block = 48 * 1024;   /* [CUDA6] */
+    c->max_regs_per_thread = 255;        /* [CUDA6] */
+    c->max_regs_per_block = 65536;       /* [CUDA6] */
+    c->max_threads_per_sm = 2048;        /* [CUDA6] */
+    c->max_warps_per_sm = 64;            /* [CUDA6] */
+    c->max_ctas_per_sm = 32;             /* [CUDA6] */
+    c->regs_per_sm = 65536;              /* [CUDA6], [GP104] */
+    c->reg_alloc_unit = 256;             /* [CUDA6] */
+    c->smem_per_sm = 96 * 1024;          /* [GP104] */
+    c->smem_alloc_unit = 256;            /* [CUDA6] */
+    c->num_schedulers = 4;               /* [GP104]: 4 processing blocks */
+    c->policy = GPU_POLICY_GTO;          /* assumed (GTO, as Accel-Sim's configs) */
+    /* [GP104]: per processing block 32 FP32 cores (a warp per cycle) and 8
+     * SFUs (ii 4); integer ops run on the FP32 cores (own unit here,
+     * assumed); 4 FP64 units per SM on GP102 (1/32 rate: ii 8, shared).
+     * Latencies as the Pascal opcode table (csrc/trace/sass_ops.c: 6 ALU
+     * [JIA18], 14 SFU and 8 DP assumed); traces take theirs from the table. */
+    unit(c, GPU_UNIT_SP, 1, 0, 6, 1);
+    unit(c, GPU_UNIT_SFU, 1, 0, 14, 4);
+    unit(c, GPU_UNIT_DPU, 0, 1, 8, 8);
+    unit(c, GPU_UNIT_INT, 1, 0, 6, 1);
+    unit(c, GPU_UNIT_LDST, 0, 1, 1, 1);
+    unit(c, GPU_UNIT_BRANCH, 1, 0, 6, 1);
+}
+
+/* An RTX 2080 Ti, TU102, sm_75. Turing keeps 32 warps per SM ([CUDA6] cc
+ * 7.5: 1024 threads): sm.max_threads = 1024 limits residency to 32 warps,
+ * while the scheduler core keeps kepler-k20x's 64 slots so that the RTL back
+ * end's Verilated model serves (a deviation with no effect on occupancy). */
+static void turing_rtx2080ti(gpu_config *c)
+{
+    pascal_titanx(c);
+    c->clock_mhz = 1350;                 /* [2080TI] base clock */
+    c->max_threads_per_sm = 1024;        /* [CUDA6] cc 7.5 */
+    c->max_ctas_per_sm = 16;             /* [CUDA6] cc 7.5 */
+    c->smem_per_sm = 64 * 1024;          /* [TU]: 64 KB shared + 32 KB L1 */
+    c->max_smem_per_block = 48 * 1024;   /* [CUDA6] (64 KB only with opt-in) */
+    /* [TU]: per processing block 16 FP32 and 16 INT32 cores (ii 2 each, and
+     * concurrent) and 4 SFUs (ii 8); 2 FP64 units per SM (ii 16, shared).
+     * Latencies: 4 ALU/FP32 [JIA19]; SFU 14 and DP 8 assumed (sass_ops.c). */
+    unit(c, GPU_UNIT_SP, 1, 0, 4, 2);
+    unit(c, GPU_UNIT_SFU, 1, 0, 14, 8);
+    unit(c, GPU_UNIT_DPU, 0, 1, 8, 16);
+    unit(c, GPU_UNIT_INT, 1, 0, 4, 2);
+    unit(c, GPU_UNIT_LDST, 0, 1, 1, 1);
+    unit(c, GPU_UNIT_BRANCH, 1, 0, 4, 1);
+}
+
 int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errlen)
 {
     gpu_config c;
@@ -261,9 +324,13 @@ int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errle
         fermi_gtx480(&c);
     else if (strcmp(name, "si-7970") == 0)
         si_7970(&c);
+    else if (strcmp(name, "pascal-titanx") == 0)
+        pascal_titanx(&c);
+    else if (strcmp(name, "turing-rtx2080ti") == 0)
+        turing_rtx2080ti(&c);
     else
         return smc_fail(err, errlen, "unknown GPU preset '%s' (kepler-k20x, "
-                    "fermi-gtx480, si-7970)", name);
+                    "fermi-gtx480, si-7970, pascal-titanx, turing-rtx2080ti)", name);
     if (mem_config_preset(&c.mem, name, err, errlen) != 0)
         return -1;
     /* HAWS is off in every preset; the pass's options as spec C.9 #11,

@@ -20,6 +20,7 @@
 #include "../timing/timing.h"
 #include "../ptx/link.h"
 #include "../ptx/ptx.h"
+#include "../trace/trace_export.h"
 
 struct smc_kernel {
     smc_module *mod;
@@ -52,6 +53,7 @@ struct smc_device {
     char *fst_path;
     uint64_t fst_from, fst_to;
     locality_map loc;            /* per-kernel locality hints (locality.h) */
+    trace_export *texport;       /* SMCOSIM_TRACE_EXPORT: Accel-Sim trace of functional launches */
 };
 
 static smc_status fail(smc_device *dev, smc_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -225,6 +227,21 @@ smc_status smc_device_create(const smc_device_opts *opts, smc_device **out) {
         timing_destroy(dev->tm, NULL, 0); free(dev->json_path); free(dev->fst_path); free(dev);
         return SMC_ERR_OUT_OF_MEMORY;
     }
+    /* `smcosim trace-export` (docs/traces.md): functional launches are
+     * written as an Accel-Sim trace into this folder */
+    const char *tx = getenv("SMCOSIM_TRACE_EXPORT");
+    if (tx && *tx) {
+        if (timing) {
+            fprintf(stderr, "smcosim: SMCOSIM_TRACE_EXPORT needs functional mode\n");
+            smc_device_destroy(dev);
+            return SMC_ERR_UNSUPPORTED;
+        }
+        if (!(dev->texport = trace_export_open(tx, err, sizeof err))) {
+            fprintf(stderr, "smcosim: trace export: %s\n", err);
+            smc_device_destroy(dev);
+            return SMC_ERR_UNSUPPORTED;
+        }
+    }
     *out = dev;
     return SMC_OK;
 }
@@ -328,6 +345,7 @@ void smc_device_destroy(smc_device *dev) {
     while (dev->mods) { smc_module *n = dev->mods->next; module_free(dev->mods); dev->mods = n; }
     devmem_fini(&dev->mem);
     free(dev->stats);
+    trace_export_close(dev->texport);
     char err[512];
     int wr = timing_destroy(dev->tm, err, sizeof err);
     if (wr < 0)
@@ -555,6 +573,7 @@ smc_status smc_memcpy_htod(smc_device *dev, uint64_t dst, const void *src, size_
     smc_status st = sticky(dev);
     if (st || (st = check_range(dev, dst, n, "smc_memcpy_htod"))) return st;
     if (n) memmove((void *)(uintptr_t)dst, src, n);
+    if (dev->texport) trace_export_memcpy(dev->texport, dst, n);
     return SMC_OK;
 }
 
@@ -677,7 +696,14 @@ smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 bl
         return fail(dev, SMC_ERR_OUT_OF_MEMORY, "smc_launch: out of host memory");
     }
     uint64_t cycles = 0;
-    st = dev->tm ? timed_launch(dev, k, l, &d, grid, block, dyn_smem_bytes, hint, &cycles) : emu_run_functional(l);
+    if (dev->tm)
+        st = timed_launch(dev, k, l, &d, grid, block, dyn_smem_bytes, hint, &cycles);
+    else if (dev->texport)
+        st = trace_export_launch(dev->texport, l, k->ek, in->name, grid, block,
+                                 in->static_smem_bytes + dyn_smem_bytes, in->regs_per_thread,
+                                 dev->msg, sizeof dev->msg);
+    else
+        st = emu_run_functional(l);
     if (dev->nstats >= dev->stats_cap) {
         uint32_t nc = dev->stats_cap ? dev->stats_cap * 2 : 16;
         smc_launch_stats *ns = realloc(dev->stats, nc * sizeof *ns);

@@ -66,6 +66,12 @@ typedef struct emu_inst_info {
     uint16_t dst[8], src[16];
     uint16_t dst_pred[2], src_pred[4];  /* predicate file ids (guard included) */
     uint32_t hint;            /* HAWS hint word (hints/haws_hint.h); 0 = none */
+    /* Set by an instruction source that knows more than the emulator's class
+     * (Accel-Sim traces: the SASS opcode table, csrc/trace/sass_ops.c); 0
+     * from the emulator: the timing model decides the unit from op_class/op
+     * and takes the unit's configured latency (csrc/timing/pipeline.c). */
+    uint8_t  unit;            /* enum gpu_unit + 1; 0 = from op_class */
+    uint16_t latency;         /* cycles to a dependent's issue; 0 = unit.KIND.latency */
     const char *name;         /* opcode, e.g. "ld" */
 } emu_inst_info;
 
@@ -99,6 +105,11 @@ emu_kernel *emu_kernel_create(ptx_kernel *k);
 void emu_kernel_destroy(emu_kernel *ek);
 const ptx_kernel *emu_kernel_ptx(const emu_kernel *ek);
 const emu_inst_info *emu_kernel_inst(const emu_kernel *ek, uint32_t pc);
+/* Set the flags of an instruction (is_load, is_store, is_atomic,
+ * long_latency, is_branch, is_barrier, is_exit) from its op, op_class and
+ * mem_space: the one rule, for the emulator's decoder and for PTX-level
+ * traces read back (csrc/trace/trace_export.c). */
+void emu_inst_flags(emu_inst_info *x);
 /* HAWS: install one hint word per pc (hints/haws_hint.h; NULL = all 0) and
  * the registers per thread including the renaming pool (0 = the kernel's
  * own). The hint pass (hints/) is the one caller; it validates first. */

@@ -94,14 +94,7 @@ emu_kernel *emu_kernel_create(ptx_kernel *k) {
         x->name = ptx_op_name[in->op];
         x->op_class = class_of(in);
         x->mem_space = in->space;
-        x->is_load = in->op == OP_LD || in->op == OP_LDU || in->op == OP_ATOM;
-        x->is_store = in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED;
-        x->is_atomic = in->op == OP_ATOM || in->op == OP_RED;
-        x->long_latency = x->op_class == EC_MEM &&
-            (in->space == SP_GLOBAL || in->space == SP_LOCAL || in->space == SP_GENERIC || in->space == SP_CONST);
-        x->is_branch = in->op == OP_BRA;
-        x->is_barrier = x->op_class == EC_BARRIER;
-        x->is_exit = x->op_class == EC_EXIT;
+        emu_inst_flags(x);
         x->access_size = (uint8_t)(x->op_class == EC_MEM ? ptx_type_size[in->type] * in->vec : 0);
         int32_t d[8], s[16]; uint32_t nd, ns;
         ptx_insn_regs(in, d, &nd, s, &ns);
@@ -129,6 +122,18 @@ void emu_kernel_destroy(emu_kernel *ek) {
     free(ek->info); free(ek->rmask); free(ek);
 }
 const ptx_kernel *emu_kernel_ptx(const emu_kernel *ek) { return ek->k; }
+void emu_inst_flags(emu_inst_info *x) {
+    x->is_load = x->op == OP_LD || x->op == OP_LDU || x->op == OP_ATOM;
+    x->is_store = x->op == OP_ST || x->op == OP_ATOM || x->op == OP_RED;
+    x->is_atomic = x->op == OP_ATOM || x->op == OP_RED;
+    x->long_latency = x->op_class == EC_MEM &&
+        (x->mem_space == SP_GLOBAL || x->mem_space == SP_LOCAL || x->mem_space == SP_GENERIC ||
+         x->mem_space == SP_CONST);
+    x->is_branch = x->op == OP_BRA;
+    x->is_barrier = x->op_class == EC_BARRIER;
+    x->is_exit = x->op_class == EC_EXIT;
+}
+
 const emu_inst_info *emu_kernel_inst(const emu_kernel *ek, uint32_t pc) {
     return pc < ek->k->ncode ? &ek->info[pc] : NULL;
 }

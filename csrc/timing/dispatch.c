@@ -37,9 +37,10 @@ static int dispatch_offer(timing_gpu *g, tm_sm *sm, uint32_t linear)
     if (cs < 0)
         return 0;
     inst_cta *ec = g->src.ops->cta_start(g->src.ctx, linear, sm->id);
-    if (!ec) {
-        g->fault = SMC_ERR_OUT_OF_MEMORY;
-        tm_set_msg(g, "out of host memory");
+    if (!ec) {   /* the source's reason (a malformed trace), else host memory */
+        const smc_fault *f = g->src.ops->fault(g->src.ctx);
+        g->fault = f->status != SMC_OK ? f->status : SMC_ERR_OUT_OF_MEMORY;
+        tm_set_msg(g, "%s", f->status != SMC_OK ? f->message : "out of host memory");
         return -1;
     }
     tm_cta *c = &sm->cta[cs];

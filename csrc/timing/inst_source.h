@@ -8,11 +8,10 @@
  * cycle of a CTA. Instructions are described with the emulator's types
  * (emu_inst_info: static; emu_exec_info: dynamic), which any source fills.
  *
- * Today's only source is the functional emulator (inst_source_emu.c): the
- * program really runs, at the cycle of issue. A second source — e.g.
- * Accel-Sim traces, which replay recorded lanes and addresses — is another
- * implementation of inst_source_ops handed to timing_run_source(); the
- * pipeline does not change.
+ * Two sources: the functional emulator (inst_source_emu.c: the program
+ * really runs, at the cycle of issue) and Accel-Sim traces
+ * (csrc/trace/trace_source.c: recorded lanes and addresses are replayed),
+ * each an implementation of inst_source_ops handed to timing_run_source().
  */
 #ifndef SMC_INST_SOURCE_H
 #define SMC_INST_SOURCE_H
@@ -53,6 +52,11 @@ typedef struct inst_source_ops {
     /* ---- one warp ---- */
     /* Its next instruction in program order; NULL once it has exited. */
     const emu_inst_info *(*peek)(const inst_cta *c, uint32_t warp);
+    /* Optional (NULL: the emulator's rule, pipeline.c next_fetch_pc): the
+     * instruction n places after the next one (0: the next one), known
+     * without executing anything (a trace knows its whole future); NULL
+     * past the warp's end. */
+    const emu_inst_info *(*peek_ahead)(const inst_cta *c, uint32_t warp, uint32_t n);
     /* Execute the next instruction (enum emu_status; EMU_FAULT: see fault). */
     int (*execute)(inst_cta *c, uint32_t warp, emu_exec_info *out);
     /* Step over the next instruction without executing it (HAWS: it was

@@ -38,6 +38,8 @@
  * are decided here (docs/timing-model.md, "Functional units"). */
 static unsigned unit_of(const emu_inst_info *in)
 {
+    if (in->unit)            /* the source names it (traces: the SASS opcode table) */
+        return in->unit - 1u;
     switch (in->op_class) {
     case EC_FP32: case EC_WARP: return GPU_UNIT_SP;
     case EC_FP64: return GPU_UNIT_DPU;
@@ -200,6 +202,10 @@ static int64_t next_fetch_pc(const timing_gpu *g, const tm_warp *w)
 {
     if (w->exited || !w->cta)
         return -1;
+    if (g->src.ops->peek_ahead) {   /* the source knows the warp's future (traces) */
+        const emu_inst_info *in = g->src.ops->peek_ahead(w->cta, w->widx, w->count);
+        return in ? (int64_t)in->pc : -1;
+    }
     if (w->count == 0) {
         const emu_inst_info *in = g->src.ops->peek(w->cta, w->widx);
         return in ? (int64_t)in->pc : -1;
@@ -455,8 +461,10 @@ static mem_space mem_space_of(unsigned s)
 
 /* Start an instruction on a unit of `kind` for scheduler s at cycle t: the
  * private unit of s or a shared unit that frees first. Returns the cycle its
- * result is ready. */
-static uint64_t unit_start(timing_gpu *g, tm_sm *sm, unsigned kind, unsigned s, uint64_t t)
+ * result is ready: after the unit's latency, or `latency` when the
+ * instruction source gives one (emu_inst_info.latency, traces). */
+static uint64_t unit_start(timing_gpu *g, tm_sm *sm, unsigned kind, unsigned s, uint64_t t,
+                           unsigned latency)
 {
     const gpu_unit_config *uc = &g->cfg.unit[kind];
     uint64_t *nx = sm->unit_next[kind];
@@ -487,7 +495,7 @@ static uint64_t unit_start(timing_gpu *g, tm_sm *sm, unsigned kind, unsigned s, 
                 m = nx[base + i];
         sm->shared_min[kind] = m;
     }
-    return start + uc->latency;
+    return start + (latency ? latency : uc->latency);
 }
 
 /* Can a unit of `kind` accept an instruction from scheduler s at cycle t? */
@@ -623,7 +631,7 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
         w->inflight++;
         ready = 0;
     } else {
-        ready = unit_start(g, sm, e.kind, s, t);
+        ready = unit_start(g, sm, e.kind, s, t, e.info->latency);
     }
     if (!to_mem && e.has_dst) {
         tm_wb b = { ready - 1, 0, e.seq, (uint8_t)wi, e.dst, e.rename_to, e.info };
