@@ -107,7 +107,6 @@ typedef struct cm_warp {
  * compiler keeps them in registers) and stored back at its end. */
 typedef struct cm_masks {
     uint64_t head_valid, space, blocked, blocked_long, op_lo, op_hi;
-    uint64_t copy;              /* HAWS: head is a return-pass copy (no unit) */
 } cm_masks;
 
 typedef struct cmodel {
@@ -173,6 +172,8 @@ typedef struct cmodel {
     uint64_t rcu_head;                      /* RCU has an entry the return pass
                                                has not met (rcu_tail > rcu_head) */
     uint64_t reentry;                       /* re-entry block (chain exhausted) */
+    uint64_t head_copy;                     /* head is a return-pass copy (needs no
+                                               unit); kept like the masks of mk */
     uint64_t haws_live;                     /* any of the above */
     int      haws_out;                      /* HAWS outputs may be nonzero */
     cm_haws  haws[SCHED_MAX_WARPS];
@@ -207,7 +208,7 @@ static inline void refresh_head(cmodel *m, cm_masks *k, unsigned w, unsigned sb_
     k->blocked_long |= bit & -(uint64_t)(haz >> 1);
     k->op_lo |= bit & -(uint64_t)(e->issue.op & 1);
     k->op_hi |= bit & -(uint64_t)(e->issue.op >> 1);
-    k->copy |= bit & -(uint64_t)e->issue.copy;
+    m->head_copy |= bit & -(uint64_t)e->issue.copy;
 }
 
 /* Clear the head qualification bits of the warps in `heads` (before
@@ -218,7 +219,6 @@ static inline void clear_heads(cm_masks *k, uint64_t heads)
     k->blocked_long &= ~heads;
     k->op_lo &= ~heads;
     k->op_hi &= ~heads;
-    k->copy &= ~heads;
 }
 
 /* The static warp limit: warps with fewer than warp_limit alive warps below. */
@@ -341,7 +341,7 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
     uint64_t u0 = unit_class_mask(m, SCHED_OP_SP), u1 = unit_class_mask(m, SCHED_OP_SFU);
     uint64_t u2 = unit_class_mask(m, SCHED_OP_LDST), u3 = unit_class_mask(m, SCHED_OP_DP);
     uint64_t unit_lo0 = u0 ^ ((u0 ^ u1) & lo), unit_lo1 = u2 ^ ((u2 ^ u3) & lo);
-    uint64_t unit_ok = (unit_lo0 ^ ((unit_lo0 ^ unit_lo1) & hi)) | k->copy;   /* a copy needs no unit */
+    uint64_t unit_ok = (unit_lo0 ^ ((unit_lo0 ^ unit_lo1) & hi)) | m->head_copy;   /* a copy needs no unit */
     uint64_t ub = r & ~unit_ok;
     uint64_t ready = r & unit_ok;
     /* a warp in hint mode asks only for its next chain member */
@@ -488,14 +488,19 @@ static const uint64_t unused_regs[16] = {
 static inline void make_entry(cm_entry *e, const sched_instr *i, unsigned w)
 {
     uint32_t pc;
-    uint64_t op_to_pred, hint_to_pad, word[3];
+    uint64_t op_to_pred, hint_to_pad, word0, word1, word2;
     memcpy(&pc, &i->pc, sizeof pc);
     memcpy(&op_to_pred, &i->op, sizeof op_to_pred);          /* instr bytes 4..11 */
     memcpy(&hint_to_pad, &i->hint, sizeof hint_to_pad);      /* instr bytes 16..23 */
-    word[0] = 1u | (uint64_t)w << 8 | (uint64_t)pc << 32;
-    word[1] = (op_to_pred & 0xFFFFFFull) | (op_to_pred >> 56) << 24 | (uint64_t)i->long_lat << 32;
-    word[2] = hint_to_pad & 0xFFFFFFFFFFull;
-    memcpy(&e->issue, word, sizeof e->issue);
+    word0 = 1u | (uint64_t)w << 8 | (uint64_t)pc << 32;
+    word1 = (op_to_pred & 0xFFFFFFull) | (op_to_pred >> 56) << 24 | (uint64_t)i->long_lat << 32;
+    word2 = hint_to_pad & 0xFFFFFFFFFFull;
+    /* three 8-byte stores straight into the entry (a staging array read
+     * back with wider loads would stall store forwarding) */
+    char *img = (char *)&e->issue;
+    memcpy(img, &word0, 8);
+    memcpy(img + 8, &word1, 8);
+    memcpy(img + 16, &word2, 8);
     e->rcu_slot = 0;
     e->orig_dst = 0;
     /* dst (instr byte 6 = op_to_pred byte 2) to lane 0, src[0..2] (bytes
@@ -902,9 +907,17 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
     }
 
     clear_heads(&k, dirty);
+    m->head_copy &= ~dirty;
     const unsigned sb_entries = p->sb_entries;
     for (dirty &= k.head_valid; dirty; dirty &= dirty - 1) refresh_head(m, &k, lowest(dirty), sb_entries);
-    m->mk = k;
+    /* field by field: a struct copy may read k back with wider loads than
+     * it was stored with, which stalls store forwarding */
+    m->mk.head_valid = k.head_valid;
+    m->mk.space = k.space;
+    m->mk.blocked = k.blocked;
+    m->mk.blocked_long = k.blocked_long;
+    m->mk.op_lo = k.op_lo;
+    m->mk.op_hi = k.op_hi;
     b->out.long_pending = long_pending;
 
     /* Registered levels. */

@@ -240,7 +240,7 @@ int sched_step(sched_backend *b, const sched_inputs *in)
     /* HAWS rules on the current outputs: only while some warp has HAWS
      * state, and on inputs in range (the message names the first culprit) */
     unsigned rcu_push = 0;
-    for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++) rcu_push |= in->push[s].rcu;
+    for (unsigned s = 0; s < b->params.num_schedulers; s++) rcu_push |= in->push[s].rcu;
     if (((b->out.haws_mode | b->out.rcu_busy) != 0 || rcu_push) &&
         (sched_inputs_check(&b->params, in, b->error, sizeof b->error) != 0 ||
          sched_haws_check(&b->params, &b->out, in, b->error, sizeof b->error) != 0))

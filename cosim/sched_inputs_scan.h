@@ -195,9 +195,11 @@ sched_inputs_scan_for(const sched_scan_limits *l, const sched_inputs *in,
     /* HAWS: the mode and the branch outcomes (valid, taken and uniform 0 or
      * 1; the warp one of the port's scheduler; no port beyond ns) */
     bad |= in->haws > 2;
-    {
+    uint64_t hbr_words[4];
+    _Static_assert(sizeof in->hbr == sizeof hbr_words, "hbr: 32 bytes");
+    memcpy(hbr_words, in->hbr, sizeof hbr_words);
+    if (hbr_words[0] | hbr_words[1] | hbr_words[2] | hbr_words[3]) {   /* rare: look closer */
         uint32_t hb;
-#pragma GCC unroll 8
         for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++) {
             const sched_hbr *h = &in->hbr[s];
             memcpy(&hb, h, sizeof hb);

@@ -302,6 +302,7 @@ module sched_core #(
   logic [NumSchedulers*R-1:0]      rcu_push_ren, rcu_push_dst;
   logic [NumSchedulers-1:0]        chain_push, ren_upd, rcu_adv, rcu_skip, buf_push;
   logic [NumSchedulers*6-1:0]      ent_slot;
+  logic [NumSchedulers-1:0]        ent_valid;
   logic [NumSchedulers*InstrW-1:0] ent_head;
 
   for (genvar s = 0; s < NumSchedulers; s++) begin : g_push_data
@@ -381,6 +382,7 @@ module sched_core #(
     .head_dep_o      (head_dep),
     .head_flag_o     (head_flag),
     .pop_data_o      (grant_head),
+    .rd_en_i         (ent_valid),
     .rd_warp_i       (ent_slot),
     .rd_data_o       (ent_head)
   );
@@ -405,6 +407,7 @@ module sched_core #(
     .hazard_long_o (hazard_long),
     .full_o        (sb_full),
     .long_pending_o(long_pending),
+    .release_en_i  (haws_mode != '0 || haws_i != 2'd0),
     .long_slots_o  (sb_long_slots),
     .release_o     (sb_release)
   );
@@ -600,6 +603,7 @@ module sched_core #(
     .head_dep_i    (head_dep),
     .long_slots_i  (sb_long_slots),
     .release_i     (sb_release),
+    .ent_valid_o   (ent_valid),
     .ent_slot_o    (ent_slot),
     .ent_pc_i      (ent_pc),
     .ent_off_i     (ent_off),
@@ -664,7 +668,7 @@ module sched_core #(
                  .RegW(R)) u_rename (
     .clk_i      (clk_i),
     .rst_ni     (rst_ni),
-    .clear_i    (clear_s | haws_enter),
+    .clear_i    (haws_enter),
     .slot_i     (push_slot),
     .src_i      (push_src_i),
     .src_o      (ren_src),

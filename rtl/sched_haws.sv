@@ -46,7 +46,8 @@ module sched_haws #(
   input  logic [SbEntries*NumWarps-1:0] head_dep_i,   // from the buffers
   input  logic [SbEntries*NumWarps-1:0] long_slots_i, // from the scoreboard
   input  logic [SbEntries*NumWarps-1:0] release_i,
-  output logic [Ports*6-1:0]            ent_slot_o,   // per port: the entering warp's slot
+  output logic [Ports-1:0]              ent_valid_o,  // per port: a warp enters ...
+  output logic [Ports*6-1:0]            ent_slot_o,   // ... at this slot
   input  logic [Ports*32-1:0]           ent_pc_i,     // ... its head's pc
   input  logic [Ports*9-1:0]            ent_off_i,    // ... its head's hint offset
   // issues (for the re-entry block)
@@ -105,17 +106,22 @@ module sched_haws #(
 
   // ---- this edge's decisions ----
   logic [N-1:0] dep_left, dep_now, exit_a, exit_b, ok;
+  // (each part only when it can matter: without HAWS activity the Verilated
+  // model skips the loops)
   always_comb begin
     dep_left = '0;      // stall_dep after this edge's releases is not empty
     dep_now  = '0;      // the head's long dependences after the releases
-    for (int e = 0; e < E; e++) begin
-      dep_left = dep_left | (dep_q[e*N +: N] & ~release_i[e*N +: N]);
-      dep_now  = dep_now | (head_dep_i[e*N +: N] & long_slots_i[e*N +: N] & ~release_i[e*N +: N]);
+    exit_a   = '0;
+    exit_b   = '0;
+    if (mode_q != '0) begin
+      for (int e = 0; e < E; e++) dep_left = dep_left | (dep_q[e*N +: N] & ~release_i[e*N +: N]);
+      exit_a = mode_q & ~dep_left;
+      exit_b = mode_q & dep_left & ~wait_q & end_q & ~head_valid_i;
     end
-    exit_a = mode_q & ~dep_left;
-    exit_b = mode_q & dep_left & ~wait_q & end_q & ~head_valid_i;
     ok = '0;
-    if (haws_i != 2'd0 && RcuDepth != 0) begin
+    if (haws_i != 2'd0 && RcuDepth != 0 && (cand_i & head_valid_i & ~mode_q & ~reentry_q) != '0) begin
+      for (int e = 0; e < E; e++)
+        dep_now = dep_now | (head_dep_i[e*N +: N] & long_slots_i[e*N +: N] & ~release_i[e*N +: N]);
       ok = cand_i & head_valid_i & ~mode_q & ~reentry_q & dep_now;
       if (haws_i == 2'd2) begin
         for (int p = 0; p < Ports; p++) begin
@@ -125,6 +131,7 @@ module sched_haws #(
     end
   end
   assign exit_o = exit_a | exit_b;
+  assign ent_valid_o = ent_valid;
 
   // per port: the lowest candidate of the scheduler enters
   logic [Ports-1:0] ent_valid;
@@ -134,8 +141,10 @@ module sched_haws #(
     assign c = ok[p*Wps +: Wps];
     always_comb begin
       idx = '0;
-      for (int i = Wps - 1; i >= 0; i--) begin
-        if (c[i]) idx = 6'(i);
+      if (c != '0) begin
+        for (int i = Wps - 1; i >= 0; i--) begin
+          if (c[i]) idx = 6'(i);
+        end
       end
     end
     assign ent_valid[p] = c != '0;
@@ -143,8 +152,10 @@ module sched_haws #(
   end
   always_comb begin
     enter_o = '0;
-    for (int p = 0; p < Ports; p++) begin
-      if (ent_valid[p]) enter_o = enter_o | (N'(1) << ent_slot_o[p*6 +: 6]);
+    if (ent_valid != '0) begin
+      for (int p = 0; p < Ports; p++) begin
+        if (ent_valid[p]) enter_o = enter_o | (N'(1) << ent_slot_o[p*6 +: 6]);
+      end
     end
   end
 
@@ -167,7 +178,7 @@ module sched_haws #(
       logic [N-1:0] m;
       // verilator tracing_on
       lift = '0;   // re-entry blocks lifted: the stall point issues in normal mode
-      for (int p = 0; p < Ports; p++) begin
+      if (reentry_q != '0) for (int p = 0; p < Ports; p++) begin
         m = N'(1) << iss_slot_i[p*6 +: 6];
         if (iss_valid_i[p] && !iss_hinted_i[p] &&
             iss_pc_i[p*32 +: 32] == stall_pc_q[WIdW'(iss_slot_i[p*6 +: 6])]) lift = lift | m;
@@ -202,6 +213,9 @@ module sched_haws #(
       // verilator tracing_on
       wait_n = wait_q;
       end_n  = end_q;
+      // (only at an event: the Verilated model skips the block otherwise)
+      if (hbr_valid_i != '0 || chain_valid_i != '0 || ent_valid != '0 ||
+          ((wait_q | end_q) & clear_i) != '0) begin
       // branch outcomes (a warp waiting for one has no chain push)
       for (int p = 0; p < Ports; p++) begin
         w = WIdW'(hbr_slot_i[p*6 +: 6]);
@@ -251,6 +265,7 @@ module sched_haws #(
       end
       wait_q <= wait_n & ~clear_i;
       end_q  <= end_n & ~clear_i;
+      end
     end
   end
 

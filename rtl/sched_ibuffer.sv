@@ -70,6 +70,7 @@ module sched_ibuffer #(
   // per port: the head instruction of pop_warp_i, and of rd_warp_i (a
   // second read port: HAWS entry latches the head's pc and hint)
   output logic [Ports*Width-1:0]           pop_data_o,
+  input  logic [Ports-1:0]                 rd_en_i,      // (0: rd_data_o is 0)
   input  logic [Ports*6-1:0]               rd_warp_i,
   output logic [Ports*Width-1:0]           rd_data_o
 );
@@ -205,8 +206,11 @@ module sched_ibuffer #(
     end
     assign b = BitW'(32'(rp) * N + 32'(rw));
     assign x = rest_q[32'(rw) * Depth + 32'(rp)];
-    assign rd_data_o[p*Width +: Width] =
-        {x[RestW-1:OffOp], dstv_q[b], op1_q[b], op0_q[b], x[OffOp-1:0]};
+    always_comb begin
+      rd_data_o[p*Width +: Width] = '0;
+      if (rd_en_i[p]) rd_data_o[p*Width +: Width] =
+          {x[RestW-1:OffOp], dstv_q[b], op1_q[b], op0_q[b], x[OffOp-1:0]};
+    end
   end
 
   // Every update below is written with one-hot warp masks and constant

@@ -13,6 +13,8 @@
 //     copy or re-exec when it issues (free port p, by index);
 //   - clear_i (launch, finish) empties the RCU, init_i (entry into hint mode,
 //     the RCU is empty then) rewinds both pointers.
+// The head entry is read only where there is one (the Verilated model
+// then skips the memories while no RCU holds anything).
 // Outputs: busy (a valid entry), has_head (an entry the return pass has not
 // met), and per port the head entry of two warps (the fetch request's and
 // the push's). Warps are numbered as the core orders them (slot order).
@@ -101,13 +103,30 @@ module sched_rcu #(
     assign b  = WIdW'(rd2_slot_i[p*6 +: 6]);
     assign ia = IW'(32'(a) * D + 32'(head_q[a]) % D);
     assign ib = IW'(32'(b) * D + 32'(head_q[b]) % D);
-    assign rd_kind_o[p*2 +: 2]     = has_head_q[a] ? kind_of(ctrl_q[ia], ren_q[ia], dst_q[ia]) : 2'd0;
-    assign rd_off_o[p*9 +: 9]      = has_head_q[a] ? off_q[ia] : 9'd0;
-    assign rd_ren_o[p*RegW +: RegW] = has_head_q[a] ? ren_q[ia] : '0;
-    assign rd_dst_o[p*RegW +: RegW] = has_head_q[a] ? dst_q[ia] : '0;
-    assign rd2_idx_o[p*3 +: 3]     = 3'(head_q[b]);
-    assign rd2_ren_o[p*RegW +: RegW] = ren_q[ib];
-    assign rd2_dst_o[p*RegW +: RegW] = dst_q[ib];
+    // (read only for a warp with a head: the Verilated model skips the
+    // memories otherwise)
+    always_comb begin
+      rd_kind_o[p*2 +: 2]       = 2'd0;
+      rd_off_o[p*9 +: 9]        = 9'd0;
+      rd_ren_o[p*RegW +: RegW]  = '0;
+      rd_dst_o[p*RegW +: RegW]  = '0;
+      rd2_idx_o[p*3 +: 3]       = 3'd0;
+      rd2_ren_o[p*RegW +: RegW] = '0;
+      rd2_dst_o[p*RegW +: RegW] = '0;
+      if (has_head_q != '0) begin
+        if (has_head_q[a]) begin
+          rd_kind_o[p*2 +: 2]      = kind_of(ctrl_q[ia], ren_q[ia], dst_q[ia]);
+          rd_off_o[p*9 +: 9]       = off_q[ia];
+          rd_ren_o[p*RegW +: RegW] = ren_q[ia];
+          rd_dst_o[p*RegW +: RegW] = dst_q[ia];
+        end
+        if (has_head_q[b]) begin
+          rd2_idx_o[p*3 +: 3]       = 3'(head_q[b]);
+          rd2_ren_o[p*RegW +: RegW] = ren_q[ib];
+          rd2_dst_o[p*RegW +: RegW] = dst_q[ib];
+        end
+      end
+    end
   end
 
   // pointers, valid bits and the two vectors
@@ -130,7 +149,9 @@ module sched_rcu #(
       touched = '0;
       busy_n  = busy_q;
       hh_n    = has_head_q;
-      if (Depth > 0) begin
+      // (only at an event: the Verilated model skips the block otherwise)
+      if (Depth > 0 && (alloc_valid_i != '0 || free_valid_i != '0 || adv_valid_i != '0 ||
+                        init_i != '0 || (clear_i & (busy_q | has_head_q)) != '0)) begin
         for (int p = 0; p < Ports; p++) begin
           // issue: allocate the tail (hint mode) or free a copy's/re-exec's entry
           w = WIdW'(alloc_slot_i[p*6 +: 6]);
@@ -168,19 +189,22 @@ module sched_rcu #(
             end
           end
         end
-        touched = init_i | clear_i;
+        // entry rewinds the pointers (the RCU is empty then); launch and
+        // finish need only drop valid entries and the head: the pointers
+        // are rewound at the next entry anyway
+        touched = init_i | (clear_i & (busy_q | has_head_q));
         if (touched != '0) begin
           for (int i = 0; i < N; i++) begin
             if (touched[i]) begin
-              head_q[i] <= '0;
-              tail_q[i] <= '0;
-              if (clear_i[i]) valid_q[i] <= '0;
+              head_q[i]  <= '0;
+              tail_q[i]  <= '0;
+              valid_q[i] <= '0;
             end
           end
         end
       end
       busy_q     <= busy_n & ~clear_i;
-      has_head_q <= hh_n & ~touched;
+      has_head_q <= hh_n & ~touched & ~clear_i;
     end
   end
 
@@ -189,7 +213,7 @@ module sched_rcu #(
     // verilator tracing_off
     logic [IW-1:0] i;
     // verilator tracing_on
-    if (Depth > 0) begin
+    if (Depth > 0 && alloc_valid_i != '0) begin
       for (int p = 0; p < Ports; p++) begin
         i = IW'(32'(WIdW'(alloc_slot_i[p*6 +: 6])) * D + 32'(tail_q[WIdW'(alloc_slot_i[p*6 +: 6])]) % D);
         if (alloc_valid_i[p]) begin
@@ -200,7 +224,9 @@ module sched_rcu #(
           ready_q[i] <= 1'b0;
         end
       end
-      // ready: a writeback of the register an entry wrote
+    end
+    // ready: a writeback of the register an entry wrote
+    if (Depth > 0 && busy_q != '0) begin
       for (int k = 0; k < WbPorts; k++) begin
         if (wb_valid_i[k] && busy_q[WIdW'(wb_slot_i[k*6 +: 6])]) begin
           for (int d = 0; d < D; d++) begin

@@ -10,8 +10,9 @@
 //     pair of that original, else appended; when the table is full the pair
 //     is not kept and full_o tells the core to end the chain there.
 // The lookup sees the table before this edge's update (an instruction reads
-// its sources before it writes). clear_i (entry into hint mode, launch,
-// finish) empties a warp's table. Warps are numbered in the core's slot order.
+// its sources before it writes). clear_i (entry into hint mode: the table is
+// read only in hint mode, so launch and finish need not clear it) empties a
+// warp's table. Warps are numbered in the core's slot order.
 module sched_rename #(
   parameter int NumWarps = 64,
   parameter int Ports    = 4,
@@ -46,7 +47,7 @@ module sched_rename #(
     for (genvar k = 0; k < 3; k++) begin : g_src
       always_comb begin
         src_o[(p*3 + k)*RegW +: RegW] = src_i[(p*3 + k)*RegW +: RegW];
-        for (int i = 0; i < T; i++) begin
+        if (cnt_q[w] != '0) for (int i = 0; i < T; i++) begin
           if (Entries > 0 && i < 32'(cnt_q[w]) &&
               orig_q[32'(w) * T + i] == src_i[(p*3 + k)*RegW +: RegW])
             src_o[(p*3 + k)*RegW +: RegW] = new_q[32'(w) * T + i];
@@ -55,7 +56,7 @@ module sched_rename #(
     end
     always_comb begin
       hit[p] = 1'b0;
-      for (int i = 0; i < T; i++) begin
+      if (cnt_q[w] != '0) for (int i = 0; i < T; i++) begin
         if (Entries > 0 && i < 32'(cnt_q[w]) && orig_q[32'(w) * T + i] == upd_orig_i[p*RegW +: RegW])
           hit[p] = 1'b1;
       end
@@ -67,7 +68,7 @@ module sched_rename #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       for (int w = 0; w < N; w++) cnt_q[w] <= '0;
-    end else begin
+    end else if (upd_valid_i != '0 || clear_i != '0) begin
       for (int p = 0; p < Ports; p++) begin
         if (upd_valid_i[p] && !hit[p] && !full_o[p]) begin
           cnt_q[WIdW'(slot_i[p*6 +: 6])] <= cnt_q[WIdW'(slot_i[p*6 +: 6])] + 1'b1;
@@ -86,7 +87,7 @@ module sched_rename #(
     // verilator tracing_off
     int unsigned w;
     // verilator tracing_on
-    for (int p = 0; p < Ports; p++) begin
+    if (upd_valid_i != '0) for (int p = 0; p < Ports; p++) begin
       w = 32'(WIdW'(slot_i[p*6 +: 6]));
       if (Entries > 0 && upd_valid_i[p]) begin
         for (int i = 0; i < T; i++) begin

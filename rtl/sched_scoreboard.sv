@@ -55,7 +55,9 @@ module sched_scoreboard #(
   output logic [NumWarps-1:0]              full_o,
   output logic [NumWarps-1:0]              long_pending_o,
   // HAWS: the valid long-latency slots, and the slots this cycle's
-  // writebacks release (slot e at [e*NumWarps +: NumWarps])
+  // writebacks release (slot e at [e*NumWarps +: NumWarps]; computed only
+  // with release_en_i, else 0)
+  input  logic                             release_en_i,
   output logic [Entries*NumWarps-1:0]      long_slots_o,
   output logic [Entries*NumWarps-1:0]      release_o
 );
@@ -138,13 +140,16 @@ module sched_scoreboard #(
     logic [N-1:0] m;
     // verilator tracing_on
     release_o = '0;
-    for (int k = 0; k < WbPorts; k++) begin
-      m = N'(1) << wb_warp_i[k*6 +: 6];   // zero for a warp id >= N
-      for (int e = 0; e < Entries; e++) begin
-        if (wb_hit[e*WbPorts + k]) release_o[e*N +: N] = release_o[e*N +: N] | m;
+    m = '0;
+    if (release_en_i) begin
+      for (int k = 0; k < WbPorts; k++) begin
+        m = N'(1) << wb_warp_i[k*6 +: 6];   // zero for a warp id >= N
+        for (int e = 0; e < Entries; e++) begin
+          if (wb_hit[e*WbPorts + k]) release_o[e*N +: N] = release_o[e*N +: N] | m;
+        end
       end
+      release_o = release_o & valid_q;
     end
-    release_o = release_o & valid_q;
   end
 
   // Updates with one-hot warp masks and constant slices (cheap word
