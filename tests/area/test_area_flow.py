@@ -60,24 +60,48 @@ def idx_w(p):
     return clog2(p["N"]) if p["N"] > 1 else 1
 
 
+# HAWS blocks (docs/haws.md, "Scheduler core"), per warp:
+def haws_bits(n, e, rcu):
+    # stall_pc 32, cursor and the branch's two offsets 3 x 9, mode, branch
+    # wait, chain end, re-entry block, stall_dep per scoreboard slot, members
+    # pushed (0..RcuDepth+1)
+    return n * (32 + 27 + 4 + e + clog2(rcu + 2))
+
+
+def rcu_bits(n, d, r):
+    # per entry offset 9, dst and renamed R each, control (the ready bit has
+    # no reader and is removed), valid; head and tail pointers 0..Depth;
+    # busy and has-head
+    return n * (d * (9 + 2 * r + 1) + d + 2 * clog2(d + 1) + 2)
+
+
+def rename_bits(n, t, r):
+    # per entry original and renamed register; fill count 0..Entries+1
+    return n * (t * 2 * r + clog2(t + 2))
+
+
 def core_bits(p):
     w, s, r = p["NumWarps"], p["NumSchedulers"], p["RegIdWidth"]
     d, e = p["IbufDepth"], p["SbEntries"]
+    rcu, ren = p.get("RcuDepth", 8), p.get("RenEntries", 8)
     wps = w // s
-    instr = 60 + 4 * r                        # payload layout in sched_core.sv
-    # instruction buffer: payload + dependency bits per entry, count, read pointer
-    per_warp = d * (instr + e) + clog2(d + 1) + (clog2(d) if d > 1 else 1)
+    instr = 75 + 5 * r                        # payload layout in sched_core.sv
+    # instruction buffer: payload + dependency bits + the two bit-sliced
+    # flags per entry (the payload's own entry_ok bit has no reader in the
+    # core and is removed), count, read pointer
+    per_warp = d * (instr + e + 2 - 1) + clog2(d + 1) + (clog2(d) if d > 1 else 1)
     per_warp += e * (1 + r + 1)               # scoreboard: valid, reg id, long
     lidx = clog2(wps) if wps > 1 else 1
     per_sched = lidx + lidx + wps + 7 * 32    # arbiter, fetch pointer, pool, counters
     levels = 2 + 7 + 7 + 4 * s + w + w        # policy, limit, pool size, units, barrier, alive
-    return w * per_warp + s * per_sched + levels
+    return (w * per_warp + s * per_sched + levels + haws_bits(w, e, rcu) + rcu_bits(w, rcu, r)
+            + rename_bits(w, ren, r))
 
 
 RTL_FORMULAS = {
-    # per warp: payload and one dependency bit per scoreboard slot per
-    # entry, count, read pointer
-    "sched_ibuffer": lambda p: p["NumWarps"] * (p["Depth"] * (p["Width"] + p["Entries"])
+    # per warp: payload, one dependency bit per scoreboard slot and the two
+    # bit-sliced flags per entry, count, read pointer
+    "sched_ibuffer": lambda p: p["NumWarps"] * (p["Depth"] * (p["Width"] + p["Entries"] + 2)
                                                 + clog2(p["Depth"] + 1)
                                                 + (clog2(p["Depth"]) if p["Depth"] > 1 else 1)),
     # per warp and slot: valid, register id, long-latency flag
@@ -88,6 +112,9 @@ RTL_FORMULAS = {
     "sched_counters": lambda p: 7 * 32,
     "sched_qualify": lambda p: 0,
     "sched_rr_pick": lambda p: 0,
+    "sched_haws": lambda p: haws_bits(p["NumWarps"], p["SbEntries"], p["RcuDepth"]),
+    "sched_rcu": lambda p: rcu_bits(p["NumWarps"], p["Depth"], p["RegW"]),
+    "sched_rename": lambda p: rename_bits(p["NumWarps"], p["Entries"], p["RegW"]),
     "sched_core": core_bits,
 }
 
@@ -210,11 +237,14 @@ class SchedulerRtl(unittest.TestCase):
                 if block in RTL_FORMULAS:
                     self.assertEqual(int(row["storage_bits"]), RTL_FORMULAS[block](row["p"]),
                                      f"{block} {row['params']}")
-            # Hand check: 4 warps x (2 x (92 + 6) + 2 + 1 + 6 x 10) + 2 x (1 + 1 + 2 + 224)
-            # + (2 + 7 + 7 + 8 + 4 + 4) = 1036 + 456 + 32 (buffer entries: payload
-            # and 6 dependency bits each; count 2 bits, read pointer 1 bit).
+            # Hand check: 4 warps x (2 x (115 + 6 + 1) + 2 + 1 + 6 x 10) + 2 x (1 + 1 + 2
+            # + 224) + (2 + 7 + 7 + 8 + 4 + 4) = 1228 + 456 + 32 (buffer entries:
+            # payload, 6 dependency bits and the copy flag each; count 2 bits, read
+            # pointer 1 bit), plus HAWS with RCU 8 and renaming table 8, per warp:
+            # state 32 + 27 + 4 + 6 + 4 = 73, RCU 8 x 26 + 8 + 2 x 4 + 2 = 226,
+            # renaming table 8 x 16 + 4 = 132: 4 x 431 = 1724. 1524 before HAWS.
             if params == {"NumWarps": 4, "NumSchedulers": 2, "RegIdWidth": 8, "IbufDepth": 2}:
-                self.assertEqual(int(rows["sched_core"]["storage_bits"]), 1524)
+                self.assertEqual(int(rows["sched_core"]["storage_bits"]), 3440)
             if unchecked:
                 print(f"note: no storage formula for {', '.join(unchecked)} "
                       "(add one to tests/area/test_area_flow.py and docs/area.md)",

@@ -277,6 +277,45 @@ static void test_branch_member(void **state)
     sched_destroy(e.b);
 }
 
+/* The set's limits: a renamed member that finds the renaming table full
+ * (1 entry) is the last of its chain whatever its offset; and no more than
+ * RcuDepth (2) members are fetched in an episode. */
+static void test_limits(void **state)
+{
+    (void)state;
+    env e;
+    prologue(&e, 2);
+    step(&e);                                               /* c3: entry */
+    push(&e, 0, 13, 3, -1, 0, haws_hint_f1(3, 1, 20), 0);  /* c4: r3 -> r20, table full now */
+    step(&e);
+    assert_int_equal(out(&e)->fetch_pc[0], 14);             /* c5 */
+    push(&e, 0, 14, 5, -1, 0, haws_hint_f1(4, 1, 21), 0);  /* r5 -> r21: no room */
+    step(&e);
+    /* c6: the chain ended at that member although its offset was 4 */
+    assert_int_equal(out(&e)->haws_mode, 1);
+    assert_int_equal(out(&e)->fetch_valid[0], 0);
+    expect_issue(&e, 14, 1, 0);                             /* it still writes r21 */
+    assert_int_equal(out(&e)->issue[0].dst, 21);
+    sched_destroy(e.b);
+
+    prologue(&e, 2);
+    step(&e);                                               /* c3: entry */
+    push(&e, 0, 13, -1, -1, 0, haws_hint_f1(3, 0, 0), 0);  /* c4 */
+    step(&e);
+    push(&e, 0, 14, -1, -1, 0, haws_hint_f1(4, 0, 0), 0);  /* c5: the second member */
+    step(&e);
+    /* c6: two members fetched (RcuDepth 2): no third request */
+    assert_int_equal(out(&e)->fetch_pc_valid[0], 0);
+    assert_int_equal(out(&e)->fetch_valid[0], 0);
+    expect_issue(&e, 14, 1, 0);
+    step(&e);
+    step(&e);                                               /* c7: nothing buffered: exit (b) */
+    assert_int_equal(out(&e)->haws_mode, 0);                /* c8 */
+    assert_int_equal(out(&e)->fetch_rcu[0].kind, SCHED_RCU_SKIP);
+    assert_int_equal(out(&e)->fetch_rcu[0].pc, 13);
+    sched_destroy(e.b);
+}
+
 /* The cycle in which warp 0 is first in hint mode, for trigger `haws`:
  * its stall point (pc 11) waits from c5 on while warp 1 issues B in c5. */
 static unsigned first_mode_cycle(unsigned haws)
@@ -407,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_chain_exhausted_and_return_pass),
         cmocka_unit_test(test_load_returns),
         cmocka_unit_test(test_branch_member),
+        cmocka_unit_test(test_limits),
         cmocka_unit_test(test_scheduler_idle_trigger),
         cmocka_unit_test(test_off),
         cmocka_unit_test(test_bad_inputs),
