@@ -233,7 +233,8 @@ static void test_carry_members(void **state)
     f1(&r, 3, 3, 6);
     none(&r, 4);              /* add.cc */
     none(&r, 5);              /* addc: reads the carry, independent otherwise */
-    f1(&r, 3, 6, 0);
+    assert_int_equal(haws_hint_offset(r.hint[6]), 9 - 3);
+    f1(&r, 3, 9, 0);
     haws_result_free(&r);
 }
 
