@@ -444,7 +444,6 @@ static int test_regfile(run *x)
         while (top + 1 < nfam && fam[top + 1].regs <= r->l_rt &&
                (uint64_t)fam[top + 1].regs * GD_WARP * b <= r->l_rb) top++;
         for (uint32_t k = r->nslot_wsb[b]; k >= 1 && r->n_rf + 2 <= GD_MAX_POINTS; k--) {
-            if (x->o->quick && k + 2 < r->nslot_wsb[b] && k != 1) continue;
             int a = all_arrive(x, fam[top].live, k * r->n_mp, b * GD_WARP, 0);
             if (a < 0) return -1;
             if (a) {                    /* the registers never bind k blocks */
