@@ -248,7 +248,16 @@ static int test_functional_units(run *x)
             double p = p1;
             if (c > 1 && fu_period(x, f->op, GD_FU_ILP, 1, c, &p)) return -1;
             f->fu[c] = p / p1;
-            double thr = (double)c * GD_FU_ILP / p;      /* Eq. 3.7 x |insts| */
+        }
+        /* Eq. 3.7 (times |insts|), decision: the max over the c where the
+         * bottleneck clearly binds (fu(c) >= 1.25) when there are such c:
+         * near the knee a few cycles of edge effect in P(c) are a larger
+         * error than in the flat part (docs/gpudiag.md) */
+        int bound = 0;
+        for (uint32_t c = 1; c <= cmax; c++) bound |= f->fu[c] >= 1.25;
+        for (uint32_t c = 1; c <= cmax; c++) {
+            if (f->fu[c] == 0 || (bound && f->fu[c] < 1.25)) continue;
+            double thr = (double)c * GD_FU_ILP / (f->fu[c] * p1);
             if (thr > f->thrput) f->thrput = thr;
         }
         logf_(x, "functional units: %s latency %.2f\n", f->op, f->latency);
@@ -539,18 +548,24 @@ static int test_policy(run *x)
     }
     qsort(gaps, ng, sizeof gaps[0], cmp_u64);
     r->pol_gap = ng ? (double)gaps[ng / 2] : 0;
+    size_t ones = 0;
+    for (size_t i = 0; i < ng; i++) ones += gaps[i] == 1;
+    r->pol_back_to_back = ng ? (double)ones / (double)ng : 0;
     r->pol_warps = pol_nw;
     r->pol_active = active;
     r->pol_start_frac = pol_nw ? (double)active / pol_nw : 0;
-    /* decision (docs/gpudiag.md): round robin interleaves every warp (all
-     * start before the first finishes); greedy issues one warp back to back
-     * (median gap of at most 2 cycles: the ALU may take every other cycle);
-     * two-level round-robins a subset of the warps. */
-    if (r->pol_start_frac >= 0.95) snprintf(r->policy, sizeof r->policy, "lrr");
-    else if (r->pol_gap <= 2.0) snprintf(r->policy, sizeof r->policy, "gto");
+    /* decision (docs/gpudiag.md): greedy issues one warp's reads in
+     * consecutive cycles (a quarter or more of the gaps are one cycle; a
+     * round robin over two or more warps never does); round robin
+     * interleaves (nearly) every warp: at least 85 % start before the first
+     * one finishes; two-level round-robins a subset (the pool). */
+    if (r->pol_back_to_back >= 0.25) snprintf(r->policy, sizeof r->policy, "gto");
+    else if (r->pol_start_frac >= 0.85) snprintf(r->policy, sizeof r->policy, "lrr");
     else snprintf(r->policy, sizeof r->policy, "two-level");
     logf_(x, "warpsched policy: %s (%.2f of warps start before the first ends)\n", r->policy,
           r->pol_start_frac);
+    logf_(x, "warpsched policy: %s %.2f of a warp's gaps are one cycle\n", r->policy,
+          r->pol_back_to_back);
     return 0;
 }
 
@@ -601,6 +616,76 @@ double gd_model_T(const gd_fu *f, uint32_t g, uint32_t b, uint32_t nslot)
     return (double)(g / nslot) * fu_at(f, b * nslot) + fu_at(f, b * (g % nslot));
 }
 
+double gd_pearson(const double *x, const double *y, uint32_t n)
+{
+    double mx = 0, my = 0, sxx = 0, syy = 0, sxy = 0;
+    if (n < 2) return 0;
+    for (uint32_t i = 0; i < n; i++) { mx += x[i]; my += y[i]; }
+    mx /= n; my /= n;
+    for (uint32_t i = 0; i < n; i++) {
+        sxx += (x[i] - mx) * (x[i] - mx);
+        syy += (y[i] - my) * (y[i] - my);
+        sxy += (x[i] - mx) * (y[i] - my);
+    }
+    return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
+}
+
+int gd_run_model(const gd_backend *be, const gd_opts *o, const gd_result *r, gd_model *m)
+{
+    memset(m, 0, sizeof *m);
+    if (!be->last_cycles || !r->n_mp) return 0;
+    gd_result scratch = *r;               /* launch() counts into it */
+    run x = { be, o, &scratch, calloc(be->out_words, sizeof(uint64_t)), 0 };
+    if (!x.out) return -1;
+    static const int mixes_full[] = { 0, 1, 2, 3, 4 }, mixes_quick[] = { 0, 4 };
+    const int *mixes = o->quick ? mixes_quick : mixes_full;
+    int nmix = o->quick ? 2 : 5;
+    uint32_t cmax = r->fu[0].cmax;
+    uint32_t bs[4] = { 1, 4, 16, cmax }, nb = 4;
+    if (o->quick) { bs[1] = 8; bs[2] = cmax; nb = 3; }
+    for (int mi = 0; mi < nmix; mi++) {
+        const gd_fu *f = &r->fu[mixes[mi]];
+        char k[48];
+        snprintf(k, sizeof k, "gd_fu_%s_i%d_l%d", f->op, GD_FU_ILP, GD_FU_L2);
+        if (launch(&x, k, 1, GD_WARP, 4, 1, 1) != GD_OK) goto fail;
+        double t1 = (double)be->last_cycles(be->ctx);
+        for (uint32_t bi = 0; bi < nb; bi++) {
+            uint32_t b = bs[bi];
+            if (b == 0 || b > cmax || (bi && b == bs[bi - 1])) continue;
+            /* N_slot(b) by Eq. 3.9 from the measured N1 and N2 */
+            uint32_t ns = r->n2 / b < r->n1 ? r->n2 / b : r->n1;
+            if (!ns) continue;
+            uint32_t Gs[7] = { 1, r->n_mp, r->n_mp + 1, 2 * r->n_mp, r->n_mp * ns, r->n_mp * ns + 1,
+                               2 * r->n_mp * ns + r->n_mp };
+            for (int gi = 0; gi < 7 && m->n < GD_MODEL_MAX; gi++) {
+                uint32_t G = Gs[gi];
+                int dup = 0;
+                for (int j = 0; j < gi; j++) dup |= Gs[j] == G;
+                if (dup) continue;
+                if (launch(&x, k, G, b * GD_WARP, 4, 1, 1) != GD_OK) goto fail;
+                uint32_t g = (G + r->n_mp - 1) / r->n_mp;
+                gd_model_point *p = &m->p[m->n++];
+                p->op = f->op; p->G = G; p->b = b; p->nslot = ns;
+                p->measured = (double)be->last_cycles(be->ctx);
+                p->predicted = t1 * gd_model_T(f, g, b, ns);
+            }
+        }
+    }
+    free(x.out);
+    double xs[GD_MODEL_MAX], ys[GD_MODEL_MAX], err = 0;
+    for (uint32_t i = 0; i < m->n; i++) {
+        xs[i] = m->p[i].predicted;
+        ys[i] = m->p[i].measured;
+        err += fabs(m->p[i].predicted - m->p[i].measured) / m->p[i].measured;
+    }
+    m->r = gd_pearson(xs, ys, m->n);
+    m->mean_abs_err = m->n ? err / m->n : 0;
+    return 0;
+fail:
+    free(x.out);
+    return -1;
+}
+
 /* ---- output ------------------------------------------------------------------------------- */
 
 void gd_print_markdown(const gd_result *r, const char *device, FILE *f)
@@ -640,7 +725,8 @@ void gd_print_json(const gd_result *r, FILE *f)
     }
     fprintf(f, "  ],\n  \"num_mp\": {\"c2x\": %u, \"n_mp\": %u},\n", r->c2x, r->n_mp);
     fprintf(f, "  \"warpsched_policy\": {\"policy\": \"%s\", \"warps\": %u, \"active_before_first_end\": %u, "
-            "\"median_gap\": %.1f},\n", r->policy, r->pol_warps, r->pol_active, r->pol_gap);
+            "\"median_gap\": %.1f, \"back_to_back\": %.3f},\n", r->policy, r->pol_warps, r->pol_active, r->pol_gap,
+            r->pol_back_to_back);
     fprintf(f, "  \"warpslot_buffer\": {\"N1\": %u, \"N2\": %u, \"nslot\": [", r->n1, r->n2);
     int first = 1;
     for (uint32_t b = 1; b <= GD_MAX_WARPS; b++)

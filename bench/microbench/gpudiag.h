@@ -48,6 +48,10 @@ typedef struct gd_backend {
      * non-zero when the kernel does not exist. */
     int (*regs)(void *ctx, const char *kernel, uint32_t *regs);
     size_t out_words;         /* capacity of the device `out` buffer */
+    /* GPU cycles of the last launch (the simulator's cycle count, or a
+     * GPU's event time times its clock); NULL when the back end has none
+     * (then the model is not evaluated). */
+    uint64_t (*last_cycles)(void *ctx);
 } gd_backend;
 
 #define GD_WARP 32            /* w, Table 3.1's input: the warp width */
@@ -90,6 +94,7 @@ typedef struct gd_result {
     char     policy[16];      /* "lrr", "gto", "two-level" or "unknown" */
     double   pol_start_frac;  /* warps that issued before the first one finished */
     double   pol_gap;         /* median cycles between a warp's consecutive reads */
+    double   pol_back_to_back; /* fraction of those gaps that are one cycle */
     uint32_t pol_warps;       /* warps on the observed SM */
     uint32_t pol_active;      /* warps that issued before the first one finished */
     /* state buffers (§3.2.3) */
@@ -110,6 +115,22 @@ int gd_run_all(const gd_backend *be, const gd_opts *o, gd_result *r);
 /* The analytical model: Eq. 3.2 with measured fu(c) (of mix `fu`, relative to
  * P_1) and N_slot: T(g, b) in units of fu(1). g blocks on one SM. */
 double gd_model_T(const gd_fu *fu, uint32_t g, uint32_t b, uint32_t nslot);
+
+/* The analytical model checked against the cycles of launches (§4.3.3,
+ * Fig. 4.5): generated kernels (the functional-unit mixes, ILP 4, length
+ * 96) at several (G, b); predicted = T_1 x T(g, b) with Eq. 3.2, the measured
+ * fu(c), g = ceil(G / n_mp) and N_slot(b) from the warpslot test, T_1 the
+ * cycles of one block of one warp. */
+#define GD_MODEL_MAX 256
+typedef struct gd_model_point { const char *op; uint32_t G, b, nslot; double measured, predicted; } gd_model_point;
+typedef struct gd_model {
+    gd_model_point p[GD_MODEL_MAX];
+    uint32_t n;
+    double r;                 /* Pearson correlation, measured vs predicted */
+    double mean_abs_err;      /* mean |predicted - measured| / measured */
+} gd_model;
+int gd_run_model(const gd_backend *be, const gd_opts *o, const gd_result *r, gd_model *m);
+double gd_pearson(const double *x, const double *y, uint32_t n);
 
 /* The report: Markdown of the recovered values (smcosim diag prints its own
  * table with the configured values beside them) and JSON of every
