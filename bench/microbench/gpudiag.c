@@ -746,7 +746,7 @@ int gd_write_plot_data(const gd_result *r, const char *dir)
     FILE *f;
     snprintf(path, sizeof path, "%s/fu.dat", dir);
     if (!(f = fopen(path, "w"))) return -1;
-    fprintf(f, "# c");
+    fprintf(f, "c");              /* header row: gnuplot columnhead() */
     for (int u = 0; u < GD_NUM_FU; u++) fprintf(f, " fu_%s", r->fu[u].op);
     fprintf(f, "\n");
     for (uint32_t c = 1; c <= r->fu[0].cmax; c++) {
