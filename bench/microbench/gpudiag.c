@@ -667,7 +667,13 @@ int gd_run_model(const gd_backend *be, const gd_opts *o, const gd_result *r, gd_
                 gd_model_point *p = &m->p[m->n++];
                 p->op = f->op; p->G = G; p->b = b; p->nslot = ns;
                 p->measured = (double)be->last_cycles(be->ctx);
-                p->predicted = t1 * gd_model_T(f, g, b, ns);
+                /* decision (docs/gpudiag.md): Eq. 3.2 covers the repeated
+                 * {insts} (N_period P_1 cycles of the one-block run); the
+                 * rest of that run (launch, semaphore, stores) is paid once
+                 * per wave */
+                double body = GD_FU_L2 * f->p1, over = t1 > body ? t1 - body : 0;
+                uint32_t waves = g / ns + (g % ns != 0);
+                p->predicted = waves * over + body * gd_model_T(f, g, b, ns);
             }
         }
     }

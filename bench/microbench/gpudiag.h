@@ -118,9 +118,10 @@ double gd_model_T(const gd_fu *fu, uint32_t g, uint32_t b, uint32_t nslot);
 
 /* The analytical model checked against the cycles of launches (§4.3.3,
  * Fig. 4.5): generated kernels (the functional-unit mixes, ILP 4, length
- * 96) at several (G, b); predicted = T_1 x T(g, b) with Eq. 3.2, the measured
- * fu(c), g = ceil(G / n_mp) and N_slot(b) from the warpslot test, T_1 the
- * cycles of one block of one warp. */
+ * 96) at several (G, b); predicted = waves x O + 96 P_1 x T(g, b) with
+ * Eq. 3.2, the measured fu(c), g = ceil(G / n_mp), N_slot(b) from the
+ * warpslot test, and O = T_1 - 96 P_1 the part of the one-block-one-warp
+ * run that is not the repeated {insts}. */
 #define GD_MODEL_MAX 256
 typedef struct gd_model_point { const char *op; uint32_t G, b, nslot; double measured, predicted; } gd_model_point;
 typedef struct gd_model {
