@@ -548,15 +548,18 @@ static int test_policy(run *x)
     }
     qsort(gaps, ng, sizeof gaps[0], cmp_u64);
     r->pol_gap = ng ? (double)gaps[ng / 2] : 0;
+    /* back to back = the shortest gap seen: one warp's issue interval
+     * (1 cycle, or the unit's initiation interval when a warp cannot use
+     * another unit) */
     size_t ones = 0;
-    for (size_t i = 0; i < ng; i++) ones += gaps[i] == 1;
+    for (size_t i = 0; i < ng; i++) ones += gaps[i] == gaps[0];
     r->pol_back_to_back = ng ? (double)ones / (double)ng : 0;
     r->pol_warps = pol_nw;
     r->pol_active = active;
     r->pol_start_frac = pol_nw ? (double)active / pol_nw : 0;
-    /* decision (docs/gpudiag.md): greedy issues one warp's reads in
-     * consecutive cycles (a quarter or more of the gaps are one cycle; a
-     * round robin over two or more warps never does); round robin
+    /* decision (docs/gpudiag.md): greedy issues one warp's reads back to
+     * back (a quarter or more of the gaps are the shortest gap; a round
+     * robin over two or more warps never does); round robin
      * interleaves (nearly) every warp: at least 85 % start before the first
      * one finishes; two-level round-robins a subset (the pool). */
     if (r->pol_back_to_back >= 0.25) snprintf(r->policy, sizeof r->policy, "gto");
@@ -564,7 +567,7 @@ static int test_policy(run *x)
     else snprintf(r->policy, sizeof r->policy, "two-level");
     logf_(x, "warpsched policy: %s (%.2f of warps start before the first ends)\n", r->policy,
           r->pol_start_frac);
-    logf_(x, "warpsched policy: %s %.2f of a warp's gaps are one cycle\n", r->policy,
+    logf_(x, "warpsched policy: %s %.2f of a warp's gaps are back to back\n", r->policy,
           r->pol_back_to_back);
     return 0;
 }
