@@ -61,6 +61,7 @@ TEST_SUITES   :=   # executables run by `make check` (cmocka binaries, scripts)
 TEST_DEPS     :=   # what must be built before they run
 SAN_SUITES    :=   # suites also run in the ASan/UBSan pass (paths under $(B))
 SAN_DEPS      :=
+LONG_SUITES   :=   # run by `make check-long` only (full sizes, minutes each)
 BENCH_TARGETS :=   # phony targets, each prints a table
 LINT_TARGETS  :=   # phony lint targets
 
@@ -85,7 +86,7 @@ $(B)/%.o: %.c
 # Header dependencies of this build's objects (the ASan build's own when SAN=1).
 -include $(shell find $(B) $(if $(filter 1,$(SAN)),,-path build/asan -prune -o) -name '*.d' -print 2>/dev/null)
 
-.PHONY: all deps demo test check check-san bench lint clean
+.PHONY: all deps demo test check check-long check-san bench lint clean
 all: $(ALL_TARGETS)
 
 deps:
@@ -97,6 +98,9 @@ demo: deps
 
 check: $(TEST_DEPS)
 	@scripts/run-tests.sh unit $(TEST_SUITES)
+
+check-long: $(TEST_DEPS)
+	@scripts/run-tests.sh long $(LONG_SUITES)
 
 check-san: $(SAN_DEPS)
 	@scripts/run-tests.sh asan $(SAN_SUITES)

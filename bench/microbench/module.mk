@@ -24,3 +24,4 @@ TEST_DEPS   += $(GD_PROG)
 endif
 
 TEST_SUITES += "tests/e2e/gpudiag.sh $(B)"
+LONG_SUITES += "tests/e2e/gpudiag.sh $(B) --long"

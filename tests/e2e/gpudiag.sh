@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gpudiag.sh BUILD_DIR — GPUDIAG (docs/gpudiag.md) as the test that catches
+# gpudiag.sh BUILD_DIR [--long] — GPUDIAG (docs/gpudiag.md) as the test that catches
 # the simulator lying: `smcosim diag --quick --check` must recover every
 # Table 3.1 parameter exactly and name the policy, on the default preset and
 # on deliberately unusual parameter sets (SM count, warp and block slots,
@@ -9,8 +9,13 @@
 # the rows named below are checked against these literals as well.
 # Also: the committed kernels are fresh (nvcc), bad arguments, and the CUDA
 # program under `smcosim run` recovers the same values (nvcc).
+# `make test` runs the default preset (with the model), one unusual set and
+# two-level (LRR, GTO and two-level each named); --long (`make check-long`)
+# adds the other unusual sets.
 set -u
 B=${1:-build}
+LONG=0
+[ "${2:-}" = --long ] && LONG=1
 CLI=$B/bin/smcosim
 cd "$(dirname "$0")/../.."
 pass=0; fail=0
@@ -79,12 +84,6 @@ EOF
 diag default lrr "n_mp|14|14;N1 block slots|16|16;N2 warp slots|64|64;S shared memory bytes|49152|49152;R registers|65536|65536"
 
 # 4. unusual sets (docs/gpudiag.md, "The unusual sets")
-diag unusual-lrr lrr \
-  "n_mp|5|5;N1 block slots|6|6;N2 warp slots|40|40;S shared memory bytes|40960|40960;s_min|1024|1024;R registers|40960|40960;r_min registers per warp|512|512;L(T/B) threads per block|640|640;L(R/T) registers per thread|100|100;sp latency (P_1, ILP 1)|5|5;sfu latency (P_1, ILP 1)|30|30;dpu latency (P_1, ILP 1)|3|3;int latency (P_1, ILP 1)|13|13" \
-  mem.num_sms=5 sm.max_ctas=6 sm.max_warps=40 sm.max_threads=1280 sm.regs=40960 sm.reg_alloc_unit=512 \
-  sm.smem=40960 sm.smem_alloc_unit=1024 block.max_threads=640 block.max_smem=20480 thread.max_regs=100 \
-  block.max_regs=24576 unit.sp.latency=5 unit.sfu.latency=30 unit.sfu.shared=2 unit.dpu.latency=3 \
-  unit.dpu.shared=1 unit.int.latency=13 sched.policy=lrr
 diag unusual-gto gto \
   "n_mp|3|3;N1 block slots|10|10;N2 warp slots|48|48;S shared memory bytes|65536|65536;s_min|512|512;R registers|32768|32768;r_min registers per warp|128|128;sp latency (P_1, ILP 1)|7|7;int latency (P_1, ILP 1)|4|4" \
   mem.num_sms=3 sched.num=2 sm.max_ctas=10 sm.max_warps=48 sm.max_threads=1536 sm.regs=32768 \
@@ -92,22 +91,24 @@ diag unusual-gto gto \
   unit.sp.private=2 unit.sp.shared=0 unit.sp.latency=7 unit.sp.ii=2 unit.int.latency=4 unit.sfu.ii=4 \
   sched.policy=gto
 # two-level on the default preset (pool 8 of 16 warps per scheduler): the
-# policy is named. Not --check: under two-level the N_slot kernels, whose
-# warps wait at a barrier for the polling one, deadlock when the pool fills
-# with barrier waiters (known simulator bug; docs/gpudiag.md "Findings"), so
-# N2 and R come out wrong until it is fixed.
-if "$CLI" diag --quick --no-model --policy two-level >"$tmp/md" 2>"$tmp/err"; then
-    grep -qE "^\| warp scheduling policy \| warpsched policy \| two-level \| two-level \| yes" "$tmp/md" \
-        && ok "default-two-level: policy two-level identified" || bad "default-two-level: policy" "$tmp/md"
-    row "n_mp" 14 14 && ok "default-two-level: n_mp = 14" || bad "default-two-level: n_mp" "$tmp/md"
+# policy is named and every parameter recovered (this failed on N2 and R
+# before warps waiting at a barrier left the active pool).
+diag default-two-level two-level "n_mp|14|14;N2 warp slots|64|64;R registers|65536|65536" sched.policy=two-level
+if [ $LONG -eq 0 ]; then
+    echo "(unusual-lrr and unusual-sets: make check-long)"
 else
-    bad "default-two-level: smcosim diag" "$tmp/err"
-fi
 diag unusual-sets lrr \
   "n_mp|7|7;N1 block slots|12|12;S shared memory bytes|98304|98304;s_min|128|128;R registers|131072|131072;L(S/B) bytes|65536|65536;L(R/T) registers per thread|200|200;dpu latency (P_1, ILP 1)|21|21" \
   mem.num_sms=7 sm.max_ctas=12 sm.max_warps=64 sched.pool_size=4 sm.smem=98304 block.max_smem=65536 \
   sm.smem_alloc_unit=128 sm.regs=131072 block.max_regs=65536 thread.max_regs=200 unit.dpu.latency=21 \
   unit.dpu.ii=3 sched.policy=lrr
+diag unusual-lrr lrr \
+  "n_mp|5|5;N1 block slots|6|6;N2 warp slots|40|40;S shared memory bytes|40960|40960;s_min|1024|1024;R registers|40960|40960;r_min registers per warp|512|512;L(T/B) threads per block|640|640;L(R/T) registers per thread|100|100;sp latency (P_1, ILP 1)|5|5;sfu latency (P_1, ILP 1)|30|30;dpu latency (P_1, ILP 1)|3|3;int latency (P_1, ILP 1)|13|13" \
+  mem.num_sms=5 sm.max_ctas=6 sm.max_warps=40 sm.max_threads=1280 sm.regs=40960 sm.reg_alloc_unit=512 \
+  sm.smem=40960 sm.smem_alloc_unit=1024 block.max_threads=640 block.max_smem=20480 thread.max_regs=100 \
+  block.max_regs=24576 unit.sp.latency=5 unit.sfu.latency=30 unit.sfu.shared=2 unit.dpu.latency=3 \
+  unit.dpu.shared=1 unit.int.latency=13 sched.policy=lrr
+fi
 
 # 5. the CUDA program through the drop-in runtime recovers the same values
 PROG=$B/bench/gpudiag
