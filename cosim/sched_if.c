@@ -197,7 +197,8 @@ int sched_haws_check(const sched_params *p, const sched_outputs *o, const sched_
 #define HCHECK(cond, ...) do { if (!(cond)) { snprintf(err, errlen, __VA_ARGS__); return -1; } } while (0)
     for (unsigned s = 0; s < p->num_schedulers; s++) {
         const sched_push *ps = &in->push[s];
-        if (!ps->valid) continue;
+        /* a warp out of range is reported by the input check that follows */
+        if (!ps->valid || ps->warp >= p->num_warps) continue;
         unsigned w = ps->warp;
         int haws_warp = (int)(((o->haws_mode | o->rcu_busy) >> w) & 1);
         if (!haws_warp && ps->rcu == 0) continue;
@@ -238,12 +239,13 @@ int sched_step(sched_backend *b, const sched_inputs *in)
 {
     if (b->failed) return -1;
     /* HAWS rules on the current outputs: only while some warp has HAWS
-     * state, and on inputs in range (the message names the first culprit) */
+     * state. The ranges of the inputs are checked after this (by the back
+     * end's checked step, or below), not twice: sched_haws_check skips a
+     * push whose warp is out of range and that check names it. */
     unsigned rcu_push = 0;
     for (unsigned s = 0; s < b->params.num_schedulers; s++) rcu_push |= in->push[s].rcu;
     if (((b->out.haws_mode | b->out.rcu_busy) != 0 || rcu_push) &&
-        (sched_inputs_check(&b->params, in, b->error, sizeof b->error) != 0 ||
-         sched_haws_check(&b->params, &b->out, in, b->error, sizeof b->error) != 0))
+        sched_haws_check(&b->params, &b->out, in, b->error, sizeof b->error) != 0)
         return -1;
     if (b->ops->checked_step) {
         if (b->ops->checked_step(b, in) != 0) return -1;
