@@ -795,6 +795,9 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
     uint64_t h_enter = 0, h_leave = 0, h_leave_b = 0;
     if (m->mode | in->haws) haws_decide(m, &k, in->haws, &h_enter, &h_leave, &h_leave_b);
     const uint64_t h_drop = h_enter | h_leave;  /* pushes for these warps are dropped */
+    /* the warps whose HAWS state this edge changes: only their masks are
+     * recomputed at the end (haws_refresh), the others' stay as they are */
+    uint64_t h_dirty = h_drop;
 
     /* Counters count the reason of the cycle that ends. */
     #pragma GCC unroll 8
@@ -818,7 +821,10 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
         wp->sb_count += dst_valid;
         wp->sb_long += is_long;
         long_pending |= bit & -(uint64_t)is_long;
-        if (m->haws_live & bit) haws_issue(m, w, h);
+        if (m->haws_live & bit) {
+            haws_issue(m, w, h);
+            h_dirty |= bit;
+        }
         unsigned next = wp->head + 1u;
         wp->head = (uint8_t)(next == depth ? 0 : next);
         wp->count--;
@@ -831,7 +837,10 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
      * cannot chain-fetch, so no push of this edge competes) */
     if (m->mode)
         for (unsigned s = 0; s < ns; s++)
-            if (in->hbr[s].valid) haws_branch(m, &in->hbr[s], h_leave);
+            if (in->hbr[s].valid) {
+                haws_branch(m, &in->hbr[s], h_leave);
+                h_dirty |= 1ull << in->hbr[s].warp;
+            }
 
     /* Pushes: accepted when the buffer had room at the start of the cycle
      * (k.space is still that: the issue loop does not touch it). */
@@ -854,6 +863,7 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
         unsigned slot = wp->head + wp->count;
         slot = slot >= depth ? slot - depth : slot;
         if (__builtin_expect(((m->haws_live | h_drop) & bit) != 0 || ps->rcu != 0, 0)) {
+            h_dirty |= bit;
             if (!haws_push(m, w, ps, &wp->buf[slot], h_drop)) continue;
         } else {
             make_entry(&wp->buf[slot], &ps->instr, w);
@@ -898,7 +908,10 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
                 memset(wp->sb, 0, sizeof wp->sb);
                 wp->sb_count = wp->sb_long = 0;
             }
-            if ((h_touch >> w) & 1) memset(&m->haws[w], 0, sizeof m->haws[w]);
+            if ((h_touch >> w) & 1) {
+                memset(&m->haws[w], 0, sizeof m->haws[w]);
+                h_dirty |= 1ull << w;
+            }
         }
         m->mode &= ~lf;
         m->reentry &= ~lf;
@@ -933,7 +946,7 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
     memcpy(&m->unit_avail, in->unit_avail, sizeof m->unit_avail);
     if (swl_changed) refresh_swl(m);
 
-    if (h_touch) haws_refresh(m, h_touch);
+    if (h_dirty) haws_refresh(m, h_dirty);
     compute_outputs_for(m, ns, pow2);
     if (m->haws_live | m->haws_out) haws_outputs(m);
 }
