@@ -168,6 +168,9 @@ typedef struct cmodel {
     /* HAWS (per-warp masks; the state is in haws[]) */
     uint64_t mode;                          /* in hint mode (haws_mode) */
     uint64_t chain_ok;                      /* in hint mode and may chain-fetch */
+    uint64_t wait_br;                       /* haws[w].wait_br (kept by haws_refresh) */
+    uint64_t dep_live;                      /* haws[w].stall_dep != 0 (set at entry,
+                                               cleared by haws_wb); read for mode warps */
     uint64_t busy;                          /* RCU has a valid entry (rcu_busy) */
     uint64_t rcu_head;                      /* RCU has an entry the return pass
                                                has not met (rcu_tail > rcu_head) */
@@ -526,6 +529,7 @@ static void haws_refresh(cmodel *m, uint64_t ws)
         const cm_haws *h = &m->haws[w];
         uint64_t chain = (m->mode & bit) && !h->wait_br && h->cursor != 0 && h->fetched < depth;
         m->chain_ok = (m->chain_ok & ~bit) | (bit & -chain);
+        m->wait_br = (m->wait_br & ~bit) | (bit & -(uint64_t)(h->wait_br != 0));
         m->busy = (m->busy & ~bit) | (bit & -(uint64_t)(h->rcu_valid != 0));
         m->rcu_head = (m->rcu_head & ~bit) | (bit & -(uint64_t)(h->rcu_tail > h->rcu_head));
     }
@@ -539,6 +543,7 @@ static void haws_wb(cmodel *m, unsigned w, unsigned reg)
     cm_haws *h = &m->haws[w];
     for (unsigned i = 0; i < 4; i++)
         if (h->stall_reg[i] == reg) h->stall_dep &= (uint8_t)~(1u << i);
+    if (h->stall_dep == 0) m->dep_live &= ~(1ull << w);
     for (unsigned i = h->rcu_valid; i; i &= i - 1)
         if (h->rcu[lowest(i)].ren == reg) h->rcu[lowest(i)].ready = 1;
 }
@@ -558,18 +563,14 @@ static void haws_decide(cmodel *m, const cm_masks *k, unsigned haws, uint64_t *e
                         uint64_t *leave, uint64_t *leave_b)
 {
     const sched_params *p = &m->base.params;
-    for (uint64_t ws = m->mode; ws; ws &= ws - 1) {
-        unsigned w = lowest(ws);
-        uint64_t bit = 1ull << w;
-        const cm_haws *h = &m->haws[w];
-        if (h->stall_dep == 0) {
-            *leave |= bit;
-        } else if (!h->wait_br && (h->cursor == 0 || h->fetched >= p->rcu_depth) &&
-                   !(k->head_valid & bit)) {
-            *leave |= bit;
-            *leave_b |= bit;
-        }
-    }
+    /* (a) stall_dep empty; (b) not waiting for a branch outcome and the
+     * chain cannot fetch (cursor 0 or RcuDepth members fetched: for a mode
+     * warp not waiting, exactly ~chain_ok), and no member in its buffer.
+     * From the masks, which describe every warp's state as of the last
+     * edge, and dep_live, which this edge's writebacks have updated. */
+    uint64_t ended = m->mode & m->dep_live & ~m->wait_br & ~m->chain_ok & ~k->head_valid;
+    *leave |= (m->mode & ~m->dep_live) | ended;
+    *leave_b |= ended;
     if (haws == 0 || p->rcu_depth == 0) return;
     uint64_t cand = m->alive & k->head_valid & k->blocked_long & ~m->barrier & ~m->mode &
                     ~m->busy & ~m->reentry;
@@ -604,6 +605,7 @@ static void haws_decide(cmodel *m, const cm_masks *k, unsigned haws, uint64_t *e
         h->stall_dep = (uint8_t)dep;
         h->cursor = (int16_t)sext9(e->issue.hint);
         *enter |= 1ull << w;
+        m->dep_live |= 1ull << w;
     }
 }
 
