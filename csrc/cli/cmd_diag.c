@@ -7,6 +7,7 @@
  * Markdown on stdout plus JSON, and gnuplot plots of Figs. 4.2-4.4.
  * docs/gpudiag.md.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,8 @@
     "  --quick        reduced sweeps (what make test runs)\n" \
     "  --json FILE    every measurement as JSON\n" \
     "  --plots DIR    gnuplot data, script and (when gnuplot exists) PNGs of Figs. 4.2-4.4\n" \
-    "  --ptx FILE     the kernels (default bench/microbench/gd_kernels.ptx)\n" \
+    "  --ptx FILE     the kernels (default bench/microbench/gd_kernels.ptx of the\n" \
+    "                 source tree this smcosim was built in, else of the current directory)\n" \
     "  --check        exit 1 unless every compared parameter is recovered exactly\n" \
     "  --no-model     skip the analytical model's check against the cycle model\n"
 
@@ -253,10 +255,28 @@ static int write_plots(const gd_result *r, const char *dir)
     return 0;
 }
 
+/* The committed kernels: beside the tree of this executable
+ * (build/bin/smcosim -> bench/microbench/gd_kernels.ptx), else relative to
+ * the current directory. */
+static const char *default_ptx(char *buf, size_t len)
+{
+    static const char rel[] = "bench/microbench/gd_kernels.ptx";
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) *slash = '\0';
+        if (snprintf(buf, len, "%s/../../%s", exe, rel) < (int)len && access(buf, R_OK) == 0) return buf;
+    }
+    return rel;
+}
+
 int cli_diag(int argc, char **argv)
 {
     const char *config = NULL, *policy = NULL, *sched = NULL, *json = NULL, *plots = NULL;
-    const char *ptx = "bench/microbench/gd_kernels.ptx";
+    char ptx_buf[PATH_MAX];
+    const char *ptx = default_ptx(ptx_buf, sizeof ptx_buf);
     int quick = 0, check = 0, do_model = 1;
     char set[4096];
     snprintf(set, sizeof set, "gpu.watchdog_insts=%u", DIAG_WATCHDOG_INSTS);
@@ -280,7 +300,7 @@ int cli_diag(int argc, char **argv)
         else { fprintf(stderr, "smcosim diag: bad argument '%s'\n" DIAG_USAGE, a); return 2; }
     }
     if (access(ptx, R_OK) != 0) {
-        fprintf(stderr, "smcosim diag: cannot read the kernels %s (run from the repository root, or --ptx FILE)\n", ptx);
+        fprintf(stderr, "smcosim diag: cannot read the kernels %s (--ptx FILE names them)\n", ptx);
         return 2;
     }
     smc_device_opts o;

@@ -25,6 +25,7 @@ ok()  { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     | /' "$2" | tail -40; }
 
 if [ ! -x "$CLI" ]; then echo "SKIP: $CLI not built"; exit 0; fi
+CLI_ABS=$(cd "$(dirname "$CLI")" && pwd)/$(basename "$CLI")
 
 # 1. the committed generated kernels and PTX are what the generator and nvcc give
 out=$(bench/microbench/regen.sh --check 2>&1); st=$?
@@ -53,7 +54,9 @@ diag() {
     for s in "$@"; do args+=(--set "$s"); done
     local model=--no-model
     [ "$name" = default ] && model=
-    if "$CLI" diag --quick --check $model --json "$tmp/$name.json" "${args[@]}" >"$tmp/md" 2>"$tmp/err"; then
+    # from another directory: the committed kernels are found beside the build
+    if (cd "$tmp" && "$CLI_ABS" diag --quick --check $model --json "$tmp/$name.json" "${args[@]}") \
+        >"$tmp/md" 2>"$tmp/err"; then
         ok "$name: every compared parameter recovered exactly"
     else
         bad "$name: smcosim diag --check" "$tmp/md"; tail -5 "$tmp/err"
