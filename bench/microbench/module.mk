@@ -25,3 +25,11 @@ endif
 
 TEST_SUITES += "tests/e2e/gpudiag.sh $(B)"
 LONG_SUITES += "tests/e2e/gpudiag.sh $(B) --long"
+
+# GPUDIAG's model on the suite's own kernels (scripts/results-gpudiag.py,
+# docs/gpudiag.md "The suite's kernels"): smcosim diag --quick and the suite
+# per preset, r and the worst launches in build/results/gpudiag/. On demand.
+TEST_SUITES += tests/e2e/gpudiag-model.py
+.PHONY: results-gpudiag
+results-gpudiag: $(SMC_CLI) $(BENCH_BIN)
+	@scripts/results-gpudiag.py --build $(B) --size $(if $(SIZE),$(SIZE),small)

@@ -42,44 +42,57 @@ echo "$out" | grep '^SKIP' || true
 "$CLI" diag --set sm.max_warps=99 >"$tmp/o" 2>"$tmp/e"; st=$?
 [ $st -eq 2 ] && grep -q "sm.max_warps" "$tmp/e" && ok "bad key value named" || bad "bad key value (status $st)" "$tmp/e"
 
-# row NAME RECOVERED CONFIGURED: the Markdown row says both, and "yes"
+# row FILE NAME RECOVERED CONFIGURED: the Markdown row says both, and "yes"
 row() {
-    grep -qF "| $1 |" "$tmp/md" && grep -F "| $1 |" "$tmp/md" | grep -qE "\| $2 \| $3 \| yes \|"
+    grep -qF "| $2 |" "$1" && grep -F "| $2 |" "$1" | grep -qE "\| $3 \| $4 \| yes \|"
 }
 
-# diag NAME POLICY "ROW|REC|CONF ..." SETS... : one quick run with --check
+# The runs are independent: they go in the background, GPUDIAG_JOBS (2) at
+# a time, and are checked in order afterwards.
+JOBS=${GPUDIAG_JOBS:-2}
+names=(); declare -A POLICY ROWS
+throttle() { while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done; }
+
+# diag NAME POLICY "ROW|REC|CONF ..." SETS... : start one quick run with --check
 diag() {
-    local name=$1 policy=$2 rows=$3; shift 3
+    local name=$1; names+=("$name"); POLICY[$name]=$2; ROWS[$name]=$3; shift 3
     local args=()
     for s in "$@"; do args+=(--set "$s"); done
     local model=--no-model
     [ "$name" = default ] && model=
+    throttle
     # from another directory: the committed kernels are found beside the build
-    if (cd "$tmp" && "$CLI_ABS" diag --quick --check $model --json "$tmp/$name.json" "${args[@]}") \
-        >"$tmp/md" 2>"$tmp/err"; then
+    ( cd "$tmp" && "$CLI_ABS" diag --quick --check $model --json "$tmp/$name.json" "${args[@]}" \
+        >"$tmp/$name.md" 2>"$tmp/$name.err"; echo $? >"$tmp/$name.rc" ) &
+}
+
+# check NAME: the checks of one finished run
+check() {
+    local name=$1 policy=${POLICY[$1]} rows=${ROWS[$1]} md=$tmp/$1.md
+    if [ "$(cat "$tmp/$name.rc")" = 0 ]; then
         ok "$name: every compared parameter recovered exactly"
     else
-        bad "$name: smcosim diag --check" "$tmp/md"; tail -5 "$tmp/err"
+        bad "$name: smcosim diag --check" "$md"; tail -5 "$tmp/$name.err"
         return
     fi
-    grep -qE "^\| warp scheduling policy \| warpsched policy \| $policy \| $policy \| yes" "$tmp/md" \
-        && ok "$name: policy $policy identified" || bad "$name: policy $policy" "$tmp/md"
+    grep -qE "^\| warp scheduling policy \| warpsched policy \| $policy \| $policy \| yes" "$md" \
+        && ok "$name: policy $policy identified" || bad "$name: policy $policy" "$md"
     local r
     IFS=';' read -ra r <<<"$rows"
     for x in "${r[@]}"; do
         IFS='|' read -r n rec conf <<<"$x"
-        row "$n" "$rec" "$conf" && ok "$name: $n = $conf" || bad "$name: $n: expected $conf" "$tmp/md"
+        row "$md" "$n" "$rec" "$conf" && ok "$name: $n = $conf" || bad "$name: $n: expected $conf" "$md"
     done
     python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/$name.json" 2>/dev/null \
         && ok "$name: JSON parses" || bad "$name: JSON"
-    if [ -z "$model" ]; then
+    if [ "$name" = default ]; then
         # Eq. 3.2 against the cycle model: the correlation the paper reports (r >= 0.99)
-        python3 - "$tmp/md" >"$tmp/r" 2>&1 <<'EOF' && ok "$name: model r >= 0.99 ($(cat "$tmp/r"))" || bad "$name: model r" "$tmp/md"
+        python3 - "$md" >"$tmp/r" 2>&1 <<'EOF2' && ok "$name: model r >= 0.99 ($(cat "$tmp/r"))" || bad "$name: model r" "$md"
 import re, sys
 m = re.search(r"launches of the generated kernels: r = ([0-9.]+)", open(sys.argv[1]).read())
 print(m.group(1) if m else "none")
 sys.exit(0 if m and float(m.group(1)) >= 0.99 else 1)
-EOF
+EOF2
     fi
 }
 
@@ -114,14 +127,25 @@ diag unusual-lrr lrr \
 fi
 
 # 5. the CUDA program through the drop-in runtime recovers the same values
+# (started with the runs above, checked after them)
 PROG=$B/bench/gpudiag
+prog=0
 if [ ! -x "$PROG" ]; then
     echo "SKIP: nvcc not found: $PROG (the CUDA program) was not built"
 elif [ ! -f "$B/lib/libcudart.so.13" ]; then
     echo "SKIP: $B/lib/libcudart.so.13 not built"
 else
-    if "$CLI" run --set gpu.watchdog_insts=4000 -- "$PROG" --quick --grid-cap 64 --json "$tmp/prog.json" \
-        >"$tmp/pmd" 2>"$tmp/perr"; then
+    prog=1
+    throttle
+    ( "$CLI" run --set gpu.watchdog_insts=4000 -- "$PROG" --quick --grid-cap 64 --json "$tmp/prog.json" \
+        >"$tmp/pmd" 2>"$tmp/perr"; echo $? >"$tmp/prog.rc" ) &
+fi
+
+wait
+for n in "${names[@]}"; do check "$n"; done
+
+if [ $prog -eq 1 ]; then
+    if [ "$(cat "$tmp/prog.rc")" = 0 ]; then
         ok "CUDA program under smcosim run"
         python3 - "$tmp/prog.json" "$tmp/default.json" >"$tmp/cmp" 2>&1 <<'EOF' && ok "CUDA program: same Table 3.1 values as smcosim diag" || bad "CUDA program vs smcosim diag" "$tmp/cmp"
 import json, sys
