@@ -33,8 +33,17 @@ int trace_run(const char *list_path, timing_gpu *g, const char *json_path, int p
         trace_list_free(&list);
         return 1;
     }
-    fprintf(stderr, "smcosim: trace mode: %s, %u kernels; HAWS hints are off (they need the "
-            "static program, which a trace does not have)\n", list_path, list.nkernels);
+    /* HAWS needs the program (hints from its PTX, hinted instructions run
+     * out of order): refused here, once, before any kernel runs */
+    if (timing_config(g)->haws != GPU_HAWS_OFF) {
+        fprintf(stderr, "smcosim: trace: sched.haws=%s needs the program itself (hints come from "
+                "its PTX); a trace has none: run %s with sched.haws=off\n",
+                gpu_haws_name(timing_config(g)->haws), list_path);
+        free(ts);
+        trace_list_free(&list);
+        return 2;
+    }
+    fprintf(stderr, "smcosim: trace mode: %s, %u kernels\n", list_path, list.nkernels);
     uint32_t n = 0, memcpys = 0;
     int rc = 0;
     for (uint32_t i = 0; i < list.n && rc == 0; i++) {

@@ -85,6 +85,10 @@ else bad "--report/--fst in trace mode: $(tail -1 "$T/log")"; fi
     && ok "swl:8 on a 32-warp block with a barrier: refused" || bad "swl:8: exit $rc, $(tail -1 "$T/log")"
 "$SMC" run --trace "$k" --policy gto --sched lockstep >"$T/log" 2>&1 \
     && ok "gto under lockstep" || bad "gto under lockstep: $(tail -1 "$T/log")"
+# HAWS needs the program: one message, exit 2, no kernel runs
+"$SMC" run --trace "$k" --set sched.haws=warp >"$T/log" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "sched.haws=warp needs the program itself" "$T/log" && ! grep -q "^kernel " "$T/log" \
+    && ok "sched.haws=warp in trace mode: refused before any kernel" || bad "sched.haws in trace mode: exit $rc, $(head -2 "$T/log")"
 
 # ---- synthetic traces -------------------------------------------------------------
 # header BINVER GRIDX BLOCKX
