@@ -38,6 +38,7 @@ int bench_syr2k(smc_device *dev, const bench_opts *o);
 int bench_threemm(smc_device *dev, const bench_opts *o);
 int bench_threedconv(smc_device *dev, const bench_opts *o);
 int bench_fdtd2d(smc_device *dev, const bench_opts *o);
+int bench_streamcluster(smc_device *dev, const bench_opts *o);
 
 const bench_entry bench_registry[] = {
     { "vectoradd",  bench_vectoradd,  "C = A + B (SDK vectorAdd)", NULL },
@@ -73,6 +74,7 @@ const bench_entry bench_registry[] = {
     { "3mm",        bench_threemm,    "PolyBench 3mm: G = (A*B)*(C*D), three products", NULL },
     { "3dconv",     bench_threedconv, "3D stencil (PolyBench 3DCONV kind), one 3D-grid launch", NULL },
     { "fdtd2d",     bench_fdtd2d,     "PolyBench fdtd-2d: Yee grid, three kernels per time step", NULL },
+    { "streamcluster", bench_streamcluster, "Rodinia StreamCluster pgain: array-of-structs loads, divergent", NULL },
 };
 
 const size_t bench_registry_len = sizeof bench_registry / sizeof bench_registry[0];

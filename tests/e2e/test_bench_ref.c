@@ -43,6 +43,7 @@
 #include "../../bench/ref/3mm.h"
 #include "../../bench/ref/3dconv.h"
 #include "../../bench/ref/fdtd2d.h"
+#include "../../bench/ref/streamcluster.h"
 
 static void test_rng_is_deterministic_and_seeded(void **state)
 {
@@ -691,6 +692,55 @@ static void test_oaws_exact_and_double_agree_on_q8(void **state)
     free(e1); free(e2); free(h1); free(h2); free(fict);
 }
 
+/* streamcluster, two points, candidate x = 0. Point 0 is x itself: distance
+ * 0 < cost 2, so it switches and lower_0[k] = 0 - 2. Point 1 differs from x
+ * by 1 in one coordinate: x_cost = 1 * weight 3 = 3 >= cost 1, so it stays
+ * and lower_1[center_table[assign 5] = 7] = 1 - 3. Nothing else is written. */
+static void test_streamcluster_by_hand(void **state)
+{
+    (void)state;
+    sc_point pts[2];
+    memset(pts, 0, sizeof pts);
+    pts[0].weight = 1; pts[0].cost = 2; pts[0].assign = 3;
+    pts[1].weight = 3; pts[1].cost = 1; pts[1].assign = 5;
+    float coord[SC_DIM * 2] = { 0 };
+    coord[2 * 4 + 1] = 1;              /* dimension 4 of point 1 */
+    int32_t table[SC_K];
+    for (int c = 0; c < SC_K; c++)
+        table[c] = (c + 2) % SC_K;     /* assign 5 -> 7 */
+    float work[2 * (SC_K + 1)], work2[2 * (SC_K + 1)];
+    uint8_t sw[2], sw2[2];
+    sc_reference(2, pts, coord, table, 0, work, sw);
+    sc_reference_exact(2, pts, coord, table, 0, work2, sw2);
+    for (int i = 0; i < 2 * (SC_K + 1); i++) {
+        float want = i == SC_K ? -2.0f : i == SC_K + 1 + 7 ? -2.0f : 0.0f;
+        assert_true(work[i] == want);
+        assert_true(work2[i] == want);
+    }
+    assert_true(sw[0] == 1 && sw[1] == 0 && sw2[0] == 1 && sw2[1] == 0);
+    assert_int_equal(sizeof(sc_point), 32);    /* Rodinia's Point on a 64-bit host */
+    /* q8 inputs: both formulations agree bit for bit */
+    bench_params p = { 300, 3, BENCH_DEFAULT_SEED };
+    sc_point *ps = calloc(300, sizeof *ps);
+    float *co = calloc(SC_DIM * 300, 4), *w1 = calloc(300 * (SC_K + 1), 4), *w2 = calloc(300 * (SC_K + 1), 4);
+    uint8_t *s1 = calloc(300, 1), *s2 = calloc(300, 1);
+    int32_t cand[3];
+    assert_non_null(ps); assert_non_null(co); assert_non_null(w2); assert_non_null(s2);
+    sc_inputs_mode(&p, 0, ps, co, table, cand);
+    int switched = 0;
+    for (int t = 0; t < 3; t++) {
+        sc_reference(300, ps, co, table, cand[t], w1, s1);
+        sc_reference_exact(300, ps, co, table, cand[t], w2, s2);
+        assert_memory_equal(w1, w2, 300 * (SC_K + 1) * 4);
+        assert_memory_equal(s1, s2, 300);
+        for (int i = 0; i < 300; i++)
+            switched += s1[i];
+    }
+    /* both branches are taken: the if/else diverges */
+    assert_true(switched > 0 && switched < 900);
+    free(ps); free(co); free(w1); free(w2); free(s1); free(s2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -720,6 +770,7 @@ int main(void)
         cmocka_unit_test(test_3dconv_by_hand),
         cmocka_unit_test(test_fdtd2d_by_hand),
         cmocka_unit_test(test_oaws_exact_and_double_agree_on_q8),
+        cmocka_unit_test(test_streamcluster_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
