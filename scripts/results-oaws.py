@@ -245,6 +245,8 @@ def main():
                 r["stalls"][p["key"]] = {k: ratio(m["ldst"].get(k, 0), busy)
                                          for k in ("stall_coal", "stall_mshr", "stall_icnt", "busy_cycles")}
             r["div_kernels"] = sorted(k for k, v in base["kernels"].items() if v["div_insts"])
+            # GTO with these queues over GTO on the preset (1 for the preset itself)
+            r["gto_vs_preset"] = norm_ipc(base, R.run(name, "gto", BASE))
             res[cname][abbr] = r
             print("%-6s %-5s %s" % (cname, abbr, "  ".join(
                 "%s %.3f" % (k, v["norm_ipc"]) for k, v in r["policy"].items())), flush=True)
@@ -312,8 +314,13 @@ def write_markdown(res, pols, a, path):
         if not t:
             continue
         L.append("## %s\n" % title)
-        L.append("| bench | suite | class | SWL N | " + " | ".join(p["label"] for p in ok) + " | note |")
-        L.append("|---|---|---|---|" + "---|" * len(ok) + "---|")
+        deep = cname == "deep"
+        if deep:
+            L.append("Same normalisation, to GTO with the same deep queues; *GTO deep/preset* = "
+                     "GTO's IPC with these queues over GTO's on the preset.\n")
+        L.append("| bench | suite | class | SWL N | " + " | ".join(p["label"] for p in ok) + " | "
+                 + ("GTO deep/preset | " if deep else "") + "note |")
+        L.append("|---|---|---|---|" + "---|" * len(ok) + ("---|" if deep else "") + "---|")
         for abbr, name, cls, limit in BENCHES:
             if cname == "deep" and cls != "divergent":
                 continue
@@ -323,14 +330,17 @@ def write_markdown(res, pols, a, path):
                         abbr, cls, limit or "-", " | ".join("-" for _ in ok)))
                 continue
             r = t[abbr]
-            L.append("| %s | %s | %s | %s | %s | %s |" % (
+            L.append("| %s | %s | %s | %s | %s | %s%s |" % (
                 abbr, name, cls, limit or "-",
                 " | ".join(fmt(r["policy"][p["key"]]["norm_ipc"]) if p["key"] in r["policy"] else "n/a"
-                           for p in ok), NOTES.get(abbr, "")))
+                           for p in ok), fmt(r["gto_vs_preset"]) + " | " if deep else "",
+                NOTES.get(abbr, "")))
         for cls in ("divergent", "coherent"):
             if any(r["class"] == cls for r in t.values()):
-                L.append("| **%s geomean** | | | | %s | |" % (
-                    cls, " | ".join(fmt(means(t, cls, p["key"])) for p in ok)))
+                L.append("| **%s geomean** | | | | %s | %s|" % (
+                    cls, " | ".join(fmt(means(t, cls, p["key"])) for p in ok),
+                    fmt(geomean([r["gto_vs_preset"] for r in t.values() if r["class"] == cls]))
+                    + " | " if deep else ""))
         if cname == "main":
             L.append("| **paper, divergent mean** | | | | %s | Fig. 8, §5.1 |" % " | ".join(
                 fmt(p["paper"]) if p["paper"] is not None else "-" for p in ok))
