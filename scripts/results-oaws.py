@@ -326,8 +326,8 @@ def write_markdown(res, pols, a, path):
                 continue
             if abbr not in t:
                 if name is None:
-                    L.append("| %s | - | %s | %s | %s | not in the suite |" % (
-                        abbr, cls, limit or "-", " | ".join("-" for _ in ok)))
+                    L.append("| %s | - | %s | %s | %s | %snot in the suite |" % (
+                        abbr, cls, limit or "-", " | ".join("-" for _ in ok), "- | " if deep else ""))
                 continue
             r = t[abbr]
             L.append("| %s | %s | %s | %s | %s | %s%s |" % (
