@@ -39,6 +39,7 @@ int bench_threemm(smc_device *dev, const bench_opts *o);
 int bench_threedconv(smc_device *dev, const bench_opts *o);
 int bench_fdtd2d(smc_device *dev, const bench_opts *o);
 int bench_streamcluster(smc_device *dev, const bench_opts *o);
+int bench_particlefilter(smc_device *dev, const bench_opts *o);
 
 const bench_entry bench_registry[] = {
     { "vectoradd",  bench_vectoradd,  "C = A + B (SDK vectorAdd)", NULL },
@@ -75,6 +76,7 @@ const bench_entry bench_registry[] = {
     { "3dconv",     bench_threedconv, "3D stencil (PolyBench 3DCONV kind), one 3D-grid launch", NULL },
     { "fdtd2d",     bench_fdtd2d,     "PolyBench fdtd-2d: Yee grid, three kernels per time step", NULL },
     { "streamcluster", bench_streamcluster, "Rodinia StreamCluster pgain: array-of-structs loads, divergent", NULL },
+    { "particlefilter", bench_particlefilter, "Rodinia particle filter: image gathers, per-lane index search", NULL },
 };
 
 const size_t bench_registry_len = sizeof bench_registry / sizeof bench_registry[0];

@@ -44,6 +44,7 @@
 #include "../../bench/ref/3dconv.h"
 #include "../../bench/ref/fdtd2d.h"
 #include "../../bench/ref/streamcluster.h"
+#include "../../bench/ref/particlefilter.h"
 
 static void test_rng_is_deterministic_and_seeded(void **state)
 {
@@ -741,6 +742,44 @@ static void test_streamcluster_by_hand(void **state)
     free(ps); free(co); free(w1); free(w2); free(s1); free(s2);
 }
 
+/* particlefilter: on a uniform image of 228 every offset adds
+ * 128^2 - 0 = 16384, nine of them 147456, times 0.02 = 2949.12; of 100,
+ * -2949.12. find_index on cdf (0.25, 0.5, 0.75, 1) and u (0.1, 0.3, 0.5,
+ * 0.9) picks particles 0, 1, 1, 3. Equal likelihoods give the CDF
+ * (j + 1) / n and u[j] in [j / n, (j + 1) / n). */
+static void test_particlefilter_by_hand(void **state)
+{
+    (void)state;
+    static uint8_t img[PF_W * PF_H];
+    int32_t px[2] = { 20, 200 }, py[2] = { 30, 100 };
+    float lik[2];
+    memset(img, 228, sizeof img);
+    img[100 * PF_W + 200] = 100;    /* one offset of particle 1 (the centre) */
+    pf_likelihood_ref(2, img, px, py, lik);
+    assert_true(fabs(lik[0] - 2949.12) < 1e-3);
+    /* particle 1: eight offsets at 228, one at 100: 8 * 16384 - 16384 */
+    assert_true(fabs(lik[1] - 7 * 16384 * 0.02) < 1e-3);
+    const float cdf[4] = { 0.25f, 0.5f, 0.75f, 1.0f }, u[4] = { 0.1f, 0.3f, 0.5f, 0.9f };
+    const int32_t qx[4] = { 10, 11, 12, 13 }, qy[4] = { 5, 6, 7, 8 };
+    int32_t nx[4], ny[4];
+    pf_find_index_ref(4, cdf, u, qx, qy, nx, ny);
+    assert_true(nx[0] == 10 && nx[1] == 11 && nx[2] == 11 && nx[3] == 13);
+    assert_true(ny[0] == 5 && ny[1] == 6 && ny[2] == 6 && ny[3] == 8);
+    float eq[4] = { 3, 3, 3, 3 }, c4[4], u4[4];
+    bench_rng r = bench_rng_make(7);
+    pf_cdf(&r, 4, eq, c4, u4);
+    for (int j = 0; j < 4; j++) {
+        assert_true(fabs(c4[j] - (j + 1) / 4.0) < 1e-6);
+        assert_true(u4[j] >= j / 4.0f && u4[j] < (j + 1) / 4.0f);
+    }
+    /* positions stay inside the margin, so every gather is in the image */
+    int32_t mx[3] = { 0, 128, PF_W }, my[3] = { -5, 64, PF_H + 3 }, ox[3], oy[3];
+    pf_move(&r, 3, mx, my, ox, oy);
+    for (int i = 0; i < 3; i++)
+        assert_true(ox[i] >= PF_MARGIN && ox[i] < PF_W - PF_MARGIN &&
+                    oy[i] >= PF_MARGIN && oy[i] < PF_H - PF_MARGIN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -771,6 +810,7 @@ int main(void)
         cmocka_unit_test(test_fdtd2d_by_hand),
         cmocka_unit_test(test_oaws_exact_and_double_agree_on_q8),
         cmocka_unit_test(test_streamcluster_by_hand),
+        cmocka_unit_test(test_particlefilter_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
