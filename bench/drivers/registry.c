@@ -32,6 +32,14 @@ int bench_dwthaar1d(smc_device *dev, const bench_opts *o);
 int bench_fft(smc_device *dev, const bench_opts *o);
 int bench_reduction(smc_device *dev, const bench_opts *o);
 int bench_inlinemath(smc_device *dev, const bench_opts *o);
+int bench_gesummv(smc_device *dev, const bench_opts *o);
+int bench_syrk(smc_device *dev, const bench_opts *o);
+int bench_syr2k(smc_device *dev, const bench_opts *o);
+int bench_threemm(smc_device *dev, const bench_opts *o);
+int bench_threedconv(smc_device *dev, const bench_opts *o);
+int bench_fdtd2d(smc_device *dev, const bench_opts *o);
+int bench_streamcluster(smc_device *dev, const bench_opts *o);
+int bench_particlefilter(smc_device *dev, const bench_opts *o);
 
 const bench_entry bench_registry[] = {
     { "vectoradd",  bench_vectoradd,  "C = A + B (SDK vectorAdd)", NULL },
@@ -59,6 +67,16 @@ const bench_entry bench_registry[] = {
     { "fft",        bench_fft,        "batched radix-2 complex FFT in shared memory", NULL },
     { "reduction",  bench_reduction,  "integer sum: int4 loads, shared-memory tree, one launch per level", NULL },
     { "inlinemath", bench_inlinemath, "fast math intrinsics (sin, cos, exp, log, rsqrt, ...) per element", NULL },
+    /* The OAWS benchmarks of seed 001 Table 2 that the above lack (spec
+     * oaws.md C.2): three memory-divergent, three memory-coherent. */
+    { "gesummv",    bench_gesummv,    "PolyBench gesummv: alpha*A*x + beta*B*x, divergent row walks", NULL },
+    { "syrk",       bench_syrk,       "PolyBench syrk: C = alpha*A*A^T + beta*C, divergent column walk", NULL },
+    { "syr2k",      bench_syr2k,      "PolyBench syr2k: C = alpha*(A*B^T + B*A^T) + beta*C, divergent", NULL },
+    { "3mm",        bench_threemm,    "PolyBench 3mm: G = (A*B)*(C*D), three products", NULL },
+    { "3dconv",     bench_threedconv, "3D stencil (PolyBench 3DCONV kind), one 3D-grid launch", NULL },
+    { "fdtd2d",     bench_fdtd2d,     "PolyBench fdtd-2d: Yee grid, three kernels per time step", NULL },
+    { "streamcluster", bench_streamcluster, "Rodinia StreamCluster pgain: array-of-structs loads, divergent", NULL },
+    { "particlefilter", bench_particlefilter, "Rodinia particle filter: image gathers, per-lane index search", NULL },
 };
 
 const size_t bench_registry_len = sizeof bench_registry / sizeof bench_registry[0];

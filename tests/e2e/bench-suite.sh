@@ -49,6 +49,21 @@ grep -q 'sub\.f32' "$tmp/ptx/vectoradd.ptx"; check "mutated PTX differs from the
 grep -q '^vectoradd: FAIL (c\[' "$tmp/out" && [ $rc -eq 1 ]
 check "a wrong result is a FAIL with the first bad element, exit 1" $?
 
+# The OAWS benchmarks (seed 001 Table 2): one wrong operation or coefficient
+# in each kernel's PTX is a FAIL (the CPU checks can fail).
+for m in "gesummv|0,/fma.rn.f32/s/fma.rn.f32 \t\(%f[0-9]*\), \(%f[0-9]*\), \(%f[0-9]*\), %f[0-9]*;/sub.f32 \t\1, \2, \3;/" \
+         "syrk|s/0f3F000000/0f3F800000/" "syr2k|0,/add.f32/s/add.f32/sub.f32/" \
+         "3mm|0,/fma.rn.f32/s/fma.rn.f32 \t\(%f[0-9]*\), \(%f[0-9]*\), \(%f[0-9]*\), %f[0-9]*;/mul.f32 \t\1, \2, \3;/" \
+         "3dconv|s/0f3EC00000/0f3E800000/" "fdtd2d|s/0fBF400000/0fBF000000/" \
+         "streamcluster|s/setp.lt.f32/setp.le.f32/" "particlefilter|s/0f3CA3D70A/0f3CA3D70B/"; do
+  name=${m%%|*}
+  sed "${m#*|}" "bench/ptx/$name.ptx" >"$tmp/ptx/$name.ptx"
+  ! cmp -s "bench/ptx/$name.ptx" "$tmp/ptx/$name.ptx" &&
+    { "$bin" --size small --ptx-dir "$tmp/ptx" "$name" >"$tmp/out" 2>&1; [ $? -eq 1 ]; } &&
+    grep -q "^$name: FAIL (" "$tmp/out"
+  check "$name with a mutated kernel is a FAIL" $?
+done
+
 # A guest fault (vectoradd indexing 1024x too far) is an ERROR with the
 # device's report, and the device is usable again for the next benchmark.
 sed 's/mul\.wide\.s32 \t%rd5, %r1, 4;/mul.wide.s32 \t%rd5, %r1, 4096;/' bench/ptx/vectoradd.ptx >"$tmp/ptx/vectoradd.ptx"

@@ -37,6 +37,14 @@
 #include "../../bench/ref/fft.h"
 #include "../../bench/ref/inlinemath.h"
 #include "../../bench/ref/reduction.h"
+#include "../../bench/ref/gesummv.h"
+#include "../../bench/ref/syrk.h"
+#include "../../bench/ref/syr2k.h"
+#include "../../bench/ref/3mm.h"
+#include "../../bench/ref/3dconv.h"
+#include "../../bench/ref/fdtd2d.h"
+#include "../../bench/ref/streamcluster.h"
+#include "../../bench/ref/particlefilter.h"
 
 static void test_rng_is_deterministic_and_seeded(void **state)
 {
@@ -554,6 +562,224 @@ static void test_fft_by_hand_and_dft(void **state)
         }
 }
 
+/* ---- the OAWS benchmarks (seed 001 Table 2) ------------------------------ */
+
+/* 2x2 cases worked out by hand (A = A2 = [[1, 2], [3, 4]]), both formulations. */
+static void test_oaws_linear_algebra_by_hand(void **state)
+{
+    (void)state;
+    const float id[4] = { 1, 0, 0, 1 }, ones4[4] = { 1, 1, 1, 1 }, ones[2] = { 1, 1 };
+    float y[2], y2[2], w[4], w2[4];
+    /* gesummv: B = I, x = (1, 1): A x = (3, 7), B x = (1, 1);
+     * y = 1.5 (3, 7) + 0.5 (1, 1) = (5, 11) */
+    gesummv_reference(2, A2, id, ones, y);
+    gesummv_reference_exact(2, A2, id, ones, y2);
+    assert_true(y[0] == 5 && y[1] == 11 && y2[0] == 5 && y2[1] == 11);
+    /* syrk: A A^T = [[5, 11], [11, 25]], C = ones: 0.5 + 1.5 A A^T */
+    const float syrk_want[4] = { 8, 17, 17, 38 };
+    syrk_reference(2, A2, ones4, w);
+    syrk_reference_exact(2, A2, ones4, w2);
+    assert_memory_equal(w, syrk_want, sizeof w);
+    assert_memory_equal(w2, syrk_want, sizeof w);
+    /* syr2k: B = I: A B^T + B A^T = A + A^T = [[2, 5], [5, 8]]; C = ones */
+    const float syr2k_want[4] = { 3.5f, 8, 8, 12.5f };
+    syr2k_reference(2, A2, id, ones4, w);
+    syr2k_reference_exact(2, A2, id, ones4, w2);
+    assert_memory_equal(w, syr2k_want, sizeof w);
+    assert_memory_equal(w2, syr2k_want, sizeof w);
+    /* the two products of syr2k are not interchangeable: B = [[0, 1], [0, 0]]:
+     * A B^T = [[2, 0], [4, 0]], B A^T = [[2, 4], [0, 0]], sum [[4, 4], [4, 0]] */
+    const float bshift[4] = { 0, 1, 0, 0 }, zeros[4] = { 0, 0, 0, 0 };
+    const float syr2k_want2[4] = { 6, 6, 6, 0 };
+    syr2k_reference(2, A2, bshift, zeros, w);
+    syr2k_reference_exact(2, A2, bshift, zeros, w2);
+    assert_memory_equal(w, syr2k_want2, sizeof w);
+    assert_memory_equal(w2, syr2k_want2, sizeof w);
+    /* 3mm: (A I)(I A) = A^2 = [[7, 10], [15, 22]] */
+    const float mm3_want[4] = { 7, 10, 15, 22 };
+    mm3_reference(2, A2, id, id, A2, w);
+    mm3_reference_exact(2, A2, id, id, A2, w2);
+    assert_memory_equal(w, mm3_want, sizeof w);
+    assert_memory_equal(w2, mm3_want, sizeof w);
+}
+
+/* 3dconv on 3x3x3: an impulse reaches the centre (index 13) through the
+ * coefficient of its offset, and the border stays 0. */
+static void test_3dconv_by_hand(void **state)
+{
+    (void)state;
+    /* impulse index (i*9 + j*3 + k) -> coefficient seen at the centre */
+    const struct { int at; float c; } cases[] = {
+        { 13, CONV3D_C0 }, { 12, CONV3D_C1 }, { 14, CONV3D_C1 }, { 10, CONV3D_C2 },
+        { 16, CONV3D_C2 }, { 4, CONV3D_C3 }, { 22, CONV3D_C3 }, { 0, CONV3D_C4 },
+        { 26, CONV3D_C4 }, { 8, CONV3D_C5 }, { 18, CONV3D_C5 }, { 1, 0.0f }, { 25, 0.0f },
+    };
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        float a[27] = { 0 }, b[27], e[27];
+        a[cases[t].at] = 1;
+        conv3d_reference(3, a, b);
+        conv3d_reference_exact(3, a, e);
+        for (int i = 0; i < 27; i++) {
+            assert_true(b[i] == (i == 13 ? cases[t].c : 0.0f));
+            assert_true(e[i] == b[i]);
+        }
+    }
+}
+
+/* fdtd2d, n = 2, one step, fict = (1), ex = ey = 0, hz = [[1, 2], [3, 4]]:
+ * ey = [[1, 1], [-0.5 (3 - 1), -0.5 (4 - 2)]] = [[1, 1], [-1, -1]];
+ * ex[i][1] = -0.5 (hz[i][1] - hz[i][0]) = -0.5; hz[0][0] = 1 - 0.75
+ * (ex[0][1] - ex[0][0] + ey[1][0] - ey[0][0]) = 1 - 0.75 (-2.5) = 2.875. */
+static void test_fdtd2d_by_hand(void **state)
+{
+    (void)state;
+    const float fict[1] = { 1 };
+    const float ex_want[4] = { 0, -0.5f, 0, -0.5f }, ey_want[4] = { 1, 1, -1, -1 };
+    const float hz_want[4] = { 2.875f, 2, 3, 4 };
+    for (int exact = 0; exact < 2; exact++) {
+        float ex[4] = { 0 }, ey[4] = { 0 }, hz[4] = { 1, 2, 3, 4 };
+        if (exact)
+            fdtd_reference_exact(2, 1, fict, ex, ey, hz);
+        else
+            fdtd_reference(2, 1, fict, ex, ey, hz);
+        assert_memory_equal(ex, ex_want, sizeof ex);
+        assert_memory_equal(ey, ey_want, sizeof ey);
+        assert_memory_equal(hz, hz_want, sizeof hz);
+    }
+}
+
+/* The double and the PTX-order formulations agree bit for bit on q8 inputs. */
+static void test_oaws_exact_and_double_agree_on_q8(void **state)
+{
+    (void)state;
+    const int n = 24;
+    bench_params p = { n, 3, BENCH_DEFAULT_SEED };
+    size_t nn = (size_t)n * n, n3 = nn * n;
+    float *a = calloc(n3, 4), *b = calloc(nn, 4), *c = calloc(nn, 4), *d = calloc(nn, 4);
+    float *w1 = calloc(n3, 4), *w2 = calloc(n3, 4), *x = calloc(n, 4);
+    float *e1 = calloc(nn, 4), *e2 = calloc(nn, 4), *h1 = calloc(nn, 4), *h2 = calloc(nn, 4);
+    float *fict = calloc(3, 4);
+    assert_non_null(a); assert_non_null(w2); assert_non_null(fict);
+    assert_non_null(h2);
+    gesummv_inputs(&p, a, b, x);
+    gesummv_reference(n, a, b, x, w1);
+    gesummv_reference_exact(n, a, b, x, w2);
+    assert_memory_equal(w1, w2, (size_t)n * 4);
+    syrk_inputs(&p, a, c);
+    syrk_reference(n, a, c, w1);
+    syrk_reference_exact(n, a, c, w2);
+    assert_memory_equal(w1, w2, nn * 4);
+    syr2k_inputs(&p, a, b, c);
+    syr2k_reference(n, a, b, c, w1);
+    syr2k_reference_exact(n, a, b, c, w2);
+    assert_memory_equal(w1, w2, nn * 4);
+    mm3_inputs(&p, a, b, c, d);
+    mm3_reference(n, a, b, c, d, w1);
+    mm3_reference_exact(n, a, b, c, d, w2);
+    assert_memory_equal(w1, w2, nn * 4);
+    conv3d_inputs(&p, a);
+    conv3d_reference(n, a, w1);
+    conv3d_reference_exact(n, a, w2);
+    assert_memory_equal(w1, w2, n3 * 4);
+    fdtd_inputs(&p, fict, a, b, c);
+    memcpy(w1, a, nn * 4); memcpy(e1, b, nn * 4); memcpy(h1, c, nn * 4);
+    memcpy(w2, a, nn * 4); memcpy(e2, b, nn * 4); memcpy(h2, c, nn * 4);
+    fdtd_reference(n, 3, fict, w1, e1, h1);
+    fdtd_reference_exact(n, 3, fict, w2, e2, h2);
+    assert_memory_equal(w1, w2, nn * 4);
+    assert_memory_equal(e1, e2, nn * 4);
+    assert_memory_equal(h1, h2, nn * 4);
+    free(a); free(b); free(c); free(d); free(w1); free(w2); free(x);
+    free(e1); free(e2); free(h1); free(h2); free(fict);
+}
+
+/* streamcluster, two points, candidate x = 0. Point 0 is x itself: distance
+ * 0 < cost 2, so it switches and lower_0[k] = 0 - 2. Point 1 differs from x
+ * by 1 in one coordinate: x_cost = 1 * weight 3 = 3 >= cost 1, so it stays
+ * and lower_1[center_table[assign 5] = 7] = 1 - 3. Nothing else is written. */
+static void test_streamcluster_by_hand(void **state)
+{
+    (void)state;
+    sc_point pts[2];
+    memset(pts, 0, sizeof pts);
+    pts[0].weight = 1; pts[0].cost = 2; pts[0].assign = 3;
+    pts[1].weight = 3; pts[1].cost = 1; pts[1].assign = 5;
+    float coord[SC_DIM * 2] = { 0 };
+    coord[2 * 4 + 1] = 1;              /* dimension 4 of point 1 */
+    int32_t table[SC_K];
+    for (int c = 0; c < SC_K; c++)
+        table[c] = (c + 2) % SC_K;     /* assign 5 -> 7 */
+    float work[2 * (SC_K + 1)], work2[2 * (SC_K + 1)];
+    uint8_t sw[2], sw2[2];
+    sc_reference(2, pts, coord, table, 0, work, sw);
+    sc_reference_exact(2, pts, coord, table, 0, work2, sw2);
+    for (int i = 0; i < 2 * (SC_K + 1); i++) {
+        float want = i == SC_K ? -2.0f : i == SC_K + 1 + 7 ? -2.0f : 0.0f;
+        assert_true(work[i] == want);
+        assert_true(work2[i] == want);
+    }
+    assert_true(sw[0] == 1 && sw[1] == 0 && sw2[0] == 1 && sw2[1] == 0);
+    assert_int_equal(sizeof(sc_point), 32);    /* Rodinia's Point on a 64-bit host */
+    /* q8 inputs: both formulations agree bit for bit */
+    bench_params p = { 300, 3, BENCH_DEFAULT_SEED };
+    sc_point *ps = calloc(300, sizeof *ps);
+    float *co = calloc(SC_DIM * 300, 4), *w1 = calloc(300 * (SC_K + 1), 4), *w2 = calloc(300 * (SC_K + 1), 4);
+    uint8_t *s1 = calloc(300, 1), *s2 = calloc(300, 1);
+    int32_t cand[3];
+    assert_non_null(ps); assert_non_null(co); assert_non_null(w2); assert_non_null(s2);
+    sc_inputs_mode(&p, 0, ps, co, table, cand);
+    int switched = 0;
+    for (int t = 0; t < 3; t++) {
+        sc_reference(300, ps, co, table, cand[t], w1, s1);
+        sc_reference_exact(300, ps, co, table, cand[t], w2, s2);
+        assert_memory_equal(w1, w2, 300 * (SC_K + 1) * 4);
+        assert_memory_equal(s1, s2, 300);
+        for (int i = 0; i < 300; i++)
+            switched += s1[i];
+    }
+    /* both branches are taken: the if/else diverges */
+    assert_true(switched > 0 && switched < 900);
+    free(ps); free(co); free(w1); free(w2); free(s1); free(s2);
+}
+
+/* particlefilter: on a uniform image of 228 every offset adds
+ * 128^2 - 0 = 16384, nine of them 147456, times 0.02 = 2949.12; of 100,
+ * -2949.12. find_index on cdf (0.25, 0.5, 0.75, 1) and u (0.1, 0.3, 0.5,
+ * 0.9) picks particles 0, 1, 1, 3. Equal likelihoods give the CDF
+ * (j + 1) / n and u[j] in [j / n, (j + 1) / n). */
+static void test_particlefilter_by_hand(void **state)
+{
+    (void)state;
+    static uint8_t img[PF_W * PF_H];
+    int32_t px[2] = { 20, 200 }, py[2] = { 30, 100 };
+    float lik[2];
+    memset(img, 228, sizeof img);
+    img[100 * PF_W + 200] = 100;    /* one offset of particle 1 (the centre) */
+    pf_likelihood_ref(2, img, px, py, lik);
+    assert_true(fabs(lik[0] - 2949.12) < 1e-3);
+    /* particle 1: eight offsets at 228, one at 100: 8 * 16384 - 16384 */
+    assert_true(fabs(lik[1] - 7 * 16384 * 0.02) < 1e-3);
+    const float cdf[4] = { 0.25f, 0.5f, 0.75f, 1.0f }, u[4] = { 0.1f, 0.3f, 0.5f, 0.9f };
+    const int32_t qx[4] = { 10, 11, 12, 13 }, qy[4] = { 5, 6, 7, 8 };
+    int32_t nx[4], ny[4];
+    pf_find_index_ref(4, cdf, u, qx, qy, nx, ny);
+    assert_true(nx[0] == 10 && nx[1] == 11 && nx[2] == 11 && nx[3] == 13);
+    assert_true(ny[0] == 5 && ny[1] == 6 && ny[2] == 6 && ny[3] == 8);
+    float eq[4] = { 3, 3, 3, 3 }, c4[4], u4[4];
+    bench_rng r = bench_rng_make(7);
+    pf_cdf(&r, 4, eq, c4, u4);
+    for (int j = 0; j < 4; j++) {
+        assert_true(fabs(c4[j] - (j + 1) / 4.0) < 1e-6);
+        assert_true(u4[j] >= j / 4.0f && u4[j] < (j + 1) / 4.0f);
+    }
+    /* positions stay inside the margin, so every gather is in the image */
+    int32_t mx[3] = { 0, 128, PF_W }, my[3] = { -5, 64, PF_H + 3 }, ox[3], oy[3];
+    pf_move(&r, 3, mx, my, ox, oy);
+    for (int i = 0; i < 3; i++)
+        assert_true(ox[i] >= PF_MARGIN && ox[i] < PF_W - PF_MARGIN &&
+                    oy[i] >= PF_MARGIN && oy[i] < PF_H - PF_MARGIN);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -579,6 +805,12 @@ int main(void)
         cmocka_unit_test(test_dwthaar1d_by_hand_and_definition),
         cmocka_unit_test(test_dct_by_hand_and_definition),
         cmocka_unit_test(test_fft_by_hand_and_dft),
+        cmocka_unit_test(test_oaws_linear_algebra_by_hand),
+        cmocka_unit_test(test_3dconv_by_hand),
+        cmocka_unit_test(test_fdtd2d_by_hand),
+        cmocka_unit_test(test_oaws_exact_and_double_agree_on_q8),
+        cmocka_unit_test(test_streamcluster_by_hand),
+        cmocka_unit_test(test_particlefilter_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,496 @@
+#!/usr/bin/env python3
+"""OAWS and its peers against GTO (issue 18, seed 001 = OAWS, PACT'16,
+/work/shared/design/oaws.md A.10-A.12, C.1-C.2, D.5-D.6; docs/oaws.md
+"Results"): the Table 2 benchmarks that the suite has, on the fermi-gtx480
+preset (= the paper's Table 1, spec C.1), C model back end, each run under
+every policy of POLICIES that this build accepts:
+
+  main         IPC normalised to GTO, divergent and coherent sets (Fig. 8),
+               and the LD/ST stall breakdown normalised to GTO's LD/ST busy
+               cycles (Fig. 9)
+  deep         the divergent set again with deeper interconnect / L2 queues
+               (spec C.4: with the preset's 8-entry queues spmv and bfs stall
+               on the interconnect, which Eq. 1 cannot see)
+  mshr         l1d.mshr_entries 32/48/64/96, normalised to GTO at 32 (Fig. 13)
+  alloc        l1d.alloc on_fill against on_miss, per policy (Fig. 14)
+  smr          oaws-static:S for S = 0, 5, ..., 100 (Fig. 12)
+
+A policy that the binary rejects (probed once with `smcosim run --policy P
+--bench vectoradd --size small`) is listed as "not available in this build"
+with the binary's message; nothing is left out silently or made up.
+
+Writes into OUT (default build/results/oaws):
+  results.md      Markdown tables beside the paper's numbers (text numbers
+                  only: the paper's bar heights are not in the seed text,
+                  spec A.12)
+  results.json    every number the tables use
+  *.dat, *.svg    gnuplot input and plots (when gnuplot is installed)
+  runs/           the statistics JSON of every run
+
+What the model gives is reported as it is; nothing is tuned to match.
+
+usage: scripts/results-oaws.py [--build DIR] [--size small|default|large]
+                               [--out DIR] [--quick] [--no-plots] [NAME...]
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_common import fmt, geomean, ratio  # noqa: E402
+
+PRESET = "fermi-gtx480"
+
+# Table 2 (seed 001 §5): abbreviation, suite benchmark (None: not in the
+# suite), class, SWL-Best's "#Warps" from Table 3 (None: the paper gives
+# none). Expansions of the abbreviations are the spec's reading (A.11).
+BENCHES = [
+    ("ATAX", "atax", "divergent", 2), ("BICG", "bicg", "divergent", 2),
+    ("MVT", "mvt", "divergent", 2), ("GES", "gesummv", "divergent", 1),
+    ("SYRK", "syrk", "divergent", 2), ("SYR2K", "syr2k", "divergent", 2),
+    ("PF", "particlefilter", "divergent", None), ("BFS", "bfs", "divergent", 3),
+    ("SC", "streamcluster", "divergent", None), ("KMN", "kmeans", "divergent", 4),
+    ("SPMV", "spmv", "divergent", 2), ("IIX", None, "divergent", 4),
+    ("3DC", "3dconv", "coherent", None), ("2MM", "2mm", "coherent", None),
+    ("SRAD1", None, "coherent", None), ("SRAD2", None, "coherent", None),
+    ("BP", None, "coherent", None), ("FD", "fdtd2d", "coherent", None),
+    ("3MM", "3mm", "coherent", None), ("LBM", None, "coherent", None),
+]
+NOTES = {
+    "PF": "Particle Filter read (spec A.11: PF is ambiguous); Table 3 gives no SWL limit",
+    "SC": "Rodinia pgain kernel only; Table 3 gives no SWL limit",
+    "KMN": "the suite's kmeans has no divergent load (spec C.2): divergent in the paper only",
+    "SYR2K": "paper: SWL-Best beats OAWS-Dyn here (§5.1)",
+    "SPMV": "paper: SWL-Best beats OAWS-Dyn here (§5.1); no coherent loads",
+}
+
+# SWL-Best: Table 3 gives "#Warps" without saying per SM or per scheduler.
+# The paper's numbers come from GPGPU-Sim, whose swl scheduler applies the
+# limit to each scheduler unit's supervised warps (spec B). smcosim's
+# swl:N admits the first N alive warps of the SM, by id (docs/
+# sched-interface.md), and warp w goes to scheduler w % 2 on Fermi, so
+# swl:(2*limit) gives each of the two schedulers `limit` warps: the
+# per-scheduler reading. SWL_PER_SM runs the literal per-SM reading beside it.
+SWL_SCHEDULERS = 2           # fermi-gtx480 sched.num (spec C.1)
+
+
+def swl_policy(limit):
+    return "swl:%d" % (SWL_SCHEDULERS * limit)
+
+
+# Every policy compared, in the paper's order (Fig. 8): key, label, the
+# --policy string (a function of the Table 3 limit for SWL), the paper's mean
+# IPC over the divergent benchmarks normalised to GTO (§5.1, spec A.12).
+POLICIES = [
+    ("gto", "GTO", lambda limit: "gto", 1.000),
+    ("mascar", "MASCAR", lambda limit: "mascar", 1.017),
+    ("ccws", "CCWS", lambda limit: "ccws", 1.097),
+    ("swl", "SWL-Best", lambda limit: swl_policy(limit) if limit else None, 1.555),
+    ("static", "OAWS-Static", lambda limit: "oaws-static:50", 1.367),
+    ("dyn", "OAWS-Dyn", lambda limit: "oaws-dyn", 1.731),
+]
+SWL_PER_SM = ("swl-sm", "SWL-Best per SM", lambda limit: "swl:%d" % limit if limit else None)
+# The probe string of a policy whose string depends on the benchmark, and
+# how the Markdown shows it.
+PROBE = {"swl": "swl:2", "swl-sm": "swl:2"}
+SHOWN = {"swl": "swl:2N", "swl-sm": "swl:N"}
+
+# Configurations (sets on top of the preset). BASE spells out the two keys
+# the sweeps vary, at the preset's (= Table 1's) values, so that the MSHR-32
+# and on_fill points are the main runs.
+BASE = ("l1d.mshr_entries=32", "l1d.alloc=on_fill")
+DEEP = ("icnt.queue_entries=32", "l2.queue_entries=32", "l2.mshr_entries=128")
+MSHRS = (32, 48, 64, 96)
+MSHR_POLICIES = ("gto", "static", "dyn")
+SMRS = tuple(range(0, 101, 5))
+
+# The paper's numbers (spec A.12).
+PAPER_MSHR = {"gto": "no gain (icnt congestion)", "static": "degrades",
+              "dyn": "1.731 / 1.891 / 1.926 / 1.994"}
+PAPER_ALLOC = {"gto": "1.209 (+20.9 %)", "ccws": "< 1 (the only one favouring on_miss; 15.5 %)",
+               "mascar": "about 1 (similar)"}
+
+
+class Runner:
+    def __init__(self, build, size, out):
+        self.build, self.size, self.out = build, size, out
+        self.cache = {}
+        self.avail = {}
+
+    def env(self, policy, sets, json_path):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SMCOSIM_")}
+        env.update(SMCOSIM_MODE="timing", SMCOSIM_CONFIG=PRESET, SMCOSIM_POLICY=policy,
+                   SMCOSIM_SCHED="c", SMCOSIM_SET=";".join(sets), SMCOSIM_JSON=json_path)
+        return env
+
+    def probe(self, policy):
+        """(True, "") when the binary accepts --policy policy, else (False, its message)."""
+        if policy in self.avail:
+            return self.avail[policy]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SMCOSIM_")}
+        p = subprocess.run([os.path.join(self.build, "bin", "smcosim"), "run", "--config", PRESET,
+                            "--policy", policy, "--bench", "vectoradd", "--size", "small"],
+                           env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if p.returncode == 0 and "vectoradd: PASS" in p.stdout:
+            r = (True, "")
+        else:
+            msg = [l for l in p.stdout.splitlines() if "policy" in l] or p.stdout.splitlines()[-1:]
+            if not any("unknown policy" in l or "--policy" in l for l in msg):
+                sys.exit("results-oaws: probing --policy %s failed for another reason (exit %d):\n%s"
+                         % (policy, p.returncode, p.stdout[-2000:]))
+            r = (False, msg[0].strip() if msg else "exit %d" % p.returncode)
+        self.avail[policy] = r
+        return r
+
+    def run(self, name, policy, sets):
+        """One benchmark run; sums over its launches, per-kernel cycles."""
+        key = (name, policy, tuple(sets))
+        if key in self.cache:
+            return self.cache[key]
+        tag = "%s-%s-%s" % (name, policy.replace(":", ""),
+                            "-".join(s.split("=")[1] for s in sets) or "base")
+        path = os.path.join(self.out, "runs", tag + ".json")
+        p = subprocess.run([os.path.join(self.build, "bin", "smcosim-bench"), "--size", self.size,
+                            name], env=self.env(policy, sets, path),
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if p.returncode != 0 or ("%s: PASS" % name) not in p.stdout:
+            sys.exit("results-oaws: %s (%s, %s) did not pass:\n%s"
+                     % (name, policy, ";".join(sets), p.stdout[-3000:]))
+        m = {"cycles": 0, "warp_insts": 0, "ldst": {}, "slots": {}, "div_insts": 0,
+             "kernels": {}}
+        for l in json.load(open(path))["launches"]:
+            if l["status"] != "SMC_OK":
+                sys.exit("results-oaws: %s (%s): launch %s ended %s"
+                         % (name, policy, l["kernel"], l["status"]))
+            m["cycles"] += l["cycles"]
+            m["warp_insts"] += l["warp_insts"]
+            for k, v in l["memory"]["ldst"].items():
+                m["ldst"][k] = m["ldst"].get(k, 0) + v
+            for k, v in l["issue_slots"].items():
+                m["slots"][k] = m["slots"].get(k, 0) + v
+            div = l["memory"]["coalescer"]["divergent_insts"]
+            m["div_insts"] += div
+            kk = m["kernels"].setdefault(l["kernel"], {"cycles": 0, "warp_insts": 0, "div_insts": 0})
+            kk["cycles"] += l["cycles"]
+            kk["warp_insts"] += l["warp_insts"]
+            kk["div_insts"] += div
+        m["ipc"] = ratio(m["warp_insts"], m["cycles"])
+        self.cache[key] = m
+        return m
+
+
+def norm_ipc(x, base):
+    """IPC of x over IPC of base (the instruction counts are the same for a
+    deterministic program; the ratio of IPCs is stated as the paper states it)."""
+    return ratio(x["ipc"], base["ipc"])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--size", default="default", choices=("small", "default", "large"))
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--quick", action="store_true",
+                    help="main table, deep queues and one point of each sweep only (make test)")
+    ap.add_argument("--no-plots", action="store_true")
+    ap.add_argument("names", nargs="*", help="suite benchmarks (default: every Table 2 one we have)")
+    a = ap.parse_args()
+    out = a.out or os.path.join(a.build, "results", "oaws")
+    known = {b[1] for b in BENCHES if b[1]}
+    unknown = set(a.names) - known
+    if unknown:
+        sys.exit("results-oaws: not a Table 2 benchmark of the suite: %s" % ", ".join(sorted(unknown)))
+    os.makedirs(os.path.join(out, "runs"), exist_ok=True)
+    R = Runner(a.build, a.size, out)
+
+    # Which policies this build has.
+    pols = []
+    for key, label, fn, paper in POLICIES + [SWL_PER_SM + (None,)]:
+        ok, msg = R.probe(PROBE.get(key, fn(1)))
+        pols.append({"key": key, "label": label, "fn": fn, "paper": paper, "ok": ok, "why": msg})
+    P = {p["key"]: p for p in pols}
+    for p in pols:
+        if not p["ok"]:
+            print("results-oaws: %s: not available in this build (%s)" % (p["label"], p["why"]))
+    if not P["gto"]["ok"]:
+        sys.exit("results-oaws: GTO itself is rejected: %s" % P["gto"]["why"])
+
+    rows = [b for b in BENCHES if b[1] and (not a.names or b[1] in a.names)]
+    div = [b for b in rows if b[2] == "divergent"]
+    res = {"size": a.size, "preset": PRESET, "quick": a.quick,
+           "policies": [{k: p[k] for k in ("key", "label", "paper", "ok", "why")} for p in pols],
+           "main": {}, "deep": {}, "mshr": {}, "alloc": {}, "smr": {}}
+
+    def pol_string(p, limit):
+        return p["fn"](limit) if p["ok"] else None
+
+    # main + stall breakdown (Figs. 8, 9), and the deep-queue configuration
+    for cname, extra, bset in (("main", (), rows), ("deep", DEEP, div)):
+        for abbr, name, cls, limit in bset:
+            base = R.run(name, "gto", BASE + extra)
+            r = {"bench": name, "class": cls, "policy": {}, "stalls": {}}
+            for p in pols:
+                ps = pol_string(p, limit)
+                if ps is None:
+                    continue
+                m = R.run(name, ps, BASE + extra)
+                r["policy"][p["key"]] = {"string": ps, "norm_ipc": norm_ipc(m, base),
+                                         "cycles": m["cycles"], "ipc": m["ipc"],
+                                         "div_kernels": {k: ratio(base["kernels"][k]["cycles"], v["cycles"])
+                                                         for k, v in m["kernels"].items()
+                                                         if base["kernels"][k]["div_insts"]}}
+                busy = base["ldst"].get("busy_cycles", 0)
+                r["stalls"][p["key"]] = {k: ratio(m["ldst"].get(k, 0), busy)
+                                         for k in ("stall_coal", "stall_mshr", "stall_icnt", "busy_cycles")}
+            r["div_kernels"] = sorted(k for k, v in base["kernels"].items() if v["div_insts"])
+            # GTO with these queues over GTO on the preset (1 for the preset itself)
+            r["gto_vs_preset"] = norm_ipc(base, R.run(name, "gto", BASE))
+            res[cname][abbr] = r
+            print("%-6s %-5s %s" % (cname, abbr, "  ".join(
+                "%s %.3f" % (k, v["norm_ipc"]) for k, v in r["policy"].items())), flush=True)
+
+    # MSHR sweep (Fig. 13) and allocation policy (Fig. 14), divergent set
+    mshrs = (32, 48) if a.quick else MSHRS
+    for abbr, name, cls, limit in div:
+        g32 = R.run(name, "gto", BASE)
+        res["mshr"][abbr] = {}
+        for k in MSHR_POLICIES:
+            if not P[k]["ok"]:
+                continue
+            res["mshr"][abbr][k] = {m: norm_ipc(R.run(name, pol_string(P[k], limit),
+                                                      ("l1d.mshr_entries=%d" % m, BASE[1])), g32)
+                                    for m in mshrs}
+        res["alloc"][abbr] = {}
+        for p in pols:
+            ps = pol_string(p, limit)
+            if ps is None or p["key"] == "swl-sm" or (a.quick and p["key"] != "gto"):
+                continue
+            fill = R.run(name, ps, BASE)
+            miss = R.run(name, ps, (BASE[0], "l1d.alloc=on_miss"))
+            res["alloc"][abbr][p["key"]] = norm_ipc(fill, miss)
+
+    # SMR sweep (Fig. 12): oaws-static:S, normalised to GTO
+    if P["static"]["ok"]:
+        smrs = (0, 50, 100) if a.quick else SMRS
+        for abbr, name, cls, limit in div:
+            g = R.run(name, "gto", BASE)
+            res["smr"][abbr] = {s: norm_ipc(R.run(name, "oaws-static:%d" % s, BASE), g) for s in smrs}
+
+    json.dump(res, open(os.path.join(out, "results.json"), "w"), indent=1, default=str)
+    write_markdown(res, pols, a, os.path.join(out, "results.md"))
+    write_dat(res, pols, out)
+    if not a.no_plots:
+        plot(res, pols, out)
+    print("results-oaws: %d benchmarks, %s size; %s" % (len(rows), a.size,
+                                                       os.path.join(out, "results.md")))
+
+
+def means(table, cls, key):
+    return geomean([r["policy"][key]["norm_ipc"] for r in table.values()
+                    if r["class"] == cls and key in r["policy"]])
+
+
+def write_markdown(res, pols, a, path):
+    ok = [p for p in pols if p["ok"]]
+    L = ["# OAWS and its peers against GTO (seed 001, PACT'16)\n"]
+    L.append("Generated by `scripts/results-oaws.py --size %s%s` (`make results-oaws`). Preset "
+             "`%s` (= the paper's Table 1, spec C.1), C model back end. *IPC/GTO* = the "
+             "benchmark's IPC over all its launches under the policy, over GTO's; means are "
+             "geometric. SWL-Best = `swl:2N` for the Table 3 limit N (per scheduler, the "
+             "GPGPU-Sim reading: two schedulers on Fermi), *SWL-Best per SM* = `swl:N`. The "
+             "paper's per-benchmark bars are not in its text; only its means are given beside "
+             "ours.\n" % (res["size"], " --quick" if res["quick"] else "", res["preset"]))
+    L.append("| policy | `--policy` | in this build |")
+    L.append("|---|---|---|")
+    for p in pols:
+        L.append("| %s | `%s` | %s |" % (p["label"], SHOWN.get(p["key"], p["fn"](1)),
+                                         "yes" if p["ok"] else "not available in this build (%s)" % p["why"]))
+    L.append("")
+    for cname, title in (("main", "IPC normalised to GTO, %s (Fig. 8)" % res["preset"]),
+                         ("deep", "Divergent set with deep queues (`%s`)" % ";".join(DEEP))):
+        t = res[cname]
+        if not t:
+            continue
+        L.append("## %s\n" % title)
+        deep = cname == "deep"
+        if deep:
+            L.append("Same normalisation, to GTO with the same deep queues; *GTO deep/preset* = "
+                     "GTO's IPC with these queues over GTO's on the preset.\n")
+        L.append("| bench | suite | class | SWL N | " + " | ".join(p["label"] for p in ok) + " | "
+                 + ("GTO deep/preset | " if deep else "") + "note |")
+        L.append("|---|---|---|---|" + "---|" * len(ok) + ("---|" if deep else "") + "---|")
+        for abbr, name, cls, limit in BENCHES:
+            if cname == "deep" and cls != "divergent":
+                continue
+            if abbr not in t:
+                if name is None:
+                    L.append("| %s | - | %s | %s | %s | %snot in the suite |" % (
+                        abbr, cls, limit or "-", " | ".join("-" for _ in ok), "- | " if deep else ""))
+                continue
+            r = t[abbr]
+            L.append("| %s | %s | %s | %s | %s | %s%s |" % (
+                abbr, name, cls, limit or "-",
+                " | ".join(fmt(r["policy"][p["key"]]["norm_ipc"]) if p["key"] in r["policy"] else "n/a"
+                           for p in ok), fmt(r["gto_vs_preset"]) + " | " if deep else "",
+                NOTES.get(abbr, "")))
+        for cls in ("divergent", "coherent"):
+            if any(r["class"] == cls for r in t.values()):
+                L.append("| **%s geomean** | | | | %s | %s|" % (
+                    cls, " | ".join(fmt(means(t, cls, p["key"])) for p in ok),
+                    fmt(geomean([r["gto_vs_preset"] for r in t.values() if r["class"] == cls]))
+                    + " | " if deep else ""))
+        if cname == "main":
+            L.append("| **paper, divergent mean** | | | | %s | Fig. 8, §5.1 |" % " | ".join(
+                fmt(p["paper"]) if p["paper"] is not None else "-" for p in ok))
+            L.append("| **paper, coherent** | | | | %s | \"no significant gains\", OAWS \"no detrimental effects\" |"
+                     % " | ".join("~1" for _ in ok))
+        L.append("")
+    if res["main"]:
+        L.append("## Kernels with divergent loads, %s\n" % res["preset"])
+        L.append("Per kernel (launches summed): GTO cycles over the policy's cycles, for the "
+                 "kernels whose `memory.coalescer.divergent_insts` is non-zero under GTO. ATAX, "
+                 "BICG and MVT also have a coherent kernel that SWL-Best slows down (§5.1); here "
+                 "only their divergent kernel counts.\n")
+        L.append("| bench | kernel | " + " | ".join(p["label"] for p in ok) + " |")
+        L.append("|---|---|" + "---|" * len(ok))
+        per = {p["key"]: [] for p in ok}
+        for abbr, r in res["main"].items():
+            for k in r["div_kernels"]:
+                cells = []
+                for p in ok:
+                    v = r["policy"].get(p["key"], {}).get("div_kernels", {}).get(k)
+                    cells.append(fmt(v))
+                    if v is not None:
+                        per[p["key"]].append(v)
+                L.append("| %s | `%s` | %s |" % (abbr, k, " | ".join(cells)))
+        L.append("| **geomean** | | %s |" % " | ".join(fmt(geomean(per[p["key"]])) for p in ok))
+        L.append("")
+        L.append("## LD/ST stalls, divergent set (Fig. 9)\n")
+        L.append("Cycles of `memory.ldst` stall_coal / stall_mshr / stall_icnt under each policy, "
+                 "normalised to GTO's LD/ST busy cycles (GPU-wide sums over the benchmark's "
+                 "launches). Paper: LDST_ICNT negligible for all; SWL-Best, Static and Dyn cut the "
+                 "stalls about equally.\n")
+        L.append("| bench | policy | coal | mshr | icnt | busy |")
+        L.append("|---|---|---|---|---|---|")
+        for abbr, r in res["main"].items():
+            if r["class"] != "divergent":
+                continue
+            for p in ok:
+                s = r["stalls"].get(p["key"])
+                if s:
+                    L.append("| %s | %s | %s | %s | %s | %s |" % (
+                        abbr, p["label"], fmt(s["stall_coal"]), fmt(s["stall_mshr"]),
+                        fmt(s["stall_icnt"]), fmt(s["busy_cycles"])))
+        L.append("")
+    if res["mshr"]:
+        ms = sorted({m for v in res["mshr"].values() for x in v.values() for m in x})
+        L.append("## MSHR sweep, divergent set (Fig. 13)\n")
+        L.append("`l1d.mshr_entries` = %s, IPC over GTO's at 32 entries (on_fill).\n"
+                 % "/".join(map(str, ms)))
+        keys = [k for k in MSHR_POLICIES if any(k in v for v in res["mshr"].values())]
+        L.append("| bench | " + " | ".join("%s %d" % (label_of(pols, k), m) for k in keys for m in ms) + " |")
+        L.append("|---|" + "---|" * (len(keys) * len(ms)))
+        for abbr, v in res["mshr"].items():
+            L.append("| %s | %s |" % (abbr, " | ".join(fmt(v[k][m]) if k in v else "n/a"
+                                                       for k in keys for m in ms)))
+        L.append("| **geomean** | %s |" % " | ".join(
+            fmt(geomean([v[k][m] for v in res["mshr"].values() if k in v])) for k in keys for m in ms))
+        L.append("")
+        L.append("Paper (geomean): " + "; ".join("%s %s" % (label_of(pols, k), PAPER_MSHR[k])
+                                                 for k in MSHR_POLICIES) + ".\n")
+    if res["alloc"]:
+        keys = [p["key"] for p in ok if any(p["key"] in v for v in res["alloc"].values())]
+        L.append("## Allocate-on-fill over allocate-on-miss, divergent set (Fig. 14)\n")
+        L.append("IPC with `l1d.alloc=on_fill` over IPC with `on_miss`, same policy.\n")
+        L.append("| bench | " + " | ".join(label_of(pols, k) for k in keys) + " |")
+        L.append("|---|" + "---|" * len(keys))
+        for abbr, v in res["alloc"].items():
+            L.append("| %s | %s |" % (abbr, " | ".join(fmt(v.get(k)) for k in keys)))
+        L.append("| **geomean** | %s |" % " | ".join(
+            fmt(geomean([v[k] for v in res["alloc"].values() if k in v])) for k in keys))
+        L.append("| **paper** | %s |" % " | ".join(PAPER_ALLOC.get(k, "-") for k in keys))
+        L.append("")
+    if res["smr"]:
+        ss = sorted({s for v in res["smr"].values() for s in v})
+        L.append("## SMR sweep, divergent set (Fig. 12)\n")
+        L.append("`oaws-static:S`, IPC over GTO. Paper (five unnamed benchmarks): S = 0 is GTO, "
+                 "peak +35.3 %% at 50 %%, flat (sd 0.014) over 35-90 %%.\n")
+        L.append("| bench | " + " | ".join("%d %%" % s for s in ss) + " |")
+        L.append("|---|" + "---|" * len(ss))
+        for abbr, v in res["smr"].items():
+            L.append("| %s | %s |" % (abbr, " | ".join(fmt(v[s]) for s in ss)))
+        L.append("| **geomean** | %s |" % " | ".join(
+            fmt(geomean([v[s] for v in res["smr"].values()])) for s in ss))
+        L.append("")
+    with open(path, "w") as f:
+        f.write("\n".join(L) + "\n")
+
+
+def label_of(pols, key):
+    return next(p["label"] for p in pols if p["key"] == key)
+
+
+def write_dat(res, pols, out):
+    ok = [p for p in pols if p["ok"]]
+    for cname in ("main", "deep"):
+        with open(os.path.join(out, "ipc-%s.dat" % cname), "w") as f:
+            f.write("# abbr " + " ".join(p["key"] for p in ok) + "\n")
+            for abbr, r in res[cname].items():
+                f.write("%s %s\n" % (abbr, " ".join("%.4f" % r["policy"][p["key"]]["norm_ipc"]
+                                                    if p["key"] in r["policy"] else "NaN" for p in ok)))
+    with open(os.path.join(out, "mshr.dat"), "w") as f:
+        keys = [k for k in MSHR_POLICIES if any(k in v for v in res["mshr"].values())]
+        f.write("# entries " + " ".join(keys) + " (geomean over the divergent set)\n")
+        ms = sorted({m for v in res["mshr"].values() for x in v.values() for m in x})
+        for m in ms:
+            f.write("%d %s\n" % (m, " ".join("%.4f" % geomean([v[k][m] for v in res["mshr"].values()
+                                                              if k in v]) for k in keys)))
+    with open(os.path.join(out, "smr.dat"), "w") as f:
+        f.write("# smr geomean\n")
+        ss = sorted({s for v in res["smr"].values() for s in v})
+        for s in ss:
+            f.write("%d %.4f\n" % (s, geomean([v[s] for v in res["smr"].values()])))
+
+
+def plot(res, pols, out):
+    gp = shutil.which("gnuplot")
+    if not gp:
+        print("results-oaws: gnuplot not found (scripts/install-deps.sh installs it): no plots")
+        return
+    ok = [p for p in pols if p["ok"]]
+    S = ['set terminal svg size 1000,420 dynamic font "sans,11"',
+         'set datafile commentschars "#"', 'set grid ytics', 'set key top left',
+         'set style fill solid 0.8 border -1']
+    for cname, title in (("main", "IPC normalised to GTO, fermi-gtx480 (seed 001 Fig. 8)"),
+                         ("deep", "IPC normalised to GTO, deep queues, divergent set")):
+        if not res[cname]:
+            continue
+        S += ['set style data histograms', 'set style histogram clustered gap 1', 'set boxwidth 0.9',
+              'set output "%s/ipc-%s.svg"' % (out, cname), 'set title "%s"' % title,
+              'set ylabel "IPC / IPC(GTO)"',
+              'plot ' + ", ".join('"%s/ipc-%s.dat" using %d%s title "%s"' % (
+                  out, cname, i + 2, ":xtic(1)" if i == 0 else "", p["label"])
+                  for i, p in enumerate(ok)) + ', 1 with lines lc rgb "black" notitle']
+    keys = [k for k in MSHR_POLICIES if any(k in v for v in res["mshr"].values())]
+    if keys:
+        S += ['set style data linespoints', 'set output "%s/mshr.svg"' % out,
+              'set title "MSHR sweep, divergent set geomean (Fig. 13)"',
+              'set xlabel "L1D MSHR entries"', 'set ylabel "IPC / IPC(GTO, 32)"',
+              'plot ' + ", ".join('"%s/mshr.dat" using 1:%d title "%s"' % (out, i + 2, label_of(pols, k))
+                                  for i, k in enumerate(keys))]
+    if res["smr"]:
+        S += ['set style data linespoints', 'set output "%s/smr.svg"' % out,
+              'set title "SMR sweep, oaws-static:S, divergent set geomean (Fig. 12)"',
+              'set xlabel "static miss rate S (%)"', 'set ylabel "IPC / IPC(GTO)"',
+              'plot "%s/smr.dat" using 1:2 title "OAWS-Static"' % out]
+    p = subprocess.run([gp], input="\n".join(S) + "\n", text=True, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT)
+    if p.returncode != 0:
+        sys.exit("results-oaws: gnuplot failed:\n" + p.stdout)
+
+
+if __name__ == "__main__":
+    main()
