@@ -7,7 +7,8 @@
 # statistics (results do not depend on the scheduler) and the predicted
 # misses charged equal those given back; RTL and lockstep JSON equal the C
 # model's but for the back-end name; oaws-static:0 equals GTO's golden JSON
-# but for the policy string and the OAWS-only keys (§5.4).
+# but for the policy string and the OAWS-only keys (§5.4), and so does
+# oaws-dyn with OCW held at 48 (every warp a locality warp, eff 0).
 #   tests/oaws/oaws-suite.sh BUILD_DIR [c]     (c: the C model only, for ASan)
 set -u
 cd "$(dirname "$0")/../.."
@@ -21,19 +22,22 @@ preset=fermi-gtx480
 gold=tests/golden/suite/$preset/gto.json
 fails=0; runs=0
 
-run() {   # BACKEND POLICY
-  local out="$tmp/$1-$2.json"
+run() {   # BACKEND POLICY [KEYS]   (with KEYS: the statistics must equal GTO's)
+  local out="$tmp/$1-$2${3:+-gto}.json"
   runs=$((runs + 1))
   if ! SMCOSIM_MODE=timing SMCOSIM_SCHED=$1 SMCOSIM_CONFIG=$preset SMCOSIM_POLICY=$2 \
-       SMCOSIM_JSON=$out "$bench" --size small >"$out.log" 2>&1 \
+       SMCOSIM_SET="${3:-}" SMCOSIM_JSON=$out "$bench" --size small >"$out.log" 2>&1 \
      || ! tail -1 "$out.log" | grep -q ' 0 failed$'; then
     echo "FAIL: $1 $2:"; grep -v ': PASS' "$out.log" | head -5; fails=$((fails + 1)); return
   fi
-  if ! python3 - "$out" "$gold" "$2" <<'PY'
+  if ! python3 - "$out" "$gold" "$2" "${3:-}" <<'PY'
 import json, sys
 new = json.load(open(sys.argv[1]))["launches"]
 gold = json.load(open(sys.argv[2]))["launches"]
 pol = sys.argv[3]
+as_gto = pol == "oaws-static:0" or sys.argv[4] != ""
+if pol == "oaws-static":
+    pol = "oaws-static:50"
 if len(new) != len(gold):
     sys.exit("  %d launches, GTO golden %d" % (len(new), len(gold)))
 for i, (n, g) in enumerate(zip(new, gold)):
@@ -45,13 +49,13 @@ for i, (n, g) in enumerate(zip(new, gold)):
         sys.exit("  launch %d %s: eff issued %d, retired %d" % (i, n["kernel"], o["eff_issued"], o["eff_retired"]))
     if n["policy"] != pol:
         sys.exit("  launch %d: policy %s, asked for %s" % (i, n["policy"], pol))
-    if pol == "oaws-static:0":
+    if as_gto:
         if n["issue_slots"].pop("occluded") != 0 or o["eff_issued"] != 0:
-            sys.exit("  launch %d %s: SMR 0 held or charged something" % (i, n["kernel"]))
+            sys.exit("  launch %d %s: %s held or charged something" % (i, n["kernel"], pol))
         del n["oaws"]
         n["policy"] = "gto"
         if n != g:
-            sys.exit("  launch %d %s: oaws-static:0 differs from GTO" % (i, n["kernel"]))
+            sys.exit("  launch %d %s: %s differs from GTO" % (i, n["kernel"], pol))
 PY
   then echo "FAIL: $1 $2 (against $gold)"; fails=$((fails + 1)); fi
   if [ "$1" != c ]; then
@@ -62,6 +66,7 @@ PY
 }
 
 run c oaws-static:0
+run c oaws-dyn "sched.oaws_ocw_min=48"    # every warp a locality warp: GTO
 for pol in oaws-static oaws-dyn; do
   run c $pol
   if [ "$only" != c ]; then
