@@ -129,6 +129,7 @@ typedef struct cmodel {
     /* OAWS (docs/oaws.md): mode, Avail_mshr, OCW, the cap of eff, and the
      * Miss_inflight register (its output copy is base.out.miss_inflight) */
     unsigned oaws, mshr_avail, ocw, oaws_cap, miss_inflight;
+    uint64_t rank_alive;                    /* alive when rank[] was computed */
     uint64_t unit_avail;                    /* the 8 input bytes, as registered */
     uint64_t barrier;
     uint64_t alive;
@@ -165,6 +166,10 @@ typedef struct cmodel {
     /* &warp[w].buf[warp[w].head], kept by refresh_head (a stale slot when
      * the buffer is empty) */
     const cm_entry *head_entry[SCHED_MAX_WARPS];
+    /* OAWS: each head's stored prediction (kept by refresh_head, so that
+     * Eq. 1 reads bytes instead of chasing head_entry) and each warp's rank
+     * (alive warps with a lower id, kept when alive changes) */
+    uint8_t head_pm[SCHED_MAX_WARPS], head_div[SCHED_MAX_WARPS], rank[SCHED_MAX_WARPS];
 
     cm_warp  warp[SCHED_MAX_WARPS];
 
@@ -184,14 +189,7 @@ typedef struct cmodel {
 
 static inline unsigned lowest(uint64_t m) { return (unsigned)__builtin_ctzll(m); }
 
-/* Bit count without a libgcc call (the build does not assume POPCNT). */
-static inline unsigned popcount64(uint64_t x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (unsigned)((x * 0x0101010101010101ull) >> 56);
-}
+#define popcount64 sched_popcount64   /* sched_if.h */
 
 /* Recompute the head qualification of warp w, whose buffer is not empty
  * (its head changed, or a writeback released a register it may have waited
@@ -212,6 +210,8 @@ static inline void refresh_head(cmodel *m, cm_masks *k, unsigned w, unsigned sb_
     k->op_lo |= bit & -(uint64_t)(e->issue.op & 1);
     k->op_hi |= bit & -(uint64_t)(e->issue.op >> 1);
     m->head_copy |= bit & -(uint64_t)e->issue.copy;
+    m->head_pm[w] = e->issue.pred_miss;
+    m->head_div[w] = e->issue.pred_div;
 }
 
 /* Clear the head qualification bits of the warps in `heads` (before
@@ -317,9 +317,7 @@ sched_any_pair(const cmodel *m, uint64_t a, uint64_t b, unsigned ns, int pow2)
  * instruction (sched_oaws_eff, sched_if.h); rank = alive warps below w. */
 static inline unsigned oaws_eff(const cmodel *m, unsigned w)
 {
-    const sched_issue *h = &m->head_entry[w]->issue;
-    unsigned rank = m->oaws == 2 ? popcount64(m->alive & ((1ull << w) - 1)) : 0;
-    return sched_oaws_eff(m->oaws, h->pred_miss, h->pred_div, rank, m->ocw, m->oaws_cap);
+    return sched_oaws_eff(m->oaws, m->head_pm[w], m->head_div[w], m->rank[w], m->ocw, m->oaws_cap);
 }
 
 /* The grant image shown when a scheduler does not issue: all zero. */
@@ -972,6 +970,13 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
     m->barrier = in->barrier;
     memcpy(&m->unit_avail, in->unit_avail, sizeof m->unit_avail);
     if (swl_changed) refresh_swl(m);
+    if (alive != m->rank_alive) {            /* OAWS ranks (GTO_gprio, §4.3.2) */
+        m->rank_alive = alive;
+        for (unsigned w = 0, n = 0; w < SCHED_MAX_WARPS; w++) {
+            m->rank[w] = (uint8_t)n;
+            n += (unsigned)(alive >> w) & 1;
+        }
+    }
 
     if (h_touch) haws_refresh(m, h_touch);
     compute_outputs_for(m, ns, pow2);

@@ -223,6 +223,15 @@ typedef struct sched_outputs {
  * load, the warp's rank (GTO_gprio: alive warps of the SM with a lower id).
  * Saturated at cap (the L1D's MSHR count). The core (C model and RTL,
  * sched_oaws.sv) and the timing model's LD/ST offer use this one rule. */
+/* Bit count without a libgcc call (the build does not assume POPCNT). */
+static inline unsigned sched_popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (unsigned)((x * 0x0101010101010101ull) >> 56);
+}
+
 static inline unsigned sched_oaws_eff(unsigned mode, unsigned pred_miss, unsigned pred_div,
                                       unsigned rank, unsigned ocw, unsigned cap)
 {

@@ -162,6 +162,7 @@ void tm_sm_reset(timing_gpu *g, tm_sm *sm)
     oaws_sm_reset(&sm->oaws, &g->oaws);      /* the DLC is cleared per launch (§4.2) */
     sm->core_alive = 0;
     sm->oaws_avail = 0;
+    memset(sm->rank, 0, sizeof sm->rank);
     tm_wave_reset(g, sm);
 }
 
@@ -192,10 +193,13 @@ static int is_control(const emu_inst_info *in)
 static void update_head(tm_sm *sm, unsigned wi)
 {
     const tm_warp *w = &sm->warp[wi];
-    if (w->count && !w->exited && w->buf[w->head].kind == GPU_UNIT_LDST)
+    if (w->count && !w->exited && w->buf[w->head].kind == GPU_UNIT_LDST) {
         sm->ldst_head |= 1ull << wi;
-    else
+        sm->head_pm[wi] = w->buf[w->head].pred_miss;    /* OAWS (0 when off) */
+        sm->head_div[wi] = w->buf[w->head].pred_div;
+    } else {
         sm->ldst_head &= ~(1ull << wi);
+    }
 }
 
 /* The pc of the warp's next instruction in program order, or -1 when it is
@@ -328,7 +332,7 @@ static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched
         int ld = in->op_class == EC_MEM && in->is_load && !in->is_atomic &&
                  (in->mem_space == SP_GLOBAL || in->mem_space == SP_LOCAL ||
                   in->mem_space == SP_GENERIC);
-        unsigned lanes = (unsigned)__builtin_popcount(g->src.ops->active_mask(w->cta, w->widx));
+        unsigned lanes = ld ? sched_popcount64(g->src.ops->active_mask(w->cta, w->widx)) : 0;
         uint8_t div = 0;
         unsigned pm = oaws_predict(&sm->oaws, &g->oaws, ld, pc, lanes, &div);
         e.pred_miss = (uint8_t)(pm > 63 ? 63 : pm);   /* 6 bits; lanes <= 32 keeps it <= 32 */
@@ -908,7 +912,13 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
      * LD/ST unit (all of it once the unit is free: one instruction at a
      * time, so Miss_inflight is 0 whenever the unit is offered) */
     uint64_t ldst_heads = sm->ldst_head;
-    sm->core_alive = (sm->core_alive & ~in.finish) | in.launch;
+    if ((in.launch | in.finish) && g->oaws.mode) {
+        sm->core_alive = (sm->core_alive & ~in.finish) | in.launch;
+        for (unsigned w = 0, n = 0; w < SCHED_MAX_WARPS; w++) {   /* GTO_gprio (§4.3.2) */
+            sm->rank[w] = (uint8_t)n;
+            n += (unsigned)(sm->core_alive >> w) & 1;
+        }
+    }
     if (g->oaws.mode) {
         uint32_t free_mshrs = mem_free_mshrs(g->mem, sm->id);
         in.oaws = (uint8_t)g->oaws.mode;
@@ -922,23 +932,27 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
             sm->oaws.unretired -= r;
             g->st->oaws.eff_retired += r;
         }
+    }
+    if (ldst_ok && g->oaws.mode) {
         /* offer the unit only to schedulers with an LD/ST head that Eq. 1
-         * lets issue at t+1 (the core's own rule, sched_oaws_eff); with
-         * none, as without OAWS */
-        uint64_t ok = 0;
-        for (uint64_t m = ldst_heads; m; m &= m - 1) {
-            unsigned w = (unsigned)__builtin_ctzll(m);
-            const tm_entry *h = &sm->warp[w].buf[sm->warp[w].head];
-            unsigned rank = (unsigned)__builtin_popcountll(sm->core_alive & ((1ull << w) - 1));
-            unsigned eff = sched_oaws_eff(in.oaws, h->pred_miss, h->pred_div, rank, in.ocw,
-                                          in.oaws_cap);
-            if (eff <= in.mshr_avail)
-                ok |= 1ull << w;
-        }
-        if (ok) {
-            if (ldst_ok && !(ok & g->sched_mask[sm->ldst_rr]) && (ldst_heads & g->sched_mask[sm->ldst_rr]))
-                g->st->oaws.offers_redirected++;
-            ldst_heads = ok;
+         * lets issue at t+1 (the core's own rule, sched_oaws_eff, with the
+         * levels just given; Miss_inflight is 0 then); the first such
+         * scheduler in round-robin order, else as without OAWS */
+        for (unsigned i = 0; i < ns; i++) {
+            unsigned s = (sm->ldst_rr + i) % ns;
+            uint64_t heads = sm->ldst_head & g->sched_mask[s];
+            for (; heads; heads &= heads - 1) {
+                unsigned w = (unsigned)__builtin_ctzll(heads);
+                if (sched_oaws_eff(in.oaws, sm->head_pm[w], sm->head_div[w], sm->rank[w], in.ocw,
+                                   in.oaws_cap) <= in.mshr_avail)
+                    break;
+            }
+            if (heads) {
+                if (i && (sm->ldst_head & g->sched_mask[sm->ldst_rr]))
+                    g->st->oaws.offers_redirected++;
+                ldst_heads = g->sched_mask[s] & sm->ldst_head;
+                break;
+            }
         }
     }
     if (ldst_ok)

@@ -126,6 +126,9 @@ typedef struct tm_sm {
     oaws_sm  oaws;
     uint64_t core_alive;
     uint32_t oaws_avail;
+    uint8_t  head_pm[SCHED_MAX_WARPS];   /* each buffer head's pred_miss and */
+    uint8_t  head_div[SCHED_MAX_WARPS];  /* pred_div (update_head; read by the LD/ST offer) */
+    uint8_t  rank[SCHED_MAX_WARPS];      /* alive warps below each warp (core_alive's) */
 } tm_sm;
 
 typedef struct tm_wave tm_wave;   /* timing_wave.c */
