@@ -49,6 +49,16 @@ for i, (n, g) in enumerate(zip(new, gold)):
         sys.exit("  launch %d %s: eff issued %d, retired %d" % (i, n["kernel"], o["eff_issued"], o["eff_retired"]))
     if n["policy"] != pol:
         sys.exit("  launch %d: policy %s, asked for %s" % (i, n["policy"], pol))
+    # the DLC holds divergent loads only: atax_kernel1's four unrolled
+    # a[i*n+j] loads (spec D.2), nothing for the coherent atax_kernel2 and
+    # the transposes (divergent stores never enter it)
+    want = {"atax_kernel1": 4, "atax_kernel2": 0}.get(n["kernel"])
+    if n["kernel"].startswith("transpose"):
+        want = 0
+    if pol != "oaws-static:0" and want is not None and o["dlc_max"] != want:
+        sys.exit("  launch %d %s: %d DLC entries, expected %d" % (i, n["kernel"], o["dlc_max"], want))
+    if not 2 <= o["ocw_min"] <= o["ocw_max"] <= 48:
+        sys.exit("  launch %d %s: OCW %d..%d outside 2..48" % (i, n["kernel"], o["ocw_min"], o["ocw_max"]))
     if as_gto:
         if n["issue_slots"].pop("occluded") != 0 or o["eff_issued"] != 0:
             sys.exit("  launch %d %s: %s held or charged something" % (i, n["kernel"], pol))
