@@ -162,6 +162,7 @@ void tm_sm_reset(timing_gpu *g, tm_sm *sm)
     oaws_sm_reset(&sm->oaws, &g->oaws);      /* the DLC is cleared per launch (§4.2) */
     sm->core_alive = 0;
     sm->oaws_avail = 0;
+    sm->ldst_cheap = 0;
     memset(sm->rank, 0, sizeof sm->rank);
     tm_wave_reset(g, sm);
 }
@@ -197,8 +198,13 @@ static void update_head(tm_sm *sm, unsigned wi)
         sm->ldst_head |= 1ull << wi;
         sm->head_pm[wi] = w->buf[w->head].pred_miss;    /* OAWS (0 when off) */
         sm->head_div[wi] = w->buf[w->head].pred_div;
+        if (sm->head_pm[wi] <= 1 && !sm->head_div[wi])
+            sm->ldst_cheap |= 1ull << wi;
+        else
+            sm->ldst_cheap &= ~(1ull << wi);
     } else {
         sm->ldst_head &= ~(1ull << wi);
+        sm->ldst_cheap &= ~(1ull << wi);
     }
 }
 
@@ -941,6 +947,9 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
         for (unsigned i = 0; i < ns; i++) {
             unsigned s = (sm->ldst_rr + i) % ns;
             uint64_t heads = sm->ldst_head & g->sched_mask[s];
+            /* a head charging at most 1 fits any free MSHR: no need to look */
+            if (in.mshr_avail && (heads & sm->ldst_cheap))
+                heads = sm->ldst_cheap & heads;
             for (; heads; heads &= heads - 1) {
                 unsigned w = (unsigned)__builtin_ctzll(heads);
                 if (sched_oaws_eff(in.oaws, sm->head_pm[w], sm->head_div[w], sm->rank[w], in.ocw,

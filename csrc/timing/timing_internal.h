@@ -129,6 +129,8 @@ typedef struct tm_sm {
     uint8_t  head_pm[SCHED_MAX_WARPS];   /* each buffer head's pred_miss and */
     uint8_t  head_div[SCHED_MAX_WARPS];  /* pred_div (update_head; read by the LD/ST offer) */
     uint8_t  rank[SCHED_MAX_WARPS];      /* alive warps below each warp (core_alive's) */
+    uint64_t ldst_cheap;                 /* LD/ST heads predicting at most 1 miss and not
+                                            divergent: eff <= 1 in every mode */
 } tm_sm;
 
 typedef struct tm_wave tm_wave;   /* timing_wave.c */
