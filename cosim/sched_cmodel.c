@@ -128,7 +128,7 @@ typedef struct cmodel {
     unsigned policy, warp_limit, pool_size;
     /* OAWS (docs/oaws.md): mode, Avail_mshr, OCW, the cap of eff, and the
      * Miss_inflight register (its output copy is base.out.miss_inflight) */
-    unsigned oaws, mshr_avail, ocw, oaws_cap, miss_inflight;
+    unsigned oaws, mshr_avail, ocw, oaws_cap, miss_inflight;  /* ocw: the OCW register */
     uint64_t rank_alive;                    /* alive when rank[] was computed */
     uint64_t unit_avail;                    /* the 8 input bytes, as registered */
     uint64_t barrier;
@@ -957,8 +957,12 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
     }
     m->oaws = in->oaws;
     m->mshr_avail = in->mshr_avail;
-    m->ocw = in->ocw;
     m->oaws_cap = in->oaws_cap;
+    if (in->ocw_event) {                    /* the OCW logic (Fig. 7) */
+        sched_oaws_ocw_step(&b->out.ocw, &b->out.ocw_cnt, in->ocw_event, in->ocw_half,
+                            in->ocw_min, in->ocw_max, in->cnt_max, in->cnt_init);
+        m->ocw = b->out.ocw;
+    }
 
     /* Registered levels. */
     uint64_t alive = (m->alive & ~in->finish) | in->launch;

@@ -86,7 +86,10 @@ int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err,
     ICHECK(in->pool_size <= 127, "input pool_size=%u: must be 0..127", in->pool_size);
     ICHECK(in->oaws <= 2, "input oaws=%u: must be 0 (off), 1 (static) or 2 (dynamic)", in->oaws);
     ICHECK(in->mshr_avail <= 127, "input mshr_avail=%u: must be 0..127", in->mshr_avail);
-    ICHECK(in->ocw <= 127, "input ocw=%u: must be 0..127", in->ocw);
+    ICHECK(in->ocw_event <= 3, "input ocw_event=%u: must be 0..3", in->ocw_event);
+    ICHECK(in->ocw_half <= 1, "input ocw_half=%u: must be 0 or 1", in->ocw_half);
+    ICHECK(in->ocw_min <= 127, "input ocw_min=%u: must be 0..127", in->ocw_min);
+    ICHECK(in->ocw_max <= 127, "input ocw_max=%u: must be 0..127", in->ocw_max);
     ICHECK(in->oaws_cap <= 127, "input oaws_cap=%u: must be 0..127", in->oaws_cap);
     ICHECK(in->ldst_retire_miss <= 127, "input ldst_retire_miss=%u: must be 0..127",
            in->ldst_retire_miss);

@@ -163,9 +163,13 @@ typedef struct sched_inputs {
     /* OAWS (docs/oaws.md; seed 001 Eq. 1) */
     uint8_t  oaws;                                      /* 0 off, 1 static, 2 dynamic */
     uint8_t  mshr_avail;                                /* free L1D MSHRs, 7 bits */
-    uint8_t  ocw;                                       /* dynamic: locality warps = rank < ocw */
     uint8_t  oaws_cap;                                  /* eff saturates here (MSHR count) */
     uint8_t  ldst_retire_miss;                          /* event: eff of retired LD/ST insts */
+    uint8_t  ocw_event;                                 /* event: 1 fully, 2 partially cached
+                                                           divergent load, 3 load initial values */
+    uint8_t  ocw_half;                                  /* with 2: delta = max(1, CNT/2) */
+    uint8_t  ocw_min, ocw_max;                          /* OCW's bounds, 7 bits */
+    uint8_t  cnt_max, cnt_init;                         /* Cmax, CNT's initial value */
     /* HAWS (docs/haws.md, "Scheduler core") */
     uint8_t  haws;                                      /* 0 off, 1 per-warp trigger,
                                                            2 only when the warp's scheduler
@@ -214,6 +218,7 @@ typedef struct sched_outputs {
     sched_rcu_head fetch_rcu[SCHED_MAX_SCHEDULERS];     /* RCU head of fetch_warp[s] */
     /* OAWS */
     uint8_t     miss_inflight;                          /* Miss_inflight register */
+    uint8_t     ocw, ocw_cnt;                           /* the OCW logic's registers */
 } sched_outputs;
 
 /* OAWS (docs/oaws.md; seed 001 §4.1.1, §4.2, §4.3.2): the effective
@@ -239,6 +244,33 @@ static inline unsigned sched_oaws_eff(unsigned mode, unsigned pred_miss, unsigne
     if (mode == 2)
         e = rank < ocw ? 0 : e + (pred_div ? rank : 0);
     return e < cap ? e : cap;
+}
+
+/* OAWS's OCW logic (seed 001 §4.3.1, Fig. 7; ../shared/design/oaws.md C.6
+ * #13, #14), one step: event 1 (a fully cached divergent load): CNT up,
+ * saturating at cnt_max; at cnt_max, if OCW < ocw_max, OCW up and CNT 0.
+ * Event 2 (partially cached): CNT down by 1, or by max(1, CNT/2) with half,
+ * stopping at 0; at 0, if OCW > ocw_min, OCW down and CNT = cnt_max. Event
+ * 3: CNT = cnt_init, OCW = ocw_min. The core's C model and RTL
+ * (rtl/sched_oaws_ocw.sv) and the timing model's look-ahead use this rule. */
+static inline void sched_oaws_ocw_step(uint8_t *ocw, uint8_t *cnt, unsigned event, unsigned half,
+                                       unsigned ocw_min, unsigned ocw_max, unsigned cnt_max,
+                                       unsigned cnt_init)
+{
+    unsigned o = *ocw, c = *cnt;
+    if (event == 1) {
+        if (c < cnt_max) c++;
+        if (c == cnt_max && o < ocw_max) { o++; c = 0; }
+    } else if (event == 2) {
+        unsigned d = half && (c >> 1) ? c >> 1 : 1;
+        c = c > d ? c - d : 0;
+        if (c == 0 && o > ocw_min) { o--; c = cnt_max; }
+    } else if (event == 3) {
+        c = cnt_init;
+        o = ocw_min;
+    }
+    *ocw = (uint8_t)o;
+    *cnt = (uint8_t)c;
 }
 
 /* ---- back ends ---------------------------------------------------------- */

@@ -134,7 +134,9 @@ sched_inputs_scan_for(const sched_scan_limits *l, const sched_inputs *in,
     unsigned bad = (in->policy >= SCHED_NUM_POLICIES) | (in->warp_limit > 127) |
                    (in->pool_size > 127) |
                    (in->oaws > 2) |
-                   (((in->mshr_avail | in->ocw | in->oaws_cap | in->ldst_retire_miss) & 0x80u) != 0) |
+                   (((in->mshr_avail | in->oaws_cap | in->ldst_retire_miss | in->ocw_min |
+                      in->ocw_max) & 0x80u) != 0) |
+                   (in->ocw_event > 3) | (in->ocw_half > 1) |
                    (((in->barrier | in->launch | in->finish) & ~l->warps) != 0) |
                    ((units & 0xF0F0F0F0F0F0F0F0ull) != 0);
 

@@ -44,7 +44,8 @@ struct sched_stim {
     uint64_t hbr_due[SCHED_MAX_WARPS];       /* ... its outcome is given from then */
     /* OAWS: its own random stream (the draws above stay what they were) */
     uint64_t rng2;
-    unsigned oaws, mshr_avail, ocw, oaws_cap;
+    unsigned oaws, mshr_avail, ocw_min, ocw_max, cnt_max, oaws_cap;
+    unsigned prev_ocw;                       /* ocw of the last outputs */
 };
 
 static uint64_t next_rand(sched_stim *st)
@@ -462,11 +463,26 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
     if (k2 == 0) st->mshr_avail = below2(st, 128);
     else if (k2 < 6) st->mshr_avail = st->mshr_avail ? st->mshr_avail - 1 : 0;
     else if (k2 < 10 && st->mshr_avail < 127) st->mshr_avail++;
-    if (below2(st, 64) == 0) st->ocw = below2(st, p->num_warps + 2);
+    /* the OCW logic: small bounds and Cmax so that OCW moves often */
+    if (st->cycle == 0 || below2(st, 256) == 0) {
+        st->ocw_min = below2(st, 4) == 0 ? below2(st, 128) : below2(st, p->num_warps / 2 + 1);
+        st->ocw_max = below2(st, 4) == 0 ? below2(st, 128) : st->ocw_min + below2(st, p->num_warps);
+        if (st->ocw_max > 127) st->ocw_max = 127;
+        st->cnt_max = below2(st, 8) == 0 ? below2(st, 256) : 1 + below2(st, 6);
+    }
+    in->ocw_min = (uint8_t)st->ocw_min;
+    in->ocw_max = (uint8_t)st->ocw_max;
+    in->cnt_max = (uint8_t)st->cnt_max;
+    in->cnt_init = (uint8_t)below2(st, st->cnt_max + 1);
+    if (st->cycle == 0 || below2(st, 4) == 0) {
+        unsigned k = below2(st, 32);
+        in->ocw_event = (uint8_t)(st->cycle == 0 || k == 0 ? 3 : 1 + (k & 1));
+        in->ocw_half = (uint8_t)below2(st, 2);
+        if (below2(st, 16) == 0) in->ocw_half = (uint8_t)(in->ocw_event == 2);
+    }
     if (below2(st, 256) == 0) st->oaws_cap = below2(st, 4) == 0 ? below2(st, 128) : 32;
     in->oaws = (uint8_t)st->oaws;
     in->mshr_avail = (uint8_t)st->mshr_avail;
-    in->ocw = (uint8_t)st->ocw;
     in->oaws_cap = (uint8_t)st->oaws_cap;
     if (below2(st, 4) == 0) {
         unsigned lim = out->miss_inflight + 4u;
@@ -476,6 +492,8 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
     for (unsigned s = 0; s < ns; s++) st->n.oaws_eff_issues += out->issue[s].eff_miss != 0;
     st->n.oaws_inflight_max = out->miss_inflight > st->n.oaws_inflight_max ? out->miss_inflight
                                                                              : st->n.oaws_inflight_max;
+    st->n.oaws_ocw_moves += out->ocw != st->prev_ocw;
+    st->prev_ocw = out->ocw;
 
     st->cycle++;
 }

@@ -102,9 +102,14 @@ module sched_core #(
   // OAWS (registered levels; ldst_retire_i is an event)
   input  logic [1:0]                          oaws_i,         // 0 off, 1 static, 2 dynamic
   input  logic [6:0]                          mshr_avail_i,   // Avail_mshr
-  input  logic [6:0]                          ocw_i,          // dynamic: locality if rank < ocw
   input  logic [6:0]                          oaws_cap_i,     // eff saturates here
   input  logic [6:0]                          ldst_retire_i,  // eff of retired LD/ST insts
+  input  logic [1:0]                          ocw_event_i,    // OCW logic: 1 fully, 2 partially
+  input  logic                                ocw_half_i,     //   cached, 3 load; delta CNT/2
+  input  logic [6:0]                          ocw_min_i,      //   bounds and initial values,
+  input  logic [6:0]                          ocw_max_i,      //   sampled at the event's edge
+  input  logic [7:0]                          cnt_max_i,
+  input  logic [7:0]                          cnt_init_i,
 
   // issue grants, one per scheduler (fields are zero when not valid)
   output logic [NumSchedulers-1:0]            issue_valid_o,
@@ -142,6 +147,8 @@ module sched_core #(
 
   // OAWS: the Miss_inflight register
   output logic [6:0]                          miss_inflight_o,
+  output logic [6:0]                          ocw_o,
+  output logic [7:0]                          ocw_cnt_o,
 
   // per scheduler, 8 counters of 32 bits (see sched_counters)
   output logic [NumSchedulers*8*32-1:0]       counters_o
@@ -470,7 +477,7 @@ module sched_core #(
     .rst_ni         (rst_ni),
     .mode_i         (oaws_i),
     .mshr_avail_i   (mshr_avail_i),
-    .ocw_i          (ocw_i),
+    .ocw_i          (ocw_o),
     .cap_i          (oaws_cap_i),
     .retire_i       (ldst_retire_i),
     .alive_i        (alive_q),
@@ -481,6 +488,19 @@ module sched_core #(
     .occlude_o      (occlude),
     .eff_o          (grant_eff),
     .miss_inflight_o(miss_inflight_o)
+  );
+
+  sched_oaws_ocw u_ocw (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .event_i   (ocw_event_i),
+    .half_i    (ocw_half_i),
+    .ocw_min_i (ocw_min_i),
+    .ocw_max_i (ocw_max_i),
+    .cnt_max_i (cnt_max_i),
+    .cnt_init_i(cnt_init_i),
+    .ocw_o     (ocw_o),
+    .cnt_o     (ocw_cnt_o)
   );
 
   sched_qualify #(.N(NumWarps)) u_qual (

@@ -19,7 +19,7 @@
 // occluded and every eff is 0.
 //
 // Registers (all levels are registered, like unit_avail): mode, Avail_mshr,
-// OCW, cap, and Miss_inflight, which adds the eff of every granted LD/ST head
+// cap, and Miss_inflight (OCW is sched_oaws_ocw's register), which adds the eff of every granted LD/ST head
 // and subtracts retire_i (the eff of instructions that left the LD/ST unit),
 // saturating at 0 and 127.
 //
@@ -35,7 +35,7 @@ module sched_oaws #(
   input  logic                         rst_ni,
   input  logic [1:0]                   mode_i,
   input  logic [6:0]                   mshr_avail_i,
-  input  logic [6:0]                   ocw_i,
+  input  logic [6:0]                   ocw_i,        // the OCW register (sched_oaws_ocw)
   input  logic [6:0]                   cap_i,
   input  logic [6:0]                   retire_i,
   input  logic [NumWarps-1:0]          alive_i,      // registered alive (slot order)
@@ -50,7 +50,7 @@ module sched_oaws #(
   localparam int Wps = NumWarps / NumSchedulers;
 
   logic [1:0] mode_q;
-  logic [6:0] mshr_avail_q, ocw_q, cap_q, inflight_q;
+  logic [6:0] mshr_avail_q, cap_q, inflight_q;
 
   // eff of every warp (slot order); only computed while OAWS is on
   logic [7*NumWarps-1:0] eff;
@@ -74,7 +74,7 @@ module sched_oaws #(
                 head_pm_i[3*NumWarps + slot], head_pm_i[2*NumWarps + slot],
                 head_pm_i[1*NumWarps + slot], head_pm_i[slot]};
         if (mode_q == 2'd2) begin
-          if (rank < ocw_q)                       e = '0;
+          if (rank < ocw_i)                       e = '0;
           else if (head_pm_i[6*NumWarps + slot])  e = e + rank;
         end
         if (e > cap_q) e = cap_q;
@@ -95,7 +95,6 @@ module sched_oaws #(
     if (!rst_ni) begin
       mode_q       <= '0;
       mshr_avail_q <= '0;
-      ocw_q        <= '0;
       cap_q        <= '0;
       inflight_q   <= '0;
     end else begin
@@ -109,7 +108,6 @@ module sched_oaws #(
       else                   inflight_q <= 7'(v);
       mode_q       <= mode_i;
       mshr_avail_q <= mshr_avail_i;
-      ocw_q        <= ocw_i;
       cap_q        <= cap_i;
     end
   end

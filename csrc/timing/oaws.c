@@ -9,9 +9,8 @@
 
 void oaws_sm_reset(oaws_sm *o, const oaws_params *p)
 {
+    (void)p;
     memset(o, 0, sizeof *o);
-    o->ocw = p->ocw_min;          /* §4.3.1: OCW = 2 initially (#18: per launch) */
-    o->cnt = p->cnt_init;         /* §4.3.1: CNT = 128 */
 }
 
 const oaws_dlc_entry *oaws_dlc_find(const oaws_sm *o, uint32_t pc)
@@ -75,23 +74,9 @@ unsigned oaws_predict(const oaws_sm *o, const oaws_params *p, int is_load_gl, ui
     return (lanes * rate + 99) / 100;   /* Miss_pred = Div_pred x SMR, rounded up (#4) */
 }
 
-void oaws_ocw_event(oaws_sm *o, const oaws_params *p, int fully_cached, int sensitive)
+unsigned oaws_ocw_event(const oaws_params *p, int fully_cached, int sensitive, uint8_t *half)
 {
-    if (fully_cached) {           /* Fig. 7 (A), (B), (D) */
-        if (o->cnt < p->cnt_max)
-            o->cnt++;
-        if (o->cnt == p->cnt_max && o->ocw < p->ocw_max) {
-            o->ocw++;
-            o->cnt = 0;
-        }
-        return;
-    }
-    /* (C), (E), (D); Δ = CNT/2 never moves 1 to 0, so at least 1 (#14) */
-    int half = p->delta == OAWS_DELTA_HALF || (p->delta == OAWS_DELTA_AUTO && sensitive);
-    unsigned d = half ? (o->cnt >> 1 ? o->cnt >> 1 : 1) : 1;
-    o->cnt = o->cnt > d ? o->cnt - d : 0;
-    if (o->cnt == 0 && o->ocw > p->ocw_min) {
-        o->ocw--;
-        o->cnt = p->cnt_max;
-    }
+    *half = !fully_cached && (p->delta == OAWS_DELTA_HALF ||
+                              (p->delta == OAWS_DELTA_AUTO && sensitive));
+    return fully_cached ? 1 : 2;
 }

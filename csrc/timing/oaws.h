@@ -1,13 +1,14 @@
 /*
  * oaws.h — the SM-side OAWS logic that the paper places beside the L1D, in
  * the memory access coalescing unit (MACU): the Divergent Load Classifier
- * (DLC), the OCW estimation (CNT/OCW, Fig. 7) and the per-instruction miss
- * prediction computed at decode (docs/oaws.md; seed 001 = B. Wang, Y. Zhu,
+ * (DLC) and the per-instruction miss prediction computed at decode (docs/oaws.md; seed 001 = B. Wang, Y. Zhu,
  * W. Yu, "OAWS: Memory Occlusion Aware Warp Scheduling", PACT'16, §4.2–§4.4).
  *
  * The scheduler core (rtl/sched_oaws.sv and its C model) applies Eq. 1 with
  * what this file computes: the stored prediction (pred_miss, pred_div) that
- * goes with each pushed instruction, and the SM's OCW. smcosim's memory side
+ * goes with each pushed instruction. The OCW logic (Fig. 7) is in the core
+ * (rtl/sched_oaws_ocw.sv, sched_oaws_ocw_step() in cosim/sched_if.h); the
+ * timing model reports its events. smcosim's memory side
  * is C (mem-model/), so this MACU logic is C too; it is plain integer logic
  * with the paper's widths (docs/oaws.md, "Where each piece lives").
  */
@@ -41,12 +42,11 @@ typedef struct oaws_dlc_entry {
 } oaws_dlc_entry;
 
 /* One SM's state; cleared at every kernel launch ("DLC is cleared at each
- * kernel invocation", §4.2; OCW and CNT start again at (ocw_min, cnt_init)). */
+ * kernel invocation", §4.2). */
 typedef struct oaws_sm {
     oaws_dlc_entry dlc[OAWS_DLC_MAX];
     unsigned n;                   /* valid entries (the first n) */
     uint64_t clock;               /* update counter for the stamps */
-    unsigned ocw, cnt;
     unsigned unretired;           /* eff of issued LD/ST instructions still in the unit */
 } oaws_sm;
 
@@ -76,10 +76,10 @@ int oaws_assoc_sensitive(const oaws_dlc_entry *e);
 unsigned oaws_predict(const oaws_sm *o, const oaws_params *p, int is_load_gl, uint32_t pc,
                       unsigned lanes, uint8_t *pred_div);
 
-/* A divergent load's accesses were all serviced by the L1D (§4.3.1, Fig. 7):
- * fully_cached (no access missed) counts CNT up, else down by Δ; CNT at its
- * ends moves OCW within [ocw_min, ocw_max]. sensitive chooses Δ under
- * OAWS_DELTA_AUTO: CNT/2 (at least 1) when set, else 1. */
-void oaws_ocw_event(oaws_sm *o, const oaws_params *p, int fully_cached, int sensitive);
+/* The OCW logic's event for a divergent load whose accesses were all
+ * serviced by the L1D (§4.3.1, Fig. 7): 1 when fully cached (no access
+ * missed), else 2; *half: Δ = CNT/2 (at least 1), chosen by sched.oaws_delta
+ * (auto: for an associativity-sensitive load, `sensitive`). */
+unsigned oaws_ocw_event(const oaws_params *p, int fully_cached, int sensitive, uint8_t *half);
 
 #endif

@@ -163,6 +163,8 @@ void tm_sm_reset(timing_gpu *g, tm_sm *sm)
     sm->core_alive = 0;
     sm->oaws_avail = 0;
     sm->ldst_cheap = 0;
+    sm->ocw_event = 3;                        /* OCW, CNT = ocw_min, cnt_init at the first edge */
+    sm->ocw_half = 0;
     memset(sm->rank, 0, sizeof sm->rank);
     tm_wave_reset(g, sm);
 }
@@ -743,13 +745,7 @@ static void oaws_retire(timing_gpu *g, tm_sm *sm)
     os->div_replay_mshr += r.replay_mshr;
     os->div_replay_icnt += r.replay_icnt;
     const oaws_dlc_entry *d = oaws_dlc_find(&sm->oaws, mr->info->pc);
-    oaws_ocw_event(&sm->oaws, &g->oaws, fully, oaws_assoc_sensitive(d));
-    os->ocw_events++;
-    os->ocw_sum += sm->oaws.ocw;
-    if (sm->oaws.ocw < os->ocw_min)
-        os->ocw_min = sm->oaws.ocw;
-    if (sm->oaws.ocw > os->ocw_max)
-        os->ocw_max = sm->oaws.ocw;
+    sm->ocw_event = (uint8_t)oaws_ocw_event(&g->oaws, fully, oaws_assoc_sensitive(d), &sm->ocw_half);
 }
 
 /* ---- one SM, one cycle -------------------------------------------------- */
@@ -918,6 +914,7 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
      * LD/ST unit (all of it once the unit is free: one instruction at a
      * time, so Miss_inflight is 0 whenever the unit is offered) */
     uint64_t ldst_heads = sm->ldst_head;
+    uint8_t ocw_next = 0;
     if ((in.launch | in.finish) && g->oaws.mode) {
         sm->core_alive = (sm->core_alive & ~in.finish) | in.launch;
         for (unsigned w = 0, n = 0; w < SCHED_MAX_WARPS; w++) {   /* GTO_gprio (§4.3.2) */
@@ -929,7 +926,18 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
         uint32_t free_mshrs = mem_free_mshrs(g->mem, sm->id);
         in.oaws = (uint8_t)g->oaws.mode;
         in.mshr_avail = (uint8_t)(free_mshrs > 127 ? 127 : free_mshrs);
-        in.ocw = (uint8_t)(sm->oaws.ocw > 127 ? 127 : sm->oaws.ocw);
+        /* the OCW logic's event of this edge, and OCW after it (the value
+         * the core's Eq. 1 uses at t+1, for the LD/ST offer below) */
+        in.ocw_event = sm->ocw_event;
+        in.ocw_half = sm->ocw_half;
+        in.ocw_min = (uint8_t)g->oaws.ocw_min;
+        in.ocw_max = (uint8_t)g->oaws.ocw_max;
+        in.cnt_max = (uint8_t)g->oaws.cnt_max;
+        in.cnt_init = (uint8_t)g->oaws.cnt_init;
+        ocw_next = o->ocw;
+        uint8_t cnt_next = o->ocw_cnt;
+        sched_oaws_ocw_step(&ocw_next, &cnt_next, in.ocw_event, in.ocw_half, in.ocw_min,
+                            in.ocw_max, in.cnt_max, in.cnt_init);
         in.oaws_cap = (uint8_t)(c->mem.l1d_mshr_entries > 127 ? 127 : c->mem.l1d_mshr_entries);
         sm->oaws_avail = in.mshr_avail;
         if (ldst_ok && sm->oaws.unretired) {
@@ -952,7 +960,7 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
                 heads = sm->ldst_cheap & heads;
             for (; heads; heads &= heads - 1) {
                 unsigned w = (unsigned)__builtin_ctzll(heads);
-                if (sched_oaws_eff(in.oaws, sm->head_pm[w], sm->head_div[w], sm->rank[w], in.ocw,
+                if (sched_oaws_eff(in.oaws, sm->head_pm[w], sm->head_div[w], sm->rank[w], ocw_next,
                                    in.oaws_cap) <= in.mshr_avail)
                     break;
             }
@@ -1003,6 +1011,19 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
                 sched_error(sm->sched));
         return -1;
     }
+    /* OAWS: the OCW logic moved at this edge (statistics of its values) */
+    if (in.ocw_event == 1 || in.ocw_event == 2) {
+        timing_oaws_stats *os = &g->st->oaws;
+        unsigned ocw = sched_get_outputs(sm->sched)->ocw;
+        os->ocw_events++;
+        os->ocw_sum += ocw;
+        if (ocw < os->ocw_min)
+            os->ocw_min = ocw;
+        if (ocw > os->ocw_max)
+            os->ocw_max = ocw;
+    }
+    sm->ocw_event = 0;
+    sm->ocw_half = 0;
     /* HAWS: a warp entered or left hint mode at this edge; the core emptied
      * its buffer (and dropped this edge's push for it): so does the shadow */
     uint64_t mode = sched_get_outputs(sm->sched)->haws_mode;

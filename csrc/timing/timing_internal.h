@@ -131,6 +131,7 @@ typedef struct tm_sm {
     uint8_t  rank[SCHED_MAX_WARPS];      /* alive warps below each warp (core_alive's) */
     uint64_t ldst_cheap;                 /* LD/ST heads predicting at most 1 miss and not
                                             divergent: eff <= 1 in every mode */
+    uint8_t  ocw_event, ocw_half;        /* the core's OCW event for the next edge */
 } tm_sm;
 
 typedef struct tm_wave tm_wave;   /* timing_wave.c */

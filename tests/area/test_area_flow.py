@@ -95,7 +95,8 @@ def core_bits(p):
     lidx = clog2(wps) if wps > 1 else 1
     per_sched = lidx + lidx + wps + 8 * 32    # arbiter, fetch pointer, pool, counters
     levels = 2 + 7 + 7 + 4 * s + w + w        # policy, limit, pool size, units, barrier, alive
-    levels += 2 + 7 + 7 + 7 + 7               # OAWS: mode, Avail_mshr, OCW, cap, Miss_inflight
+    levels += 2 + 7 + 7 + 7                   # OAWS: mode, Avail_mshr, cap, Miss_inflight
+    levels += 7 + 8                           # OAWS OCW logic: OCW, CNT
     return (w * per_warp + s * per_sched + levels + haws_bits(w, e, rcu) + rcu_bits(w, rcu, r)
             + rename_bits(w, ren, r))
 
@@ -114,7 +115,8 @@ RTL_FORMULAS = {
     "sched_fetch_arb": idx_w,                 # last requested warp
     "sched_pool": lambda p: p["N"],           # active-pool bit per warp
     "sched_counters": lambda p: 8 * 32,
-    "sched_oaws": lambda p: 2 + 4 * 7,        # mode, Avail_mshr, OCW, cap, Miss_inflight
+    "sched_oaws": lambda p: 2 + 3 * 7,        # mode, Avail_mshr, cap, Miss_inflight
+    "sched_oaws_ocw": lambda p: 7 + 8,        # OCW, CNT
     "sched_qualify": lambda p: 0,
     "sched_rr_pick": lambda p: 0,
     "sched_haws": lambda p: haws_bits(p["NumWarps"], p["SbEntries"], p["RcuDepth"]),

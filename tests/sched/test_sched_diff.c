@@ -108,11 +108,14 @@ static void run_lockstep(const sched_params *p, int policy, uint64_t seed, uint6
     /* OAWS (docs/oaws.md): the stimulus draws the OAWS levels, predictions
      * and retirements; Eq. 1 must have held warps back, grants must have
      * charged misses, and Miss_inflight must have climbed */
-    if (n.oaws_occluded < 100 || n.oaws_eff_issues < 100 || n.oaws_inflight_max < 20)
+    if (n.oaws_occluded < 100 || n.oaws_eff_issues < 100 || n.oaws_inflight_max < 20 ||
+        n.oaws_ocw_moves < 100)
         fail_msg("params %u/%u/%u/%u/%u/%u policy %d: OAWS barely exercised: %" PRIu64
-                 " occluded slots, %" PRIu64 " charged issues, miss_inflight up to %" PRIu64,
+                 " occluded slots, %" PRIu64 " charged issues, miss_inflight up to %" PRIu64
+                 ", OCW moved %" PRIu64 " times",
                  p->num_warps, p->num_schedulers, p->reg_id_width, p->ibuf_depth, p->sb_entries,
-                 p->wb_ports, policy, n.oaws_occluded, n.oaws_eff_issues, n.oaws_inflight_max);
+                 p->wb_ports, policy, n.oaws_occluded, n.oaws_eff_issues, n.oaws_inflight_max,
+                 n.oaws_ocw_moves);
 }
 
 static void test_random_lockstep(void **state)

@@ -40,7 +40,12 @@ static void env_init(env *e, unsigned mode, uint64_t warps)
     e->in.policy = SCHED_POLICY_GTO;
     e->in.oaws = (uint8_t)mode;
     e->in.oaws_cap = 32;
-    e->in.ocw = 2;
+    /* the OCW logic: the paper's values, loaded at the first edge: OCW 2 */
+    e->in.ocw_event = 3;
+    e->in.ocw_min = 2;
+    e->in.ocw_max = 48;
+    e->in.cnt_max = 255;
+    e->in.cnt_init = 128;
     e->in.launch = warps;
     for (unsigned s = 0; s < 2; s++) e->in.unit_avail[s] = 0xF;
 }
@@ -55,6 +60,7 @@ static const sched_outputs *step(env *e)
     e->cycles++;
     e->in.launch = e->in.finish = 0;
     e->in.ldst_retire_miss = 0;
+    e->in.ocw_event = e->in.ocw_half = 0;
     memset(e->in.push, 0, sizeof e->in.push);
     memset(e->in.wb, 0, sizeof e->in.wb);
     return out(e);
@@ -272,13 +278,90 @@ static void test_dynamic(void **state)
     sched_destroy(e.b);
 }
 
+/* The OCW logic in the core (seed 001 Fig. 7; spec D.2's sequences): n
+ * events of one kind, then the registers. */
+static void ocw_events(env *e, unsigned n, unsigned event, unsigned half)
+{
+    for (unsigned i = 0; i < n; i++) {
+        e->in.ocw_event = (uint8_t)event;
+        e->in.ocw_half = (uint8_t)half;
+        step(e);
+    }
+}
+
+static void expect_ocw(env *e, unsigned ocw, unsigned cnt)
+{
+    assert_int_equal(out(e)->ocw, ocw);
+    assert_int_equal(out(e)->ocw_cnt, cnt);
+}
+
+static void test_ocw_sequences(void **state)
+{
+    (void)state;
+    env e;
+    env_init(&e, 2, 0xFF);                     /* warps 0..7, dynamic */
+    e.in.mshr_avail = 0;
+    step(&e);                                  /* load: (2, 128) */
+    expect_ocw(&e, 2, 128);
+    /* warp 2 (rank 2, scheduler 0) is a thrashing warp: its divergent load
+     * charges 16 + 2 = 18 and is held with no free MSHR */
+    push(&e, 2, SCHED_OP_LDST, 16, 1);
+    ocw_events(&e, 126, 1, 0);
+    expect_ocw(&e, 2, 254);
+    assert_int_equal(out(&e)->issue[0].valid, 0);
+    assert_int_equal(out(&e)->stall_reason[0], SCHED_REASON_OCCLUDED);
+    ocw_events(&e, 1, 1, 0);                   /* 127th: (3, 0) */
+    expect_ocw(&e, 3, 0);
+    /* OCW 3: warp 2 is a locality warp now, charges 0 and issues */
+    assert_int_equal(out(&e)->issue[0].valid, 1);
+    assert_int_equal(out(&e)->issue[0].warp, 2);
+    assert_int_equal(out(&e)->issue[0].eff_miss, 0);
+    ocw_events(&e, 255, 1, 0);
+    expect_ocw(&e, 4, 0);
+    ocw_events(&e, 1, 2, 0);                   /* (4, 0) - P with Δ 1 -> (3, 255) */
+    expect_ocw(&e, 3, 255);
+    ocw_events(&e, 1, 1, 0);                   /* -> (4, 0) */
+    expect_ocw(&e, 4, 0);
+    /* (5, 255) by a load with other initial values; Δ = CNT/2 */
+    e.in.ocw_min = 5;
+    e.in.cnt_init = 255;
+    ocw_events(&e, 1, 3, 0);
+    expect_ocw(&e, 5, 255);
+    e.in.ocw_min = 2;
+    static const unsigned cnt_after[8] = { 128, 64, 32, 16, 8, 4, 2, 1 };
+    for (unsigned i = 0; i < 8; i++) {
+        ocw_events(&e, 1, 2, 1);
+        expect_ocw(&e, 5, cnt_after[i]);
+    }
+    ocw_events(&e, 1, 2, 1);
+    expect_ocw(&e, 4, 255);
+    /* Δ 1 from (4, 255): 254 -> (4, 1), the 255th -> (3, 255) */
+    ocw_events(&e, 254, 2, 0);
+    expect_ocw(&e, 4, 1);
+    ocw_events(&e, 1, 2, 0);
+    expect_ocw(&e, 3, 255);
+    /* corners: at the bounds CNT stays at its end */
+    e.in.cnt_init = 1;
+    ocw_events(&e, 1, 3, 0);                   /* (2, 1) */
+    ocw_events(&e, 1, 2, 0);
+    expect_ocw(&e, 2, 0);
+    ocw_events(&e, 1, 2, 0);
+    expect_ocw(&e, 2, 0);
+    e.in.ocw_min = 48;
+    e.in.cnt_init = 255;
+    ocw_events(&e, 1, 3, 0);                   /* (48, 255) */
+    ocw_events(&e, 1, 1, 0);
+    expect_ocw(&e, 48, 255);
+    sched_destroy(e.b);
+}
+
 /* T8: out-of-range OAWS inputs are rejected with the field's name. */
 static void test_input_checks(void **state)
 {
     (void)state;
     static const struct { const char *field; } cases[] = {
-        { "oaws" }, { "mshr_avail" }, { "ocw" }, { "oaws_cap" }, { "ldst_retire_miss" },
-        { "pred_miss" }, { "pred_div" },
+        { "oaws" }, { "mshr_avail" }, { "ocw_min" }, { "oaws_cap" }, { "ldst_retire_miss" },
+        { "pred_miss" }, { "pred_div" }, { "ocw_event" }, { "ocw_half" }, { "ocw_max" },
     };
     for (unsigned c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         env e;
@@ -288,11 +371,14 @@ static void test_input_checks(void **state)
         switch (c) {
         case 0: bad.oaws = 3; break;
         case 1: bad.mshr_avail = 128; break;
-        case 2: bad.ocw = 128; break;
+        case 2: bad.ocw_min = 128; break;
         case 3: bad.oaws_cap = 128; break;
         case 4: bad.ldst_retire_miss = 128; break;
         case 5: bad.push[0].valid = 1; bad.push[0].instr.pred_miss = 64; break;
-        default: bad.push[0].valid = 1; bad.push[0].instr.pred_div = 2; break;
+        case 6: bad.push[0].valid = 1; bad.push[0].instr.pred_div = 2; break;
+        case 7: bad.ocw_event = 4; break;
+        case 8: bad.ocw_half = 2; break;
+        default: bad.ocw_max = 128; break;
         }
         assert_int_equal(sched_step(e.b, &bad), -1);
         if (!strstr(sched_error(e.b), cases[c].field))
@@ -310,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_miss_inflight),
         cmocka_unit_test(test_reason_priority),
         cmocka_unit_test(test_dynamic),
+        cmocka_unit_test(test_ocw_sequences),
         cmocka_unit_test(test_input_checks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

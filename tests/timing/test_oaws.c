@@ -13,6 +13,7 @@
 
 #include "tm_rig.h"
 #include "oaws.h"
+#include "sched_if.h"
 
 static oaws_params params(unsigned mode, unsigned smr)
 {
@@ -113,79 +114,91 @@ static void test_dlc(void **state)
     assert_false(oaws_assoc_sensitive(NULL));
 }
 
-/* ---- OCW / CNT (§4.3.1, Fig. 7; #13, #14) ---- */
+/* ---- OCW / CNT (§4.3.1, Fig. 7; #13, #14): the rule the core implements
+ * (sched_oaws_ocw_step, cosim/sched_if.h; the same sequences run on the
+ * core's C model and RTL in tests/sched/test_sched_oaws.c) ---- */
 
-static void ocw_events(oaws_sm *o, const oaws_params *p, unsigned n, int fully, int sensitive)
+typedef struct { uint8_t ocw, cnt; } ocw_state;
+
+static void ocw_events(ocw_state *o, unsigned n, unsigned event, unsigned half)
 {
-    for (unsigned i = 0; i < n; i++) oaws_ocw_event(o, p, fully, sensitive);
+    for (unsigned i = 0; i < n; i++)
+        sched_oaws_ocw_step(&o->ocw, &o->cnt, event, half, 2, 48, 255, 128);
 }
 
 static void test_ocw(void **state)
 {
     (void)state;
-    oaws_params p = params(OAWS_DYNAMIC, 50);
-    oaws_sm o;
-    oaws_sm_reset(&o, &p);
+    ocw_state o = { 0, 0 };
+    ocw_events(&o, 1, 3, 0);                   /* load: (2, 128) */
     assert_int_equal(o.ocw, 2);
     assert_int_equal(o.cnt, 128);
-    ocw_events(&o, &p, 126, 1, 0);
+    ocw_events(&o, 126, 1, 0);
     assert_int_equal(o.ocw, 2);
     assert_int_equal(o.cnt, 254);
-    ocw_events(&o, &p, 1, 1, 0);               /* 127th: CNT reaches 255 */
+    ocw_events(&o, 1, 1, 0);                   /* 127th: CNT reaches 255 */
     assert_int_equal(o.ocw, 3);
     assert_int_equal(o.cnt, 0);
-    ocw_events(&o, &p, 255, 1, 0);
+    ocw_events(&o, 255, 1, 0);
     assert_int_equal(o.ocw, 4);
     assert_int_equal(o.cnt, 0);
     /* from (3, 0): one partially cached load with Δ 1 -> (2, 255); one fully -> (3, 0) */
-    o.ocw = 3, o.cnt = 0;
-    ocw_events(&o, &p, 1, 0, 0);
+    o = (ocw_state){ 3, 0 };
+    ocw_events(&o, 1, 2, 0);
     assert_int_equal(o.ocw, 2);
     assert_int_equal(o.cnt, 255);
-    ocw_events(&o, &p, 1, 1, 0);
+    ocw_events(&o, 1, 1, 0);
     assert_int_equal(o.ocw, 3);
     assert_int_equal(o.cnt, 0);
-    /* from (5, 255), associativity-sensitive (Δ = CNT/2, at least 1):
-     * 128, 64, 32, 16, 8, 4, 2, 1, then 0 -> (4, 255) on the 9th */
-    o.ocw = 5, o.cnt = 255;
+    /* from (5, 255), Δ = CNT/2 (at least 1): 128, 64, ..., 1, then 0 -> (4, 255) */
+    o = (ocw_state){ 5, 255 };
     static const unsigned cnt_after[8] = { 128, 64, 32, 16, 8, 4, 2, 1 };
     for (unsigned i = 0; i < 8; i++) {
-        oaws_ocw_event(&o, &p, 0, 1);
+        ocw_events(&o, 1, 2, 1);
         assert_int_equal(o.cnt, cnt_after[i]);
         assert_int_equal(o.ocw, 5);
     }
-    oaws_ocw_event(&o, &p, 0, 1);
+    ocw_events(&o, 1, 2, 1);
     assert_int_equal(o.ocw, 4);
     assert_int_equal(o.cnt, 255);
     /* from (5, 255) with Δ 1: 254 events -> (5, 1), the 255th -> (4, 255) */
-    o.ocw = 5, o.cnt = 255;
-    ocw_events(&o, &p, 254, 0, 0);
+    o = (ocw_state){ 5, 255 };
+    ocw_events(&o, 254, 2, 0);
     assert_int_equal(o.ocw, 5);
     assert_int_equal(o.cnt, 1);
-    ocw_events(&o, &p, 1, 0, 0);
+    ocw_events(&o, 1, 2, 0);
     assert_int_equal(o.ocw, 4);
     assert_int_equal(o.cnt, 255);
     /* corner cases (D): CNT stays at its end when OCW is at its bound */
-    o.ocw = 2, o.cnt = 0;
-    ocw_events(&o, &p, 1, 0, 0);
+    o = (ocw_state){ 2, 0 };
+    ocw_events(&o, 1, 2, 0);
     assert_int_equal(o.ocw, 2);
     assert_int_equal(o.cnt, 0);
-    o.ocw = 2, o.cnt = 1;
-    ocw_events(&o, &p, 1, 0, 0);
+    o = (ocw_state){ 2, 1 };
+    ocw_events(&o, 1, 2, 0);
     assert_int_equal(o.ocw, 2);
     assert_int_equal(o.cnt, 0);
-    o.ocw = 48, o.cnt = 255;
-    ocw_events(&o, &p, 1, 1, 0);
+    o = (ocw_state){ 48, 255 };
+    ocw_events(&o, 1, 1, 0);
     assert_int_equal(o.ocw, 48);
     assert_int_equal(o.cnt, 255);
-    /* sched.oaws_delta=one / half override the DLC's verdict */
+    /* the event the timing model reports: fully cached -> 1; partially
+     * cached -> 2, with Δ CNT/2 for an associativity-sensitive load under
+     * sched.oaws_delta=auto, always with half, never with one */
+    oaws_params p = params(OAWS_DYNAMIC, 50);
+    uint8_t half = 9;
+    assert_int_equal(oaws_ocw_event(&p, 1, 1, &half), 1);
+    assert_int_equal(half, 0);
+    assert_int_equal(oaws_ocw_event(&p, 0, 1, &half), 2);
+    assert_int_equal(half, 1);
+    assert_int_equal(oaws_ocw_event(&p, 0, 0, &half), 2);
+    assert_int_equal(half, 0);
     p.delta = OAWS_DELTA_ONE;
-    o.ocw = 5, o.cnt = 255;
-    oaws_ocw_event(&o, &p, 0, 1);
-    assert_int_equal(o.cnt, 254);
+    assert_int_equal(oaws_ocw_event(&p, 0, 1, &half), 2);
+    assert_int_equal(half, 0);
     p.delta = OAWS_DELTA_HALF;
-    oaws_ocw_event(&o, &p, 0, 0);
-    assert_int_equal(o.cnt, 127);
+    assert_int_equal(oaws_ocw_event(&p, 0, 0, &half), 2);
+    assert_int_equal(half, 1);
 }
 
 /* ---- a synthetic kernel: OAWS removes the MSHR replays (D.4 D32) ---- */
