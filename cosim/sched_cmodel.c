@@ -126,6 +126,10 @@ typedef struct cmodel {
 
     /* registered levels */
     unsigned policy, warp_limit, pool_size;
+    /* OAWS (docs/oaws.md): mode, Avail_mshr, OCW, the cap of eff, and the
+     * Miss_inflight register (its output copy is base.out.miss_inflight) */
+    unsigned oaws, mshr_avail, ocw, oaws_cap, miss_inflight;  /* ocw: the OCW register */
+    uint64_t rank_alive;                    /* alive when rank[] was computed */
     uint64_t unit_avail;                    /* the 8 input bytes, as registered */
     uint64_t barrier;
     uint64_t alive;
@@ -162,6 +166,10 @@ typedef struct cmodel {
     /* &warp[w].buf[warp[w].head], kept by refresh_head (a stale slot when
      * the buffer is empty) */
     const cm_entry *head_entry[SCHED_MAX_WARPS];
+    /* OAWS: each head's stored prediction (kept by refresh_head, so that
+     * Eq. 1 reads bytes instead of chasing head_entry) and each warp's rank
+     * (alive warps with a lower id, kept when alive changes) */
+    uint8_t head_pm[SCHED_MAX_WARPS], head_div[SCHED_MAX_WARPS], rank[SCHED_MAX_WARPS];
 
     cm_warp  warp[SCHED_MAX_WARPS];
 
@@ -184,14 +192,7 @@ typedef struct cmodel {
 
 static inline unsigned lowest(uint64_t m) { return (unsigned)__builtin_ctzll(m); }
 
-/* Bit count without a libgcc call (the build does not assume POPCNT). */
-static inline unsigned popcount64(uint64_t x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (unsigned)((x * 0x0101010101010101ull) >> 56);
-}
+#define popcount64 sched_popcount64   /* sched_if.h */
 
 /* Recompute the head qualification of warp w, whose buffer is not empty
  * (its head changed, or a writeback released a register it may have waited
@@ -212,6 +213,8 @@ static inline void refresh_head(cmodel *m, cm_masks *k, unsigned w, unsigned sb_
     k->op_lo |= bit & -(uint64_t)(e->issue.op & 1);
     k->op_hi |= bit & -(uint64_t)(e->issue.op >> 1);
     m->head_copy |= bit & -(uint64_t)e->issue.copy;
+    m->head_pm[w] = e->issue.pred_miss;
+    m->head_div[w] = e->issue.pred_div;
 }
 
 /* Clear the head qualification bits of the warps in `heads` (before
@@ -282,15 +285,15 @@ static inline unsigned rr_pick(uint64_t m, unsigned last) { return first_from(m,
  * order of the ranking (docs/sched-interface.md: the reason closest to
  * issuing wins), and a scheduler's reason is the lane of the lowest set bit
  * of its bits; no_instr is the sentinel lane. Lanes (bit positions):
- *   0 issue, 8 unit_busy, 16 scoreboard, 32 long_dep, 40 warp_limit,
- *   48 barrier, 56 no_instr
+ *   0 issue, 8 occluded (OAWS), 16 unit_busy, 24 scoreboard, 32 long_dep,
+ *   40 warp_limit, 48 barrier, 56 no_instr
  * Two categories are reduced together, one in each 32-bit half. */
-#define LANE_BITS  0x0101010100010101ull        /* bit 0 of every lane in use */
+#define LANE_BITS  0x0101010101010101ull        /* bit 0 of every lane */
 #define SENTINEL   (0xFFull << 56)              /* no_instr, for every scheduler */
-#define REASON_AT_LANE ((uint64_t)SCHED_REASON_ISSUE | (uint64_t)SCHED_REASON_UNIT_BUSY << 8 |      \
-                        (uint64_t)SCHED_REASON_SCOREBOARD << 16 | (uint64_t)SCHED_REASON_LONG_DEP << 32 | \
-                        (uint64_t)SCHED_REASON_WARP_LIMIT << 40 | (uint64_t)SCHED_REASON_BARRIER << 48 |  \
-                        (uint64_t)SCHED_REASON_NO_INSTR << 56)
+#define REASON_AT_LANE ((uint64_t)SCHED_REASON_ISSUE | (uint64_t)SCHED_REASON_OCCLUDED << 8 |       \
+                        (uint64_t)SCHED_REASON_UNIT_BUSY << 16 | (uint64_t)SCHED_REASON_SCOREBOARD << 24 | \
+                        (uint64_t)SCHED_REASON_LONG_DEP << 32 | (uint64_t)SCHED_REASON_WARP_LIMIT << 40 |  \
+                        (uint64_t)SCHED_REASON_BARRIER << 48 | (uint64_t)SCHED_REASON_NO_INSTR << 56)
 
 /* Bit s (for a) and bit 32+s (for b) set when a (b) has a warp of scheduler
  * s; other bits are garbage. Warp w belongs to scheduler w % ns, so when ns
@@ -311,6 +314,13 @@ sched_any_pair(const cmodel *m, uint64_t a, uint64_t b, unsigned ns, int pow2)
     for (unsigned s = 0; s < ns; s++)
         y |= (uint64_t)((a & m->sched_mask[s]) != 0) << s | (uint64_t)((b & m->sched_mask[s]) != 0) << (32 + s);
     return y;
+}
+
+/* OAWS: the effective predicted misses of warp w's head, an LD/ST
+ * instruction (sched_oaws_eff, sched_if.h); rank = alive warps below w. */
+static inline unsigned oaws_eff(const cmodel *m, unsigned w)
+{
+    return sched_oaws_eff(m->oaws, m->head_pm[w], m->head_div[w], m->rank[w], m->ocw, m->oaws_cap);
 }
 
 /* The grant image shown when a scheduler does not issue: all zero. */
@@ -347,14 +357,25 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
     uint64_t unit_ok = (unit_lo0 ^ ((unit_lo0 ^ unit_lo1) & hi)) | m->head_copy;   /* a copy needs no unit */
     uint64_t ub = r & ~unit_ok;
     uint64_t ready = r & unit_ok;
+    /* OAWS: Eq. 1 on the ready LD/ST heads (a HAWS copy is not one):
+     * occluded when eff + Miss_inflight > Avail_mshr (seed 001 §4.1.1) */
+    uint64_t occ = 0;
+    if (m->oaws) {
+        for (uint64_t c = ready & hi & ~lo & ~m->head_copy; c; c &= c - 1) {
+            unsigned w = lowest(c);
+            occ |= (uint64_t)(oaws_eff(m, w) + m->miss_inflight > m->mshr_avail) << w;
+        }
+        ready &= ~occ;
+    }
     /* a warp in hint mode asks only for its next chain member */
     uint64_t want = m->alive & m->mk.space & (~m->mode | m->chain_ok);
 
     /* per scheduler and category, in the lanes (see REASON_AT_LANE) */
     const uint64_t halves = m->sched_sel | m->sched_sel << 32;
     uint64_t issue_ld = sched_any_pair(m, ready, ld, ns, pow2) & halves;
-    uint64_t lanes = issue_ld | (sched_any_pair(m, ub, wl, ns, pow2) & halves) << 8 |
-                     (sched_any_pair(m, sb, bar, ns, pow2) & halves) << 16 | SENTINEL;
+    uint64_t lanes = issue_ld | (sched_any_pair(m, occ, wl, ns, pow2) & halves) << 8 |
+                     (sched_any_pair(m, ub, bar, ns, pow2) & halves) << 16 |
+                     (sched_any_pair(m, sb, 0, ns, pow2) & m->sched_sel) << 24 | SENTINEL;
     m->granted = (unsigned)issue_ld & m->sched_sel;
 
     #pragma GCC unroll 8
@@ -376,6 +397,8 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
         const sched_issue *image = &m->head_entry[w]->issue;
         image = (const sched_issue *)select64(issues, (uintptr_t)image, (uintptr_t)&no_issue);
         o->issue[s] = *image;
+        if (m->oaws && issues && ((hi & ~lo & ~m->head_copy) >> w & 1))
+            o->issue[s].eff_miss = (uint8_t)oaws_eff(m, w);
         m->last_issue[s] = w;               /* last itself when none is ready */
 
         /* the reason: the lane of the lowest bit of this scheduler */
@@ -460,7 +483,8 @@ static void cm_reset(sched_backend *b)
  *   image bytes 8..15  op, dst_valid, dst            <- instr bytes 4..6
  *                      pred, long_lat                <- instr bytes 11, 12
  *                      hinted = 0, copy = 0, (pad)
- *   image bytes 16..23 hint, pred_miss, (pad)        <- instr bytes 16..20
+ *   image bytes 16..23 hint, pred_miss, pred_div     <- instr bytes 16..21
+ *                      eff_miss = 0, (pad)
  * Padding bytes are always written as 0. */
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "sched_cmodel.c assembles buffer entries from little-endian words"
@@ -469,11 +493,12 @@ _Static_assert(offsetof(sched_instr, src) == 8, "sched_instr.src");
 #define CM_AT(type, field, off) _Static_assert(offsetof(type, field) == (off), #type "." #field)
 CM_AT(sched_instr, pc, 0); CM_AT(sched_instr, op, 4); CM_AT(sched_instr, dst_valid, 5);
 CM_AT(sched_instr, dst, 6); CM_AT(sched_instr, pred, 11); CM_AT(sched_instr, long_lat, 12);
-CM_AT(sched_instr, hint, 16); CM_AT(sched_instr, pred_miss, 20);
+CM_AT(sched_instr, hint, 16); CM_AT(sched_instr, pred_miss, 20); CM_AT(sched_instr, pred_div, 21);
 CM_AT(sched_issue, valid, 0); CM_AT(sched_issue, warp, 1); CM_AT(sched_issue, pc, 4);
 CM_AT(sched_issue, op, 8); CM_AT(sched_issue, dst_valid, 9); CM_AT(sched_issue, dst, 10);
 CM_AT(sched_issue, pred, 11); CM_AT(sched_issue, long_lat, 12); CM_AT(sched_issue, hinted, 13);
 CM_AT(sched_issue, copy, 14); CM_AT(sched_issue, hint, 16); CM_AT(sched_issue, pred_miss, 20);
+CM_AT(sched_issue, pred_div, 21); CM_AT(sched_issue, eff_miss, 22);
 _Static_assert(sizeof(sched_instr) == 24 && sizeof(sched_issue) == 24, "sched_instr/sched_issue size");
 #undef CM_AT
 
@@ -497,7 +522,7 @@ static inline void make_entry(cm_entry *e, const sched_instr *i, unsigned w)
     memcpy(&hint_to_pad, &i->hint, sizeof hint_to_pad);      /* instr bytes 16..23 */
     word0 = 1u | (uint64_t)w << 8 | (uint64_t)pc << 32;
     word1 = (op_to_pred & 0xFFFFFFull) | (op_to_pred >> 56) << 24 | (uint64_t)i->long_lat << 32;
-    word2 = hint_to_pad & 0xFFFFFFFFFFull;
+    word2 = hint_to_pad & 0xFFFFFFFFFFFFull;
     /* three 8-byte stores straight into the entry (a staging array read
      * back with wider loads would stall store forwarding) */
     char *img = (char *)&e->issue;
@@ -937,6 +962,23 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
     m->mk.op_hi = k.op_hi;
     b->out.long_pending = long_pending;
 
+    /* OAWS: Miss_inflight += the eff of this cycle's grants (0 unless an
+     * LD/ST issued under OAWS) - the retired eff, saturating at 0 and 127 */
+    if (m->oaws | m->miss_inflight | in->ldst_retire_miss) {
+        int v = (int)m->miss_inflight - (int)in->ldst_retire_miss;
+        for (unsigned s = 0; s < ns; s++) v += b->out.issue[s].eff_miss;
+        m->miss_inflight = v < 0 ? 0u : v > 127 ? 127u : (unsigned)v;
+        b->out.miss_inflight = (uint8_t)m->miss_inflight;
+    }
+    m->oaws = in->oaws;
+    m->mshr_avail = in->mshr_avail;
+    m->oaws_cap = in->oaws_cap;
+    if (in->ocw_event) {                    /* the OCW logic (Fig. 7) */
+        sched_oaws_ocw_step(&b->out.ocw, &b->out.ocw_cnt, in->ocw_event, in->ocw_half,
+                            in->ocw_min, in->ocw_max, in->cnt_max, in->cnt_init);
+        m->ocw = b->out.ocw;
+    }
+
     /* Registered levels. */
     uint64_t alive = (m->alive & ~in->finish) | in->launch;
     int swl_changed = alive != m->alive || in->warp_limit != m->warp_limit;
@@ -947,6 +989,13 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
     m->barrier = in->barrier;
     memcpy(&m->unit_avail, in->unit_avail, sizeof m->unit_avail);
     if (swl_changed) refresh_swl(m);
+    if (alive != m->rank_alive) {            /* OAWS ranks (GTO_gprio, §4.3.2) */
+        m->rank_alive = alive;
+        for (unsigned w = 0, n = 0; w < SCHED_MAX_WARPS; w++) {
+            m->rank[w] = (uint8_t)n;
+            n += (unsigned)(alive >> w) & 1;
+        }
+    }
 
     if (h_dirty) haws_refresh(m, h_dirty);
     compute_outputs_for(m, ns, pow2);

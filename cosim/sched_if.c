@@ -84,8 +84,15 @@ int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err,
            "input policy=%u: unsupported (0 lrr, 1 gto, 2 two_level)", in->policy);
     ICHECK(in->warp_limit <= 127, "input warp_limit=%u: must be 0..127", in->warp_limit);
     ICHECK(in->pool_size <= 127, "input pool_size=%u: must be 0..127", in->pool_size);
-    ICHECK(in->reserved_mshr_avail == 0 && in->reserved_mem_complete == 0,
-           "inputs reserved_mshr_avail/reserved_mem_complete: reserved for OAWS, must be 0");
+    ICHECK(in->oaws <= 2, "input oaws=%u: must be 0 (off), 1 (static) or 2 (dynamic)", in->oaws);
+    ICHECK(in->mshr_avail <= 127, "input mshr_avail=%u: must be 0..127", in->mshr_avail);
+    ICHECK(in->ocw_event <= 3, "input ocw_event=%u: must be 0..3", in->ocw_event);
+    ICHECK(in->ocw_half <= 1, "input ocw_half=%u: must be 0 or 1", in->ocw_half);
+    ICHECK(in->ocw_min <= 127, "input ocw_min=%u: must be 0..127", in->ocw_min);
+    ICHECK(in->ocw_max <= 127, "input ocw_max=%u: must be 0..127", in->ocw_max);
+    ICHECK(in->oaws_cap <= 127, "input oaws_cap=%u: must be 0..127", in->oaws_cap);
+    ICHECK(in->ldst_retire_miss <= 127, "input ldst_retire_miss=%u: must be 0..127",
+           in->ldst_retire_miss);
     ICHECK((in->barrier & ~warps) == 0, "input barrier: bits set beyond num_warps=%u", p->num_warps);
     ICHECK((in->launch & ~warps) == 0, "input launch: bits set beyond num_warps=%u", p->num_warps);
     ICHECK((in->finish & ~warps) == 0, "input finish: bits set beyond num_warps=%u", p->num_warps);
@@ -111,7 +118,8 @@ int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err,
                i->src[2] < reg_limit, "input push[%u]: register id wider than %u bits", s,
                p->reg_id_width);
         ICHECK(i->src_valid < 8, "input push[%u].src_valid=%u: 3 bits", s, i->src_valid);
-        ICHECK(i->pred_miss < 16, "input push[%u].pred_miss=%u: 4 bits", s, i->pred_miss);
+        ICHECK(i->pred_miss < 64, "input push[%u].pred_miss=%u: 6 bits (0..63)", s, i->pred_miss);
+        ICHECK(i->pred_div <= 1, "input push[%u].pred_div=%u: must be 0 or 1", s, i->pred_div);
         ICHECK(i->hint <= 0xFFFFFFu, "input push[%u].hint=0x%x: 24 bits", s, (unsigned)i->hint);
         ICHECK(ps->rcu <= 3, "input push[%u].rcu=%u: must be 0..3", s, ps->rcu);
     }

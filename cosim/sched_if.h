@@ -66,7 +66,7 @@ enum sched_op_class {
 /* Why a scheduler issued or did not issue in a cycle (output stall_reason,
  * index of the counters): SCHED_REASON_ISSUE = 0, SCHED_REASON_NO_INSTR, ...
  * from cosim/sched_reasons.def. When several warps block for different
- * reasons, the scheduler reports the first of: unit busy, scoreboard,
+ * reasons, the scheduler reports the first of: occluded (OAWS), unit busy, scoreboard,
  * long-latency dependence, warp limit, barrier, no instruction. */
 enum sched_reason {
 #define SCHED_REASON(id, code, name, ts, stat, doc) SCHED_REASON_##id = code,
@@ -112,7 +112,8 @@ typedef struct sched_instr {
     uint8_t  pred;             /* guarded by a predicate (carried only) */
     uint8_t  long_lat;         /* long-latency result (global/local load) */
     uint32_t hint;             /* HAWS hint word, 24 bits (hints/haws_hint.h) */
-    uint8_t  pred_miss;        /* OAWS predicted misses, 4 bits (carried only) */
+    uint8_t  pred_miss;        /* OAWS: stored part of the predicted misses, 6 bits */
+    uint8_t  pred_div;         /* OAWS: predicted divergent (pc in the DLC), 1 bit */
 } sched_instr;
 
 /* Return-pass kind of a push (sched_push.rcu) and of the RCU head shown in
@@ -159,10 +160,16 @@ typedef struct sched_inputs {
     uint64_t finish;                                    /* bit w: warp w finished */
     sched_push      push[SCHED_MAX_SCHEDULERS];         /* port s: warps of scheduler s */
     sched_writeback wb[SCHED_MAX_WB_PORTS];
-    /* Reserved for OAWS (later issue); must be zero in this version:
-     * memory completions and MSHR availability from L1D. */
-    uint8_t  reserved_mshr_avail;
-    uint8_t  reserved_mem_complete;
+    /* OAWS (docs/oaws.md; seed 001 Eq. 1) */
+    uint8_t  oaws;                                      /* 0 off, 1 static, 2 dynamic */
+    uint8_t  mshr_avail;                                /* free L1D MSHRs, 7 bits */
+    uint8_t  oaws_cap;                                  /* eff saturates here (MSHR count) */
+    uint8_t  ldst_retire_miss;                          /* event: eff of retired LD/ST insts */
+    uint8_t  ocw_event;                                 /* event: 1 fully, 2 partially cached
+                                                           divergent load, 3 load initial values */
+    uint8_t  ocw_half;                                  /* with 2: delta = max(1, CNT/2) */
+    uint8_t  ocw_min, ocw_max;                          /* OCW's bounds, 7 bits */
+    uint8_t  cnt_max, cnt_init;                         /* Cmax, CNT's initial value */
     /* HAWS (docs/haws.md, "Scheduler core") */
     uint8_t  haws;                                      /* 0 off, 1 per-warp trigger,
                                                            2 only when the warp's scheduler
@@ -183,6 +190,8 @@ typedef struct sched_issue {
     uint8_t  copy;             /* HAWS: a return-pass copy (renamed -> dst) */
     uint32_t hint;
     uint8_t  pred_miss;
+    uint8_t  pred_div;
+    uint8_t  eff_miss;         /* OAWS: the eff Eq. 1 used (LD/ST only, else 0) */
 } sched_issue;                 /* all fields zero when !valid; dst is the
                                   register written (a renamed member's Dst) */
 
@@ -207,7 +216,62 @@ typedef struct sched_outputs {
     uint8_t     fetch_pc_valid[SCHED_MAX_SCHEDULERS];   /* the request is a chain fetch */
     uint32_t    fetch_pc[SCHED_MAX_SCHEDULERS];         /* ... push exactly this pc */
     sched_rcu_head fetch_rcu[SCHED_MAX_SCHEDULERS];     /* RCU head of fetch_warp[s] */
+    /* OAWS */
+    uint8_t     miss_inflight;                          /* Miss_inflight register */
+    uint8_t     ocw, ocw_cnt;                           /* the OCW logic's registers */
 } sched_outputs;
+
+/* OAWS (docs/oaws.md; seed 001 §4.1.1, §4.2, §4.3.2): the effective
+ * predicted misses of an LD/ST head, the left side of Eq. 1. mode 1
+ * (static): the stored prediction. mode 2 (dynamic): 0 for a locality warp
+ * (rank < ocw), else the stored prediction plus, for a predicted-divergent
+ * load, the warp's rank (GTO_gprio: alive warps of the SM with a lower id).
+ * Saturated at cap (the L1D's MSHR count). The core (C model and RTL,
+ * sched_oaws.sv) and the timing model's LD/ST offer use this one rule. */
+/* Bit count without a libgcc call (the build does not assume POPCNT). */
+static inline unsigned sched_popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (unsigned)((x * 0x0101010101010101ull) >> 56);
+}
+
+static inline unsigned sched_oaws_eff(unsigned mode, unsigned pred_miss, unsigned pred_div,
+                                      unsigned rank, unsigned ocw, unsigned cap)
+{
+    unsigned e = pred_miss;
+    if (mode == 2)
+        e = rank < ocw ? 0 : e + (pred_div ? rank : 0);
+    return e < cap ? e : cap;
+}
+
+/* OAWS's OCW logic (seed 001 §4.3.1, Fig. 7; ../shared/design/oaws.md C.6
+ * #13, #14), one step: event 1 (a fully cached divergent load): CNT up,
+ * saturating at cnt_max; at cnt_max, if OCW < ocw_max, OCW up and CNT 0.
+ * Event 2 (partially cached): CNT down by 1, or by max(1, CNT/2) with half,
+ * stopping at 0; at 0, if OCW > ocw_min, OCW down and CNT = cnt_max. Event
+ * 3: CNT = cnt_init, OCW = ocw_min. The core's C model and RTL
+ * (rtl/sched_oaws_ocw.sv) and the timing model's look-ahead use this rule. */
+static inline void sched_oaws_ocw_step(uint8_t *ocw, uint8_t *cnt, unsigned event, unsigned half,
+                                       unsigned ocw_min, unsigned ocw_max, unsigned cnt_max,
+                                       unsigned cnt_init)
+{
+    unsigned o = *ocw, c = *cnt;
+    if (event == 1) {
+        if (c < cnt_max) c++;
+        if (c == cnt_max && o < ocw_max) { o++; c = 0; }
+    } else if (event == 2) {
+        unsigned d = half && (c >> 1) ? c >> 1 : 1;
+        c = c > d ? c - d : 0;
+        if (c == 0 && o > ocw_min) { o--; c = cnt_max; }
+    } else if (event == 3) {
+        c = cnt_init;
+        o = ocw_min;
+    }
+    *ocw = (uint8_t)o;
+    *cnt = (uint8_t)c;
+}
 
 /* ---- back ends ---------------------------------------------------------- */
 

@@ -36,10 +36,19 @@ static inline uint64_t sched_instr_allowed_bits(unsigned reg_id_width)
 }
 /* ... and bits that must be clear in the eight from `long_lat` (long_lat,
  * pad, hint): long_lat above bit 0, hint above bit 23 (the padding is not
- * looked at); and pred_miss (byte 20) above bit 3. */
+ * looked at); and pred_miss (byte 20) above bit 5, pred_div (byte 21) above
+ * bit 0 (the two as one 16-bit word). */
 _Static_assert(offsetof(sched_instr, long_lat) == 12 && offsetof(sched_instr, hint) == 16 &&
-               offsetof(sched_instr, pred_miss) == 20 && sizeof(sched_instr) == 24,
-               "sched_instr: long_lat..pred_miss layout");
+               offsetof(sched_instr, pred_miss) == 20 && offsetof(sched_instr, pred_div) == 21 &&
+               sizeof(sched_instr) == 24,
+               "sched_instr: long_lat..pred_div layout");
+#define SCHED_PRED_FORBIDDEN 0xFEC0u
+static inline unsigned sched_instr_pred_word(const sched_instr *i)
+{
+    uint16_t v;
+    memcpy(&v, &i->pred_miss, sizeof v);
+    return v;
+}
 #define SCHED_LONG_TO_HINT_FORBIDDEN 0xFF000000000000FEull
 _Static_assert(offsetof(sched_push, rcu) == 2 && offsetof(sched_push, instr) == 4,
                "sched_push layout");
@@ -124,7 +133,10 @@ sched_inputs_scan_for(const sched_scan_limits *l, const sched_inputs *in,
     memcpy(&units, in->unit_avail, sizeof units);
     unsigned bad = (in->policy >= SCHED_NUM_POLICIES) | (in->warp_limit > 127) |
                    (in->pool_size > 127) |
-                   ((in->reserved_mshr_avail | in->reserved_mem_complete) != 0) |
+                   (in->oaws > 2) |
+                   (((in->mshr_avail | in->oaws_cap | in->ldst_retire_miss | in->ocw_min |
+                      in->ocw_max) & 0x80u) != 0) |
+                   (in->ocw_event > 3) | (in->ocw_half > 1) |
                    (((in->barrier | in->launch | in->finish) & ~l->warps) != 0) |
                    ((units & 0xF0F0F0F0F0F0F0F0ull) != 0);
 
@@ -177,7 +189,7 @@ sched_inputs_scan_for(const sched_scan_limits *l, const sched_inputs *in,
             memcpy(&long_to_hint, &ps->instr.long_lat, sizeof long_to_hint);
             uint64_t wrong = ((ps->warp ^ s) & warp_forbidden) | (op_to_pred & forbidden) |
                              (long_to_hint & SCHED_LONG_TO_HINT_FORBIDDEN) |
-                             (ps->instr.pred_miss & 0xF0u) | (ps->rcu & 0xFCu);
+                             (sched_instr_pred_word(&ps->instr) & SCHED_PRED_FORBIDDEN) | (ps->rcu & 0xFCu);
             bad |= ps->valid & (wrong != 0);
         }
     } else {
@@ -188,7 +200,7 @@ sched_inputs_scan_for(const sched_scan_limits *l, const sched_inputs *in,
             memcpy(&long_to_hint, &ps->instr.long_lat, sizeof long_to_hint);
             unsigned wrong = (ps->warp >= l->nw) | (ps->warp % ns != s) |
                              (((op_to_pred & forbidden) | (long_to_hint & SCHED_LONG_TO_HINT_FORBIDDEN) |
-                               (ps->instr.pred_miss & 0xF0u) | (ps->rcu & 0xFCu)) != 0);
+                               (sched_instr_pred_word(&ps->instr) & SCHED_PRED_FORBIDDEN) | (ps->rcu & 0xFCu)) != 0);
             bad |= ps->valid & wrong;
         }
     }

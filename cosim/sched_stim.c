@@ -42,6 +42,10 @@ struct sched_stim {
     uint8_t  ren_orig[SCHED_MAX_WARPS][SCHED_MAX_REN_ENTRIES];
     uint8_t  hbr_wait[SCHED_MAX_WARPS];      /* a conditional member branch issued ... */
     uint64_t hbr_due[SCHED_MAX_WARPS];       /* ... its outcome is given from then */
+    /* OAWS: its own random stream (the draws above stay what they were) */
+    uint64_t rng2;
+    unsigned oaws, mshr_avail, ocw_min, ocw_max, cnt_max, oaws_cap;
+    unsigned prev_ocw;                       /* ocw of the last outputs */
 };
 
 static uint64_t next_rand(sched_stim *st)
@@ -57,6 +61,26 @@ static uint64_t next_rand(sched_stim *st)
 
 /* uniform in 0..n-1 */
 static unsigned below(sched_stim *st, unsigned n) { return (unsigned)((next_rand(st) >> 32) % n); }
+
+/* OAWS draws: uniform in 0..n-1 from the second stream */
+static unsigned below2(sched_stim *st, unsigned n)
+{
+    uint64_t x = st->rng2;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    st->rng2 = x;
+    return (unsigned)(((x * 0x2545F4914F6CDD1Dull) >> 32) % n);
+}
+
+/* An OAWS prediction for a pushed instruction: mostly small (so that Eq. 1
+ * is near its boundary with the drawn MSHR counts), sometimes up to 63. */
+static void oaws_pred(sched_stim *st, sched_instr *i)
+{
+    unsigned k = below2(st, 8);
+    i->pred_miss = (uint8_t)(k < 2 ? 0 : k < 4 ? 1 : k < 7 ? below2(st, 20) : below2(st, 64));
+    i->pred_div = (uint8_t)(below2(st, 2));
+}
 /* true with probability num/1024 */
 static int chance(sched_stim *st, unsigned num) { return below(st, 1024) < num; }
 
@@ -70,6 +94,8 @@ sched_stim *sched_stim_create(const sched_params *p, const sched_stim_opts *o)
     if (st->o.reg_range > st->reg_space) st->o.reg_range = st->reg_space;
     st->rng = o->seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
     if (st->rng == 0) st->rng = 1;
+    st->rng2 = st->rng ^ 0x5DEECE66Dull;
+    st->oaws_cap = 32;
     st->policy = o->policy >= 0 ? (unsigned)o->policy : 0;
     st->pool_size = 4;
     for (unsigned w = 0; w < p->num_warps; w++) st->reg_base[w] = below(st, st->reg_space);
@@ -115,6 +141,7 @@ static void random_instr(sched_stim *st, unsigned w, sched_instr *i)
         i->dst = (uint8_t)((st->reg_base[w] + st->burst[w]) & (st->reg_space - 1));
         i->hint = (uint32_t)next_rand(st) & 0xFFFFFFu;
         if (st->o.haws) i->hint = chance(st, 700) ? entry_hint(st) : 0;
+        oaws_pred(st, i);
         return;
     }
     unsigned k = below(st, 16);
@@ -127,7 +154,8 @@ static void random_instr(sched_stim *st, unsigned w, sched_instr *i)
     i->long_lat = i->op == SCHED_OP_LDST && i->dst_valid && chance(st, 600);
     i->hint = (uint32_t)next_rand(st) & 0xFFFFFFu;
     if (st->o.haws) i->hint = chance(st, 700) ? entry_hint(st) : 0;
-    i->pred_miss = (uint8_t)below(st, 16);
+    (void)below(st, 16);                     /* (was the 4-bit pred_miss draw) */
+    oaws_pred(st, i);
 }
 
 /* A small nonzero offset, -6..6 (HAWS hints). */
@@ -421,6 +449,51 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
     in->policy = (uint8_t)st->policy;
     in->warp_limit = (uint8_t)st->warp_limit;
     in->pool_size = (uint8_t)st->pool_size;
+
+    /* OAWS levels and retirements (docs/oaws.md): the mode changes now and
+     * then; Avail_mshr walks around small values; the retired eff is at
+     * most a bit more than Miss_inflight (so that the floor at 0 is hit) */
+    if (st->cycle == 0 || below2(st, 512) == 0) {
+        /* under the HAWS stimulus OAWS is on only now and then, so that the
+         * loads HAWS episodes wait for still issue (its coverage checks) */
+        st->oaws = below2(st, 3);
+        if (st->o.haws && below2(st, 4) != 0) st->oaws = 0;
+    }
+    unsigned k2 = below2(st, 16);
+    if (k2 == 0) st->mshr_avail = below2(st, 128);
+    else if (k2 < 6) st->mshr_avail = st->mshr_avail ? st->mshr_avail - 1 : 0;
+    else if (k2 < 10 && st->mshr_avail < 127) st->mshr_avail++;
+    /* the OCW logic: small bounds and Cmax so that OCW moves often */
+    if (st->cycle == 0 || below2(st, 256) == 0) {
+        st->ocw_min = below2(st, 4) == 0 ? below2(st, 128) : below2(st, p->num_warps / 2 + 1);
+        st->ocw_max = below2(st, 4) == 0 ? below2(st, 128) : st->ocw_min + below2(st, p->num_warps);
+        if (st->ocw_max > 127) st->ocw_max = 127;
+        st->cnt_max = below2(st, 8) == 0 ? below2(st, 256) : 1 + below2(st, 6);
+    }
+    in->ocw_min = (uint8_t)st->ocw_min;
+    in->ocw_max = (uint8_t)st->ocw_max;
+    in->cnt_max = (uint8_t)st->cnt_max;
+    in->cnt_init = (uint8_t)below2(st, st->cnt_max + 1);
+    if (st->cycle == 0 || below2(st, 4) == 0) {
+        unsigned k = below2(st, 32);
+        in->ocw_event = (uint8_t)(st->cycle == 0 || k == 0 ? 3 : 1 + (k & 1));
+        in->ocw_half = (uint8_t)below2(st, 2);
+        if (below2(st, 16) == 0) in->ocw_half = (uint8_t)(in->ocw_event == 2);
+    }
+    if (below2(st, 256) == 0) st->oaws_cap = below2(st, 4) == 0 ? below2(st, 128) : 32;
+    in->oaws = (uint8_t)st->oaws;
+    in->mshr_avail = (uint8_t)st->mshr_avail;
+    in->oaws_cap = (uint8_t)st->oaws_cap;
+    if (below2(st, 4) == 0) {
+        unsigned lim = out->miss_inflight + 4u;
+        in->ldst_retire_miss = (uint8_t)(below2(st, 64) == 0 ? below2(st, 128) : below2(st, lim < 128 ? lim : 128));
+    }
+    for (unsigned s = 0; s < ns; s++) st->n.oaws_occluded += out->stall_reason[s] == SCHED_REASON_OCCLUDED;
+    for (unsigned s = 0; s < ns; s++) st->n.oaws_eff_issues += out->issue[s].eff_miss != 0;
+    st->n.oaws_inflight_max = out->miss_inflight > st->n.oaws_inflight_max ? out->miss_inflight
+                                                                             : st->n.oaws_inflight_max;
+    st->n.oaws_ocw_moves += out->ocw != st->prev_ocw;
+    st->prev_ocw = out->ocw;
 
     st->cycle++;
 }

@@ -84,6 +84,11 @@ typedef struct sched_stim_counts {
                                   the warp at that edge: exit (b) */
     uint64_t haws_skips, haws_copies, haws_reexecs;   /* return-pass pushes */
     uint64_t haws_copy_issues; /* copies issued */
+    /* OAWS coverage, as seen on the outputs */
+    uint64_t oaws_occluded;    /* scheduler-cycles with reason occluded */
+    uint64_t oaws_eff_issues;  /* issues with eff_miss != 0 */
+    uint64_t oaws_inflight_max;/* largest miss_inflight seen */
+    uint64_t oaws_ocw_moves;   /* cycles in which ocw changed */
 } sched_stim_counts;
 
 sched_stim *sched_stim_create(const sched_params *p, const sched_stim_opts *o);

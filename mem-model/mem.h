@@ -140,6 +140,26 @@ typedef struct mem_completion {
     uint64_t cycle;               /* data in registers / instruction done */
 } mem_completion;
 
+/* One instruction leaving the LD/ST unit: its last L1D access (or shared /
+ * constant cycle) was accepted (OAWS, docs/oaws.md: Miss_inflight's
+ * decrement, the OCW trigger, "fully cached" = a load with no L1 miss). */
+typedef struct mem_ldst_retire {
+    uint64_t  tag;                /* the request's tag */
+    uint32_t  warp;
+    mem_op    op;
+    mem_space space;
+    uint32_t  transactions;       /* L1 accesses (global/local; 0 otherwise) */
+    uint32_t  sets;               /* distinct L1 sets of those */
+    bool      coherent;           /* global/local: lines <= 2 */
+    uint32_t  l1_hits, l1_misses; /* loads: accesses that hit / missed in the L1
+                                     (a merge into a pending MSHR is a miss; a
+                                     replayed access counts once) */
+    uint64_t  replay_mshr;        /* cycles replayed for want of an MSHR (or a
+                                     merge slot, or a reservable way) */
+    uint64_t  replay_icnt;        /* ... of injection-queue room */
+    uint64_t  cycle;              /* the cycle its last access was accepted */
+} mem_ldst_retire;
+
 /* ---- statistics ------------------------------------------------------------ */
 
 typedef struct mem_stats {
@@ -206,6 +226,11 @@ bool mem_ldst_ready(const mem_system *m, uint32_t sm);
  * change the answer for another, so a caller may submit to each listed SM
  * in turn. */
 uint32_t mem_ldst_ready_list(const mem_system *m, uint32_t *sms);
+
+/* The instruction that left the LD/ST unit of `sm` in the last simulated
+ * cycle (mem_now() - 1), if any: 1 and *r filled, else 0. Instructions that
+ * never occupy the unit (no active lane) have no record. */
+int mem_ldst_retired(const mem_system *m, uint32_t sm, mem_ldst_retire *r);
 
 /* Free L1D MSHR entries of `sm`, as of the start of this cycle. */
 uint32_t mem_free_mshrs(const mem_system *m, uint32_t sm);

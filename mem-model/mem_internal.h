@@ -189,6 +189,12 @@ typedef struct sm_state {
                             finding its sector invalid in the L1 and no MSHR
                             for its block (see ldst_transaction) */
     mem_tx   tx[MEM_MAX_TX];
+    /* the instruction in the unit, for its retire record (OAWS) */
+    uint32_t cur_hits, cur_misses, cur_sets;
+    uint8_t  cur_coherent;
+    uint64_t cur_replay_mshr, cur_replay_icnt;
+    mem_ldst_retire ret;     /* the last instruction that left the unit ... */
+    uint64_t ret_stamp;      /* ... in cycle ret_stamp - 1 (0: none yet) */
     /* L1D */
     l1_line *lines;      /* sets * ways */
     uint64_t *ltag;      /* line address of each way; L1_NO_LINE while its
@@ -440,10 +446,13 @@ static inline void sm_wake(mem_system *m, sm_state *s, uint32_t si)
         return;
     /* cycles blocked_since+1 .. now-1 were replays that were skipped */
     uint64_t skipped = m->now - s->blocked_since - 1;
-    if (s->blocked_kind)
+    if (s->blocked_kind) {
         m->st.stall_icnt += skipped;
-    else
+        s->cur_replay_icnt += skipped;
+    } else {
         m->st.stall_mshr += skipped;
+        s->cur_replay_mshr += skipped;
+    }
     m->st.ldst_busy_cycles += skipped;
     s->blocked = 0;
     bs_set(&m->sm_active, si);

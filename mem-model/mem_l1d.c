@@ -166,6 +166,7 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
          * performed at the L2 */
         if (ring_full(&s->out)) {
             m->st.stall_icnt++;
+            s->cur_replay_icnt++;
             sm_block(m, s, 1);
             return 0;
         }
@@ -188,6 +189,7 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
     if (l && (l->valid & bit)) {            /* load outcome: L1 hit */
         l->lru = ++s->lru_clock;
         m->st.l1_hit[MEM_LOAD]++;
+        s->cur_hits++;
         r->ready = max64(r->ready, m->now + c->l1d_latency);
         return 1;
     }
@@ -196,6 +198,7 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
         mshr_entry *ms = &s->mshr[e];
         if (ms->ntargets >= c->l1d_mshr_max_merge) {   /* load outcome: replay */
             m->st.stall_mshr++;
+            s->cur_replay_mshr++;
             sm_block(m, s, 0);
             return 0;
         }
@@ -206,18 +209,21 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
          * the L1 access itself */
         r->ready = max64(r->ready, m->now + c->l1d_latency);
         m->st.l1_miss[MEM_LOAD]++;
+        s->cur_misses++;
         m->st.l1_mshr_merge++;
         return 1;
     }
 allocate:       /* load outcome: replay (the three returns 0), else new miss */
     if (s->mshr_used == c->l1d_mshr_entries) {
         m->st.stall_mshr++;
+        s->cur_replay_mshr++;
         sm_block(m, s, 0);
         s->known_miss = 1;
         return 0;
     }
     if (ring_full(&s->out)) {
         m->st.stall_icnt++;
+        s->cur_replay_icnt++;
         sm_block(m, s, 1);
         s->known_miss = 1;
         return 0;
@@ -227,6 +233,7 @@ allocate:       /* load outcome: replay (the three returns 0), else new miss */
             l = l1_victim(m, s, tx->set);
             if (!l) {            /* every way has a fill pending */
                 m->st.stall_mshr++;
+                s->cur_replay_mshr++;
                 sm_block(m, s, 0);
                 s->known_miss = 1;
                 return 0;
@@ -247,6 +254,7 @@ allocate:       /* load outcome: replay (the three returns 0), else new miss */
         m->st.l1_mshr_occ_max = s->mshr_used;
     r->pending++;
     m->st.l1_miss[MEM_LOAD]++;
+    s->cur_misses++;
     m->st.l1_mshr_alloc++;
     if (mem_dup_record(m, line, si))
         m->st.l1_mshr_dup++;
@@ -257,6 +265,20 @@ allocate:       /* load outcome: replay (the three returns 0), else new miss */
 static void ldst_done(mem_system *m, sm_state *s, uint64_t ready)
 {
     inst_rec *r = &m->inst[s->inst];
+    mem_ldst_retire *x = &s->ret;
+    x->tag = r->c.tag;
+    x->warp = r->c.warp;
+    x->op = (mem_op)s->op;
+    x->space = (mem_space)s->space;
+    x->transactions = s->ntx;
+    x->sets = s->cur_sets;
+    x->coherent = s->cur_coherent;
+    x->l1_hits = s->cur_hits;
+    x->l1_misses = s->cur_misses;
+    x->replay_mshr = s->cur_replay_mshr;
+    x->replay_icnt = s->cur_replay_icnt;
+    x->cycle = m->now;
+    s->ret_stamp = m->now + 1;
     s->busy = 0;
     bs_clear(&m->sm_ldst_busy, r->c.sm);
     r->issuing = 0;
@@ -366,6 +388,17 @@ int mem_coalesce(const mem_system *m, const mem_request *req,
     return mem_coalesce_tx(&m->cfg, req, tx, &ntx, info, err, errlen);
 }
 
+int mem_ldst_retired(const mem_system *m, uint32_t sm, mem_ldst_retire *r)
+{
+    if (sm >= m->cfg.num_sms)
+        return 0;
+    const sm_state *s = &m->sm[sm];
+    if (s->ret_stamp == 0 || s->ret_stamp != m->now)
+        return 0;
+    *r = s->ret;
+    return 1;
+}
+
 int mem_submit(mem_system *m, const mem_request *req, mem_coalesce_info *info,
                char *err, size_t errlen)
 {
@@ -404,6 +437,10 @@ int mem_submit(mem_system *m, const mem_request *req, mem_coalesce_info *info,
     s->space = (uint8_t)req->space;
     s->next = 0;
     s->known_miss = 0;
+    s->cur_hits = s->cur_misses = 0;
+    s->cur_replay_mshr = s->cur_replay_icnt = 0;
+    s->cur_sets = info->sets;
+    s->cur_coherent = info->coherent;
     if (req->space == MEM_SHARED || req->space == MEM_CONST) {
         uint32_t cyc = req->space == MEM_SHARED ? info->bank_conflict
                                                 : info->transactions;

@@ -14,12 +14,13 @@
 // its own push port (pushes only into its own warps), issues at most one
 // instruction per cycle and requests at most one buffer refill per cycle.
 //
-// Instruction payload in the buffers (LSB first), InstrW = 75 + 5*RegIdWidth:
+// Instruction payload in the buffers (LSB first), InstrW = 78 + 5*RegIdWidth:
 //   pc[32] op[2] dst_valid[1] dst[R] src_valid[3] src[3R] pred[1] long[1]
-//   hint[24] pred_miss[4]
+//   hint[24] pred_miss[6] pred_div[1]
 //   hinted[1] copy[1] rcu_free[1] rcu_idx[3] orig_dst[R] entry_ok[1]  (HAWS)
-// pred_miss (OAWS, a later issue) is stored and handed out with the issue
-// grant but does not yet steer anything. HAWS (docs/haws.md, "Scheduler
+// OAWS (docs/oaws.md): pred_miss and pred_div, the stored prediction, are
+// kept bit-sliced per warp by the buffer too; sched_oaws applies Eq. 1 to
+// the LD/ST heads and the qualification holds the occluded ones. HAWS (docs/haws.md, "Scheduler
 // core"): a chain member pushed in hint mode is `hinted`, reads its sources
 // through the renaming table and, when renamed, has dst = the renamed
 // register and orig_dst = the original; a return-pass copy is built here
@@ -42,7 +43,8 @@
 `define SCHED_REASON_UNIT_BUSY  3'd4  // unit_busy
 `define SCHED_REASON_BARRIER    3'd5  // barrier
 `define SCHED_REASON_WARP_LIMIT 3'd6  // warp_limit
-`define SCHED_NUM_REASONS 7
+`define SCHED_REASON_OCCLUDED   3'd7  // occluded
+`define SCHED_NUM_REASONS 8
 // END generated:rtl-reasons
 
 module sched_core #(
@@ -81,7 +83,8 @@ module sched_core #(
   input  logic [NumSchedulers-1:0]            push_pred_i,
   input  logic [NumSchedulers-1:0]            push_long_i,
   input  logic [NumSchedulers*24-1:0]         push_hint_i,
-  input  logic [NumSchedulers*4-1:0]          push_pred_miss_i,
+  input  logic [NumSchedulers*6-1:0]          push_pred_miss_i,
+  input  logic [NumSchedulers-1:0]            push_pred_div_i,
   input  logic [NumSchedulers*2-1:0]          push_rcu_i,     // HAWS return pass kind
 
   // register writebacks
@@ -96,6 +99,18 @@ module sched_core #(
   input  logic [NumSchedulers-1:0]            hbr_taken_i,
   input  logic [NumSchedulers-1:0]            hbr_uniform_i,
 
+  // OAWS (registered levels; ldst_retire_i is an event)
+  input  logic [1:0]                          oaws_i,         // 0 off, 1 static, 2 dynamic
+  input  logic [6:0]                          mshr_avail_i,   // Avail_mshr
+  input  logic [6:0]                          oaws_cap_i,     // eff saturates here
+  input  logic [6:0]                          ldst_retire_i,  // eff of retired LD/ST insts
+  input  logic [1:0]                          ocw_event_i,    // OCW logic: 1 fully, 2 partially
+  input  logic                                ocw_half_i,     //   cached, 3 load; delta CNT/2
+  input  logic [6:0]                          ocw_min_i,      //   bounds and initial values,
+  input  logic [6:0]                          ocw_max_i,      //   sampled at the event's edge
+  input  logic [7:0]                          cnt_max_i,
+  input  logic [7:0]                          cnt_init_i,
+
   // issue grants, one per scheduler (fields are zero when not valid)
   output logic [NumSchedulers-1:0]            issue_valid_o,
   output logic [NumSchedulers*6-1:0]          issue_warp_o,
@@ -106,7 +121,9 @@ module sched_core #(
   output logic [NumSchedulers-1:0]            issue_pred_o,
   output logic [NumSchedulers-1:0]            issue_long_o,
   output logic [NumSchedulers*24-1:0]         issue_hint_o,
-  output logic [NumSchedulers*4-1:0]          issue_pred_miss_o,
+  output logic [NumSchedulers*6-1:0]          issue_pred_miss_o,
+  output logic [NumSchedulers-1:0]            issue_pred_div_o,
+  output logic [NumSchedulers*7-1:0]          issue_eff_miss_o, // OAWS: eff used by Eq. 1
   output logic [NumSchedulers-1:0]            issue_hinted_o,  // HAWS chain member
   output logic [NumSchedulers-1:0]            issue_copy_o,    // HAWS return-pass copy
   output logic [NumSchedulers*3-1:0]          stall_reason_o, // 0 when issuing
@@ -128,8 +145,13 @@ module sched_core #(
   output logic [NumWarps-1:0]                 haws_mode_o,
   output logic [NumWarps-1:0]                 rcu_busy_o,
 
-  // per scheduler, 7 counters of 32 bits (see sched_counters)
-  output logic [NumSchedulers*7*32-1:0]       counters_o
+  // OAWS: the Miss_inflight register
+  output logic [6:0]                          miss_inflight_o,
+  output logic [6:0]                          ocw_o,
+  output logic [7:0]                          ocw_cnt_o,
+
+  // per scheduler, 8 counters of 32 bits (see sched_counters)
+  output logic [NumSchedulers*8*32-1:0]       counters_o
 );
   localparam int R      = RegIdWidth;
   localparam int Wps    = NumWarps / NumSchedulers;
@@ -144,14 +166,15 @@ module sched_core #(
   localparam int OffPred     = 38 + 4 * R;
   localparam int OffLong     = 39 + 4 * R;
   localparam int OffHint     = 40 + 4 * R;
-  localparam int OffPredMiss = 64 + 4 * R;
-  localparam int OffHinted   = 68 + 4 * R;
-  localparam int OffCopy     = 69 + 4 * R;
-  localparam int OffRcuFree  = 70 + 4 * R;
-  localparam int OffRcuIdx   = 71 + 4 * R;
-  localparam int OffOrigDst  = 74 + 4 * R;
-  localparam int OffEntOk    = 74 + 5 * R;
-  localparam int InstrW      = 75 + 5 * R;
+  localparam int OffPredMiss = 64 + 4 * R;   // pred_miss[6], then pred_div
+  localparam int OffPredDiv  = 70 + 4 * R;
+  localparam int OffHinted   = 71 + 4 * R;
+  localparam int OffCopy     = 72 + 4 * R;
+  localparam int OffRcuFree  = 73 + 4 * R;
+  localparam int OffRcuIdx   = 74 + 4 * R;
+  localparam int OffOrigDst  = 77 + 4 * R;
+  localparam int OffEntOk    = 77 + 5 * R;
+  localparam int InstrW      = 78 + 5 * R;
 
   localparam logic [1:0] PolicyTwoLevel = 2'd2;
 
@@ -259,7 +282,11 @@ module sched_core #(
   logic [NumWarps-1:0]          limit_ok, unit_ok, need_full;
   // per-warp stall reasons, one mask each (see sched_qualify)
   logic [NumWarps-1:0]          r_no_instr, r_barrier, r_warp_limit, r_long_dep;
-  logic [NumWarps-1:0]          r_scoreboard, r_unit_busy;
+  logic [NumWarps-1:0]          r_scoreboard, r_unit_busy, r_occluded;
+  // OAWS
+  logic [7*NumWarps-1:0]        head_pm;        // stored prediction, bit-sliced
+  logic [NumWarps-1:0]          occlude;        // Eq. 1 violated (LD/ST heads)
+  logic [NumSchedulers*7-1:0]   grant_eff;
   logic [NumWarps-1:0]          in_active;
 
   always_comb begin
@@ -323,7 +350,7 @@ module sched_core #(
     assign push_data[s*InstrW +: InstrW] =
         {(!hint[23] && hint[8:0] != 9'd0), odst,
          rfree ? rcu_push_idx[s*3 +: 3] : 3'd0, rfree, copy, pmode,
-         push_pred_miss_i[s*4 +: 4], hint,
+         push_pred_div_i[s], push_pred_miss_i[s*6 +: 6], hint,
          push_long_i[s] && !copy, push_pred_i[s],
          copy  ? {{(2*R){1'b0}}, rcu_push_ren[s*R +: R]}
          : pmode ? ren_src[s*3*R +: 3*R] : push_src_i[s*3*R +: 3*R],
@@ -364,7 +391,8 @@ module sched_core #(
   sched_ibuffer #(.NumWarps(NumWarps), .Ports(NumSchedulers), .Depth(IbufDepth),
                   .Width(InstrW), .Entries(SbEntries), .RegW(R), .OffOp(OffOp),
                   .OffDst(OffDst), .OffSrcV(OffSrcV), .OffSrc(OffSrc),
-                  .OffFlag0(OffCopy), .OffFlag1(OffEntOk)) u_ibuf (
+                  .OffFlag0(OffCopy), .OffFlag1(OffEntOk), .OffPm(OffPredMiss),
+                  .PmW(7)) u_ibuf (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .clear_i         (clear_s | haws_drop),
@@ -381,6 +409,7 @@ module sched_core #(
     .head_op_o       (head_op),
     .head_dep_o      (head_dep),
     .head_flag_o     (head_flag),
+    .head_pm_o       (head_pm),
     .pop_data_o      (grant_head),
     .rd_en_i         (ent_valid),
     .rd_warp_i       (ent_slot),
@@ -442,6 +471,38 @@ module sched_core #(
 `endif
                            ;
 
+  // OAWS: Eq. 1 on the LD/ST heads (a HAWS copy needs no unit and is none)
+  sched_oaws #(.NumWarps(NumWarps), .NumSchedulers(NumSchedulers)) u_oaws (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .mode_i         (oaws_i),
+    .mshr_avail_i   (mshr_avail_i),
+    .ocw_i          (ocw_o),
+    .cap_i          (oaws_cap_i),
+    .retire_i       (ldst_retire_i),
+    .alive_i        (alive_q),
+    .ldst_i         (op1 & ~op0 & ~head_flag[0 +: NumWarps]),
+    .head_pm_i      (head_pm),
+    .grant_valid_i  (grant_valid),
+    .grant_slot_i   (grant_slot),
+    .occlude_o      (occlude),
+    .eff_o          (grant_eff),
+    .miss_inflight_o(miss_inflight_o)
+  );
+
+  sched_oaws_ocw u_ocw (
+    .clk_i     (clk_i),
+    .rst_ni    (rst_ni),
+    .event_i   (ocw_event_i),
+    .half_i    (ocw_half_i),
+    .ocw_min_i (ocw_min_i),
+    .ocw_max_i (ocw_max_i),
+    .cnt_max_i (cnt_max_i),
+    .cnt_init_i(cnt_init_i),
+    .ocw_o     (ocw_o),
+    .cnt_o     (ocw_cnt_o)
+  );
+
   sched_qualify #(.N(NumWarps)) u_qual (
     .alive_i          (alive_q),
     .head_valid_i     (qual_head_valid),
@@ -451,13 +512,15 @@ module sched_core #(
     .hazard_long_i    (hazard_long),
     .need_entry_full_i(need_full),
     .unit_ok_i        (unit_ok),
+    .occlude_i        (occlude),
     .ready_o          (ready),
     .no_instr_o       (r_no_instr),
     .barrier_o        (r_barrier),
     .warp_limit_o     (r_warp_limit),
     .long_dep_o       (r_long_dep),
     .scoreboard_o     (r_scoreboard),
-    .unit_busy_o      (r_unit_busy)
+    .unit_busy_o      (r_unit_busy),
+    .occluded_o       (r_occluded)
   );
 
   for (genvar s = 0; s < NumSchedulers; s++) begin : g_sched
@@ -524,10 +587,11 @@ module sched_core #(
 
     // issued instruction and the reason for not issuing
     assign issued = grant_valid[s] ? grant_head[s*InstrW +: InstrW] : '0;
-    // The scheduler's reason: the first of unit busy, scoreboard,
-    // long-latency dependence, warp limit, barrier among its warps.
+    // The scheduler's reason: the first of occluded (OAWS), unit busy,
+    // scoreboard, long-latency dependence, warp limit, barrier among its warps.
     always_comb begin
       if (grant_valid[s])                          sreason = `SCHED_REASON_ISSUE;
+      else if (r_occluded[s*Wps +: Wps]   != '0)  sreason = `SCHED_REASON_OCCLUDED;
       else if (r_unit_busy[s*Wps +: Wps]  != '0)  sreason = `SCHED_REASON_UNIT_BUSY;
       else if (r_scoreboard[s*Wps +: Wps] != '0)  sreason = `SCHED_REASON_SCOREBOARD;
       else if (r_long_dep[s*Wps +: Wps]   != '0)  sreason = `SCHED_REASON_LONG_DEP;
@@ -545,7 +609,9 @@ module sched_core #(
     assign issue_pred_o[s]               = issued[OffPred];
     assign issue_long_o[s]               = issued[OffLong];
     assign issue_hint_o[s*24 +: 24]      = issued[OffHint +: 24];
-    assign issue_pred_miss_o[s*4 +: 4]   = issued[OffPredMiss +: 4];
+    assign issue_pred_miss_o[s*6 +: 6]   = issued[OffPredMiss +: 6];
+    assign issue_pred_div_o[s]           = issued[OffPredDiv];
+    assign issue_eff_miss_o[s*7 +: 7]    = grant_eff[s*7 +: 7];
     assign issue_hinted_o[s]             = issued[OffHinted];
     assign issue_copy_o[s]               = issued[OffCopy];
     assign stall_reason_o[s*3 +: 3]      = sreason;
@@ -554,7 +620,7 @@ module sched_core #(
       .clk_i   (clk_i),
       .rst_ni  (rst_ni),
       .reason_i(sreason),
-      .count_o (counters_o[s*7*32 +: 7*32])
+      .count_o (counters_o[s*8*32 +: 8*32])
     );
   end
 

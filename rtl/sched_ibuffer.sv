@@ -45,7 +45,11 @@ module sched_ibuffer #(
   // two payload bits also kept bit-sliced, so every warp's head shows them
   // (HAWS: the head is a copy; the head carries an entry hint)
   parameter int OffFlag0 = 60,
-  parameter int OffFlag1 = 61
+  parameter int OffFlag1 = 61,
+  // OAWS: PmW payload bits from OffPm also kept bit-sliced (the stored
+  // prediction, which the qualification reads for every warp's head)
+  parameter int OffPm    = 62,
+  parameter int PmW      = 7
 ) (
   input  logic                             clk_i,
   input  logic                             rst_ni,
@@ -67,6 +71,7 @@ module sched_ibuffer #(
   output logic [2*NumWarps-1:0]            head_op_o,    // op bit b at [b*NumWarps +: NumWarps]
   output logic [Entries*NumWarps-1:0]      head_dep_o,   // slot e at [e*NumWarps +: NumWarps]
   output logic [2*NumWarps-1:0]            head_flag_o,  // flag b at [b*NumWarps +: NumWarps]
+  output logic [PmW*NumWarps-1:0]          head_pm_o,    // OAWS bit b at [b*NumWarps +: NumWarps]
   // per port: the head instruction of pop_warp_i, and of rd_warp_i (a
   // second read port: HAWS entry latches the head's pc and hint)
   output logic [Ports*Width-1:0]           pop_data_o,
@@ -90,6 +95,7 @@ module sched_ibuffer #(
   logic [PtrW*N-1:0]          rd_q;     // read pointer bit k
   logic [Depth*N-1:0]         op0_q, op1_q, dstv_q;   // entry d at [d*N +: N]
   logic [Depth*N-1:0]         fl0_q, fl1_q;           // the two flag bits, entry d
+  logic [PmW*Depth*N-1:0]     pm_q;     // OAWS bit b, entry d at [(b*Depth + d)*N +: N]
   logic [Depth*Entries*N-1:0] dep_q;    // entry d, slot e at [(d*Entries + e)*N +: N]
   // the rest of the payload, word w*Depth + d
   logic [RestW-1:0]           rest_q [N*Depth];
@@ -126,7 +132,11 @@ module sched_ibuffer #(
     head_op_o        = '0;
     head_dep_o       = '0;
     head_flag_o      = '0;
+    head_pm_o        = '0;
     for (int d = 0; d < Depth; d++) begin
+      for (int b = 0; b < PmW; b++) begin
+        head_pm_o[b*N +: N] = head_pm_o[b*N +: N] | (pm_q[(b*Depth + d)*N +: N] & rd_sel[d*N +: N]);
+      end
       head_dst_valid_o  = head_dst_valid_o | (dstv_q[d*N +: N] & rd_sel[d*N +: N]);
       head_flag_o[0 +: N] = head_flag_o[0 +: N] | (fl0_q[d*N +: N] & rd_sel[d*N +: N]);
       head_flag_o[N +: N] = head_flag_o[N +: N] | (fl1_q[d*N +: N] & rd_sel[d*N +: N]);
@@ -267,6 +277,7 @@ module sched_ibuffer #(
     // verilator tracing_off
     logic [Depth*Entries*N-1:0] dep_n;
     logic [Depth*N-1:0]         op0_n, op1_n, dstv_n, fl0_n, fl1_n;
+    logic [PmW*Depth*N-1:0]     pm_n;
     logic [Width-1:0]           head, data;
     logic [RegW-1:0]            areg;
     logic [Entries-1:0]         aslot, dep;
@@ -280,6 +291,7 @@ module sched_ibuffer #(
     dstv_n = dstv_q;
     fl0_n  = fl0_q;
     fl1_n  = fl1_q;
+    pm_n   = pm_q;
     for (int p = 0; p < Ports; p++) begin
       g     = 32'(gw[p*WIdW +: WIdW]);
       w     = 32'(pw[p*WIdW +: WIdW]);
@@ -318,6 +330,10 @@ module sched_ibuffer #(
             dstv_n[d*N +: N] = data[OffOp + 2] ? (dstv_n[d*N +: N] | pm) : (dstv_n[d*N +: N] & ~pm);
             fl0_n[d*N +: N]  = data[OffFlag0]  ? (fl0_n[d*N +: N] | pm)  : (fl0_n[d*N +: N] & ~pm);
             fl1_n[d*N +: N]  = data[OffFlag1]  ? (fl1_n[d*N +: N] | pm)  : (fl1_n[d*N +: N] & ~pm);
+            for (int b = 0; b < PmW; b++) begin
+              pm_n[(b*Depth + d)*N +: N] = data[OffPm + b] ? (pm_n[(b*Depth + d)*N +: N] | pm)
+                                                           : (pm_n[(b*Depth + d)*N +: N] & ~pm);
+            end
           end
         end
         rest_q[w * Depth + 32'(wr[p*PtrW +: PtrW])] <= {data[Width-1:OffOp+3], data[OffOp-1:0]};
@@ -329,6 +345,7 @@ module sched_ibuffer #(
     dstv_q <= dstv_n;
     fl0_q  <= fl0_n;
     fl1_q  <= fl1_n;
+    pm_q   <= pm_n;
   end
 
 `ifndef SYNTHESIS

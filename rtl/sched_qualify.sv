@@ -11,6 +11,8 @@
 //   RAW/WAW on a short pending write, or a
 //   destination while the scoreboard is full -> scoreboard_o (2 Scoreboard)
 //   functional unit not available            -> unit_busy_o  (4 UnitBusy)
+//   OAWS: an LD/ST head predicted to occlude
+//   the MSHRs (Eq. 1, sched_oaws)            -> occluded_o   (7 Occluded)
 //   otherwise ready_o.
 // Written over whole vectors rather than once per warp: the Verilated model
 // then does a handful of word operations instead of 64 small priority chains.
@@ -25,13 +27,15 @@ module sched_qualify #(
   input  logic [N-1:0] hazard_long_i,
   input  logic [N-1:0] need_entry_full_i,
   input  logic [N-1:0] unit_ok_i,
+  input  logic [N-1:0] occlude_i,
   output logic [N-1:0] ready_o,
   output logic [N-1:0] no_instr_o,
   output logic [N-1:0] barrier_o,
   output logic [N-1:0] warp_limit_o,
   output logic [N-1:0] long_dep_o,
   output logic [N-1:0] scoreboard_o,
-  output logic [N-1:0] unit_busy_o
+  output logic [N-1:0] unit_busy_o,
+  output logic [N-1:0] occluded_o
 );
   logic [N-1:0] has_instr, past_barrier, past_limit, past_long, past_sb;
 
@@ -47,5 +51,6 @@ module sched_qualify #(
   assign long_dep_o   = past_limit & hazard_long_i;
   assign scoreboard_o = past_long & (hazard_i | need_entry_full_i);
   assign unit_busy_o  = past_sb & ~unit_ok_i;
-  assign ready_o      = past_sb & unit_ok_i;
+  assign occluded_o   = past_sb & unit_ok_i & occlude_i;
+  assign ready_o      = past_sb & unit_ok_i & ~occlude_i;
 endmodule

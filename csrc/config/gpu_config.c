@@ -36,6 +36,9 @@ static const char *const policy_names[] = { "lrr", "gto", "two-level", NULL };
 static const char *const backend_names[] = { "c", "rtl", "lockstep", NULL };
 static const char *const dispatch_names[] = { "round-robin", NULL };
 static const char *const haws_names[] = { "off", "warp", "all", NULL };   /* enum gpu_haws */
+static const char *const oaws_names[] = { "off", "static", "dynamic", NULL };   /* enum gpu_oaws */
+static const char *const oaws_delta_names[] = { "auto", "one", "half", NULL };  /* enum oaws_delta */
+
 /* index = enum gpu_locality: "launch", then GPU_LOCALITY_FORCE + hint */
 static const char *const locality_names[] = { "launch", "0", "1", "2", "3", NULL };
 static const char *const unit_names[GPU_UNIT_COUNT] = {
@@ -80,7 +83,7 @@ static const ck_key gpu_keys[] = {
     G32("sched.sb_entries", sb_entries, 1, 16, "scoreboard entries (pending register writes) per warp (SbEntries)"),
     G32("sched.wb_ports", wb_ports, 1, 8, "register writebacks per cycle per SM (WbPorts)"),
     G32("sched.reg_id_width", reg_id_width, 4, 8, "bits of a register id in the core (RegIdWidth)"),
-    CK_KEY_ENUM("sched.policy", gpu_config, policy, policy_names, "warp-scheduling policy (lrr, gto, two-level); --policy also accepts swl:N"),
+    CK_KEY_ENUM("sched.policy", gpu_config, policy, policy_names, "warp-scheduling policy (lrr, gto, two-level); --policy also accepts swl:N, oaws-static[:SMR], oaws-dyn (docs/oaws.md)"),
     G32("sched.warp_limit", warp_limit, 0, 64, "SWL: the first N alive warps of an SM (by id) may issue (0 = no limit; at most the warps of one scheduler; must not be below the warps of a block for kernels with barriers)"),
     G32("sched.pool_size", pool_size, 1, 64, "two-level: warps in the active pool per scheduler"),
     CK_KEY_ENUM("sched.backend", gpu_config, backend, backend_names, "scheduler back end: C model, Verilated RTL, or both in lockstep"),
@@ -101,6 +104,14 @@ static const ck_key gpu_keys[] = {
     CK_KEY_BOOL("haws.rename_occupancy", gpu_config, haws_rename_occupancy, "HAWS: occupancy counts the registers of the renaming pool"),
     CK_KEY_BOOL("haws.validate", gpu_config, haws_validate, "HAWS: the validator rejects unsafe hints at launch (0 only for tests of wrong hints)"),
     CK_KEY_STR("haws.hints_file", gpu_config, haws_hints_file, "HAWS: hand-written hint file replacing the pass's hints for the kernels it names (\"\" = none)"),
+    CK_KEY_ENUM("sched.oaws", gpu_config, oaws, oaws_names, "OAWS (docs/oaws.md; seed 001) on top of the policy: off; static = a memory instruction issues only when its predicted misses (active lanes x sched.oaws_smr for a load in the DLC, 1 for another global/local load) fit the free MSHRs (Eq. 1); dynamic = locality warps (rank < OCW) predict 0, thrashing warps lanes x 50 % + rank (§4.3). --policy oaws-static[:SMR], oaws-dyn set it"),
+    G32("sched.oaws_smr", oaws_smr, 0, 100, "OAWS static: miss rate SMR in percent, 0..100 in steps of 5 (seed 001 §4.2: 50 best; 0 = GTO)"),
+    G32("sched.oaws_dlc_entries", oaws_dlc_entries, 1, 64, "OAWS: Divergent Load Classifier entries per SM (seed 001 §4.2: 32); a new pc in a full table replaces the least recently updated"),
+    G32("sched.oaws_cnt_max", oaws_cnt_max, 1, 255, "OAWS dynamic: Cmax of the 8-bit CNT (seed 001 §4.3.1: 255)"),
+    G32("sched.oaws_cnt_init", oaws_cnt_init, 0, 255, "OAWS dynamic: CNT at each launch (seed 001 §4.3.1: 128); at most sched.oaws_cnt_max"),
+    G32("sched.oaws_ocw_min", oaws_ocw_min, 0, 64, "OAWS dynamic: OCW's lower bound and initial value; 0 = sched.num (seed 001 §4.3.1: 2, one warp per scheduler)"),
+    G32("sched.oaws_ocw_max", oaws_ocw_max, 0, 64, "OAWS dynamic: OCW's upper bound; 0 = sm.max_warps (seed 001 §4.3.1: 48)"),
+    CK_KEY_ENUM("sched.oaws_delta", gpu_config, oaws_delta, oaws_delta_names, "OAWS dynamic: CNT's step down on a partially cached divergent load: auto = CNT/2 for an associativity-sensitive load (#acc > 1.5 #sets in its DLC entry), 1 otherwise (seed 001 §4.3.1); one; half"),
 };
 #define NGPUKEYS (sizeof gpu_keys / sizeof gpu_keys[0])
 
@@ -344,6 +355,16 @@ int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errle
     c.haws_rename_occupancy = 1;
     c.haws_validate = 1;
     c.haws_hints_file[0] = '\0';
+    /* OAWS is off in every preset; the paper's parameters (seed 001 §4.2,
+     * §4.3.1); ocw bounds 0 = the preset's schedulers and warps. */
+    c.oaws = GPU_OAWS_OFF;
+    c.oaws_smr = 50;
+    c.oaws_dlc_entries = 32;
+    c.oaws_cnt_max = 255;
+    c.oaws_cnt_init = 128;
+    c.oaws_ocw_min = 0;
+    c.oaws_ocw_max = 0;
+    c.oaws_delta = 0;
     /* The emulator's warps are 32 threads wide (see si_7970 above). */
     c.mem.warp_size = 32;
     snprintf(c.preset, sizeof c.preset, "%s", name);
@@ -431,6 +452,19 @@ int gpu_config_check(const gpu_config *c, char *err, size_t errlen)
         return smc_fail(err, errlen, "key 'sched.warp_limit': %u exceeds the %u warps "
                     "of a scheduler", c->warp_limit,
                     c->max_warps_per_sm / c->num_schedulers);
+    if (c->oaws_smr % 5)
+        return smc_fail(err, errlen, "key 'sched.oaws_smr': %u is not a multiple of 5 "
+                    "(0..100 in steps of 5 %%)", c->oaws_smr);
+    if (c->oaws_cnt_init > c->oaws_cnt_max)
+        return smc_fail(err, errlen, "key 'sched.oaws_cnt_init': %u exceeds "
+                    "sched.oaws_cnt_max %u", c->oaws_cnt_init, c->oaws_cnt_max);
+    {
+        unsigned lo = c->oaws_ocw_min ? c->oaws_ocw_min : c->num_schedulers;
+        unsigned hi = c->oaws_ocw_max ? c->oaws_ocw_max : c->max_warps_per_sm;
+        if (lo > hi)
+            return smc_fail(err, errlen, "key 'sched.oaws_ocw_min': %u exceeds "
+                        "sched.oaws_ocw_max %u", lo, hi);
+    }
     for (unsigned u = 0; u < GPU_UNIT_COUNT; u++)
         if (c->unit[u].private_units + c->unit[u].shared_units == 0)
             return smc_fail(err, errlen, "key 'unit.%s.shared': the SM has no %s "
@@ -446,6 +480,7 @@ int gpu_config_set_policy(gpu_config *cfg, const char *policy, char *err, size_t
 {
     gpu_config tmp = *cfg;
     char *end;
+    tmp.oaws = GPU_OAWS_OFF;
     if (strcmp(policy, "lrr") == 0) {
         tmp.policy = GPU_POLICY_LRR;
         tmp.warp_limit = 0;
@@ -468,12 +503,48 @@ int gpu_config_set_policy(gpu_config *cfg, const char *policy, char *err, size_t
             return smc_fail(err, errlen, "--policy '%s': warp limit must be 1..64", policy);
         tmp.policy = GPU_POLICY_GTO;
         tmp.warp_limit = (uint32_t)v;
+    } else if (strcmp(policy, "oaws-static") == 0 || strncmp(policy, "oaws-static:", 12) == 0) {
+        unsigned long v = 50;     /* seed 001 §4.2: "an SMR of 50% achieves the optimal" */
+        if (policy[11] == ':') {
+            v = strtoul(policy + 12, &end, 10);
+            if (*end || policy[12] == '\0' || v > 100 || v % 5)
+                return smc_fail(err, errlen, "--policy '%s': SMR must be 0..100 in steps of 5",
+                            policy);
+        }
+        tmp.policy = GPU_POLICY_GTO;
+        tmp.warp_limit = 0;
+        tmp.oaws = GPU_OAWS_STATIC;
+        tmp.oaws_smr = (uint32_t)v;
+    } else if (strcmp(policy, "oaws-dyn") == 0) {
+        tmp.policy = GPU_POLICY_GTO;
+        tmp.warp_limit = 0;
+        tmp.oaws = GPU_OAWS_DYNAMIC;
     } else {
         return smc_fail(err, errlen, "unknown policy '%s' (lrr, gto, two-level[:POOL], "
-                    "swl:N)", policy);
+                    "swl:N, oaws-static[:SMR], oaws-dyn)", policy);
     }
     *cfg = tmp;
     return 0;
+}
+
+const char *gpu_policy_string(const gpu_config *c, char *buf, size_t len)
+{
+    char base[24], oaws[24] = "";
+    if (c->warp_limit)
+        snprintf(base, sizeof base, "swl:%u", c->warp_limit);
+    else
+        snprintf(base, sizeof base, "%s", gpu_policy_name(c->policy));
+    if (c->oaws == GPU_OAWS_STATIC)
+        snprintf(oaws, sizeof oaws, "oaws-static:%u", c->oaws_smr);
+    else if (c->oaws == GPU_OAWS_DYNAMIC)
+        snprintf(oaws, sizeof oaws, "oaws-dyn");
+    if (!oaws[0])
+        snprintf(buf, len, "%s", base);
+    else if (c->policy == GPU_POLICY_GTO && !c->warp_limit)
+        snprintf(buf, len, "%s", oaws);
+    else
+        snprintf(buf, len, "%s+%s", base, oaws);
+    return buf;
 }
 
 int gpu_config_set_backend(gpu_config *cfg, const char *name, char *err, size_t errlen)

@@ -67,6 +67,9 @@ enum gpu_locality { GPU_LOCALITY_LAUNCH = 0, GPU_LOCALITY_FORCE = 1 };
  * scheduler issued nothing that cycle (the "all warps stalled" reading). */
 enum gpu_haws { GPU_HAWS_OFF = 0, GPU_HAWS_WARP, GPU_HAWS_ALL };
 #define GPU_HAWS_PATH_MAX 255
+/* sched.oaws (docs/oaws.md; seed 001): memory-occlusion-aware qualification
+ * on top of the policy: off, static (fixed miss rate), dynamic (OCW). */
+enum gpu_oaws { GPU_OAWS_OFF = 0, GPU_OAWS_STATIC, GPU_OAWS_DYNAMIC };
 
 typedef struct gpu_config {
     char     preset[32];          /* preset it started from (not a key) */
@@ -127,6 +130,17 @@ typedef struct gpu_config {
     uint32_t haws_validate;       /* the validator rejects unsafe hints */
     char     haws_hints_file[GPU_HAWS_PATH_MAX + 1];  /* hand-written hints ("" = none) */
 
+    /* OAWS (docs/oaws.md; seed 001). With oaws = off nothing else here has
+     * an effect. The values are csrc/timing/oaws.h's oaws_params. */
+    uint32_t oaws;                /* enum gpu_oaws */
+    uint32_t oaws_smr;            /* static: miss rate, percent, 0..100 in steps of 5 */
+    uint32_t oaws_dlc_entries;    /* DLC entries per SM (paper 32) */
+    uint32_t oaws_cnt_max;        /* Cmax (paper 255) */
+    uint32_t oaws_cnt_init;       /* CNT at launch (paper 128) */
+    uint32_t oaws_ocw_min;        /* OCW's lower bound, 0 = sched.num (paper 2) */
+    uint32_t oaws_ocw_max;        /* OCW's upper bound, 0 = sm.max_warps (paper 48) */
+    uint32_t oaws_delta;          /* enum oaws_delta: auto, one, half */
+
     mem_config mem;
 } gpu_config;
 
@@ -146,13 +160,18 @@ int gpu_config_load_spec(gpu_config *cfg, const char *spec, char *err, size_t er
 /* Ranges of every key and the cross-key rules (multiples, powers of two). */
 int gpu_config_check(const gpu_config *cfg, char *err, size_t errlen);
 
-/* --policy syntax: lrr | gto | two-level[:POOL] | swl:N (GTO limited to N
- * warps per scheduler, Rogers et al., as OAWS compares with). */
+/* --policy syntax: lrr | gto | two-level[:POOL] | swl:N (GTO limited to
+ * the first N alive warps of the SM, by id: the core's warp limit) |
+ * oaws-static[:SMR] (GTO + static OAWS, SMR percent, default 50) | oaws-dyn
+ * (GTO + dynamic OAWS). Every form sets sched.oaws (off unless oaws-*). */
 int gpu_config_set_policy(gpu_config *cfg, const char *policy, char *err, size_t errlen);
 int gpu_config_set_backend(gpu_config *cfg, const char *name, char *err, size_t errlen);
 const char *gpu_policy_name(unsigned policy);
 const char *gpu_backend_name(unsigned backend);
 const char *gpu_haws_name(unsigned haws);   /* "off", "warp", "all" */
+/* The policy as statistics name it: "gto", "swl:4", "oaws-static:50",
+ * "oaws-dyn", "lrr+oaws-dyn", ... (buf of len bytes). */
+const char *gpu_policy_string(const gpu_config *cfg, char *buf, size_t len);
 
 void gpu_config_print(const gpu_config *cfg, FILE *out);     /* valid config-file text */
 void gpu_config_markdown(const gpu_config *cfg, FILE *out);  /* docs/config.md table */

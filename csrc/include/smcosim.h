@@ -79,7 +79,7 @@ typedef struct smc_device_opts {
     int         mode;        /* SMC_MODE_*; 0 = SMCOSIM_MODE ("functional"/"timing"),
                                 else functional */
     const char *sched;       /* scheduler back end "c", "rtl", "lockstep" (SMCOSIM_SCHED) */
-    const char *policy;      /* "lrr", "gto", "two-level[:N]", "swl:N" (SMCOSIM_POLICY) */
+    const char *policy;      /* "lrr", "gto", "two-level[:N]", "swl:N", "oaws-static[:SMR]", "oaws-dyn" (SMCOSIM_POLICY) */
     const char *set;         /* "key=value;key=value" overrides (SMCOSIM_SET) */
     const char *json;        /* rewrite this JSON file after every timed launch (SMCOSIM_JSON) */
     int         print_stats; /* 1: print each timed launch's statistics on stderr,

@@ -159,6 +159,13 @@ void tm_sm_reset(timing_gpu *g, tm_sm *sm)
     sm->mr_free = -1;
     sm->haws_mode = 0;
     memset(sm->hbr, 0, sizeof sm->hbr);
+    oaws_sm_reset(&sm->oaws, &g->oaws);      /* the DLC is cleared per launch (§4.2) */
+    sm->core_alive = 0;
+    sm->oaws_avail = 0;
+    sm->ldst_cheap = 0;
+    sm->ocw_event = 3;                        /* OCW, CNT = ocw_min, cnt_init at the first edge */
+    sm->ocw_half = 0;
+    memset(sm->rank, 0, sizeof sm->rank);
     tm_wave_reset(g, sm);
 }
 
@@ -189,10 +196,18 @@ static int is_control(const emu_inst_info *in)
 static void update_head(tm_sm *sm, unsigned wi)
 {
     const tm_warp *w = &sm->warp[wi];
-    if (w->count && !w->exited && w->buf[w->head].kind == GPU_UNIT_LDST)
+    if (w->count && !w->exited && w->buf[w->head].kind == GPU_UNIT_LDST) {
         sm->ldst_head |= 1ull << wi;
-    else
+        sm->head_pm[wi] = w->buf[w->head].pred_miss;    /* OAWS (0 when off) */
+        sm->head_div[wi] = w->buf[w->head].pred_div;
+        if (sm->head_pm[wi] <= 1 && !sm->head_div[wi])
+            sm->ldst_cheap |= 1ull << wi;
+        else
+            sm->ldst_cheap &= ~(1ull << wi);
+    } else {
         sm->ldst_head &= ~(1ull << wi);
+        sm->ldst_cheap &= ~(1ull << wi);
+    }
 }
 
 /* The pc of the warp's next instruction in program order, or -1 when it is
@@ -317,7 +332,22 @@ static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched
         p->instr.src[i] = pick[i];
         p->instr.src_valid |= (uint8_t)(1u << i);
     }
-    tm_entry e = { in, ++sm->seq, (uint8_t)kind, 0, 0, TM_HAWS_NONE, -1 };
+    tm_entry e = { in, ++sm->seq, (uint8_t)kind, 0, 0, TM_HAWS_NONE, -1, 0, 0 };
+    if (g->oaws.mode) {
+        /* OAWS: the stored prediction (docs/oaws.md; seed 001 §4.2): a
+         * global/local load (generic = global) whose pc is in the DLC
+         * predicts ceil(active lanes x rate); another one 1; all else 0 */
+        int ld = in->op_class == EC_MEM && in->is_load && !in->is_atomic &&
+                 (in->mem_space == SP_GLOBAL || in->mem_space == SP_LOCAL ||
+                  in->mem_space == SP_GENERIC);
+        unsigned lanes = ld ? sched_popcount64(g->src.ops->active_mask(w->cta, w->widx)) : 0;
+        uint8_t div = 0;
+        unsigned pm = oaws_predict(&sm->oaws, &g->oaws, ld, pc, lanes, &div);
+        e.pred_miss = (uint8_t)(pm > 63 ? 63 : pm);   /* 6 bits; lanes <= 32 keeps it <= 32 */
+        e.pred_div = div;
+        p->instr.pred_miss = e.pred_miss;
+        p->instr.pred_div = e.pred_div;
+    }
     if (chain)
         e.haws = in->is_branch ? TM_HAWS_BRANCH : TM_HAWS_MEMBER;
     else if (rcu == SCHED_RCU_COPY)
@@ -618,11 +648,13 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
             tm_set_msg(g, "timing model: out of host memory");
             return -1;
         }
-        sm->mr[slot] = (tm_memrec){ e.info, e.seq, (uint8_t)wi, e.dst, e.has_dst, e.rename_to, -1 };
+        sm->mr[slot] = (tm_memrec){ e.info, e.seq, (uint8_t)wi, e.dst, e.has_dst, e.rename_to, -1,
+                                    e.pred_div };
         sm->mem_out++;
         rq.tag = (uint64_t)slot;
         char err[256];
-        if (mem_submit(g->mem, &rq, NULL, err, sizeof err) != 0) {
+        mem_coalesce_info ci;
+        if (mem_submit(g->mem, &rq, g->oaws.mode ? &ci : NULL, err, sizeof err) != 0) {
             g->fault = SMC_ERR_LAUNCH_FAILED;
             tm_set_msg(g, "timing model: SM %u warp %u pc %u: memory request refused: %s",
                     sm->id, wi, x.pc, err);
@@ -630,6 +662,17 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
         }
         w->inflight++;
         ready = 0;
+        /* OAWS: a divergent global/local load occurrence enters or updates
+         * the DLC (§4.2; #acc and #sets from the coalescer, #17) */
+        if (g->oaws.mode && rq.op == MEM_LOAD && (rq.space == MEM_GLOBAL || rq.space == MEM_LOCAL)) {
+            if (!ci.coherent && ci.transactions)
+                oaws_dlc_update(&sm->oaws, &g->oaws, x.pc, ci.transactions, ci.sets);
+            if (e.pred_div) {
+                timing_oaws_stats *os = &g->st->oaws;
+                if (os->pred_div_loads++ == 0 || sm->oaws_avail < os->pred_div_min_avail)
+                    os->pred_div_min_avail = sm->oaws_avail;
+            }
+        }
     } else {
         ready = unit_start(g, sm, e.kind, s, t, e.info->latency);
     }
@@ -672,6 +715,39 @@ static int mem_done(tm_sm *sm, const mem_completion *c, uint64_t t)
     return 0;
 }
 
+/* ---- OAWS: the instruction that left the LD/ST unit ---------------------- */
+
+/* The memory model's retire record of the last cycle (before its completion
+ * can free the memory record): a global/local load updates the statistics
+ * and, when divergent, the OCW estimation (§4.3.1, Fig. 7: triggered after a
+ * divergent load's accesses are serviced by the L1D). */
+static void oaws_retire(timing_gpu *g, tm_sm *sm)
+{
+    mem_ldst_retire r;
+    if (!mem_ldst_retired(g->mem, sm->id, &r))
+        return;
+    if (r.op != MEM_LOAD || (r.space != MEM_GLOBAL && r.space != MEM_LOCAL) || !r.transactions)
+        return;
+    const tm_memrec *mr = &sm->mr[(int32_t)r.tag];
+    timing_oaws_stats *os = &g->st->oaws;
+    int fully = r.l1_misses == 0;
+    if (mr->pred_div)
+        os->pred_div_replay_mshr += r.replay_mshr;
+    if (r.coherent) {
+        os->coh_loads++;
+        os->coh_fully_cached += fully;
+        os->coh_replay_mshr += r.replay_mshr;
+        os->coh_replay_icnt += r.replay_icnt;
+        return;
+    }
+    os->div_loads++;
+    os->div_fully_cached += fully;
+    os->div_replay_mshr += r.replay_mshr;
+    os->div_replay_icnt += r.replay_icnt;
+    const oaws_dlc_entry *d = oaws_dlc_find(&sm->oaws, mr->info->pc);
+    sm->ocw_event = (uint8_t)oaws_ocw_event(&g->oaws, fully, oaws_assoc_sensitive(d), &sm->ocw_half);
+}
+
 /* ---- one SM, one cycle -------------------------------------------------- */
 
 /* Front half of cycle t: account the issue slots and execute what issued. */
@@ -688,6 +764,13 @@ int tm_sm_front(timing_gpu *g, tm_sm *sm, uint64_t t, int *issued)
     }
     if (counted)
         g->st->sm_active_cycles++;
+    /* OAWS: the eff Eq. 1 charged to each LD/ST issue, given back when the
+     * LD/ST unit is free again (tm_sm_back) */
+    if (g->oaws.mode)
+        for (unsigned s = 0; s < ns; s++) {
+            sm->oaws.unretired += o->issue[s].eff_miss;
+            g->st->oaws.eff_issued += o->issue[s].eff_miss;
+        }
     if (o->haws_mode)
         g->st->haws.mode_warp_cycles += (uint64_t)__builtin_popcountll(o->haws_mode);
     for (unsigned s = 0; s < ns; s++) {
@@ -705,6 +788,8 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
 {
     const gpu_config *c = &g->cfg;
     unsigned ns = c->num_schedulers;
+    if (g->oaws.mode)
+        oaws_retire(g, sm);
     mem_completion done[32];
     size_t n;
     while ((n = mem_collect(g->mem, sm->id, done, 32)) > 0)
@@ -825,10 +910,72 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
     uint64_t t1 = t + 1;
     int ldst_ok = mem_ldst_ready(g->mem, sm->id);
     int ldst_to = -1;
+    /* OAWS's levels for t+1 and the eff of the instructions that left the
+     * LD/ST unit (all of it once the unit is free: one instruction at a
+     * time, so Miss_inflight is 0 whenever the unit is offered) */
+    uint64_t ldst_heads = sm->ldst_head;
+    uint8_t ocw_next = 0;
+    if ((in.launch | in.finish) && g->oaws.mode) {
+        sm->core_alive = (sm->core_alive & ~in.finish) | in.launch;
+        for (unsigned w = 0, n = 0; w < SCHED_MAX_WARPS; w++) {   /* GTO_gprio (§4.3.2) */
+            sm->rank[w] = (uint8_t)n;
+            n += (unsigned)(sm->core_alive >> w) & 1;
+        }
+    }
+    if (g->oaws.mode) {
+        uint32_t free_mshrs = mem_free_mshrs(g->mem, sm->id);
+        in.oaws = (uint8_t)g->oaws.mode;
+        in.mshr_avail = (uint8_t)(free_mshrs > 127 ? 127 : free_mshrs);
+        /* the OCW logic's event of this edge, and OCW after it (the value
+         * the core's Eq. 1 uses at t+1, for the LD/ST offer below) */
+        in.ocw_event = sm->ocw_event;
+        in.ocw_half = sm->ocw_half;
+        in.ocw_min = (uint8_t)g->oaws.ocw_min;
+        in.ocw_max = (uint8_t)g->oaws.ocw_max;
+        in.cnt_max = (uint8_t)g->oaws.cnt_max;
+        in.cnt_init = (uint8_t)g->oaws.cnt_init;
+        ocw_next = o->ocw;
+        uint8_t cnt_next = o->ocw_cnt;
+        sched_oaws_ocw_step(&ocw_next, &cnt_next, in.ocw_event, in.ocw_half, in.ocw_min,
+                            in.ocw_max, in.cnt_max, in.cnt_init);
+        in.oaws_cap = (uint8_t)(c->mem.l1d_mshr_entries > 127 ? 127 : c->mem.l1d_mshr_entries);
+        sm->oaws_avail = in.mshr_avail;
+        if (ldst_ok && sm->oaws.unretired) {
+            unsigned r = sm->oaws.unretired > 127 ? 127 : sm->oaws.unretired;
+            in.ldst_retire_miss = (uint8_t)r;
+            sm->oaws.unretired -= r;
+            g->st->oaws.eff_retired += r;
+        }
+    }
+    if (ldst_ok && g->oaws.mode) {
+        /* offer the unit only to schedulers with an LD/ST head that Eq. 1
+         * lets issue at t+1 (the core's own rule, sched_oaws_eff, with the
+         * levels just given; Miss_inflight is 0 then); the first such
+         * scheduler in round-robin order, else as without OAWS */
+        for (unsigned i = 0; i < ns; i++) {
+            unsigned s = (sm->ldst_rr + i) % ns;
+            uint64_t heads = sm->ldst_head & g->sched_mask[s];
+            /* a head charging at most 1 fits any free MSHR: no need to look */
+            if (in.mshr_avail && (heads & sm->ldst_cheap))
+                heads = sm->ldst_cheap & heads;
+            for (; heads; heads &= heads - 1) {
+                unsigned w = (unsigned)__builtin_ctzll(heads);
+                if (sched_oaws_eff(in.oaws, sm->head_pm[w], sm->head_div[w], sm->rank[w], ocw_next,
+                                   in.oaws_cap) <= in.mshr_avail)
+                    break;
+            }
+            if (heads) {
+                if (i && (sm->ldst_head & g->sched_mask[sm->ldst_rr]))
+                    g->st->oaws.offers_redirected++;
+                ldst_heads = g->sched_mask[s] & sm->ldst_head;
+                break;
+            }
+        }
+    }
     if (ldst_ok)
         for (unsigned i = 0; i < ns; i++) {
             unsigned s = (sm->ldst_rr + i) % ns;
-            if (sm->ldst_head & g->sched_mask[s]) {
+            if (ldst_heads & g->sched_mask[s]) {
                 ldst_to = (int)s;
                 sm->ldst_rr = (s + 1) % ns;
                 break;
@@ -864,6 +1011,19 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
                 sched_error(sm->sched));
         return -1;
     }
+    /* OAWS: the OCW logic moved at this edge (statistics of its values) */
+    if (in.ocw_event == 1 || in.ocw_event == 2) {
+        timing_oaws_stats *os = &g->st->oaws;
+        unsigned ocw = sched_get_outputs(sm->sched)->ocw;
+        os->ocw_events++;
+        os->ocw_sum += ocw;
+        if (ocw < os->ocw_min)
+            os->ocw_min = ocw;
+        if (ocw > os->ocw_max)
+            os->ocw_max = ocw;
+    }
+    sm->ocw_event = 0;
+    sm->ocw_half = 0;
     /* HAWS: a warp entered or left hint mode at this edge; the core emptied
      * its buffer (and dropped this edge's push for it): so does the shadow */
     uint64_t mode = sched_get_outputs(sm->sched)->haws_mode;

@@ -11,8 +11,15 @@
 
 const char *const timing_slot_names[TS_COUNT] = {
     "issued", "no_instruction", "scoreboard", "long_latency_dependence",
-    "unit_busy", "barrier", "warp_limit"
+    "unit_busy", "barrier", "warp_limit", "occluded"
 };
+
+/* Slot i is shown: "occluded" only with OAWS on, so that records without it
+ * stay byte-identical to those written before OAWS existed. */
+static int slot_shown(const timing_stats *s, unsigned i)
+{
+    return i != TS_OCCLUDED || s->oaws.on;
+}
 
 void timing_stats_free(timing_stats *s)
 {
@@ -62,9 +69,22 @@ void timing_stats_print(const timing_stats *s, FILE *out)
                 pct(h->hinted_alu, h->alu_insts), pct(h->hinted_long_mem, h->long_mem_insts),
                 h->regs_per_thread, h->regs_per_thread_haws);
     }
+    if (s->oaws.on) {
+        const timing_oaws_stats *o = &s->oaws;
+        fprintf(out, "  OAWS (%s)       fully cached loads: divergent %.1f%% of %llu, coherent "
+                "%.1f%% of %llu; MSHR replay cycles: divergent %llu, coherent %llu; OCW %u..%u "
+                "(avg %.2f); DLC up to %u entries\n",
+                o->on == 2 ? "dynamic" : "static", pct(o->div_fully_cached, o->div_loads),
+                (unsigned long long)o->div_loads, pct(o->coh_fully_cached, o->coh_loads),
+                (unsigned long long)o->coh_loads, (unsigned long long)o->div_replay_mshr,
+                (unsigned long long)o->coh_replay_mshr, o->ocw_min, o->ocw_max,
+                o->ocw_events ? (double)o->ocw_sum / (double)o->ocw_events : (double)o->ocw_min,
+                o->dlc_max);
+    }
     for (unsigned i = 0; i < TS_COUNT; i++)
-        fprintf(out, "    %-24s %12llu  %5.1f%%\n", timing_slot_names[i],
-                (unsigned long long)s->slots[i], pct(s->slots[i], slots));
+        if (slot_shown(s, i))
+            fprintf(out, "    %-24s %12llu  %5.1f%%\n", timing_slot_names[i],
+                    (unsigned long long)s->slots[i], pct(s->slots[i], slots));
     const mem_stats *m = &s->mem;
     uint64_t l1h = m->l1_hit[0] + m->l1_hit[1] + m->l1_hit[2];
     uint64_t l1m = m->l1_miss[0] + m->l1_miss[1] + m->l1_miss[2];
@@ -161,10 +181,33 @@ void timing_stats_json(const timing_stats *s, FILE *out)
                 pct(h->hinted_alu, h->alu_insts), pct(h->hinted_long_mem, h->long_mem_insts),
                 h->regs_per_thread, h->regs_per_thread_haws);
     }
+    /* only with OAWS on, like "haws" */
+    if (s->oaws.on) {
+        const timing_oaws_stats *o = &s->oaws;
+        fprintf(out, ",\n  \"oaws\": {\"mode\": \"%s\", \"smr\": %u, \"div_loads\": %llu, "
+                "\"div_fully_cached\": %llu, \"coh_loads\": %llu, \"coh_fully_cached\": %llu, "
+                "\"div_replay_mshr\": %llu, \"div_replay_icnt\": %llu, \"coh_replay_mshr\": %llu, "
+                "\"coh_replay_icnt\": %llu, \"pred_div_loads\": %llu, \"pred_div_replay_mshr\": %llu, "
+                "\"pred_div_min_avail\": %llu, \"eff_issued\": %llu, \"eff_retired\": %llu, "
+                "\"offers_redirected\": %llu, \"ocw_events\": %llu, \"ocw_avg\": %.6f, "
+                "\"ocw_min\": %u, \"ocw_max\": %u, \"dlc_max\": %u}",
+                o->on == 2 ? "dynamic" : "static", o->smr, (unsigned long long)o->div_loads,
+                (unsigned long long)o->div_fully_cached, (unsigned long long)o->coh_loads,
+                (unsigned long long)o->coh_fully_cached, (unsigned long long)o->div_replay_mshr,
+                (unsigned long long)o->div_replay_icnt, (unsigned long long)o->coh_replay_mshr,
+                (unsigned long long)o->coh_replay_icnt, (unsigned long long)o->pred_div_loads,
+                (unsigned long long)o->pred_div_replay_mshr,
+                (unsigned long long)o->pred_div_min_avail, (unsigned long long)o->eff_issued,
+                (unsigned long long)o->eff_retired, (unsigned long long)o->offers_redirected,
+                (unsigned long long)o->ocw_events,
+                o->ocw_events ? (double)o->ocw_sum / (double)o->ocw_events : (double)o->ocw_min,
+                o->ocw_min, o->ocw_max, o->dlc_max);
+    }
     fprintf(out, ",\n  \"issue_slots\": {");
     for (unsigned i = 0; i < TS_COUNT; i++)
-        fprintf(out, "%s\"%s\": %llu", i ? ", " : "", timing_slot_names[i],
-                (unsigned long long)s->slots[i]);
+        if (slot_shown(s, i))
+            fprintf(out, "%s\"%s\": %llu", i ? ", " : "", timing_slot_names[i],
+                    (unsigned long long)s->slots[i]);
     fprintf(out, "}, \"idle_slots\": %llu", (unsigned long long)s->idle_slots);
     fprintf(out, ",\n  \"unit_insts\": {");
     for (unsigned i = 0; i < GPU_UNIT_COUNT; i++)

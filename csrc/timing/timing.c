@@ -120,6 +120,15 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
     };
     for (unsigned w = 0; w < cfg->max_warps_per_sm; w++)
         g->sched_mask[w % cfg->num_schedulers] |= 1ull << w;
+    /* OAWS (docs/oaws.md): the parameters of oaws.c; OCW's bounds default
+     * to the schedulers and the warps of an SM (seed 001 §4.3.1: 2 and 48) */
+    g->oaws = (oaws_params){
+        .mode = cfg->oaws, .smr = cfg->oaws_smr, .dlc_entries = cfg->oaws_dlc_entries,
+        .cnt_max = cfg->oaws_cnt_max, .cnt_init = cfg->oaws_cnt_init,
+        .ocw_min = cfg->oaws_ocw_min ? cfg->oaws_ocw_min : cfg->num_schedulers,
+        .ocw_max = cfg->oaws_ocw_max ? cfg->oaws_ocw_max : cfg->max_warps_per_sm,
+        .delta = cfg->oaws_delta,
+    };
     g->sm = calloc(g->nsm, sizeof *g->sm);
     if (!g->sm) {
         snprintf(err, errlen, "out of memory");
@@ -270,10 +279,7 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
     snprintf(out->kernel, sizeof out->kernel, "%s", kernel_name);
     snprintf(out->config, sizeof out->config, "%s", g->cfg.preset);
     snprintf(out->backend, sizeof out->backend, "%s", gpu_backend_name(g->cfg.backend));
-    if (g->cfg.warp_limit)
-        snprintf(out->policy, sizeof out->policy, "swl:%u", g->cfg.warp_limit);
-    else
-        snprintf(out->policy, sizeof out->policy, "%s", gpu_policy_name(g->cfg.policy));
+    gpu_policy_string(&g->cfg, out->policy, sizeof out->policy);
     out->num_sms = g->nsm;
     out->grid[0] = grid.x; out->grid[1] = grid.y; out->grid[2] = grid.z;
     out->block[0] = block.x; out->block[1] = block.y; out->block[2] = block.z;
@@ -327,6 +333,9 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
         return out->status = SMC_ERR_INVALID_CONFIGURATION;
     }
     out->haws.on = g->cfg.haws;
+    out->oaws.on = g->oaws.mode;
+    out->oaws.smr = g->oaws.mode == GPU_OAWS_STATIC ? g->oaws.smr : 50;
+    out->oaws.ocw_min = out->oaws.ocw_max = g->oaws.ocw_min;
     out->haws.regs_per_thread = req->regs_per_thread_own ? req->regs_per_thread_own
                                                          : req->regs_per_thread;
     out->haws.regs_per_thread_haws = req->regs_per_thread_haws ? req->regs_per_thread_haws
@@ -443,6 +452,9 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
         out->mem_json = buf;
     }
     out->host_seconds = now_seconds() - t0;
+    for (uint32_t i = 0; i < g->nsm && g->oaws.mode; i++)
+        if (g->sm[i].oaws.n > out->oaws.dlc_max)
+            out->oaws.dlc_max = g->sm[i].oaws.n;
     /* leave no CTA behind (a fault or interruption stops mid-launch) */
     for (uint32_t i = 0; i < g->nsm; i++) {
         tm_sm *sm = &g->sm[i];

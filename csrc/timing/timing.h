@@ -92,11 +92,34 @@ typedef struct timing_haws_stats {
                                      (Fig. 5.15's base) */
 } timing_haws_stats;
 
+/* OAWS statistics of one launch (docs/oaws.md, "Statistics"; seed 001
+ * Figs. 9-11). Loads are global/local loads that occupied the LD/ST unit;
+ * "fully cached" = no L1 miss among its accesses (merges count as misses). */
+typedef struct timing_oaws_stats {
+    uint32_t on;                  /* sched.oaws (1 static, 2 dynamic) */
+    uint32_t smr;                 /* static miss rate, percent */
+    uint64_t div_loads, div_fully_cached;   /* divergent (coalescer: > 2 lines) */
+    uint64_t coh_loads, coh_fully_cached;   /* coherent */
+    uint64_t div_replay_mshr, div_replay_icnt;  /* replay cycles of divergent loads */
+    uint64_t coh_replay_mshr, coh_replay_icnt;  /* ... of coherent loads */
+    uint64_t pred_div_loads;      /* loads issued predicted divergent (pc in the DLC) */
+    uint64_t pred_div_replay_mshr;/* ... their MSHR replay cycles */
+    uint64_t pred_div_min_avail;  /* ... the fewest free MSHRs at one's issue edge */
+    uint64_t eff_issued;          /* sum of eff_miss of issued LD/ST instructions */
+    uint64_t eff_retired;         /* ... given back at retire (equal at the end) */
+    uint64_t offers_redirected;   /* LD/ST offers given to another scheduler because
+                                     the round-robin one's LD/ST heads were occluded */
+    uint64_t ocw_events;          /* CNT updates (divergent loads serviced) */
+    uint64_t ocw_sum;             /* sum of OCW after each update */
+    uint32_t ocw_min, ocw_max;    /* range OCW took (all SMs) */
+    uint32_t dlc_max;             /* most DLC entries on one SM at launch end */
+} timing_oaws_stats;
+
 typedef struct timing_stats {
     char     kernel[128];
     char     config[32];
     char     backend[16];
-    char     policy[24];
+    char     policy[32];
     uint32_t grid[3], block[3];
     smc_status status;
     uint64_t cycles;              /* GPU cycles from launch to the last writeback */
@@ -114,6 +137,7 @@ typedef struct timing_stats {
     uint64_t sm_active_cycles;    /* sum over SMs of cycles with resident warps */
     uint64_t lockstep_cycles;     /* cycles compared (lockstep back end) */
     timing_haws_stats haws;       /* HAWS (written only when sched.haws is on) */
+    timing_oaws_stats oaws;       /* OAWS (written only when sched.oaws is on) */
     mem_stats mem;                /* caches, MSHRs, interconnect, DRAM */
     uint32_t num_sms;             /* SMs of the GPU (mem's per-SM averages) */
     char    *mem_json;            /* the memory model's own JSON members (owned) */

@@ -23,6 +23,7 @@
 #include "sched_if.h"
 #include "../ptx/ptx.h"
 #include "../../hints/haws_hint.h"
+#include "oaws.h"
 
 #define TM_REG_SLOTS (PTX_MAX_PHYS_REGS + 1 + PTX_MAX_PRED_REGS)  /* alias table */
 #define TM_PRED_BASE (PTX_MAX_PHYS_REGS + 1)
@@ -36,6 +37,7 @@ typedef struct tm_entry {
                                      written: a renamed member's pool id) */
     uint8_t  haws;                /* enum tm_haws_entry */
     int16_t  rename_to;           /* hint-mode member: pool register it writes, -1 none */
+    uint8_t  pred_miss, pred_div; /* OAWS: the prediction pushed with it */
 } tm_entry;
 
 /* What a buffered entry is to HAWS (docs/haws.md, "Timing model"). */
@@ -86,6 +88,7 @@ typedef struct tm_memrec {        /* an instruction inside the memory model */
     uint8_t  warp, id, has_dst;
     int16_t  rename_to;           /* HAWS: the pool register written, -1 none */
     int32_t  next_free;
+    uint8_t  pred_div;            /* OAWS: pushed predicted divergent */
 } tm_memrec;
 
 typedef struct tm_sm {
@@ -118,6 +121,17 @@ typedef struct tm_sm {
      * hint-mode branches issued this cycle (inputs of the next edge) */
     uint64_t haws_mode;
     sched_hbr hbr[SCHED_MAX_SCHEDULERS];
+    /* OAWS (docs/oaws.md): DLC, OCW, eff not yet retired; the core's alive
+     * warps (its alive_q, mirrored) and the Avail_mshr given at the last edge */
+    oaws_sm  oaws;
+    uint64_t core_alive;
+    uint32_t oaws_avail;
+    uint8_t  head_pm[SCHED_MAX_WARPS];   /* each buffer head's pred_miss and */
+    uint8_t  head_div[SCHED_MAX_WARPS];  /* pred_div (update_head; read by the LD/ST offer) */
+    uint8_t  rank[SCHED_MAX_WARPS];      /* alive warps below each warp (core_alive's) */
+    uint64_t ldst_cheap;                 /* LD/ST heads predicting at most 1 miss and not
+                                            divergent: eff <= 1 in every mode */
+    uint8_t  ocw_event, ocw_half;        /* the core's OCW event for the next edge */
 } tm_sm;
 
 typedef struct tm_wave tm_wave;   /* timing_wave.c */
@@ -152,6 +166,7 @@ struct timing_gpu {
     uint32_t ncode;
     timing_occupancy occ;
     timing_stats *st;
+    oaws_params oaws;             /* OAWS parameters (from cfg; mode 0 = off) */
     smc_status fault;
     char *msg; size_t msglen;
 };

@@ -85,23 +85,28 @@ def core_bits(p):
     d, e = p["IbufDepth"], p["SbEntries"]
     rcu, ren = p.get("RcuDepth", 8), p.get("RenEntries", 8)
     wps = w // s
-    instr = 75 + 5 * r                        # payload layout in sched_core.sv
+    instr = 78 + 5 * r                        # payload layout in sched_core.sv
     # instruction buffer: payload + dependency bits + the two bit-sliced
-    # flags per entry (the payload's own entry_ok bit has no reader in the
-    # core and is removed), count, read pointer
-    per_warp = d * (instr + e + 2 - 1) + clog2(d + 1) + (clog2(d) if d > 1 else 1)
+    # flags and the 7 bit-sliced OAWS prediction bits per entry (the
+    # payload's own entry_ok bit has no reader in the core and is removed),
+    # count, read pointer
+    per_warp = d * (instr + e + 2 + 7 - 1) + clog2(d + 1) + (clog2(d) if d > 1 else 1)
     per_warp += e * (1 + r + 1)               # scoreboard: valid, reg id, long
     lidx = clog2(wps) if wps > 1 else 1
-    per_sched = lidx + lidx + wps + 7 * 32    # arbiter, fetch pointer, pool, counters
+    per_sched = lidx + lidx + wps + 8 * 32    # arbiter, fetch pointer, pool, counters
     levels = 2 + 7 + 7 + 4 * s + w + w        # policy, limit, pool size, units, barrier, alive
+    levels += 2 + 7 + 7 + 7                   # OAWS: mode, Avail_mshr, cap, Miss_inflight
+    levels += 7 + 8                           # OAWS OCW logic: OCW, CNT
     return (w * per_warp + s * per_sched + levels + haws_bits(w, e, rcu) + rcu_bits(w, rcu, r)
             + rename_bits(w, ren, r))
 
 
 RTL_FORMULAS = {
-    # per warp: payload, one dependency bit per scoreboard slot and the two
-    # bit-sliced flags per entry, count, read pointer
-    "sched_ibuffer": lambda p: p["NumWarps"] * (p["Depth"] * (p["Width"] + p["Entries"] + 2)
+    # per warp: payload, one dependency bit per scoreboard slot, the two
+    # bit-sliced flags and the PmW bit-sliced OAWS bits per entry, count,
+    # read pointer
+    "sched_ibuffer": lambda p: p["NumWarps"] * (p["Depth"] * (p["Width"] + p["Entries"] + 2
+                                                              + p.get("PmW", 7))
                                                 + clog2(p["Depth"] + 1)
                                                 + (clog2(p["Depth"]) if p["Depth"] > 1 else 1)),
     # per warp and slot: valid, register id, long-latency flag
@@ -109,7 +114,9 @@ RTL_FORMULAS = {
     "sched_arbiter": idx_w,                   # last issued warp
     "sched_fetch_arb": idx_w,                 # last requested warp
     "sched_pool": lambda p: p["N"],           # active-pool bit per warp
-    "sched_counters": lambda p: 7 * 32,
+    "sched_counters": lambda p: 8 * 32,
+    "sched_oaws": lambda p: 2 + 3 * 7,        # mode, Avail_mshr, cap, Miss_inflight
+    "sched_oaws_ocw": lambda p: 7 + 8,        # OCW, CNT
     "sched_qualify": lambda p: 0,
     "sched_rr_pick": lambda p: 0,
     "sched_haws": lambda p: haws_bits(p["NumWarps"], p["SbEntries"], p["RcuDepth"]),

@@ -103,3 +103,21 @@ TEST_SUITES += $(SCHED_TEST_DIR)/test_sched_haws_c $(SCHED_TEST_DIR)/test_sched_
 TEST_DEPS   += $(SCHED_TEST_DIR)/test_sched_haws_c $(SCHED_TEST_DIR)/test_sched_haws_rtl
 SAN_SUITES  += $(SCHED_TEST_DIR)/test_sched_haws_c
 SAN_DEPS    += $(SCHED_TEST_DIR)/test_sched_haws_c
+
+# OAWS directed scenarios (tests/sched/test_sched_oaws.c): Eq. 1 at its
+# boundary, Miss_inflight, reasons, dynamic ranks; C model (also ASan) and
+# the Verilated RTL (Fermi set 48/2/6/3/4/2/8/8).
+$(SCHED_TEST_DIR)/test_sched_oaws_c: $(SCHED_TEST_DIR)/test_sched_oaws.o $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
+
+$(SCHED_TEST_DIR)/test_sched_oaws_rtl.o: tests/sched/test_sched_oaws.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(INCLUDES) -DSCHED_TEST_RTL -c $< -o $@
+
+$(SCHED_TEST_DIR)/test_sched_oaws_rtl: $(SCHED_TEST_DIR)/test_sched_oaws_rtl.o $(VSCHED_LIB) $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(VSCHED_LDLIBS) $(LDLIBS)
+
+TEST_SUITES += $(SCHED_TEST_DIR)/test_sched_oaws_c $(SCHED_TEST_DIR)/test_sched_oaws_rtl
+TEST_DEPS   += $(SCHED_TEST_DIR)/test_sched_oaws_c $(SCHED_TEST_DIR)/test_sched_oaws_rtl
+SAN_SUITES  += $(SCHED_TEST_DIR)/test_sched_oaws_c
+SAN_DEPS    += $(SCHED_TEST_DIR)/test_sched_oaws_c

@@ -80,6 +80,7 @@ static void run(const sched_params *p, int policy, uint64_t seed, uint64_t cycle
             assert_int_equal(is->long_lat, h->long_lat);
             assert_int_equal(is->hint, h->hint);
             assert_int_equal(is->pred_miss, h->pred_miss);
+            assert_int_equal(is->pred_div, h->pred_div);
             for (unsigned k = 0; k < 3; k++)
                 if (h->src_valid >> k & 1) assert_int_equal(rw->pending[h->src[k]], 0);
             if (h->dst_valid) {

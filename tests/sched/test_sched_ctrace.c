@@ -234,8 +234,8 @@ static void test_hand_scenario(void **state)
     assert_int_equal(value_at(&w, "issue_warp_o", 9, 6, 6), 5);
     assert_int_equal(value_at(&w, "issue_pc_o", 9, 32, 32), 0x44);
     assert_int_equal(value_at(&w, "issue_valid_o", 11, 0, 4), 0);
-    /* scheduler 1's issue counter (counters_o word 7*1 + 0) */
-    assert_int_equal(value_at(&w, "counters_o", 20, 32 * 7, 32), 2);
+    /* scheduler 1's issue counter (counters_o word 8*1 + 0) */
+    assert_int_equal(value_at(&w, "counters_o", 20, 32 * 8, 32), 2);
     /* last time: the falling edge ending cycle 9 = 2 * 10 */
     assert_int_equal(w.ch[w.n - 1].time, 20);
     wave_free(&w);
@@ -302,14 +302,14 @@ static void test_same_ports_as_rtl(void **state)
     wave wc, wr;
     wave_read(&wc, cpath, 1);
     wave_read(&wr, rpath, 1);
-    /* clk_i, rst_ni, the 53 ports (37 before HAWS added 16) and the eight
-     * parameters */
-    assert_int_equal(wc.nsig, 55 + 8);
+    /* clk_i, rst_ni, the 69 ports (37 before HAWS added 16, OAWS 16) and
+     * the eight parameters */
+    assert_int_equal(wc.nsig, 71 + 8);
     assert_int_equal(wr.nsig, wc.nsig);
     /* the nested scope repeats the ports, as Verilator's does (the RTL's
      * also has its internal signals) */
-    assert_int_equal(wc.nested_vars, 55);
-    assert_true(wr.nested_vars > 55);
+    assert_int_equal(wc.nested_vars, 71);
+    assert_true(wr.nested_vars > 71);
     change *a = malloc(wc.n * sizeof *a), *bb = malloc(wr.n * sizeof *bb);
     assert_non_null(a);
     assert_non_null(bb);

@@ -1,7 +1,7 @@
 # tests/timing/: the GPU configuration and the SM timing model (issue 5).
 # The timing tests need the scheduler core (cosim/, see csrc/timing/module.mk).
 
-TIMING_TEST_NAMES := test_config $(if $(TIMING_HAVE_SCHED),test_timing test_watchdog test_haws)
+TIMING_TEST_NAMES := test_config $(if $(TIMING_HAVE_SCHED),test_timing test_watchdog test_haws test_oaws)
 TIMING_TEST_BINS  := $(patsubst %,$(B)/tests/timing/%,$(TIMING_TEST_NAMES))
 
 $(B)/tests/timing/%: $(B)/tests/timing/%.o $(EMU_LIB)
@@ -10,7 +10,8 @@ $(B)/tests/timing/%: $(B)/tests/timing/%.o $(EMU_LIB)
 
 # the timing and watchdog tests also drive the RTL and lockstep back ends
 ifneq ($(TIMING_HAVE_SCHED),)
-TIMING_RTL_TESTS := $(B)/tests/timing/test_timing $(B)/tests/timing/test_watchdog $(B)/tests/timing/test_haws
+TIMING_RTL_TESTS := $(B)/tests/timing/test_timing $(B)/tests/timing/test_watchdog $(B)/tests/timing/test_haws \
+                    $(B)/tests/timing/test_oaws
 $(TIMING_RTL_TESTS): $(VSCHED_LIB) $(TIMING_FST_OBJ)
 $(TIMING_RTL_TESTS): LDLIBS += $(TIMING_RTL_LINK)
 endif

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# OAWS on the whole benchmark suite (docs/oaws.md; ../shared/design/oaws.md
+# D.4): on fermi-gtx480 (the paper's Table 1), --size small, every benchmark
+# PASSes its CPU check under oaws-static (SMR 50 %) and oaws-dyn with the C
+# model, the Verilated RTL and the lockstep back end (zero mismatches); every
+# launch's warp- and thread-instructions equal the committed GTO golden
+# statistics (results do not depend on the scheduler) and the predicted
+# misses charged equal those given back; RTL and lockstep JSON equal the C
+# model's but for the back-end name; oaws-static:0 equals GTO's golden JSON
+# but for the policy string and the OAWS-only keys (§5.4), and so does
+# oaws-dyn with OCW held at 48 (every warp a locality warp, eff 0).
+#   tests/oaws/oaws-suite.sh BUILD_DIR [c]     (c: the C model only, for ASan)
+set -u
+cd "$(dirname "$0")/../.."
+B=${1:-build}
+only=${2:-all}
+bench=$B/bin/smcosim-bench
+[ -x "$bench" ] || { echo "FAIL: $bench is not built"; exit 1; }
+for v in $(compgen -e | grep '^SMCOSIM_'); do unset "$v"; done
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+preset=fermi-gtx480
+gold=tests/golden/suite/$preset/gto.json
+fails=0; runs=0
+
+run() {   # BACKEND POLICY [KEYS]   (with KEYS: the statistics must equal GTO's)
+  local out="$tmp/$1-$2${3:+-gto}.json"
+  runs=$((runs + 1))
+  if ! SMCOSIM_MODE=timing SMCOSIM_SCHED=$1 SMCOSIM_CONFIG=$preset SMCOSIM_POLICY=$2 \
+       SMCOSIM_SET="${3:-}" SMCOSIM_JSON=$out "$bench" --size small >"$out.log" 2>&1 \
+     || ! tail -1 "$out.log" | grep -q ' 0 failed$'; then
+    echo "FAIL: $1 $2:"; grep -v ': PASS' "$out.log" | head -5; fails=$((fails + 1)); return
+  fi
+  if ! python3 - "$out" "$gold" "$2" "${3:-}" <<'PY'
+import json, sys
+new = json.load(open(sys.argv[1]))["launches"]
+gold = json.load(open(sys.argv[2]))["launches"]
+pol = sys.argv[3]
+as_gto = pol == "oaws-static:0" or sys.argv[4] != ""
+if pol == "oaws-static":
+    pol = "oaws-static:50"
+if len(new) != len(gold):
+    sys.exit("  %d launches, GTO golden %d" % (len(new), len(gold)))
+for i, (n, g) in enumerate(zip(new, gold)):
+    for k in ("kernel", "warp_insts", "thread_insts"):
+        if n[k] != g[k]:
+            sys.exit("  launch %d %s: %s %s, GTO %s" % (i, n["kernel"], k, n[k], g[k]))
+    o = n["oaws"]
+    if o["eff_issued"] != o["eff_retired"]:
+        sys.exit("  launch %d %s: eff issued %d, retired %d" % (i, n["kernel"], o["eff_issued"], o["eff_retired"]))
+    if n["policy"] != pol:
+        sys.exit("  launch %d: policy %s, asked for %s" % (i, n["policy"], pol))
+    # the DLC holds divergent loads only: atax_kernel1's four unrolled
+    # a[i*n+j] loads (spec D.2), nothing for the coherent atax_kernel2 and
+    # the transposes (divergent stores never enter it)
+    want = {"atax_kernel1": 4, "atax_kernel2": 0}.get(n["kernel"])
+    if n["kernel"].startswith("transpose"):
+        want = 0
+    if pol != "oaws-static:0" and want is not None and o["dlc_max"] != want:
+        sys.exit("  launch %d %s: %d DLC entries, expected %d" % (i, n["kernel"], o["dlc_max"], want))
+    if not 2 <= o["ocw_min"] <= o["ocw_max"] <= 48:
+        sys.exit("  launch %d %s: OCW %d..%d outside 2..48" % (i, n["kernel"], o["ocw_min"], o["ocw_max"]))
+    if as_gto:
+        if n["issue_slots"].pop("occluded") != 0 or o["eff_issued"] != 0:
+            sys.exit("  launch %d %s: %s held or charged something" % (i, n["kernel"], pol))
+        del n["oaws"]
+        n["policy"] = "gto"
+        if n != g:
+            sys.exit("  launch %d %s: %s differs from GTO" % (i, n["kernel"], pol))
+PY
+  then echo "FAIL: $1 $2 (against $gold)"; fails=$((fails + 1)); fi
+  if [ "$1" != c ]; then
+    sed 's/"sched": "[a-z]*"/"sched": "X"/' "$out" >"$out.n"
+    sed 's/"sched": "[a-z]*"/"sched": "X"/' "$tmp/c-$2.json" >"$out.c"
+    cmp -s "$out.n" "$out.c" || { echo "FAIL: $1 $2: JSON differs from the C model's"; fails=$((fails + 1)); }
+  fi
+}
+
+run c oaws-static:0
+run c oaws-dyn "sched.oaws_ocw_min=48"    # every warp a locality warp: GTO
+for pol in oaws-static oaws-dyn; do
+  run c $pol
+  if [ "$only" != c ]; then
+    run rtl $pol
+    run lockstep $pol
+  fi
+done
+[ $fails -eq 0 ] && echo "oaws suite: $runs runs on $preset (c$([ "$only" != c ] && echo ", rtl, lockstep")), every benchmark PASS, counts equal GTO"
+[ $fails -eq 0 ]
