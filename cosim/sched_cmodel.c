@@ -739,7 +739,9 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
      * so the counts are corrected by a branch), then each scheduler with
      * room takes its lowest-id candidate. */
     {
-        uint64_t long_wait = k.head_valid & k.blocked_long;
+        /* a warp waiting at a barrier leaves too (else a block of more
+         * warps than the pool holds deadlocks: docs/sched-interface.md) */
+        uint64_t long_wait = (k.head_valid & k.blocked_long) | m->barrier;
         uint64_t keep = m->alive & ~long_wait;
         uint64_t leave = m->in_active & ~keep;
         uint64_t cand = ~m->in_active & keep;

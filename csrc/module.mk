@@ -21,6 +21,8 @@ $(EMU_LIB): $(EMU_OBJS)
 SMC_CLI := $(B)/bin/smcosim
 # Subcommands: one file each in csrc/cli/ (see csrc/cli/main.c).
 SMC_CLI_SRCS := $(wildcard csrc/cli/*.c)
+# `smcosim diag` (cmd_diag.c) runs the GPUDIAG host logic (docs/gpudiag.md)
+SMC_CLI_SRCS += bench/microbench/gpudiag.c
 SMC_CLI_OBJS := $(patsubst %.c,$(B)/%.o,$(SMC_CLI_SRCS))
 
 # csrc/trace/ (trace mode) comes first: it uses the timing model in $(EMU_LIB)

@@ -86,6 +86,10 @@ static void walk(pass *A, hk_path *P, uint32_t pc, const uint32_t *stops, uint32
         if (!hk_in_window(P, pc) || hk_visited(P, pc)) return;
         if (P->members >= HAWS_RCU_DEPTH) return;
         if (K->stop[pc]) return;
+        /* a reconvergence point: lanes that went another way may rejoin
+         * here, so an instruction from here on could run ahead with fewer
+         * lanes than in order (found by CUB's transform kernel) */
+        if (K->join[pc]) return;
         if (K->stall[pc] && !A->o->cross_stall_points) return;   /* C.9 #33 */
         hk_visit(P, pc);
         const emu_inst_info *x = emu_kernel_inst(K->ek, pc);

@@ -176,8 +176,9 @@ int hk_kernel_init(hk_kernel *K, const emu_kernel *ek, char *err, size_t errlen)
     K->stall = calloc(n, 1);
     K->never = calloc(n, 1);
     K->stop = calloc(n, 1);
+    K->join = calloc(n, 1);
     K->mem = calloc(n, sizeof *K->mem);
-    if (!K->stall || !K->never || !K->stop || !K->mem) {
+    if (!K->stall || !K->never || !K->stop || !K->join || !K->mem) {
         hk_kernel_free(K);
         return smc_fail(err, errlen, "kernel %s: out of memory", K->k->name);
     }
@@ -186,6 +187,8 @@ int hk_kernel_init(hk_kernel *K, const emu_kernel *ek, char *err, size_t errlen)
         const emu_inst_info *x = emu_kernel_inst(ek, pc);
         K->never[pc] = never_rule(in, x);
         K->stop[pc] = is_stop(in);
+        if (x->is_branch && in->guard >= 0 && K->k->reconv && K->k->reconv[pc] < K->n)
+            K->join[K->k->reconv[pc]] = 1;   /* (an unguarded branch never splits the warp) */
         mem_facts(in, x, &K->mem[pc]);
     }
     K->pool_base = haws_pool_base(K->k->regs_per_thread);
@@ -196,8 +199,8 @@ int hk_kernel_init(hk_kernel *K, const emu_kernel *ek, char *err, size_t errlen)
 
 void hk_kernel_free(hk_kernel *K)
 {
-    free(K->stall); free(K->never); free(K->stop); free(K->mem);
-    K->stall = K->never = K->stop = NULL; K->mem = NULL;
+    free(K->stall); free(K->never); free(K->stop); free(K->join); free(K->mem);
+    K->stall = K->never = K->stop = K->join = NULL; K->mem = NULL;
 }
 
 /* ---- paths ------------------------------------------------------------------ */

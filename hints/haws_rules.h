@@ -42,6 +42,8 @@ typedef struct hk_kernel {
     uint8_t  *stall;            /* [n] stall point */
     uint8_t  *never;            /* [n] enum haws_rule: why never a member (0 = may be) */
     uint8_t  *stop;             /* [n] exit/ret/trap/brkpt/call/fence/membar: no path crosses it */
+    uint8_t  *join;             /* [n] the reconvergence point of some branch: lanes may rejoin
+                                   there, so the warp's mask may change; no path reaches it */
     hk_mem   *mem;              /* [n] */
     uint32_t pool_base;         /* first renamed id (haws_pool_base) */
     uint32_t pool_ok;           /* pool_base + 8 <= HAWS_POOL_LIMIT */

@@ -224,12 +224,18 @@ static int vpath(vctx *v, hk_path *P, uint32_t start, int off, uint32_t from)
         if (K->stop[pc] || x->is_branch)
             return STOP(v, from, HAWS_RULE_SKIPPED_CONTROL, "names pc %" PRId64 " as the next member, past "
                         "the skipped %s at pc %u (no chain crosses skipped control flow)", m, x->name, pc);
+        if (K->join[pc])
+            return STOP(v, from, HAWS_RULE_SKIPPED_CONTROL, "names pc %" PRId64 " as the next member, past "
+                        "the reconvergence point at pc %u (the warp's lanes may change there)", m, pc);
         hk_visit(P, pc);
         hk_skip(K, P, pc);
     }
     if (hk_visited(P, (uint32_t)m))
         return STOP(v, from, HAWS_RULE_REVISIT, "leads the chain of stall point %u to pc %" PRId64 " twice",
                     P->s, m);
+    if (K->join[m])
+        return STOP(v, from, HAWS_RULE_SKIPPED_CONTROL, "names pc %" PRId64 ", a reconvergence point (the "
+                    "warp's lanes may change there), as a member", m);
     hk_visit(P, (uint32_t)m);
     return vmember(v, P, (uint32_t)m);
 }

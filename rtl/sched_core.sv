@@ -473,7 +473,10 @@ module sched_core #(
     assign space_l     = alive_q[s*Wps +: Wps] & has_space[s*Wps +: Wps] &
                          (~haws_mode[s*Wps +: Wps] | chain_ok[s*Wps +: Wps]);
     assign alive_l     = alive_q[s*Wps +: Wps];
-    assign long_wait_l = head_valid[s*Wps +: Wps] & hazard_long[s*Wps +: Wps];
+    // leave the two-level pool: the head waits on a long-latency write, or
+    // the warp waits at a barrier (docs/sched-interface.md, "Two-level")
+    assign long_wait_l = (head_valid[s*Wps +: Wps] & hazard_long[s*Wps +: Wps]) |
+                         barrier_q[s*Wps +: Wps];
     assign in_active[s*Wps +: Wps] = active_l;
 
     sched_arbiter #(.N(Wps), .IdxW(LIdxW)) u_arb (

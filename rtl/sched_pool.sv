@@ -3,9 +3,10 @@
 // Narasiman et al. (MICRO'11), as summarised in the Gong thesis (sec. 2):
 // only warps of the active pool may issue; a warp whose head instruction
 // waits on a long-latency write leaves the active pool (as do finished
-// warps), and a free place is refilled from the pending pool with the
-// oldest (lowest-id) alive warp that is not itself waiting on a long-latency
-// write, at most one per cycle. pool_size_i is the pool capacity; the pool is
+// warps, and warps waiting at a barrier: long_wait_i covers both waits, see
+// sched_core), and a free place is refilled from the pending pool with the
+// oldest (lowest-id) alive warp that is not itself waiting, at most one per
+// cycle. pool_size_i is the pool capacity; the pool is
 // kept up to date whatever the policy, so switching policy is seamless.
 module sched_pool #(
   parameter int N = 16

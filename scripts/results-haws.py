@@ -33,6 +33,9 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_common import fmt, geomean, ratio  # noqa: E402
+
 # Tables 5.1 (Southern Islands) and 5.3 (Kepler), seed 000 §5.4.1/§5.4.5:
 # thesis abbreviation, suite benchmark, type (M memory-intensive, N not);
 # mapping and caveats in haws-locality.md A.12 and docs/benchmarks.md.
@@ -90,19 +93,6 @@ def run_one(build, size, name, preset, policy, haws, extra, out_json):
     total = sum(m["slots"].values())
     m["slot_frac"] = {k: (v / total if total else 0.0) for k, v in m["slots"].items()}
     return m
-
-
-def ratio(a, b):
-    return a / b if b else float("nan")
-
-
-def fmt(x, spec="%.3f"):
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else spec % x
-
-
-def geomean(xs):
-    xs = [x for x in xs if x and not math.isnan(x)]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
 def pct_change(x):

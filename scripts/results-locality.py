@@ -29,6 +29,9 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_common import fmt, geomean, ratio  # noqa: E402
+
 # Table 6.2 (seed 000 §6.4.1): abbreviation, type; the suite's benchmark
 # (docs/benchmarks.md: MT = transpose, JS = jacobi2d, CONV = conv2d,
 # HS = histogram, SC = scan, FW = fwt, BS = bitonic).
@@ -85,19 +88,6 @@ def run_one(build, size, name, hint, out_json):
     m["dup_frac"] = m["dup"] / m["alloc"] if m["alloc"] else 0.0
     m["req_per_entry"] = (m["alloc"] + m["merges"]) / m["alloc"] if m["alloc"] else 0.0
     return m
-
-
-def ratio(a, b):
-    return a / b if b else float("nan")
-
-
-def fmt(x, spec="%.3f"):
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else spec % x
-
-
-def geomean(xs):
-    xs = [x for x in xs if x and not math.isnan(x)]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
 def main():

@@ -233,7 +233,20 @@ static void test_carry_members(void **state)
     f1(&r, 3, 3, 6);
     none(&r, 4);              /* add.cc */
     none(&r, 5);              /* addc: reads the carry, independent otherwise */
-    f1(&r, 3, 6, 0);
+    assert_int_equal(haws_hint_offset(r.hint[6]), 9 - 3);
+    f1(&r, 3, 9, 0);
+    haws_result_free(&r);
+}
+
+static void test_join_stop(void **state)
+{
+    (void)state;
+    haws_opts o = opts();
+    haws_result r;
+    compute(hk("join_stop"), &o, &r);
+    f1(&r, 6, 6, 7);
+    f1(&r, 6, 7, 0);          /* ends before the reconvergence point 8 */
+    none(&r, 8);
     haws_result_free(&r);
 }
 
@@ -725,6 +738,13 @@ static void e_carry(uint32_t *h, const emu_kernel *ek)
     h[3] = haws_hint_f1(5 - 3, 0, 0);
     h[5] = haws_hint_f1(6 - 3, 0, 0);
 }
+/* join_stop: the chain continued to pc 8, the reconvergence point */
+static void e_join(uint32_t *h, const emu_kernel *ek)
+{
+    (void)ek;
+    h[7] = (h[7] & ~0x1FFu) | (uint32_t)(8 - 6);   /* keeps 7's own rename */
+    h[8] = haws_hint_f1(0, 0, 0);
+}
 /* never_members: past the membar at 8 */
 static void e_fence(uint32_t *h, const emu_kernel *ek)
 {
@@ -789,6 +809,7 @@ static void test_wrong_hints(void **state)
     expect_rule("never_members", e_clock, HAWS_RULE_CLOCK_MEMBER, 5);
     expect_rule("never_members", e_volatile, HAWS_RULE_VOLATILE_MEMBER, 6);
     expect_rule("carry_members", e_carry, HAWS_RULE_CARRY_MEMBER, 5);
+    expect_rule("join_stop", e_join, HAWS_RULE_SKIPPED_CONTROL, 7);
     expect_rule("never_members", e_fence, HAWS_RULE_SKIPPED_CONTROL, 7);
     expect_rule("mem_alias", e_alias, HAWS_RULE_MEM_ALIAS, 5);
     expect_rule("fig53", e_outside, HAWS_RULE_OFFSET_KERNEL, 3);
@@ -1066,6 +1087,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_direct_branch),
         cmocka_unit_test(test_never_members),
         cmocka_unit_test(test_carry_members),
+        cmocka_unit_test(test_join_stop),
         cmocka_unit_test(test_eight_members),
         cmocka_unit_test(test_offset_range),
         cmocka_unit_test(test_bench_chains),

@@ -78,7 +78,7 @@ static const mutant mutants[] = {
     { RTL, 6, "full scoreboard does not stall (over-allocation)", FULL, -1, 20000, ASSERTION,
       "rtl/sched_scoreboard.sv" },
     { RTL, 7, "HAWS: a skip does not advance the RCU head", HAWS, -1, 100000, CAUGHT, NULL },
-    { RTL, 8, "HAWS: entry latches a long dependence released at that edge", HAWS, -1, 200000,
+    { RTL, 8, "HAWS: entry latches a long dependence released at that edge", HAWS, -1, 2000000,
       CAUGHT, NULL },
 };
 

@@ -159,7 +159,7 @@ static void test_occupancy_eq33(void **state)
     timing_occupancy o;
     /* 256 threads (b = 8), 32 regs (1024 per warp), 4 KB: regs 64 warps -> 8,
      * warps 64/8 = 8, threads 2048/256 = 8, CTAs 16, smem 48K/4K = 12 */
-    timing_kernel_req q = { 256, 32, 4096, 1000, 0 };
+    timing_kernel_req q = { .threads_per_cta = 256, .regs_per_thread = 32, .smem_per_cta = 4096, .num_ctas = 1000 };
     assert_int_equal(timing_occupancy_compute(&c, &q, &o, err, sizeof err), SMC_OK);
     assert_int_equal(o.warps_per_cta, 8);
     assert_int_equal(o.limit_regs, 8);
@@ -174,18 +174,18 @@ static void test_occupancy_eq33(void **state)
     assert_int_equal(o.ctas_per_sm, 4);
     assert_string_equal(o.limiter, "registers");
     /* 100 bytes of shared memory round to 256: 192 per SM, capped by 16 CTAs */
-    q = (timing_kernel_req){ 32, 8, 100, 1, 0 };
+    q = (timing_kernel_req){ .threads_per_cta = 32, .regs_per_thread = 8, .smem_per_cta = 100, .num_ctas = 1 };
     assert_int_equal(timing_occupancy_compute(&c, &q, &o, err, sizeof err), SMC_OK);
     assert_int_equal(o.smem_per_cta, 256);
     assert_int_equal(o.ctas_per_sm, 16);
     assert_string_equal(o.limiter, "ctas");
     /* Eq. 3.1 violations */
-    q = (timing_kernel_req){ 2048, 8, 0, 1, 0 };
+    q = (timing_kernel_req){ .threads_per_cta = 2048, .regs_per_thread = 8, .smem_per_cta = 0, .num_ctas = 1 };
     assert_int_equal(timing_occupancy_compute(&c, &q, &o, err, sizeof err), SMC_ERR_INVALID_CONFIGURATION);
-    q = (timing_kernel_req){ 256, 8, 64 * 1024, 1, 0 };
+    q = (timing_kernel_req){ .threads_per_cta = 256, .regs_per_thread = 8, .smem_per_cta = 64 * 1024, .num_ctas = 1 };
     assert_int_equal(timing_occupancy_compute(&c, &q, &o, err, sizeof err), SMC_ERR_LAUNCH_OUT_OF_RESOURCES);
     assert_non_null(strstr(err, "block.max_smem"));
-    q = (timing_kernel_req){ 1024, 255, 0, 1, 0 };     /* 1024 x 255 > 65536 */
+    q = (timing_kernel_req){ .threads_per_cta = 1024, .regs_per_thread = 255, .smem_per_cta = 0, .num_ctas = 1 };     /* 1024 x 255 > 65536 */
     assert_int_equal(timing_occupancy_compute(&c, &q, &o, err, sizeof err), SMC_ERR_LAUNCH_OUT_OF_RESOURCES);
 }
 

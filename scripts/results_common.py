@@ -1,0 +1,18 @@
+"""Number helpers shared by the results commands (scripts/results-*.py)."""
+import math
+
+
+def ratio(a, b):
+    """a / b, NaN when b is 0."""
+    return a / b if b else float("nan")
+
+
+def fmt(x, spec="%.3f"):
+    """x formatted with spec, "n/a" for None or NaN."""
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else spec % x
+
+
+def geomean(xs):
+    """Geometric mean of the non-zero, non-NaN values (NaN when none)."""
+    xs = [x for x in xs if x and not math.isnan(x)]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
