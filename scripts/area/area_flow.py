@@ -539,18 +539,20 @@ def macro_area_um2(rows, cols, read_ports, write_ports):
 MACRO_ARRAYS = {
     # payload of the buffered instructions, one row per warp (its Depth
     # entries): read by the pop (and the dependency update of the popped
-    # warp, same row) and by HAWS entry; written by the push
-    "sched_ibuffer": {"mems": ("rest_q",), "row_words": lambda p: p["Depth"],
+    # warp, same row) and by HAWS entry; written by the push; one bank per
+    # scheduler (sched_ibuffer holds Ports of them)
+    "sched_ibuffer_bank": {"mems": ("rest_q",), "row_words": lambda p: p["Depth"],
                       "banks": lambda p: p["Ports"], "read": 2, "write": 1},
     # RCU entries {offset, dst, renamed, control(, ready)}, one row per entry:
     # read by the return pass (fetch request's and push's warp), written at
-    # allocation
-    "sched_rcu": {"mems": ("off_q", "dst_q", "ren_q", "ctrl_q", "ready_q"),
+    # allocation; one bank per scheduler (sched_rcu holds Ports of them)
+    "sched_rcu_bank": {"mems": ("off_q", "dst_q", "ren_q", "ctrl_q", "ready_q"),
                   "row_words": lambda p: 1,
                   "banks": lambda p: p["Ports"], "read": 2, "write": 1},
     # renaming pairs, one row per warp (its Entries pairs, compared outside
-    # the array): read for the pushed warp, one pair written
-    "sched_rename": {"mems": ("orig_q", "new_q"), "row_words": lambda p: p["Entries"],
+    # the array): read for the pushed warp, one pair written; one bank per
+    # scheduler (sched_rename holds Ports of them)
+    "sched_rename_bank": {"mems": ("orig_q", "new_q"), "row_words": lambda p: p["Entries"],
                      "banks": lambda p: p["Ports"], "read": 1, "write": 1},
 }
 
@@ -1105,6 +1107,16 @@ def like_with_like_um2(r):
     return r["macro_area45_um2"] + (r["storage_bits"] - r["macro_bits"]) * NANGATE_UM2["DFF_X1"]
 
 
+def seed_rows(rows, top, pattern):
+    """The rows of a set that do the job of a seed-paper structure (block
+    name matches `pattern`), each counted once: a matching block inside
+    another matching block (sched_rcu_bank in sched_rcu) is already in its
+    parent's figures."""
+    hits = [r for r in rows if r["block"] != top and pattern.search(r["block"])]
+    inside = {b for r in hits for b in r.get("sub_blocks", ())}
+    return [r for r in hits if r["block"] not in inside]
+
+
 def render_seed_section(results, top):
     lines = ["## Beside the seed papers", ""]
     lines.append("The seed papers give storage (bits per SM) and, for HAWS, a CACTI area. "
@@ -1139,18 +1151,17 @@ def render_seed_section(results, top):
         ours = []
         for set_name, rows in results:
             tot = {"bits": 0, "ff": 0.0, "macro_bits": 0, "lwl": 0.0}
-            for r in rows:
-                if r["block"] != top and pattern.search(r["block"]):
-                    n = max(r["instances"], 1)
-                    lwl = like_with_like_um2(r) * n
-                    ours.append(f"| {set_name} | {r['block']} | {fmt('instances', r['instances'])} "
-                                f"| {r['storage_bits'] * n} | {r['area45_um2'] * n:.1f} "
-                                f"| {r['macro_bits'] * n} | {r['macro_area45_um2'] * n:.1f} "
-                                f"| {lwl:.1f} | {lwl / max(r['storage_bits'] * n, 1):.2f} |")
-                    tot["bits"] += r["storage_bits"] * n
-                    tot["ff"] += r["area45_um2"] * n
-                    tot["macro_bits"] += r["macro_bits"] * n
-                    tot["lwl"] += lwl
+            for r in seed_rows(rows, top, pattern):
+                n = max(r["instances"], 1)
+                lwl = like_with_like_um2(r) * n
+                ours.append(f"| {set_name} | {r['block']} | {fmt('instances', r['instances'])} "
+                            f"| {r['storage_bits'] * n} | {r['area45_um2'] * n:.1f} "
+                            f"| {r['macro_bits'] * n} | {r['macro_area45_um2'] * n:.1f} "
+                            f"| {lwl:.1f} | {lwl / max(r['storage_bits'] * n, 1):.2f} |")
+                tot["bits"] += r["storage_bits"] * n
+                tot["ff"] += r["area45_um2"] * n
+                tot["macro_bits"] += r["macro_bits"] * n
+                tot["lwl"] += lwl
             if tot["bits"]:
                 ours.append(f"| {set_name} | **all** | | {tot['bits']} | {tot['ff']:.1f} "
                             f"| {tot['macro_bits']} | | {tot['lwl']:.1f} "
@@ -1170,7 +1181,7 @@ def render_seed_section(results, top):
             if pattern is HAWS_PATTERN:
                 lines.append("")
                 for set_name, rows in results:
-                    hw = [r for r in rows if r["block"] != top and pattern.search(r["block"])]
+                    hw = seed_rows(rows, top, pattern)
                     bits = sum(r["storage_bits"] * max(r["instances"], 1) for r in hw)
                     lwl = sum(like_with_like_um2(r) * max(r["instances"], 1) for r in hw)
                     ff = sum(r["area45_um2"] * max(r["instances"], 1) for r in hw)
@@ -1350,6 +1361,9 @@ def main(argv):
             r["instances"] = inst.get(id(v), 0)
             r["storage_total"] = r["storage_bits"] * max(r["instances"], 1)
             r["fmax_mhz"], r["fmax_note"] = None, ""
+            # the blocks below this one (not a column: the seed-paper
+            # section counts a block once, not again inside its parent)
+            r["sub_blocks"] = sorted({w.block for w in v.subtree() if w is not v})
             if v is top and "ice40" in top.jobs:
                 r["fmax_mhz"] = top.jobs["ice40"].result["fmax_mhz"]
                 r["fmax_note"] = top.jobs["ice40"].result["note"]

@@ -112,6 +112,13 @@ RTL_FORMULAS = {
                                                 + (clog2(p["Depth"]) if p["Depth"] > 1 else 1)),
     # per warp and slot: valid, register id, long-latency flag
     "sched_scoreboard": lambda p: p["NumWarps"] * p["Entries"] * (p["RegW"] + 2),
+    # (the buffers, scoreboards, HAWS state, RCUs and renaming tables of all
+    # warps are one bank per scheduler, NumWarps / Ports warps each: the
+    # same bits per warp)
+    "sched_ibuffer_bank": lambda p: p["NumWarps"] * (p["Depth"] * (p["Width"] + p["Entries"] + 2)
+                                                     + clog2(p["Depth"] + 1)
+                                                     + (clog2(p["Depth"]) if p["Depth"] > 1 else 1)),
+    "sched_scoreboard_bank": lambda p: p["NumWarps"] * p["Entries"] * (p["RegW"] + 2),
     "sched_arbiter": idx_w,                   # last issued warp
     "sched_fetch_arb": idx_w,                 # last requested warp
     "sched_pool": lambda p: p["N"],           # active-pool bit per warp
@@ -119,8 +126,11 @@ RTL_FORMULAS = {
     "sched_qualify": lambda p: 0,
     "sched_rr_pick": lambda p: 0,
     "sched_haws": lambda p: haws_bits(p["NumWarps"], p["SbEntries"], p["RcuDepth"]),
+    "sched_haws_bank": lambda p: haws_bits(p["NumWarps"], p["SbEntries"], p["RcuDepth"]),
     "sched_rcu": lambda p: rcu_bits(p["NumWarps"], p["Depth"], p["RegW"]),
+    "sched_rcu_bank": lambda p: rcu_bits(p["NumWarps"], p["Depth"], p["RegW"]),
     "sched_rename": lambda p: rename_bits(p["NumWarps"], p["Entries"], p["RegW"]),
+    "sched_rename_bank": lambda p: rename_bits(p["NumWarps"], p["Entries"], p["RegW"]),
     "sched_core": core_bits,
 }
 
@@ -162,8 +172,13 @@ def ibuffer_macro(p):
     return rows * cols, banks * macro_bank_um2(-(-rows // banks), cols, 2, 1)
 
 
+# (a bank of the RCU or the renaming table has Ports = 1: one bank; the
+# block of all banks has Ports banks of NumWarps / Ports warps)
 MACRO_FORMULAS = {"sched_rcu": rcu_macro, "sched_rename": rename_macro,
-                  "sched_ibuffer": ibuffer_macro}
+                  "sched_rcu_bank": rcu_macro, "sched_rename_bank": rename_macro,
+                  "sched_ibuffer": ibuffer_macro, "sched_ibuffer_bank": ibuffer_macro}
+# the blocks the core instantiates directly, whose macros make up the core's
+CORE_MACRO_BLOCKS = ("sched_rcu", "sched_rename", "sched_ibuffer")
 
 
 def run_flow(*args):
@@ -307,11 +322,25 @@ class SchedulerRtl(unittest.TestCase):
                 elif block != "sched_core":
                     self.assertEqual((bits, area), (0, 0), block)
             self.assertEqual(int(rows["sched_core"]["macro_bits"]),
-                             sum(MACRO_FORMULAS[b](rows[b]["p"])[0] for b in MACRO_FORMULAS))
+                             sum(MACRO_FORMULAS[b](rows[b]["p"])[0] for b in CORE_MACRO_BLOCKS))
+            # one bank per scheduler, each over its warps with one port
+            for whole, ports in (("sched_ibuffer", "Ports"), ("sched_scoreboard", "AllocPorts"),
+                                 ("sched_haws", "Ports"), ("sched_rcu", "Ports"),
+                                 ("sched_rename", "Ports")):
+                bank, sched = whole + "_bank", rows["sched_core"]["p"]["NumSchedulers"]
+                self.assertEqual(rows[whole]["p"][ports], sched, whole)
+                self.assertEqual(rows[bank]["p"][ports], 1, bank)
+                self.assertEqual(int(rows[bank]["instances"]), sched, bank)
+                self.assertEqual(rows[bank]["p"]["NumWarps"],
+                                 rows[whole]["p"]["NumWarps"] // sched, bank)
+                self.assertEqual(int(rows[whole]["storage_bits"]),
+                                 sched * int(rows[bank]["storage_bits"]), whole)
             # Hand check, renaming table of tiny: 2 banks of 2 warps x 128 bits,
             # 1R1W cell 0.346 x 15 x 19.6 / 146 = 0.69674 um^2: 2 x (2 x 128 x
             # 0.69674 + 2 x (2 x 1.862 + 128 x 4.522 + 1 x 4.522 + 12.768)) = 2756.1
             self.assertEqual(rows["sched_rename"]["macro_area45_um2"], "2756.1")
+            # one of those banks: 2 x 128 x 0.69674 + 2 x 599.830 = 1378.0
+            self.assertEqual(rows["sched_rename_bank"]["macro_area45_um2"], "1378.0")
             if unchecked:
                 print(f"note: no storage formula for {', '.join(unchecked)} "
                       "(add one to tests/area/test_area_flow.py and docs/area.md)",
