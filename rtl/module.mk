@@ -7,8 +7,10 @@
 # Yosys with -formal to check that the assertions are accepted there.
 
 RTL_TOP     := sched_core
-RTL_SOURCES := rtl/sched_core.sv rtl/sched_ibuffer.sv rtl/sched_scoreboard.sv \
-               rtl/sched_haws.sv rtl/sched_rcu.sv rtl/sched_rename.sv \
+RTL_SOURCES := rtl/sched_core.sv rtl/sched_ibuffer.sv rtl/sched_ibuffer_bank.sv \
+               rtl/sched_scoreboard.sv rtl/sched_scoreboard_bank.sv \
+               rtl/sched_haws.sv rtl/sched_haws_bank.sv rtl/sched_rcu.sv rtl/sched_rcu_bank.sv \
+               rtl/sched_rename.sv rtl/sched_rename_bank.sv \
                rtl/sched_qualify.sv rtl/sched_arbiter.sv rtl/sched_rr_pick.sv \
                rtl/sched_pool.sv rtl/sched_fetch_arb.sv rtl/sched_counters.sv \
                rtl/sched_oaws.sv rtl/sched_oaws_ocw.sv

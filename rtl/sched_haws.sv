@@ -2,33 +2,16 @@
 // chain cursor, exit, the re-entry block (docs/haws.md, "Scheduler core";
 // seed 000 §5.3.3-§5.3.4; ../shared/design/haws-locality.md C.4.4).
 //
-// Warps are numbered as the core orders them (its slot order, see
-// sched_core); port p is scheduler p, whose warps are the slots
-// [p*Wps +: Wps]. Per warp:
-//   mode      in hint mode (haws_mode_o)
-//   stall_pc  pc of the stall point, latched at entry, kept for the return
-//             pass (the RCU's offsets are relative to it)
-//   stall_dep the stall point's long-latency scoreboard slots still pending
-//             (bit-sliced, slot e at [e*N +: N])
-//   cursor    offset of the next chain member from stall_pc (9-bit signed,
-//             0 = end of chain); fetch_pc = stall_pc + cursor
-//   wait      a conditional member branch waits for its outcome (hbr)
-//   br_taken, br_fall   that branch's offsets
-//   fetched   members pushed in this episode (at most RcuDepth)
-//   chain_end cursor = 0 or RcuDepth members fetched
-//   reentry   the chain was exhausted: no new entry until the stall point
-//             issues in normal mode
-//
-// At the edge ending a cycle, per scheduler, the lowest candidate warp
-// (cand_i: alive, not at a barrier, head with an entry hint, RCU empty;
-// here also: not in hint mode, not blocked from re-entry, a long-latency
-// dependence of its head still pending after this edge's writebacks, for
-// haws_i = 2 its scheduler not issuing) enters: its head's pc and hint
-// offset come through the buffers' read port (ent_slot_o -> ent_*_i).
-// A warp in hint mode leaves when its stall_dep becomes empty (a) or,
-// otherwise, its chain has ended with nothing left in its buffer (b); (b)
-// sets the re-entry block. enter_o and exit_o are this edge's decisions:
-// the core empties those warps' buffers and drops their pushes.
+// The state and its logic are in sched_haws_bank (see there for what is
+// kept per warp and when a warp enters and leaves hint mode). This module
+// splits it into one bank per scheduler, as the hardware would be built:
+// port p is scheduler p, whose warps are the slots [p*Wps +: Wps]
+// (sched_core, "Slot order"), and every per-port input names one of its own
+// warps when it acts (its issue, its branch outcome, its chain push, its
+// fetch request), so each bank is the same logic with one port over Wps
+// warps, and the area flow synthesizes one bank once and counts it Ports
+// times (docs/area.md). The per-warp vectors are split among the banks and
+// gathered from them: bit w is warp w, as before.
 module sched_haws #(
   parameter int NumWarps  = 64,
   parameter int Ports     = 4,
@@ -77,213 +60,80 @@ module sched_haws #(
   input  logic [Ports*6-1:0]            rd2_slot_i,
   output logic [Ports*32-1:0]           rd2_stall_pc_o
 );
-  localparam int N    = NumWarps;
-  localparam int E    = SbEntries;
-  localparam int Wps  = NumWarps / Ports;
-  localparam int WIdW = (N > 1) ? $clog2(N) : 1;
-  localparam int FetW = $clog2(RcuDepth + 2);
+  localparam int N   = NumWarps;
+  localparam int E   = SbEntries;
+  localparam int Wps = NumWarps / Ports;   // warps per scheduler (bank)
 
-`ifdef SCHED_MUTANTS
-  // Test-only planted bugs (docs/testing.md, "Detection power"): only the
-  // one Verilated variant built with +define+SCHED_MUTANTS has them; the
-  // bug is chosen per model instance with +sched_mutant=N (vsched_shim.cpp).
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("sched_mutant=%d", mutant)) mutant = 0;
-  end
-`endif
+  // a slot's index inside the bank starting at `base` (0 when the slot is
+  // not in that bank; an acting port's slot always is); a slot below base
+  // wraps to 65 or more
+  function automatic logic [5:0] local_slot(input logic [5:0] slot, input logic [6:0] base);
+    logic [6:0] d;
+    d = {1'b0, slot} - base;
+    local_slot = (d < 7'(Wps)) ? d[5:0] : 6'd0;
+  endfunction
 
-  logic [N-1:0]   mode_q, wait_q, end_q, reentry_q;
-  logic [E*N-1:0] dep_q;
-  logic [31:0]    stall_pc_q [N];
-  logic [8:0]     cursor_q   [N];
-  logic [8:0]     br_taken_q [N];
-  logic [8:0]     br_fall_q  [N];
-  logic [FetW-1:0] fetched_q [N];
-
-  assign mode_o     = mode_q;
-  assign chain_ok_o = mode_q & ~wait_q & ~end_q;
-
-  // ---- this edge's decisions ----
-  logic [N-1:0] dep_left, dep_now, exit_a, exit_b, ok;
-  // (each part only when it can matter: without HAWS activity the Verilated
-  // model skips the loops)
-  always_comb begin
-    dep_left = '0;      // stall_dep after this edge's releases is not empty
-    dep_now  = '0;      // the head's long dependences after the releases
-    exit_a   = '0;
-    exit_b   = '0;
-    if (mode_q != '0) begin
-      for (int e = 0; e < E; e++) dep_left = dep_left | (dep_q[e*N +: N] & ~release_i[e*N +: N]);
-      exit_a = mode_q & ~dep_left;
-      exit_b = mode_q & dep_left & ~wait_q & end_q & ~head_valid_i;
+  for (genvar s = 0; s < Ports; s++) begin : g_bank
+    logic [E*Wps-1:0] head_dep, long_slots, rel;
+    logic [5:0]       ent_slot;
+    for (genvar e = 0; e < E; e++) begin : g_slice
+      assign head_dep[e*Wps +: Wps]   = head_dep_i[e*N + s*Wps +: Wps];
+      assign long_slots[e*Wps +: Wps] = long_slots_i[e*N + s*Wps +: Wps];
+      assign rel[e*Wps +: Wps]        = release_i[e*N + s*Wps +: Wps];
     end
-    ok = '0;
-    if (haws_i != 2'd0 && RcuDepth != 0 && (cand_i & head_valid_i & ~mode_q & ~reentry_q) != '0) begin
-      for (int e = 0; e < E; e++)
-        dep_now = dep_now | (head_dep_i[e*N +: N] & long_slots_i[e*N +: N] & ~release_i[e*N +: N]);
-      ok = cand_i & head_valid_i & ~mode_q & ~reentry_q & dep_now;
-      if (haws_i == 2'd2) begin
-        for (int p = 0; p < Ports; p++) begin
-          if (granted_i[p]) ok[p*Wps +: Wps] = '0;
-        end
-      end
-    end
-  end
-  assign exit_o = exit_a | exit_b;
-  assign ent_valid_o = ent_valid;
 
-  // per port: the lowest candidate of the scheduler enters
-  logic [Ports-1:0] ent_valid;
-  for (genvar p = 0; p < Ports; p++) begin : g_ent
-    logic [Wps-1:0] c;
-    logic [5:0]     idx;
-    assign c = ok[p*Wps +: Wps];
-    always_comb begin
-      idx = '0;
-      if (c != '0) begin
-        for (int i = Wps - 1; i >= 0; i--) begin
-          if (c[i]) idx = 6'(i);
-        end
-      end
-    end
-    assign ent_valid[p] = c != '0;
-    assign ent_slot_o[p*6 +: 6] = 6'(p * Wps + 32'(idx));
-  end
-  always_comb begin
-    enter_o = '0;
-    if (ent_valid != '0) begin
-      for (int p = 0; p < Ports; p++) begin
-        if (ent_valid[p]) enter_o = enter_o | (N'(1) << ent_slot_o[p*6 +: 6]);
-      end
-    end
-  end
-
-  for (genvar p = 0; p < Ports; p++) begin : g_rd
-    assign rd_stall_pc_o[p*32 +: 32] = stall_pc_q[WIdW'(rd_slot_i[p*6 +: 6])];
-    assign rd_cursor_o[p*9 +: 9]     = cursor_q[WIdW'(rd_slot_i[p*6 +: 6])];
-    assign rd2_stall_pc_o[p*32 +: 32] = stall_pc_q[WIdW'(rd2_slot_i[p*6 +: 6])];
-  end
-
-  // ---- the edge ----
-  // vectors: mode, re-entry block, stall_dep
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      mode_q    <= '0;
-      reentry_q <= '0;
-      dep_q     <= '0;
-    end else begin
-      // verilator tracing_off
-      logic [N-1:0] lift;
-      logic [N-1:0] m;
-      // verilator tracing_on
-      lift = '0;   // re-entry blocks lifted: the stall point issues in normal mode
-      if (reentry_q != '0) for (int p = 0; p < Ports; p++) begin
-        m = N'(1) << iss_slot_i[p*6 +: 6];
-        if (iss_valid_i[p] && !iss_hinted_i[p] &&
-            iss_pc_i[p*32 +: 32] == stall_pc_q[WIdW'(iss_slot_i[p*6 +: 6])]) lift = lift | m;
-      end
-      mode_q    <= (mode_q | enter_o) & ~exit_o & ~clear_i;
-      reentry_q <= ((reentry_q & ~lift) | exit_b) & ~clear_i;
-      if (mode_q != '0 || enter_o != '0) begin
-        for (int e = 0; e < E; e++) begin
-          dep_q[e*N +: N] <= (dep_q[e*N +: N] & ~enter_o |
-                              head_dep_i[e*N +: N] & long_slots_i[e*N +: N] & enter_o) &
-                             ~release_i[e*N +: N]
-`ifdef SCHED_MUTANTS
-                             // the entry latches slots this edge releases
-                             | ((mutant == 8) ? (head_dep_i[e*N +: N] & long_slots_i[e*N +: N] &
-                                                 enter_o) : '0)
-`endif
-                             ;
-        end
-      end
-    end
-  end
-
-  // per warp: cursor, branch wait, fetched count, chain end. No reset:
-  // they are looked at only in hint mode, and entry sets them all.
-  always_ff @(posedge clk_i) begin
-    begin
-      // verilator tracing_off
-      logic [N-1:0]    wait_n, end_n, m;
-      logic [8:0]      cur;
-      logic [FetW-1:0] f;
-      logic [WIdW-1:0] w;
-      // verilator tracing_on
-      wait_n = wait_q;
-      end_n  = end_q;
-      // (only at an event: the Verilated model skips the block otherwise)
-      if (hbr_valid_i != '0 || chain_valid_i != '0 || ent_valid != '0 ||
-          ((wait_q | end_q) & clear_i) != '0) begin
-      // branch outcomes (a warp waiting for one has no chain push)
-      for (int p = 0; p < Ports; p++) begin
-        w = WIdW'(hbr_slot_i[p*6 +: 6]);
-        m = N'(1) << hbr_slot_i[p*6 +: 6];
-        if (hbr_valid_i[p] && (mode_q & ~exit_o & wait_q & m) != '0) begin
-          cur = !hbr_uniform_i[p] ? 9'd0 : hbr_taken_i[p] ? br_taken_q[w] : br_fall_q[w];
-          cursor_q[w] <= cur;
-          wait_n = wait_n & ~m;
-          end_n  = (cur == 9'd0 || 32'(fetched_q[w]) + 32'd1 > RcuDepth) ? (end_n | m) : (end_n & ~m);
-        end
-      end
-      // chain pushes: the cursor from the member's hint (C.9 #6: format 2's
-      // field A is the taken side; offsets keep 9 bits, haws_hint.h)
-      for (int p = 0; p < Ports; p++) begin
-        w = WIdW'(chain_slot_i[p*6 +: 6]);
-        m = N'(1) << chain_slot_i[p*6 +: 6];
-        if (chain_valid_i[p]) begin
-          f = fetched_q[w] + 1'b1;
-          fetched_q[w] <= f;
-          cur = chain_hint_i[p*24 +: 9];                    // format 1: the offset
-          if (chain_hint_i[p*24 + 23]) begin                // format 2: a branch
-            cur = chain_hint_i[p*24 + 1 +: 9];
-            br_taken_q[w] <= chain_hint_i[p*24 + 1 +: 9];
-            br_fall_q[w]  <= chain_hint_i[p*24 + 12 +: 9];
-            if (!chain_hint_i[p*24]) begin                  // conditional
-              cur = 9'd0;
-              wait_n = wait_n | m;
-            end
-          end else if (chain_end_i[p]) begin
-            cur = 9'd0;
-          end
-          cursor_q[w] <= cur;
-          end_n = (cur == 9'd0 || 32'(f) + 32'd1 > RcuDepth) ? (end_n | m) : (end_n & ~m);
-        end
-      end
-      // entries
-      for (int p = 0; p < Ports; p++) begin
-        w = WIdW'(ent_slot_o[p*6 +: 6]);
-        m = N'(1) << ent_slot_o[p*6 +: 6];
-        if (ent_valid[p]) begin
-          stall_pc_q[w] <= ent_pc_i[p*32 +: 32];
-          cursor_q[w]   <= ent_off_i[p*9 +: 9];
-          fetched_q[w]  <= '0;
-          wait_n = wait_n & ~m;
-          end_n  = end_n & ~m;   // offset != 0, RcuDepth >= 1
-        end
-      end
-      wait_q <= wait_n & ~clear_i;
-      end_q  <= end_n & ~clear_i;
-      end
-    end
+    sched_haws_bank #(.NumWarps(Wps), .Ports(1), .SbEntries(E), .RcuDepth(RcuDepth)) u_bank (
+      .clk_i         (clk_i),
+      .rst_ni        (rst_ni),
+      .clear_i       (clear_i[s*Wps +: Wps]),
+      .haws_i        (haws_i),
+      .cand_i        (cand_i[s*Wps +: Wps]),
+      .granted_i     (granted_i[s]),
+      .head_valid_i  (head_valid_i[s*Wps +: Wps]),
+      .head_dep_i    (head_dep),
+      .long_slots_i  (long_slots),
+      .release_i     (rel),
+      .ent_valid_o   (ent_valid_o[s]),
+      .ent_slot_o    (ent_slot),
+      .ent_pc_i      (ent_pc_i[s*32 +: 32]),
+      .ent_off_i     (ent_off_i[s*9 +: 9]),
+      .iss_valid_i   (iss_valid_i[s]),
+      .iss_slot_i    (local_slot(iss_slot_i[s*6 +: 6], 7'(s * Wps))),
+      .iss_pc_i      (iss_pc_i[s*32 +: 32]),
+      .iss_hinted_i  (iss_hinted_i[s]),
+      .hbr_valid_i   (hbr_valid_i[s]),
+      .hbr_slot_i    (local_slot(hbr_slot_i[s*6 +: 6], 7'(s * Wps))),
+      .hbr_taken_i   (hbr_taken_i[s]),
+      .hbr_uniform_i (hbr_uniform_i[s]),
+      .chain_valid_i (chain_valid_i[s]),
+      .chain_slot_i  (local_slot(chain_slot_i[s*6 +: 6], 7'(s * Wps))),
+      .chain_hint_i  (chain_hint_i[s*24 +: 24]),
+      .chain_end_i   (chain_end_i[s]),
+      .mode_o        (mode_o[s*Wps +: Wps]),
+      .chain_ok_o    (chain_ok_o[s*Wps +: Wps]),
+      .enter_o       (enter_o[s*Wps +: Wps]),
+      .exit_o        (exit_o[s*Wps +: Wps]),
+      .rd_slot_i     (local_slot(rd_slot_i[s*6 +: 6], 7'(s * Wps))),
+      .rd_stall_pc_o (rd_stall_pc_o[s*32 +: 32]),
+      .rd_cursor_o   (rd_cursor_o[s*9 +: 9]),
+      .rd2_slot_i    (local_slot(rd2_slot_i[s*6 +: 6], 7'(s * Wps))),
+      .rd2_stall_pc_o(rd2_stall_pc_o[s*32 +: 32])
+    );
+    assign ent_slot_o[s*6 +: 6] = 6'(s * Wps + 32'(ent_slot));
   end
 
 `ifndef SYNTHESIS
+  // every port names its own scheduler's warps when it acts
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       // nothing is checked in reset
     end else begin
-      // an entry only outside hint mode: stall_pc stays put during an episode
-      assert ((enter_o & mode_q) == '0);
-      // enter and exit never meet; a waiting branch only in hint mode
-      assert ((enter_o & exit_o) == '0);
       for (int p = 0; p < Ports; p++) begin
-        // a chain push only for a warp that may chain-fetch, and never
-        // beyond RcuDepth members in an episode
-        assert (!chain_valid_i[p] || chain_ok_o[32'(WIdW'(chain_slot_i[p*6 +: 6]))]);
-        assert (!chain_valid_i[p] ||
-                32'(fetched_q[32'(WIdW'(chain_slot_i[p*6 +: 6]))]) + 32'd1 <= RcuDepth);
+        assert (!iss_valid_i[p]   || 32'(iss_slot_i[p*6 +: 6]) / Wps == p);
+        assert (!hbr_valid_i[p]   || 32'(hbr_slot_i[p*6 +: 6]) / Wps == p);
+        assert (!chain_valid_i[p] || 32'(chain_slot_i[p*6 +: 6]) / Wps == p);
+        assert (32'(rd_slot_i[p*6 +: 6]) / Wps == p);
+        assert (32'(rd2_slot_i[p*6 +: 6]) / Wps == p);
       end
     end
   end

@@ -2,28 +2,19 @@
 //
 // Warps are numbered 0..NumWarps-1 as the core orders them (its slot order,
 // see sched_core); writeback warp ids at or beyond NumWarps are ignored.
-//
-// Every warp has Entries slots, each {valid, register id, long-latency
-// flag}, as in a hardware scoreboard (not a per-register bit vector). An
-// issued instruction with a destination (alloc port p, one per scheduler)
-// allocates the lowest free slot of its warp (alloc_slot_o tells which); a
-// writeback event for (warp, reg) releases the warp's slots holding reg
-// (only slots valid at the start of the cycle are looked at). The head
-// instruction of every warp is checked against its valid slots; which slots
-// hold one of its registers comes precomputed from the instruction buffers
-// (head_dep_i, see sched_ibuffer), which get the register ids of the
-// pushed warps' slots (rd_reg_o) for that:
-//   hazard_o       some source (RAW) or the destination (WAW) is pending
-//   hazard_long_o  ... and at least one matching slot is long-latency
-//   full_o         no free slot (an instruction with a destination stalls)
-//   long_pending_o any long-latency write pending (the HAWS trigger)
-// Writebacks for registers that are not pending are ignored. clear_i (warp
-// launch) empties a warp's scoreboard and wins over an allocation.
-//
-// The valid bits and long flags are bit-sliced, one NumWarps-bit vector per
-// slot, so the checks of all warps are a few vector operations per slot;
-// the register ids are one memory of NumWarps words per slot, read for the
-// pushed warps and at the writebacks.
+// Every warp has Entries slots {valid, register id, long-latency flag}; the
+// slots and their logic are in sched_scoreboard_bank (see there for the
+// allocation, the release and the checks). This module splits them into one
+// bank per scheduler, as the hardware would be built: alloc port p is
+// scheduler p's, whose warps are the slots [p*Wps +: Wps] (sched_core,
+// "Slot order"); it allocates for the warp it grants and reads the slots of
+// the warp it pushes into, both its own. (The push port's warp may be
+// another scheduler's only while it does not push; its read-out is then
+// unused, and here it reads warp 0 of its own bank.) Writebacks, of any
+// warp, go to the bank that holds it. So each bank is a scoreboard with one
+// allocation port over Wps warps, and the area flow synthesizes one bank
+// once and counts it AllocPorts times (docs/area.md). The per-warp vectors
+// are split among the banks and gathered from them: bit w is warp w.
 module sched_scoreboard #(
   parameter int NumWarps   = 64,
   parameter int Entries    = 6,
@@ -61,159 +52,69 @@ module sched_scoreboard #(
   output logic [Entries*NumWarps-1:0]      long_slots_o,
   output logic [Entries*NumWarps-1:0]      release_o
 );
-  localparam int N    = NumWarps;
-  localparam int WIdW  = (N > 1) ? $clog2(N) : 1;
+  localparam int N   = NumWarps;
+  localparam int Wps = NumWarps / AllocPorts;   // warps per scheduler (bank)
 
-`ifdef SCHED_MUTANTS
-  // Test-only planted bugs (docs/testing.md, "Detection power"): only the
-  // one Verilated variant built with +define+SCHED_MUTANTS has them; the
-  // bug is chosen per model instance with +sched_mutant=N (vsched_shim.cpp).
-  int unsigned mutant;
-  initial begin
-    if (!$value$plusargs("sched_mutant=%d", mutant)) mutant = 0;
-  end
-`endif
+  // a warp's distance from warp `base` (a warp below base wraps to 65 or
+  // more, so the warp is in the bank starting at base iff this is below Wps)
+  function automatic logic [6:0] from_base(input logic [5:0] warp, input logic [6:0] base);
+    from_base = {1'b0, warp} - base;
+  endfunction
+  // a warp's index inside the bank starting at `base` (0 when not in it)
+  function automatic logic [5:0] local_warp(input logic [5:0] warp, input logic [6:0] base);
+    logic [6:0] d;
+    d = from_base(warp, base);
+    local_warp = (d < 7'(Wps)) ? d[5:0] : 6'd0;
+  endfunction
 
-  logic [Entries*N-1:0] valid_q;   // slot e at [e*N +: N], bit w = warp w
-  logic [Entries*N-1:0] long_q;
-  // the vector checks
-  always_comb begin
-    // verilator tracing_off
-    logic [N-1:0] m;
-    // verilator tracing_on
-    hazard_o       = '0;
-    hazard_long_o  = '0;
-    full_o         = '1;
-    long_pending_o = '0;
-    for (int e = 0; e < Entries; e++) begin
-      m              = head_dep_i[e*N +: N] & valid_q[e*N +: N];
-      hazard_o       = hazard_o | m;
-      hazard_long_o  = hazard_long_o | (m & long_q[e*N +: N]);
-      full_o         = full_o & valid_q[e*N +: N];
-      long_pending_o = long_pending_o | (valid_q[e*N +: N] & long_q[e*N +: N]);
-    end
-`ifdef SCHED_MUTANTS
-    if (mutant == 1 && Entries > 1) begin   // one entry too few: full one slot early
-      full_o = '1;
-      for (int e = 0; e < Entries - 1; e++) full_o = full_o & valid_q[e*N +: N];
-    end
-`endif
-  end
-
-  // per alloc port: the lowest free slot of its warp
-  logic [AllocPorts*WIdW-1:0] aw;
-  for (genvar p = 0; p < AllocPorts; p++) begin : g_alloc
-    logic [Entries-1:0] v;
-    assign aw[p*WIdW +: WIdW] = WIdW'(alloc_warp_i[p*6 +: 6]);
-    for (genvar e = 0; e < Entries; e++) begin : g_slot
-      assign v[e] = valid_q[e*N + 32'(aw[p*WIdW +: WIdW])];
-    end
-    assign alloc_slot_o[p*Entries +: Entries] = ~v & (v + 1'b1);
-  end
-
-  // The register ids: one memory of NumWarps words per slot (g_slot[e].reg_q),
-  // so that a read of warp w's slot e selects among NumWarps words only. Per
-  // slot and port, the read for the push-time dependency bits (rd_reg_o) and
-  // the writeback match (wb_hit: the port's register sits in that slot).
-  logic [Entries*WbPorts-1:0] wb_hit;   // slot e, wb port k at [e*WbPorts + k]
-  for (genvar e = 0; e < Entries; e++) begin : g_slot
-    logic [RegW-1:0] reg_q [N];
-    for (genvar p = 0; p < AllocPorts; p++) begin : g_rd
-      assign rd_reg_o[(p*Entries + e)*RegW +: RegW] = reg_q[WIdW'(rd_warp_i[p*6 +: 6])];
-    end
+  for (genvar s = 0; s < AllocPorts; s++) begin : g_bank
+    logic [WbPorts-1:0]       wb_valid;
+    logic [WbPorts*6-1:0]     wb_warp;
+    logic [Entries*Wps-1:0]   head_dep, long_slots, rel;
     for (genvar k = 0; k < WbPorts; k++) begin : g_wb
-      assign wb_hit[e*WbPorts + k] =
-          wb_valid_i[k] && (reg_q[WIdW'(wb_warp_i[k*6 +: 6])] == wb_reg_i[k*RegW +: RegW]);
+      assign wb_valid[k] = wb_valid_i[k] && from_base(wb_warp_i[k*6 +: 6], 7'(s * Wps)) < 7'(Wps);
+      assign wb_warp[k*6 +: 6] = local_warp(wb_warp_i[k*6 +: 6], 7'(s * Wps));
     end
-    always_ff @(posedge clk_i) begin
-      for (int p = 0; p < AllocPorts; p++) begin
-        if (alloc_valid_i[p] && alloc_slot_o[p*Entries + e]) begin
-          reg_q[aw[p*WIdW +: WIdW]] <= alloc_reg_i[p*RegW +: RegW];
-        end
-      end
+    for (genvar e = 0; e < Entries; e++) begin : g_slice
+      assign head_dep[e*Wps +: Wps]            = head_dep_i[e*N + s*Wps +: Wps];
+      assign long_slots_o[e*N + s*Wps +: Wps]  = long_slots[e*Wps +: Wps];
+      assign release_o[e*N + s*Wps +: Wps]     = rel[e*Wps +: Wps];
     end
-  end
 
-  assign long_slots_o = valid_q & long_q;
-  always_comb begin
-    // verilator tracing_off
-    logic [N-1:0] m;
-    // verilator tracing_on
-    release_o = '0;
-    m = '0;
-    if (release_en_i) begin
-      for (int k = 0; k < WbPorts; k++) begin
-        m = N'(1) << wb_warp_i[k*6 +: 6];   // zero for a warp id >= N
-        for (int e = 0; e < Entries; e++) begin
-          if (wb_hit[e*WbPorts + k]) release_o[e*N +: N] = release_o[e*N +: N] | m;
-        end
-      end
-      release_o = release_o & valid_q;
-    end
-  end
-
-  // Updates with one-hot warp masks and constant slices (cheap word
-  // operations in the Verilated model, plain decoders in synthesis).
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q <= '0;
-    end else begin
-      // verilator tracing_off
-      logic [Entries*N-1:0] v;
-      logic [N-1:0]         m;
-      // verilator tracing_on
-      v = valid_q;
-      // releases look at the slots as they were at the start of the cycle;
-      // the allocated slot was free, so a release never meets an allocation
-      for (int k = 0; k < WbPorts; k++) begin
-        m = N'(1) << wb_warp_i[k*6 +: 6];   // zero for a warp id >= N
-        for (int e = 0; e < Entries; e++) begin
-          if (wb_hit[e*WbPorts + k]) v[e*N +: N] = v[e*N +: N] & ~m;
-        end
-      end
-      for (int p = 0; p < AllocPorts; p++) begin
-        m = N'(1) << aw[p*WIdW +: WIdW];
-        if (alloc_valid_i[p]) begin
-          for (int e = 0; e < Entries; e++) begin
-            if (alloc_slot_o[p*Entries + e]) v[e*N +: N] = v[e*N +: N] | m;
-          end
-        end
-      end
-      valid_q <= v & ~{Entries{clear_i}};
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    // verilator tracing_off
-    logic [Entries*N-1:0] l;
-    logic [N-1:0]         m;
-    // verilator tracing_on
-    l = long_q;
-    for (int p = 0; p < AllocPorts; p++) begin
-      m = N'(1) << aw[p*WIdW +: WIdW];
-      if (alloc_valid_i[p]) begin
-        for (int e = 0; e < Entries; e++) begin
-          if (alloc_slot_o[p*Entries + e]) begin
-            l[e*N +: N] = alloc_long_i[p] ? (l[e*N +: N] | m) : (l[e*N +: N] & ~m);
-          end
-        end
-      end
-    end
-    long_q <= l;
+    sched_scoreboard_bank #(.NumWarps(Wps), .Entries(Entries), .RegW(RegW), .WbPorts(WbPorts),
+                            .AllocPorts(1)) u_bank (
+      .clk_i         (clk_i),
+      .rst_ni        (rst_ni),
+      .clear_i       (clear_i[s*Wps +: Wps]),
+      .alloc_valid_i (alloc_valid_i[s]),
+      .alloc_warp_i  (local_warp(alloc_warp_i[s*6 +: 6], 7'(s * Wps))),
+      .alloc_reg_i   (alloc_reg_i[s*RegW +: RegW]),
+      .alloc_long_i  (alloc_long_i[s]),
+      .wb_valid_i    (wb_valid),
+      .wb_warp_i     (wb_warp),
+      .wb_reg_i      (wb_reg_i),
+      .head_dep_i    (head_dep),
+      .rd_warp_i     (local_warp(rd_warp_i[s*6 +: 6], 7'(s * Wps))),
+      .rd_reg_o      (rd_reg_o[s*Entries*RegW +: Entries*RegW]),
+      .alloc_slot_o  (alloc_slot_o[s*Entries +: Entries]),
+      .hazard_o      (hazard_o[s*Wps +: Wps]),
+      .hazard_long_o (hazard_long_o[s*Wps +: Wps]),
+      .full_o        (full_o[s*Wps +: Wps]),
+      .long_pending_o(long_pending_o[s*Wps +: Wps]),
+      .release_en_i  (release_en_i),
+      .long_slots_o  (long_slots),
+      .release_o     (rel)
+    );
   end
 
 `ifndef SYNTHESIS
+  // every allocation names a warp of the port's own scheduler
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       // nothing is checked in reset
     end else begin
       for (int p = 0; p < AllocPorts; p++) begin
-        // never over-allocated: an allocation finds a free slot, and takes one
-        assert (!alloc_valid_i[p] || $onehot(alloc_slot_o[p*Entries +: Entries]));
-        for (int q = p + 1; q < AllocPorts; q++) begin
-          // two ports never allocate for one warp
-          assert (!(alloc_valid_i[p] && alloc_valid_i[q] && aw[p*WIdW +: WIdW] == aw[q*WIdW +: WIdW]));
-        end
+        assert (!alloc_valid_i[p] || 32'(alloc_warp_i[p*6 +: 6]) / Wps == p);
       end
     end
   end

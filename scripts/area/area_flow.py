@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Area, storage and timing of the scheduling hardware (`make area`).
 
-Synthesizes every RTL block (one module per `<dir>/*.sv`, file name = module
-name) on its own and the whole core (the top module, flattened with all its
-sub-blocks), once per named parameter set, and writes one table per set as
-Markdown and CSV, plus a report that places the blocks beside the seed papers'
-figures.  See docs/area.md for the method, the cell areas and the formulas.
+Measures every RTL block (one module per `<dir>/*.sv`, file name = module
+name) with the parameters the core instantiates it with, and the whole core
+(the top module with all its sub-blocks), once per named parameter set, and
+writes one table per set as Markdown and CSV, plus a report that places the
+blocks beside the seed papers' figures.  See docs/area.md for the method, the
+cell areas, the formulas and where the time goes.
 
     area_flow.py --rtl-dir rtl --top sched_core --out build/area \
                  fpga/param-sets/kepler-k20x.conf fpga/param-sets/fermi-gtx480.conf
@@ -15,18 +16,30 @@ comment).  `Name` is an RTL parameter; a block gets only the parameters it
 declares, the others keep their RTL default.  Keys of the form `flow.<opt>`
 are options of this flow, not RTL parameters:
 
-    flow.nextpnr = hx8k      also place and route each block on an iCE40 HX8K
-                             with nextpnr-ice40 and report its Fmax
+    flow.nextpnr = hx8k      also place and route the whole core on an iCE40
+                             HX8K with nextpnr-ice40 and report its Fmax
 
-Yosys runs one after the other (the machine is shared).  Any Yosys or nextpnr
-failure stops the flow with the tool's own message and a non-zero exit; the
-tables of the requested sets are removed first and only written, each through
-a temporary file and a rename, once every run has succeeded, so a failed run
-never leaves a partial table.
+How it runs (docs/area.md, "How the flow runs"): every distinct block
+(module and parameter values) is synthesized once, on its own, with its
+sub-blocks as black boxes; a block's figures are its own plus those of its
+sub-blocks times their instance count, and its logic depth is measured on the
+flattened composition of the netlists.  The Yosys runs are independent jobs
+run in parallel (`-j`, default: the number of CPUs) and cached under
+`<out>/cache` (`--cache`), keyed by everything that determines their result:
+the RTL files of the block and of every block below it, the parameter values,
+the Yosys/nextpnr versions, the Liberty file and this script itself.  Results
+do not depend on the cache: `--no-cache` gives byte-identical tables.
+
+Any Yosys or nextpnr failure stops the flow with the tool's own message and a
+non-zero exit; the tables of the requested sets are removed first and only
+written, each through a temporary file and a rename, once every run has
+succeeded, so a failed run never leaves a partial table.
 """
 
 import argparse
+import concurrent.futures
 import csv
+import hashlib
 import io
 import json
 import math
@@ -36,6 +49,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -54,8 +68,6 @@ SCALED_NODES_NM = (40, 28)
 
 class FlowError(Exception):
     """A user-facing error: printed as `area: <message>`, exit status 1."""
-
-
 # --------------------------------------------------------------------------
 # Parameter sets
 # --------------------------------------------------------------------------
@@ -107,31 +119,73 @@ def parse_param_set(path):
 # Running Yosys and nextpnr
 # --------------------------------------------------------------------------
 
-def run_tool(argv, log_path, what):
-    """Run a tool with its log in log_path; on failure raise FlowError with
-    the tool's own error lines (or the tail of its log)."""
-    with open(log_path, "w", encoding="utf-8") as log:
-        proc = subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT)
+def run_tool(argv, out_path, what, cwd=None):
+    """Run a tool with its stdout/stderr in out_path; on failure raise
+    FlowError with the tool's own error lines (or the tail of its output)."""
+    with open(out_path, "w", encoding="utf-8") as out:
+        proc = subprocess.run(argv, stdout=out, stderr=subprocess.STDOUT, cwd=cwd)
     if proc.returncode == 0:
         return
-    with open(log_path, encoding="utf-8", errors="replace") as log:
-        text = log.read().splitlines()
+    with open(out_path, encoding="utf-8", errors="replace") as out:
+        text = out.read().splitlines()
     errors = [l for l in text if "ERROR" in l]
     shown = errors if errors else text[-15:]
-    raise FlowError(f"{what} failed (exit {proc.returncode}); log: {log_path}\n"
+    raise FlowError(f"{what} failed (exit {proc.returncode}); output: {out_path}\n"
                     + "\n".join("  " + l for l in shown))
 
 
-def yosys(script_text, work, stem, what):
-    script = os.path.join(work, stem + ".ys")
+def yosys(script_text, d, stem, what, cwd):
+    """Run a Yosys script in directory cwd (the RTL directory: files are read
+    by their base names, so no path reaches the netlists and the results do
+    not depend on where the RTL lives).  The full log (hundreds of MB for the
+    large blocks) is deleted after a successful run; its per-pass time summary
+    (`yosys -d`) is kept in <stem>.time."""
+    script = os.path.join(d, stem + ".ys")
     with open(script, "w", encoding="utf-8") as f:
         f.write(script_text)
-    run_tool(["yosys", "-q", "-l", os.path.join(work, stem + ".log"), script],
-             os.path.join(work, stem + ".out"), what)
+    log = os.path.join(d, stem + ".log")
+    run_tool(["yosys", "-q", "-d", "-l", log, script], os.path.join(d, stem + ".out"),
+             what, cwd=cwd)
+    summary = []
+    with open(log, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if summary or line.startswith("Time spent:"):
+                summary.append(line)
+    with open(os.path.join(d, stem + ".time"), "w", encoding="utf-8") as f:
+        f.writelines(summary[:25])
+    os.unlink(log)
 
 
-def read_verilog_cmd(files):
-    return "read_verilog -sv " + " ".join(files)
+# Yosys's SAT-based resource sharing (`share`) is left out of every synthesis
+# script: on the blocks that hold all warps' state its activation-pattern
+# analysis does not finish in reasonable time (sched_rcu at 64 warps: more than
+# 20 minutes in `share` alone, docs/area.md "Where the time goes").  `synth`
+# has -noshare; synth_xilinx and synth_ice40 do not, so their coarse step is
+# spelled out here as Yosys 0.23 runs it, without `share`.
+
+def synth_xilinx_script(top):
+    opts = f"-top {top} -noiopad -noclkbuf"   # out of context: a block is not a chip
+    return [f"synth_xilinx {opts} -run begin:coarse",
+            "techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6", "alumacc",
+            "opt", "memory -nomap", "opt_clean",
+            f"synth_xilinx {opts} -run map_memory:"]
+
+
+def synth_ice40_script(top):
+    return [f"synth_ice40 -top {top} -run begin:coarse",
+            "opt_expr", "opt_clean", "check", "opt -nodffe -nosdff", "fsm", "opt", "wreduce",
+            "peepopt", "opt_clean", "techmap -map +/cmp2lut.v -D LUT_WIDTH=4", "opt_expr",
+            "opt_clean", "memory_dff", "wreduce t:$mul", "alumacc", "opt", "memory -nomap",
+            "opt_clean", f"synth_ice40 -top {top} -run map_ram:"]
+
+
+def tool_version(argv):
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True)
+    except OSError:
+        return None
+    text = (proc.stdout + proc.stderr).strip().splitlines()
+    return text[0] if text else None
 
 
 def check_path(path):
@@ -139,47 +193,6 @@ def check_path(path):
     if re.search(r"\s", path):
         raise FlowError(f"'{path}': paths with white space are not supported")
     return path
-
-
-def discover_blocks(rtl_dir, top, work):
-    """Return ([block names, top last], {block: [declared parameters]}).
-
-    Every <rtl_dir>/*.sv is one block whose module has the file's name; Yosys
-    itself lists the parameters each module declares."""
-    files = sorted(os.path.join(rtl_dir, f) for f in os.listdir(rtl_dir)
-                   if f.endswith(".sv"))
-    if not files:
-        raise FlowError(f"{rtl_dir}: no *.sv RTL files to synthesize")
-    names = [os.path.splitext(os.path.basename(f))[0] for f in files]
-    if top not in names:
-        raise FlowError(f"{rtl_dir}: top module '{top}' has no file {top}.sv")
-    listing = os.path.join(work, "modules.txt")
-    yosys(f"{read_verilog_cmd(files)}\ntee -q -o {listing} ls\n"
-          f"tee -q -a {listing} chparam -list\n",
-          work, "discover", f"Yosys reading {rtl_dir}/*.sv")
-    modules, params, current = set(), {}, None
-    section = None
-    with open(listing, encoding="utf-8") as f:
-        for line in f:
-            s = line.rstrip()
-            if re.match(r"^\d+ modules:$", s.strip()):
-                section = "ls"
-                continue
-            if section == "ls" and s.startswith("  ") and s.strip():
-                modules.add(s.strip().lstrip("\\"))
-                continue
-            m = re.match(r"^(\S+):$", s)
-            if m:
-                section, current = "params", m.group(1).lstrip("\\")
-                params.setdefault(current, [])
-            elif section == "params" and s.startswith("  ") and s.strip():
-                params[current].append(s.strip().lstrip("\\"))
-    for f, n in zip(files, names):
-        if n not in modules:
-            raise FlowError(f"{f}: declares no module named '{n}' "
-                            "(each rtl/*.sv holds one module named like the file)")
-    blocks = [n for n in names if n != top] + [top]
-    return files, blocks, {b: params.get(b, []) for b in blocks}
 
 
 def load_stat_json(path):
@@ -193,131 +206,6 @@ def load_stat_json(path):
         raise FlowError(f"{path}: unreadable Yosys statistics ({e})")
 
 
-def param_value(bits):
-    """A parameter value from write_json: a binary string, or text."""
-    if isinstance(bits, str) and re.match(r"^[01]+$", bits):
-        return int(bits, 2)
-    return bits
-
-
-def synth_hierarchy(files, top, chparams, liberty, work):
-    """Synthesize `top` with its sub-blocks kept apart, then flatten every
-    module in place, so that each module's statistics are those of the block
-    on its own with everything below it, under the parameters the design
-    actually gives it.  Returns {module key: row} and the instance tree."""
-    d = os.path.join(work, top)
-    os.makedirs(d, exist_ok=True)
-    p = {k: os.path.join(d, k) for k in
-         ("hier.json", "generic.json", "cmos.json", "ltp.txt", "nangate.txt", "xilinx.json")}
-    # Every module keeps its own statistics after `flatten` once no module is
-    # marked top; the flattened top is then the whole core.
-    flat = ["setattr -mod -unset top", "flatten", "opt_clean"]
-    script = [read_verilog_cmd(files)]
-    sets = " ".join(f"-set {k} {v}" for k, v in chparams.items())
-    if sets:
-        script.append(f"chparam {sets} {top}")
-    script += [
-        f"hierarchy -check -top {top}",
-        f"rename -top {top}",
-        "design -save elaborated",
-        # Parameters, source file and instances of every derived module.
-        "proc", "opt_clean", f"write_json {p['hier.json']}",
-        # Storage bits: flip-flop bits of the generic netlist (`synth` maps
-        # memories to flip-flops; any memory that survives is counted too).
-        "design -load elaborated",
-        f"synth -top {top}",
-        "design -save generic",
-        *flat,
-        f"tee -q -o {p['generic.json']} stat -json",
-        # Gates and transistors: every flip-flop becomes a plain $_DFF_P_ with
-        # its enable, reset and set turned into gates, so that `stat -tech
-        # cmos` counts all of them; the logic is NAND2/NOR2/NOT.
-        "design -load generic",
-        "async2sync", "dffunmap", "abc -g cmos2", "opt_clean",
-        *flat,
-        f"tee -q -o {p['cmos.json']} stat -json -tech cmos",
-        f"tee -q -o {p['ltp.txt']} ltp -noff",
-        # 45 nm area: Nangate45 cells from the area-only Liberty subset.
-        "design -load generic",
-        "dffunmap", f"dfflibmap -liberty {liberty}",
-        f"abc -liberty {liberty}", "opt_clean",
-        *flat,
-        f"tee -q -o {p['nangate.txt']} stat -liberty {liberty}",
-        # Xilinx 7-series LUTs, flip-flops, BRAM, carry cells.
-        "design -load elaborated",
-        f"synth_xilinx -top {top}",
-        *flat,
-        f"tee -q -o {p['xilinx.json']} stat -json",
-    ]
-    yosys("\n".join(script) + "\n", d, "synth", f"Yosys synthesis of '{top}'")
-
-    with open(p["hier.json"], encoding="utf-8") as f:
-        hier = json.load(f)["modules"]
-    generic = load_stat_json(p["generic.json"])
-    cmos = load_stat_json(p["cmos.json"])
-    xil = load_stat_json(p["xilinx.json"])
-    depth = {}
-    with open(p["ltp.txt"], encoding="utf-8") as f:
-        for m in re.finditer(r"Longest topological path in (.*) \(length=(-?\d+)\)", f.read()):
-            depth[m.group(1)] = max(int(m.group(2)), 0)
-    area = {}
-    with open(p["nangate.txt"], encoding="utf-8") as f:
-        text = f.read()
-    for m in re.finditer(r"Chip area for (?:top )?module '(.*)':\s+([0-9.]+)", text):
-        area[m.group(1).lstrip("\\")] = float(m.group(2))
-    unmapped = sorted({l.split()[0] for l in text.splitlines()
-                       if re.match(r"^\s+\$_\S+\s+\d+$", l)})
-    if unmapped:
-        raise FlowError(f"{p['nangate.txt']}: cells left unmapped to the Liberty "
-                        f"library: {', '.join(unmapped)}")
-
-    rows, children = {}, {}
-    for key, mod in hier.items():
-        src = mod.get("attributes", {}).get("src", "")
-        block = os.path.splitext(os.path.basename(src.split(":")[0]))[0] or key
-        params = {k: param_value(v)
-                  for k, v in sorted((mod.get("parameter_default_values") or {}).items())}
-        kids = {}
-        for cell in mod.get("cells", {}).values():
-            if cell["type"] in hier:
-                kids[cell["type"]] = kids.get(cell["type"], 0) + 1
-        children[key] = kids
-        g, c, x = (stats_of(s, key, path) for s, path in
-                   ((generic, p["generic.json"]), (cmos, p["cmos.json"]),
-                    (xil, p["xilinx.json"])))
-        r = {"block": block, "params": params}
-        r["storage_bits"] = sum(n for t, n in g["cells"].items() if is_generic_ff(t)) \
-            + g["memory_bits"]
-        r["lut"] = count(x, r"^LUT[1-6]$")
-        r["lutram"] = count(x, r"^RAM\d+[MSX]")
-        r["ff"] = count(x, r"^FD[A-Z]*$")
-        r["bram"] = sum(n * (0.5 if "18" in t else 1.0) for t, n in x["cells"].items()
-                        if t.startswith("RAMB"))
-        r["carry"] = count(x, r"^CARRY")
-        r["gates"] = sum(n for t, n in c["cells"].items() if not is_generic_ff(t))
-        r["transistors"] = transistors(c, key, p["cmos.json"])
-        r["depth"] = depth.get(key.lstrip("\\"), depth.get(key))
-        r["area45_um2"] = area.get(key.lstrip("\\"))
-        if r["area45_um2"] is None:
-            raise FlowError(f"{p['nangate.txt']}: no chip area for module '{key}'")
-        r["area40_um2"] = r["area45_um2"] * (40 / 45) ** 2
-        r["area28_um2"] = r["area45_um2"] * (28 / 45) ** 2
-        if key == top:
-            r["ports"] = [(n, q["direction"], len(q["bits"])) for n, q in mod["ports"].items()]
-        rows[key] = r
-
-    # Instances of every module in the whole design below top.
-    inst = {k: 0 for k in hier}
-    def walk(key, n):
-        inst[key] += n
-        for kid, m in children[key].items():
-            walk(kid, n * m)
-    walk(top, 1)
-    for key, r in rows.items():
-        r["instances"] = inst[key]
-    return rows
-
-
 def stats_of(stats, key, path):
     mod = stats.get(key) or stats.get("\\" + key)
     if mod is None:
@@ -327,8 +215,8 @@ def stats_of(stats, key, path):
             "transistors": mod.get("estimated_num_transistors")}
 
 
-def count(stats, pattern):
-    return sum(n for t, n in stats["cells"].items() if re.match(pattern, t))
+def count(cells, pattern):
+    return sum(n for t, n in cells.items() if re.match(pattern, t))
 
 
 def is_generic_ff(cell_type):
@@ -347,6 +235,635 @@ def transistors(stats, key, path):
     return int(value)
 
 
+def param_value(bits):
+    """A parameter value from write_json: a binary string, or text."""
+    if isinstance(bits, str) and re.match(r"^[01]+$", bits):
+        return int(bits, 2)
+    return bits
+
+
+# --------------------------------------------------------------------------
+# Jobs and the result cache
+# --------------------------------------------------------------------------
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def digest(obj):
+    return hashlib.sha256(json.dumps(obj, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+# Every cached result depends on this script: any edit to it is a new key.
+FLOW_HASH = sha256_file(os.path.abspath(__file__))
+
+
+class Job:
+    """One tool run.  Its key is a hash of everything that determines its
+    result (`key_parts`, plus the kind and this script's hash); `deps` are
+    jobs whose results it reads.  `build(job, d)` runs the tool in the empty
+    directory d and returns the job's result (JSON); files it leaves in d
+    stay with the result (netlists that later jobs read)."""
+
+    def __init__(self, kind, label, key_parts, build, deps=(), cost=1.0):
+        self.kind, self.label, self.build = kind, label, build
+        self.deps, self.cost = list(deps), cost
+        self.key = digest([FLOW_HASH, kind, key_parts])
+        self.dir = None
+        self.result = None
+        self.cached = False
+        self.seconds = 0.0
+
+    def __repr__(self):
+        return f"{self.kind} {self.label}"
+
+
+class Runner:
+    """Runs jobs in dependency order on `workers` threads (each waits on one
+    tool process).  With a cache directory, a job whose key has a stored
+    result is not run, and a job that succeeds is stored (moved in with one
+    rename, so an interrupted run never leaves half a result)."""
+
+    def __init__(self, work, cache_dir, workers):
+        self.work, self.cache_dir, self.workers = work, cache_dir, workers
+        self.ran, self.hits = [], 0
+        self.lock = threading.Lock()
+
+    def _cached_dir(self, job):
+        return os.path.join(self.cache_dir, job.key[:2], job.key)
+
+    def _lookup(self, job):
+        if not self.cache_dir:
+            return False
+        d = self._cached_dir(job)
+        try:
+            with open(os.path.join(d, "result.json"), encoding="utf-8") as f:
+                job.result = json.load(f)
+        except (OSError, ValueError):
+            return False
+        job.dir, job.cached = d, True
+        return True
+
+    def _execute(self, job):
+        d = os.path.join(self.work, "run", f"{job.kind}-{job.key[:16]}")
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        t0 = time.monotonic()
+        result = job.build(job, d)
+        job.seconds = time.monotonic() - t0
+        with open(os.path.join(d, "result.json"), "w", encoding="utf-8") as f:
+            json.dump(result, f, sort_keys=True)
+        job.result, job.dir = result, d
+        if self.cache_dir:
+            final = self._cached_dir(job)
+            os.makedirs(os.path.dirname(final), exist_ok=True)
+            try:
+                os.rename(d, final)
+                job.dir = final
+            except OSError:
+                # stored meanwhile by another run: the same key, the same result
+                if os.path.isfile(os.path.join(final, "result.json")):
+                    shutil.rmtree(d, ignore_errors=True)
+                    job.dir = final
+                else:
+                    raise
+
+    def run(self, jobs):
+        """Run `jobs` (and nothing else: their deps must be in the list or
+        done).  Ready jobs start by cost, largest first."""
+        pending = [j for j in dict.fromkeys(jobs) if j.result is None]
+        done = {j for j in jobs if j.result is not None}
+        running, error = {}, None
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.workers) as ex:
+            while True:
+                progressed = True
+                while progressed and error is None:
+                    progressed = False
+                    ready = sorted((j for j in pending if all(d in done for d in j.deps)),
+                                   key=lambda j: (-j.cost, j.kind, j.label))
+                    for j in ready:
+                        if self._lookup(j):
+                            pending.remove(j)
+                            done.add(j)
+                            self.hits += 1
+                            progressed = True
+                        elif len(running) < self.workers:
+                            pending.remove(j)
+                            running[ex.submit(self._execute, j)] = j
+                if not running:
+                    break
+                finished, _ = concurrent.futures.wait(
+                    running, return_when=concurrent.futures.FIRST_COMPLETED)
+                for f in finished:
+                    j = running.pop(f)
+                    try:
+                        f.result()
+                    except FlowError as e:
+                        error = error or e
+                        continue
+                    except Exception as e:  # a bug or an OS error: still name the job
+                        error = error or FlowError(f"{j}: {type(e).__name__}: {e}")
+                        continue
+                    done.add(j)
+                    self.ran.append(j)
+                    print(f"area: ran {j.kind} {j.label} ({j.seconds:.1f} s)",
+                          file=sys.stderr, flush=True)
+        if error is not None:
+            raise error
+        if pending:
+            raise FlowError("internal: jobs left with unmet dependencies: "
+                            + ", ".join(map(str, pending)))
+
+
+# --------------------------------------------------------------------------
+# The RTL: blocks, their parameters and what each instantiates
+# --------------------------------------------------------------------------
+
+def strip_comments(text):
+    return re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
+
+
+def instantiated(text, names):
+    """Module names of `names` that the Verilog text instantiates: a name
+    followed by `#(` or by an instance name and `(` (comments ignored, every
+    generate branch counted)."""
+    found = set()
+    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*(?:#\s*\(|[A-Za-z_]\w*\s*(?:\[[^\]]*\]\s*)*\()",
+                         strip_comments(text)):
+        if m.group(1) in names:
+            found.add(m.group(1))
+    return found
+
+
+class Rtl:
+    """The RTL directory: files, their hashes, each block's declared
+    parameters (asked of Yosys, cached) and the blocks each one needs."""
+
+    def __init__(self, rtl_dir, top, runner, yosys_version):
+        self.dir, self.top = rtl_dir, top
+        names = sorted(os.path.splitext(f)[0] for f in os.listdir(rtl_dir) if f.endswith(".sv"))
+        if not names:
+            raise FlowError(f"{rtl_dir}: no *.sv RTL files to synthesize")
+        if top not in names:
+            raise FlowError(f"{rtl_dir}: top module '{top}' has no file {top}.sv")
+        self.names = names
+        self.hash = {n: sha256_file(os.path.join(rtl_dir, n + ".sv")) for n in names}
+        files = [n + ".sv" for n in names]
+
+        def build(job, d):
+            listing = os.path.join(d, "modules.txt")
+            yosys(f"read_verilog -sv {' '.join(files)}\ntee -q -o {listing} ls\n"
+                  f"tee -q -a {listing} chparam -list\n",
+                  d, "discover", f"Yosys reading {rtl_dir}/*.sv", cwd=rtl_dir)
+            modules, params, current, section = set(), {}, None, None
+            with open(listing, encoding="utf-8") as f:
+                for line in f:
+                    s = line.rstrip()
+                    if re.match(r"^\d+ modules:$", s.strip()):
+                        section = "ls"
+                        continue
+                    if section == "ls" and s.startswith("  ") and s.strip():
+                        modules.add(s.strip().lstrip("\\"))
+                        continue
+                    m = re.match(r"^(\S+):$", s)
+                    if m:
+                        section, current = "params", m.group(1).lstrip("\\")
+                        params.setdefault(current, [])
+                    elif section == "params" and s.startswith("  ") and s.strip():
+                        params[current].append(s.strip().lstrip("\\"))
+            return {"modules": sorted(modules), "params": params}
+
+        job = Job("discover", os.path.basename(os.path.normpath(rtl_dir)),
+                  [self.hash, yosys_version], build)
+        runner.run([job])
+        modules = set(job.result["modules"])
+        for n in names:
+            if n not in modules:
+                raise FlowError(f"{os.path.join(rtl_dir, n + '.sv')}: declares no module named "
+                                f"'{n}' (each rtl/*.sv holds one module named like the file)")
+        self.declared = {n: job.result["params"].get(n, []) for n in names}
+        self.uses = {}
+        for n in names:
+            with open(os.path.join(rtl_dir, n + ".sv"), encoding="utf-8") as f:
+                self.uses[n] = sorted(instantiated(f.read(), set(names)) - {n})
+
+    def closure(self, block):
+        """The block and every block below it (the files Yosys must read)."""
+        seen, todo = set(), [block]
+        while todo:
+            b = todo.pop()
+            if b not in seen:
+                seen.add(b)
+                todo += self.uses[b]
+        return sorted(seen)
+
+    def source_key(self, block):
+        """What a block's synthesis reads: its file and those below it."""
+        return {b: self.hash[b] for b in self.closure(block)}
+
+    def load_script(self, block, params):
+        files = " ".join(b + ".sv" for b in self.closure(block))
+        script = [f"read_verilog -sv {files}"]
+        sets = " ".join(f"-set {k} {v}" for k, v in params.items())
+        if sets:
+            script.append(f"chparam {sets} {block}")
+        script += [f"hierarchy -check -top {block}", f"rename -top {block}"]
+        return script
+
+# --------------------------------------------------------------------------
+# Estimated SRAM / register-file macro area (docs/area.md, "Macro estimate")
+# --------------------------------------------------------------------------
+#
+# Our storage is flip-flops.  The seed papers' areas come from CACTI, i.e.
+# SRAM arrays.  For the storage arrays that a macro could hold (each bank read
+# and written through one or two ports per cycle, not read for every warp
+# every cycle) the tables add an estimate of the area of such a macro, from a
+# published 45 nm bit cell, CACTI's rule for how a cell grows with its ports,
+# and a stated peripheral model built from the same Nangate45 cells as the
+# rest of the table.  It is an estimate (docs/area.md lists the assumptions);
+# the flip-flop figures stay in the table.
+
+# 6T SRAM cell of Intel's 45 nm process: 0.346 um^2 (Intel, January 2006;
+# K. Mistry et al., IEDM 2007).
+SRAM_6T_45NM_UM2 = 0.346
+# CACTI (HewlettPackard/cacti, tech_params/45nm.dat: SRAM cell 146 F^2, aspect
+# ratio 1.46, i.e. 10 F x 14.6 F; mat.cc: every port beyond the first widens
+# the cell by two local wire pitches in each direction; local wire pitch
+# 2.5 F).
+CACTI_CELL_W_F, CACTI_CELL_H_F, CACTI_WIRE_PITCH_F = 10.0, 14.6, 2.5
+# Peripheral model, per port (Nangate45 X1 areas, fpga/nangate45-area.lib):
+# a row decoder slice and wordline driver per row (AND2 + BUF), a column
+# circuit per column (sense amplifier and precharge, or write driver: counted
+# as one DFF_X1, the size of a latch), and per port an address register
+# (one DFF_X1 per address bit) plus 16 NAND2 of timing and control.
+NANGATE_UM2 = {"AND2_X1": 1.064, "BUF_X1": 0.798, "DFF_X1": 4.522, "NAND2_X1": 0.798}
+MACRO_ROW_UM2 = NANGATE_UM2["AND2_X1"] + NANGATE_UM2["BUF_X1"]
+MACRO_COL_UM2 = NANGATE_UM2["DFF_X1"]
+MACRO_CTRL_GATES = 16
+
+
+def clog2(n):
+    return (n - 1).bit_length() if n > 1 else 0
+
+
+def macro_cell_um2(ports):
+    """Area of one bit cell with `ports` ports (1: the 6T cell)."""
+    grow = 2 * CACTI_WIRE_PITCH_F * (ports - 1)
+    return (SRAM_6T_45NM_UM2 * (CACTI_CELL_W_F + grow) * (CACTI_CELL_H_F + grow)
+            / (CACTI_CELL_W_F * CACTI_CELL_H_F))
+
+
+def macro_area_um2(rows, cols, read_ports, write_ports):
+    """Estimated area of one macro of rows x cols bits (45 nm)."""
+    p = read_ports + write_ports
+    periphery = p * (rows * MACRO_ROW_UM2 + cols * MACRO_COL_UM2
+                     + clog2(rows) * NANGATE_UM2["DFF_X1"]
+                     + MACRO_CTRL_GATES * NANGATE_UM2["NAND2_X1"])
+    return rows * cols * macro_cell_um2(p) + periphery
+
+
+# The arrays a macro could hold, by block: the Yosys memories (RTL array
+# names) that make up one macro row, how many memory words one row holds,
+# the banks (one per scheduler port: each scheduler reads and writes only its
+# own warps), and each bank's read and write ports per cycle.  Every other
+# storage bit stays flip-flops: it is read for all warps every cycle (the
+# buffers' bit-sliced heads and dependency bits, valid bits, pointers and
+# counts), cleared for many warps at once, or read through more than two
+# ports (the scoreboard's register ids: a push and every writeback port; the
+# HAWS stall pc: chain fetch, issue and return pass).  docs/area.md explains
+# each choice.
+MACRO_ARRAYS = {
+    # payload of the buffered instructions, one row per warp (its Depth
+    # entries): read by the pop (and the dependency update of the popped
+    # warp, same row) and by HAWS entry; written by the push; one bank per
+    # scheduler (sched_ibuffer holds Ports of them)
+    "sched_ibuffer_bank": {"mems": ("rest_q",), "row_words": lambda p: p["Depth"],
+                      "banks": lambda p: p["Ports"], "read": 2, "write": 1},
+    # RCU entries {offset, dst, renamed, control(, ready)}, one row per entry:
+    # read by the return pass (fetch request's and push's warp), written at
+    # allocation; one bank per scheduler (sched_rcu holds Ports of them)
+    "sched_rcu_bank": {"mems": ("off_q", "dst_q", "ren_q", "ctrl_q", "ready_q"),
+                  "row_words": lambda p: 1,
+                  "banks": lambda p: p["Ports"], "read": 2, "write": 1},
+    # renaming pairs, one row per warp (its Entries pairs, compared outside
+    # the array): read for the pushed warp, one pair written; one bank per
+    # scheduler (sched_rename holds Ports of them)
+    "sched_rename_bank": {"mems": ("orig_q", "new_q"), "row_words": lambda p: p["Entries"],
+                     "banks": lambda p: p["Ports"], "read": 1, "write": 1},
+}
+
+
+def macro_estimate(block, params, mems):
+    """(bits, estimated area um^2) of the block's own macro-able arrays, from
+    the memories Yosys found (name, width, words) after coarse synthesis (so
+    an array synthesis removes, like the RCU's unread ready bits, is not
+    counted)."""
+    spec = MACRO_ARRAYS.get(block)
+    if not spec:
+        return 0, 0.0
+    found = [(w, n) for name, w, n in mems if name in spec["mems"]]
+    if not found:
+        return 0, 0.0
+    bits = sum(w * n for w, n in found)
+    per_row = spec["row_words"](params)
+    words = max(n for _, n in found)
+    rows = -(-words // per_row)
+    cols = sum(w for w, _ in found) * per_row
+    banks = max(min(spec["banks"](params), rows), 1)
+    bank_rows = -(-rows // banks)
+    return bits, banks * macro_area_um2(bank_rows, cols, spec["read"], spec["write"])
+
+
+# --------------------------------------------------------------------------
+# Units: a block with its parameter values, synthesized once
+# --------------------------------------------------------------------------
+
+class Unit:
+    """One distinct block (module and all its parameter values).  `kids`:
+    (name Yosys gives the sub-block, unit, instances) per sub-block kind."""
+
+    def __init__(self, block, params, chparams, ncells):
+        self.block, self.params, self.chparams = block, params, chparams
+        self.ncells = ncells
+        self.kids = []
+        self.ports = None
+        self.jobs = {}
+        self.label = f"{block}[{' '.join(f'{k}={v}' for k, v in params.items())}]"
+
+    def subtree(self):
+        """This unit and every unit below it, each once."""
+        seen = {}
+        def walk(u):
+            if id(u) not in seen:
+                seen[id(u)] = u
+                for _, k, _ in u.kids:
+                    walk(k)
+        walk(self)
+        return list(seen.values())
+
+
+class Design:
+    """All units of all parameter sets, and their jobs."""
+
+    def __init__(self, rtl, runner, liberty, versions):
+        self.rtl, self.runner, self.liberty = rtl, runner, liberty
+        self.versions = versions
+        self.liberty_hash = sha256_file(liberty)
+        self.units = {}
+
+    def elaborate(self, root, params):
+        """The tree of units below `root` with the given parameters: Yosys
+        elaborates it (proc) and lists each derived module's parameters and
+        sub-blocks.  Returns the root unit."""
+        rtl = self.rtl
+
+        def build(job, d):
+            hier = os.path.join(d, "hier.json")
+            script = rtl.load_script(root, params) + ["proc", f"write_json {hier}"]
+            yosys("\n".join(script) + "\n", d, "elaborate",
+                  f"Yosys elaboration of '{root}'", cwd=rtl.dir)
+            with open(hier, encoding="utf-8") as f:
+                mods = json.load(f)["modules"]
+            os.unlink(hier)
+            out = {}
+            for key, mod in mods.items():
+                src = mod.get("attributes", {}).get("src", "")
+                block = os.path.splitext(os.path.basename(src.split(":")[0]))[0] or key
+                kids = {}
+                for cell in mod.get("cells", {}).values():
+                    if cell["type"] in mods:
+                        kids[cell["type"]] = kids.get(cell["type"], 0) + 1
+                out[key] = {"block": block, "kids": kids, "ncells": len(mod.get("cells", {})),
+                            "params": {k: param_value(v) for k, v in
+                                       sorted((mod.get("parameter_default_values") or {}).items())}}
+                if key == root:
+                    out[key]["ports"] = [[n, q["direction"], len(q["bits"])]
+                                         for n, q in mod["ports"].items()]
+            return {"modules": out}
+
+        job = Job("elaborate", f"{root}[{' '.join(f'{k}={v}' for k, v in params.items())}]",
+                  [rtl.source_key(root), root, params, self.versions["yosys"]], build)
+        self.runner.run([job])
+        mods = job.result["modules"]
+        if root not in mods:
+            raise FlowError(f"elaboration of '{root}' lists no module '{root}'")
+        by_name = {}
+        for key, m in mods.items():
+            if m["block"] not in rtl.declared:
+                raise FlowError(f"module '{key}' comes from no file of {rtl.dir}")
+            uid = digest([m["block"], m["params"]])
+            if uid not in self.units:
+                chp = {k: v for k, v in m["params"].items() if k in rtl.declared[m["block"]]}
+                self.units[uid] = Unit(m["block"], m["params"], chp, m["ncells"])
+            by_name[key] = self.units[uid]
+        for key, m in mods.items():
+            u = by_name[key]
+            if not u.kids and m["kids"]:
+                u.kids = [(n, by_name[n], c) for n, c in sorted(m["kids"].items())]
+        top = by_name[root]
+        top.ports = mods[root].get("ports")
+        return top
+
+    # ---- the jobs of one unit --------------------------------------------
+
+    def jobs_of(self, u):
+        if u.jobs:
+            return u.jobs
+        rtl, src = self.rtl, self.rtl.source_key(u.block)
+        ident = [src, u.block, u.chparams, self.versions["yosys"]]
+        bbs = [n for n, _, _ in u.kids]
+        load = rtl.load_script(u.block, u.chparams) + [f"blackbox {n}" for n in bbs]
+        drop_kids = [f"delete t:{n}" for n in bbs] + ["delete =A:blackbox"]
+
+        def generic(job, d):
+            mems, stat, il = (os.path.join(d, f) for f in ("mems.txt", "generic.json",
+                                                           "generic.il"))
+            yosys("\n".join(load + [
+                f"synth -top {u.block} -noshare -run begin:fine",
+                # the memories (RTL arrays) before they become flip-flops
+                f"tee -q -o {mems} dump t:$mem_v2",
+                f"synth -top {u.block} -noshare -run fine:",
+                f"write_rtlil {il}"]) + "\n",
+                d, "generic", f"Yosys synthesis of {u.label}", cwd=rtl.dir)
+            return {"mems": parse_mems(mems)}
+
+        def cmos(job, d):
+            gen = job.deps[0]
+            stat, ltp, il = (os.path.join(d, f) for f in ("cmos.json", "ltp.txt", "cmos.il"))
+            script = [f"read_rtlil {os.path.join(gen.dir, 'generic.il')}",
+                      "async2sync", "dffunmap", "abc -g cmos2", "opt_clean"]
+            if not bbs:
+                script.append(f"tee -q -o {ltp} ltp -noff")
+            # the netlist without the black boxes, for the blocks above
+            script += ["delete =A:blackbox", f"write_rtlil {il}"]
+            script += [f"delete t:{n}" for n in bbs] + [f"tee -q -o {stat} stat -json -tech cmos"]
+            yosys("\n".join(script) + "\n", d, "cmos", f"Yosys gate mapping of {u.label}",
+                  cwd=rtl.dir)
+            r = cmos_figures(stat, u.block)
+            if not bbs:
+                r["depth"] = read_depth(ltp, u.block)
+            return r
+
+        def nangate(job, d):
+            gen = job.deps[0]
+            stat, il = os.path.join(d, "nangate.txt"), os.path.join(d, "nangate.il")
+            lib = self.liberty
+            yosys("\n".join([f"read_rtlil {os.path.join(gen.dir, 'generic.il')}",
+                             "dffunmap", f"dfflibmap -liberty {lib}", f"abc -liberty {lib}",
+                             "opt_clean", "delete =A:blackbox", f"write_rtlil {il}"]
+                            + drop_kids + [f"tee -q -o {stat} stat -liberty {lib}"]) + "\n",
+                  d, "nangate", f"Yosys Nangate45 mapping of {u.label}", cwd=rtl.dir)
+            return nangate_figures(stat, u.block)
+
+        def xilinx(job, d):
+            stat, il = os.path.join(d, "xilinx.json"), os.path.join(d, "xilinx.il")
+            # out of context (no I/O or clock buffers): a block is not a chip
+            yosys("\n".join(load + synth_xilinx_script(u.block) + [
+                                    "delete =A:blackbox", f"write_rtlil {il}"]
+                            + drop_kids + [f"tee -q -o {stat} stat -json"]) + "\n",
+                  d, "xilinx", f"Yosys synth_xilinx of {u.label}", cwd=rtl.dir)
+            return xilinx_figures(stat, u.block)
+
+        # cost: the elaborated cell count; `generic` counts with the two jobs
+        # it unlocks, so the longest chains start first
+        size = max(u.ncells, 1)
+        j = {}
+        j["generic"] = Job("generic", u.label, ident, generic, cost=size * 2)
+        j["cmos"] = Job("cmos", u.label, [j["generic"].key], cmos, [j["generic"]], size / 2)
+        j["nangate"] = Job("nangate", u.label, [j["generic"].key, self.liberty_hash],
+                           nangate, [j["generic"]], size / 2)
+        j["xilinx"] = Job("xilinx", u.label, ident, xilinx, cost=size * 1.5)
+        u.jobs = j
+        if u.kids:
+            for kind in ("cmos", "nangate", "xilinx"):
+                j["whole-" + kind] = self.compose_job(u, kind)
+        return j
+
+    def compose_job(self, u, kind):
+        """A block with sub-blocks as a whole: its `kind` netlist and those
+        below it, flattened, with what no longer drives anything removed
+        (`opt_clean`: e.g. a sub-block's register whose output the block
+        does not read), then measured as one module."""
+        refs, order = {}, []          # name Yosys gives a sub-block -> its unit
+        def walk(v):
+            for n, k, _ in v.kids:
+                if n not in refs:
+                    refs[n] = k
+                    order.append(n)
+                    walk(k)
+        walk(u)
+        net = {id(v): self.jobs_of(v)[kind] for v in u.subtree()}
+        deps = list(dict.fromkeys(net.values()))
+
+        def build(job, d):
+            stat, ltp = os.path.join(d, "stat.txt"), os.path.join(d, "ltp.txt")
+            # the cell library, so that the checks and opt_clean know each
+            # cell's ports
+            script = {"cmos": [], "nangate": [f"read_liberty -lib {self.liberty}"],
+                      "xilinx": ["read_verilog -lib +/xilinx/cells_sim.v "
+                                 "+/xilinx/cells_xtra.v"]}[kind]
+            script.append(f"read_rtlil {os.path.join(net[id(u)].dir, kind + '.il')}")
+            # each netlist's module has its block's name: read it and give it
+            # the name its parent uses (plain names last, so none is taken)
+            for n in sorted(order, key=lambda n: (n == refs[n].block, n)):
+                k = refs[n]
+                script.append(f"read_rtlil {os.path.join(net[id(k)].dir, kind + '.il')}")
+                if n != k.block:
+                    script.append(f"rename {k.block} {n}")
+            script += [f"hierarchy -check -top {u.block}", "flatten", "opt_clean"]
+            if kind == "cmos":
+                script += [f"tee -q -o {stat} stat -json -tech cmos", f"tee -q -o {ltp} ltp -noff"]
+            elif kind == "nangate":
+                script.append(f"tee -q -o {stat} stat -liberty {self.liberty}")
+            else:
+                script.append(f"tee -q -o {stat} stat -json")
+            yosys("\n".join(script) + "\n", d, "whole", f"Yosys {kind} netlist of {u.label} "
+                  "as a whole", cwd=self.rtl.dir)
+            if kind == "cmos":
+                r = cmos_figures(stat, u.block)
+                r["depth"] = read_depth(ltp, u.block)
+                return r
+            if kind == "nangate":
+                return nangate_figures(stat, u.block)
+            return xilinx_figures(stat, u.block)
+
+        key = [[n, refs[n].label] for n in order] + [j.key for j in deps]
+        if kind == "nangate":
+            key.append(self.liberty_hash)
+        return Job("whole-" + kind, u.label, key, build, deps,
+                   cost=sum(v.ncells for v in u.subtree()) / 20)
+
+    def fmax_job(self, u):
+        """Fmax of the whole block on an iCE40 HX8K (the block wrapped in shift
+        chains, synth_ice40 of the whole hierarchy, nextpnr-ice40 seed 1)."""
+        rtl = self.rtl
+
+        def build(job, d):
+            return fmax_block(rtl, u, d)
+
+        return Job("ice40", u.label, [rtl.source_key(u.block), u.block, u.chparams, u.ports,
+                                      self.versions["yosys"], self.versions["nextpnr"]],
+                   build, cost=u.ncells * 3)
+
+
+def cmos_figures(stat, module):
+    """Storage bits (every flip-flop is a $_DFF_P_ here), gates and
+    transistors of a `stat -json -tech cmos`."""
+    c = stats_of(load_stat_json(stat), module, stat)
+    return {"storage_bits": sum(n for t, n in c["cells"].items() if is_generic_ff(t))
+            + c["memory_bits"],
+            "gates": sum(n for t, n in c["cells"].items() if not is_generic_ff(t)),
+            "transistors": transistors(c, module, stat)}
+
+
+def nangate_figures(stat, module):
+    with open(stat, encoding="utf-8") as f:
+        text = f.read()
+    unmapped = sorted({l.split()[0] for l in text.splitlines()
+                       if re.match(r"^\s+\$_\S+\s+\d+$", l)})
+    if unmapped:
+        raise FlowError(f"{stat}: cells left unmapped to the Liberty library: "
+                        f"{', '.join(unmapped)}")
+    m = re.search(r"Chip area for (?:top )?module '\\?" + re.escape(module)
+                  + r"':\s+([0-9.]+)", text)
+    if not m:
+        raise FlowError(f"{stat}: no chip area for module '{module}'")
+    return {"area45_um2": float(m.group(1))}
+
+
+def xilinx_figures(stat, module):
+    x = stats_of(load_stat_json(stat), module, stat)["cells"]
+    return {"lut": count(x, r"^LUT[1-6]$"), "lutram": count(x, r"^RAM\d+[MSX]"),
+            "ff": count(x, r"^FD[A-Z]*$"), "carry": count(x, r"^CARRY"),
+            "bram": sum(n * (0.5 if "18" in t else 1.0) for t, n in x.items()
+                        if t.startswith("RAMB"))}
+
+
+def parse_mems(path):
+    """[name, width, words] of each $mem_v2 cell in a `dump`."""
+    mems = []
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    for cell in re.split(r"\n\s*cell ", text)[1:]:
+        if not cell.startswith("$mem_v2"):
+            continue
+        p = dict(re.findall(r"parameter \\(\w+) (\S+)", cell))
+        name = re.sub(r'^"\\\\|"$', "", p.get("MEMID", '""'))
+        mems.append([name, int(p["WIDTH"]), int(p["SIZE"])])
+    return sorted(mems)
+
+
+def read_depth(path, module):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    for m in re.finditer(r"Longest topological path in \\?(\S+) \(length=(-?\d+)\)", text):
+        if m.group(1) == module:
+            return max(int(m.group(2)), 0)
+    raise FlowError(f"{path}: no logic depth for module '{module}'")
 # --------------------------------------------------------------------------
 # Fmax on an iCE40 HX8K
 # --------------------------------------------------------------------------
@@ -397,36 +914,33 @@ def fmax_wrapper(block, ports):
     return "\n".join(v) + "\n"
 
 
-def fmax_block(files, block, chparams, ports, work):
-    """Return (fmax_mhz or None, note) for one block on an iCE40 HX8K."""
-    d = os.path.join(work, block, "ice40")
-    os.makedirs(d, exist_ok=True)
+def fmax_block(rtl, u, d):
+    """Return {fmax_mhz or None, note} for the whole block on an iCE40 HX8K."""
     wrap = os.path.join(d, "wrap.v")
     with open(wrap, "w", encoding="utf-8") as f:
-        f.write(fmax_wrapper(block, ports))
+        f.write(fmax_wrapper(u.block, [tuple(p) for p in u.ports]))
     netlist = os.path.join(d, "wrap.json")
     stat = os.path.join(d, "ice40.json")
-    sets = " ".join(f"-set {k} {v}" for k, v in chparams.items())
-    script = [read_verilog_cmd(files)]
-    if sets:
-        script.append(f"chparam {sets} {block}")
-    script += [f"hierarchy -check -top {block}", f"rename -top {block}",
-               f"read_verilog {wrap}",
-               "hierarchy -check -top area_fmax_wrap",
-               "synth_ice40 -top area_fmax_wrap",
-               f"tee -q -o {stat} stat -json",
-               f"write_json {netlist}"]
-    yosys("\n".join(script) + "\n", d, "synth_ice40", f"Yosys synth_ice40 of block '{block}'")
+    script = rtl.load_script(u.block, u.chparams) + [
+        f"read_verilog {wrap}",
+        "hierarchy -check -top area_fmax_wrap",
+        *synth_ice40_script("area_fmax_wrap"),
+        f"tee -q -o {stat} stat -json",
+        f"write_json {netlist}"]
+    yosys("\n".join(script) + "\n", d, "synth_ice40", f"Yosys synth_ice40 of {u.label}",
+          cwd=rtl.dir)
     cells = stats_of(load_stat_json(stat), "area_fmax_wrap", stat)["cells"]
     luts = cells.get("SB_LUT4", 0)
     ffs = sum(n for t, n in cells.items() if t.startswith("SB_DFF"))
     if max(luts, ffs) > HX8K_LOGIC_CELLS:
-        return None, f"does not fit HX8K ({luts} LUT4, {ffs} DFF > {HX8K_LOGIC_CELLS})"
+        os.unlink(netlist)
+        return {"fmax_mhz": None,
+                "note": f"does not fit HX8K ({luts} LUT4, {ffs} DFF > {HX8K_LOGIC_CELLS})"}
     log = os.path.join(d, "nextpnr.log")
     try:
         run_tool(["nextpnr-ice40", "--hx8k", "--package", "ct256", "--json", netlist,
                   "--seed", "1", "--freq", "1", "--log", log],
-                 os.path.join(d, "nextpnr.out"), f"nextpnr-ice40 for '{block}'")
+                 os.path.join(d, "nextpnr.out"), f"nextpnr-ice40 for {u.label}")
     except FlowError:
         # Running out of logic cells is a result (the set is too large for the
         # part), not a failure of the flow; anything else is a failure.
@@ -434,15 +948,15 @@ def fmax_block(files, block, chparams, ports, work):
             text = f.read()
         if re.search(r"Failed to expand region|Unable to place cell|"
                      r"but the device only has|Failed to find a legal placement", text):
-            return None, f"does not fit HX8K ({luts} LUT4, {ffs} DFF incl. wrapper)"
+            return {"fmax_mhz": None,
+                    "note": f"does not fit HX8K ({luts} LUT4, {ffs} DFF incl. wrapper)"}
         raise
     with open(log, encoding="utf-8", errors="replace") as f:
         found = re.findall(r"Max frequency for clock\s+'[^']*':\s+([0-9.]+) MHz", f.read())
+    os.unlink(netlist)
     if not found:
-        return None, "no clocked path"
-    return float(found[-1]), f"{luts} LUT4, {ffs} DFF incl. wrapper"
-
-
+        return {"fmax_mhz": None, "note": "no clocked path"}
+    return {"fmax_mhz": float(found[-1]), "note": f"{luts} LUT4, {ffs} DFF incl. wrapper"}
 # --------------------------------------------------------------------------
 # Tables
 # --------------------------------------------------------------------------
@@ -463,6 +977,8 @@ COLUMNS = [
     ("area45_um2", "area 45nm um2"),
     ("area40_um2", "area 40nm um2"),
     ("area28_um2", "area 28nm um2"),
+    ("macro_bits", "SRAM-able bits"),
+    ("macro_area45_um2", "est. SRAM macro area 45nm um2"),
     ("depth", "logic depth (gate levels)"),
     ("fmax_mhz", "Fmax iCE40 HX8K MHz"),
 ]
@@ -475,7 +991,7 @@ def fmt(key, value):
         return " ".join(f"{k}={v}" for k, v in value.items()) or "-"
     if key == "instances":
         return "standalone" if value == 0 else str(value)
-    if key.startswith("area") or key == "fmax_mhz":
+    if key.startswith("area") or key.startswith("macro_area") or key == "fmax_mhz":
         return f"{value:.1f}"
     if key == "bram":
         return f"{value:g}"
@@ -514,6 +1030,9 @@ def render_md(set_name, params, options, rows, top, liberty):
                  "of the RTL directory the core does not instantiate, measured with the set's "
                  "parameters it declares).")
     lines.append("- storage bits: flip-flop (and memory) bits after Yosys `synth`.")
+    lines.append("- Each block is synthesized on its own with its sub-blocks as black boxes; "
+                 "a row adds its sub-blocks' figures times their count (the logic depth is "
+                 "measured on the flattened netlists).")
     lines.append("- LUT/LUTRAM/FF/BRAM36/CARRY4: Yosys `synth_xilinx` (7-series); "
                  "a RAMB18 counts as 0.5 BRAM36.")
     lines.append("- gates/transistors: `abc -g cmos2` after turning every flip-flop into a plain "
@@ -521,6 +1040,12 @@ def render_md(set_name, params, options, rows, top, liberty):
                  "DFF 16 transistors). Gates exclude the flip-flops.")
     lines.append(f"- area: Nangate45 X1 cells (`{os.path.relpath(liberty, REPO)}`), cell area "
                  "only (no wiring, clock tree or up-sizing); 40/28 nm = 45 nm x (node/45)^2.")
+    lines.append("- SRAM-able bits / est. SRAM macro area (an estimate, not synthesized): the "
+                 "bits of the block's arrays that an SRAM or register-file macro could hold "
+                 "(one or two ports per bank and cycle; docs/area.md, \"Macro estimate\") and "
+                 "the area such macros would take at 45 nm: Intel's 0.346 um^2 6T cell grown "
+                 "per port as in CACTI, plus a row, column and control periphery of Nangate45 "
+                 "cells. The flip-flop figures of the same bits are in the columns before.")
     lines.append("- logic depth: longest path between flip-flops and ports of the NAND2/NOR2/INV "
                  "netlist in gate levels (Yosys `ltp -noff`): a critical-path proxy, not a delay.")
     if options.get("nextpnr"):
@@ -569,6 +1094,29 @@ HAWS_PATTERN = re.compile(r"haws|rcu|renam|simt", re.I)
 OAWS_PATTERN = re.compile(r"oaws|dlc|ocw|occlu|miss_?pred", re.I)
 
 
+# The thesis's HAWS area: 0.045 mm^2/SM by CACTI for its 60,160 bits
+# (000_75a95a3898aad3a8.txt section 5.3.6).
+HAWS_CACTI_MM2 = 0.045
+
+
+def like_with_like_um2(r):
+    """Storage area of a row as the papers count it (arrays, no logic): the
+    SRAM-able bits as estimated macros, every other storage bit as one
+    DFF_X1 (the flip-flop alone, without its enable or the logic around
+    it).  An estimate."""
+    return r["macro_area45_um2"] + (r["storage_bits"] - r["macro_bits"]) * NANGATE_UM2["DFF_X1"]
+
+
+def seed_rows(rows, top, pattern):
+    """The rows of a set that do the job of a seed-paper structure (block
+    name matches `pattern`), each counted once: a matching block inside
+    another matching block (sched_rcu_bank in sched_rcu) is already in its
+    parent's figures."""
+    hits = [r for r in rows if r["block"] != top and pattern.search(r["block"])]
+    inside = {b for r in hits for b in r.get("sub_blocks", ())}
+    return [r for r in hits if r["block"] not in inside]
+
+
 def render_seed_section(results, top):
     lines = ["## Beside the seed papers", ""]
     lines.append("The seed papers give storage (bits per SM) and, for HAWS, a CACTI area. "
@@ -589,7 +1137,7 @@ def render_seed_section(results, top):
     for title, figures, pattern, total_note in (
             ("HAWS (`000_75a95a3898aad3a8.txt` section 5.3.6)", HAWS_BITS, HAWS_PATTERN,
              "7.34 KB/SM stated; the three parts sum to 60,160 bits = 7.34 KiB; "
-             "0.045 mm^2/SM by CACTI, technology not stated"),
+             "0.045 mm^2/SM by CACTI, technology not stated: 0.748 um^2 per bit"),
             ("OAWS (`001_dc78f05b9c22e534.txt` section 4.4)", OAWS_BITS, OAWS_PATTERN,
              "348 bytes/SM (480 + 2304 bits) plus five registers (51 bits)")):
         lines.append(f"### {title}")
@@ -602,16 +1150,52 @@ def render_seed_section(results, top):
         lines.append("")
         ours = []
         for set_name, rows in results:
-            for r in rows:
-                if r["block"] != top and pattern.search(r["block"]):
-                    n = max(r["instances"], 1)
-                    ours.append(f"| {set_name} | {r['block']} | {fmt('instances', r['instances'])} "
-                                f"| {r['storage_bits'] * n} | {r['area45_um2'] * n:.1f} |")
+            tot = {"bits": 0, "ff": 0.0, "macro_bits": 0, "lwl": 0.0}
+            for r in seed_rows(rows, top, pattern):
+                n = max(r["instances"], 1)
+                lwl = like_with_like_um2(r) * n
+                ours.append(f"| {set_name} | {r['block']} | {fmt('instances', r['instances'])} "
+                            f"| {r['storage_bits'] * n} | {r['area45_um2'] * n:.1f} "
+                            f"| {r['macro_bits'] * n} | {r['macro_area45_um2'] * n:.1f} "
+                            f"| {lwl:.1f} | {lwl / max(r['storage_bits'] * n, 1):.2f} |")
+                tot["bits"] += r["storage_bits"] * n
+                tot["ff"] += r["area45_um2"] * n
+                tot["macro_bits"] += r["macro_bits"] * n
+                tot["lwl"] += lwl
+            if tot["bits"]:
+                ours.append(f"| {set_name} | **all** | | {tot['bits']} | {tot['ff']:.1f} "
+                            f"| {tot['macro_bits']} | | {tot['lwl']:.1f} "
+                            f"| {tot['lwl'] / tot['bits']:.2f} |")
         if ours:
+            lines.append("Ours: the flip-flop figure (synthesized, logic included) and, to "
+                         "compare like with like, the storage as the papers count it: the "
+                         "SRAM-able arrays as estimated macros plus one DFF_X1 per other "
+                         "storage bit, no logic (an estimate; docs/area.md, \"Macro estimate\").")
+            lines.append("")
             lines.append("| our set | our block | instances | storage bits (all instances) "
-                         "| area 45nm um2 (all instances) |")
-            lines.append("|---|---|---:|---:|---:|")
+                         "| flip-flop area 45nm um2 (all instances, with logic) "
+                         "| SRAM-able bits | est. SRAM macro area 45nm um2 "
+                         "| est. storage area 45nm um2, macros + DFF | um2 per bit, 45nm |")
+            lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
             lines += ours
+            if pattern is HAWS_PATTERN:
+                lines.append("")
+                for set_name, rows in results:
+                    hw = seed_rows(rows, top, pattern)
+                    bits = sum(r["storage_bits"] * max(r["instances"], 1) for r in hw)
+                    lwl = sum(like_with_like_um2(r) * max(r["instances"], 1) for r in hw)
+                    ff = sum(r["area45_um2"] * max(r["instances"], 1) for r in hw)
+                    if not bits:
+                        continue
+                    lines.append(
+                        f"- `{set_name}`: {bits} bits; flip-flops with logic "
+                        f"{ff / 1e6:.4f} mm^2 at 45 nm ({ff / bits:.1f} um^2/bit); as arrays "
+                        f"(estimate) {lwl / 1e6:.4f} mm^2 at 45 nm, "
+                        f"{lwl * (32 / 45) ** 2 / 1e6:.4f} mm^2 scaled to 32 nm "
+                        f"({lwl * (32 / 45) ** 2 / bits:.2f} um^2/bit; CACTI 6's smallest "
+                        f"node), {lwl * (28 / 45) ** 2 / 1e6:.4f} mm^2 scaled to 28 nm; "
+                        f"the thesis: {HAWS_CACTI_MM2} mm^2 for {sum(HAWS_BITS.values())} "
+                        f"bits ({HAWS_CACTI_MM2 * 1e6 / sum(HAWS_BITS.values()):.3f} um^2/bit).")
         else:
             lines.append("Our RTL has no such block yet (no module in the RTL directory matches "
                          f"`{pattern.pattern}`), so there is nothing of ours to place here; "
@@ -619,9 +1203,41 @@ def render_seed_section(results, top):
                          "the flow once they are added.")
         lines.append("")
     return "\n".join(lines)
-
-
 # --------------------------------------------------------------------------
+# Rows
+# --------------------------------------------------------------------------
+
+def unit_row(u, memo):
+    """Figures of one instance of the unit with everything below it: a
+    block's own netlists, or for a block with sub-blocks the whole
+    (flattened) netlists; the macro estimate adds up the arrays."""
+    if id(u) in memo:
+        return memo[id(u)]
+    j = u.jobs
+    r = {"block": u.block, "params": u.params}
+    for kind in ("cmos", "nangate", "xilinx"):
+        r.update(j["whole-" + kind if u.kids else kind].result)
+    r["macro_bits"], r["macro_area45_um2"] = macro_estimate(
+        u.block, u.params, j["generic"].result["mems"])
+    for _, k, n in u.kids:
+        kr = unit_row(k, memo)
+        r["macro_bits"] += n * kr["macro_bits"]
+        r["macro_area45_um2"] += n * kr["macro_area45_um2"]
+    for node in SCALED_NODES_NM:
+        r[f"area{node}_um2"] = r["area45_um2"] * (node / 45) ** 2
+    memo[id(u)] = r
+    return r
+
+
+def instances(top):
+    inst = {}
+    def walk(u, n):
+        inst[id(u)] = inst.get(id(u), 0) + n
+        for _, k, m in u.kids:
+            walk(k, n * m)
+    walk(top, 1)
+    return inst
+
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -630,35 +1246,54 @@ def main(argv):
     ap.add_argument("--out", default="build/area")
     ap.add_argument("--blocks", help="comma-separated subset of blocks (default: all)")
     ap.add_argument("--liberty", default=DEFAULT_LIBERTY)
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                    help="tool runs in parallel (default: the number of CPUs)")
+    ap.add_argument("--cache", help="result cache directory (default: <out>/cache)")
+    ap.add_argument("--no-cache", action="store_true",
+                    help="run every job, read and write no cache")
     ap.add_argument("sets", nargs="+", help="parameter-set files")
     a = ap.parse_args(argv)
+    if a.jobs < 1:
+        raise FlowError(f"-j {a.jobs}: need at least one job")
 
-    for tool in ("yosys",):
-        if shutil.which(tool) is None:
-            raise FlowError(f"'{tool}' not found on PATH (make deps installs it)")
+    started = time.monotonic()
+    if shutil.which("yosys") is None:
+        raise FlowError("'yosys' not found on PATH (make deps installs it)")
     parsed = [(p,) + parse_param_set(p) for p in a.sets]
-    if any(opts.get("nextpnr") for _, _, _, opts in parsed) and not shutil.which("nextpnr-ice40"):
+    names = [n for _, n, _, _ in parsed]
+    if len(set(names)) != len(names):
+        raise FlowError("two parameter sets have the same name: " + ", ".join(names))
+    want_pnr = any(opts.get("nextpnr") for _, _, _, opts in parsed)
+    if want_pnr and not shutil.which("nextpnr-ice40"):
         raise FlowError("'nextpnr-ice40' not found on PATH (make deps installs it)")
     if not os.path.isdir(a.rtl_dir):
         raise FlowError(f"{a.rtl_dir}: no such RTL directory")
     if not os.path.isfile(a.liberty):
         raise FlowError(f"{a.liberty}: no such Liberty file")
-
-    for path in (a.rtl_dir, a.out, a.liberty):
+    rtl_dir, liberty = os.path.abspath(a.rtl_dir), os.path.abspath(a.liberty)
+    out = os.path.abspath(a.out)
+    for path in (rtl_dir, out, liberty):
         check_path(path)
-    os.makedirs(a.out, exist_ok=True)
+    cache = None if a.no_cache else os.path.abspath(a.cache or os.path.join(out, "cache"))
+    if cache:
+        check_path(cache)
+    os.makedirs(out, exist_ok=True)
     outputs = []
     for _, name, _, _ in parsed:
-        outputs += [os.path.join(a.out, f"{name}.md"), os.path.join(a.out, f"{name}.csv")]
-    outputs.append(os.path.join(a.out, "report.md"))
+        outputs += [os.path.join(out, f"{name}.md"), os.path.join(out, f"{name}.csv")]
+    outputs.append(os.path.join(out, "report.md"))
     for o in outputs:  # a failed run must not leave an old table looking current
         if os.path.exists(o):
             os.unlink(o)
 
-    work = os.path.join(a.out, "work")
+    work = os.path.join(out, "work")
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    files, blocks, declared = discover_blocks(a.rtl_dir, a.top, work)
+    versions = {"yosys": tool_version(["yosys", "-V"]),
+                "nextpnr": tool_version(["nextpnr-ice40", "--version"]) if want_pnr else None}
+    runner = Runner(work, cache, a.jobs)
+    rtl = Rtl(rtl_dir, a.top, runner, versions["yosys"])
+    blocks = [n for n in rtl.names if n != a.top] + [a.top]
     wanted_blocks = set(blocks)
     if a.blocks:
         wanted = [b.strip() for b in a.blocks.split(",") if b.strip()]
@@ -666,64 +1301,99 @@ def main(argv):
         if unknown:
             raise FlowError(f"--blocks: no such block(s) in {a.rtl_dir}: {', '.join(unknown)}")
         wanted_blocks = set(wanted)
+    design = Design(rtl, runner, liberty, versions)
 
-    started = time.monotonic()
-    results, texts = [], []
+    # 1. elaborate the core of every set (the parameters each block gets),
+    #    then the blocks the core does not instantiate, on their own
+    plan = []
     for path, name, params, options in parsed:
-        unused = [k for k in params if not any(k in declared[b] for b in declared)]
+        unused = [k for k in params if not any(k in rtl.declared[b] for b in blocks)]
         if unused:
             raise FlowError(f"{path}: parameter(s) {', '.join(unused)} declared by no RTL block")
-        t0 = time.monotonic()
-        wd = os.path.join(work, name)
-        own = lambda b: {k: v for k, v in params.items() if k in declared[b]}
-        found = synth_hierarchy(files, a.top, own(a.top), a.liberty, wd)
-        core = found.pop(a.top)
-        rows = list(found.values())
-        # Blocks of the RTL directory that the core does not instantiate (yet):
-        # measured on their own with the set's parameters they declare.
-        covered = {r["block"] for r in rows}
-        for b in blocks:
-            if b == a.top or b in covered or b not in wanted_blocks:
-                continue
-            extra = synth_hierarchy(files, b, own(b), a.liberty, wd)
-            for key, r in extra.items():
-                if not any(q["block"] == r["block"] and q["params"] == r["params"] for q in rows):
-                    r["instances"] = 0
-                    r.pop("ports", None)
-                    rows.append(r)
-            covered = {r["block"] for r in rows}
+        own = lambda b: {k: v for k, v in params.items() if k in rtl.declared[b]}
+        top = design.elaborate(a.top, own(a.top))
+        inst = instances(top)
+        covered = {v.block for v in top.subtree()}
+        standalone = [design.elaborate(b, own(b)) for b in blocks
+                      if b not in covered and b in wanted_blocks]
+        rows, seen = [], {id(top)}
+        for root in [top] + standalone:
+            for v in root.subtree():
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    rows.append(v)
         order = {b: i for i, b in enumerate(blocks)}
-        rows = [r for r in rows if r["block"] in wanted_blocks]
-        rows.sort(key=lambda r: (order.get(r["block"], len(order)), str(r["params"])))
-        core["fmax_mhz"], core["fmax_note"] = None, ""
-        if options.get("nextpnr"):
-            core["fmax_mhz"], core["fmax_note"] = fmax_block(
-                files, a.top, own(a.top), core["ports"], wd)
-        core.pop("ports", None)
+        rows = [v for v in rows if v.block in wanted_blocks]
+        rows.sort(key=lambda v: (order.get(v.block, len(order)), str(v.params)))
         if a.top in wanted_blocks:
-            rows.append(core)
-        for r in rows:
-            r["storage_total"] = r["storage_bits"] * max(r["instances"], 1)
-        print(f"area: {name}: {len(rows)} rows, core {core['storage_bits']} storage bits, "
-              f"{core['area45_um2']:.0f} um2 at 45 nm ({time.monotonic() - t0:.1f} s)",
-              file=sys.stderr)
-        results.append((name, rows))
-        texts.append((name, render_md(name, params, options, rows, a.top, a.liberty),
-                      render_csv(rows, a.top)))
+            rows.append(top)
+        plan.append((name, params, options, top, inst, rows))
 
-    elapsed = time.monotonic() - started
+    # 2. every job the rows need, run once for all sets, in parallel
+    jobs = []
+    for name, params, options, top, inst, rows in plan:
+        for v in rows:
+            for w in v.subtree():
+                jobs += design.jobs_of(w).values()
+        if options.get("nextpnr") and a.top in wanted_blocks:
+            top.jobs.setdefault("ice40", design.fmax_job(top))
+            jobs.append(top.jobs["ice40"])
+    jobs = list(dict.fromkeys(jobs))
+    # dependencies first
+    ordered, placed = [], set()
+    def place(j):
+        if id(j) not in placed:
+            placed.add(id(j))
+            for d in j.deps:
+                place(d)
+            ordered.append(j)
+    for j in jobs:
+        place(j)
+    runner.run(ordered)
+
+    # 3. the tables
+    results, texts = [], []
+    for name, params, options, top, inst, rows in plan:
+        memo = {}
+        table = []
+        for v in rows:
+            r = dict(unit_row(v, memo))
+            r["instances"] = inst.get(id(v), 0)
+            r["storage_total"] = r["storage_bits"] * max(r["instances"], 1)
+            r["fmax_mhz"], r["fmax_note"] = None, ""
+            # the blocks below this one (not a column: the seed-paper
+            # section counts a block once, not again inside its parent)
+            r["sub_blocks"] = sorted({w.block for w in v.subtree() if w is not v})
+            if v is top and "ice40" in top.jobs:
+                r["fmax_mhz"] = top.jobs["ice40"].result["fmax_mhz"]
+                r["fmax_note"] = top.jobs["ice40"].result["note"]
+            table.append(r)
+        summary = f"area: {name}: {len(table)} rows"
+        if a.top in wanted_blocks:
+            core = unit_row(top, memo)
+            summary += (f", core {core['storage_bits']} storage bits, "
+                        f"{core['area45_um2']:.0f} um2 at 45 nm")
+        print(summary, file=sys.stderr)
+        results.append((name, table))
+        texts.append((name, render_md(name, params, options, table, a.top, liberty),
+                      render_csv(table, a.top)))
+
     report = ["# smcosim area, storage and timing (`make area`)", "",
-              f"RTL: `{a.rtl_dir}/*.sv`, top `{a.top}`; Yosys "
-              f"{subprocess.run(['yosys', '-V'], capture_output=True, text=True).stdout.split('(')[0].split()[-1]}"
-              f"; {len(blocks)} block(s) x {len(parsed)} set(s) in {elapsed:.0f} s.", ""]
+              f"RTL: `{a.rtl_dir}/*.sv`, top `{a.top}`; "
+              f"{versions['yosys'].split('(')[0].strip()}; "
+              f"{len(blocks)} block(s) x {len(parsed)} set(s).", ""]
     for name, md, csv_text in texts:
-        write_atomic(os.path.join(a.out, f"{name}.md"), md)
-        write_atomic(os.path.join(a.out, f"{name}.csv"), csv_text)
+        write_atomic(os.path.join(out, f"{name}.md"), md)
+        write_atomic(os.path.join(out, f"{name}.csv"), csv_text)
         report.append(md)
     report.append(render_seed_section(results, a.top))
     report_text = "\n".join(report)
-    write_atomic(os.path.join(a.out, "report.md"), report_text)
+    write_atomic(os.path.join(out, "report.md"), report_text)
     print(report_text)
+    cpu = sum(j.seconds for j in runner.ran)
+    print(f"area: {len(runner.ran)} tool run(s), {runner.hits} cached; "
+          f"{cpu:.0f} s of tool time in {time.monotonic() - started:.0f} s wall "
+          f"(-j {a.jobs})", file=sys.stderr)
     return 0
 
 

@@ -10,7 +10,12 @@
   of blocks: storage bits against the formulas of docs/area.md;
 - a broken RTL file makes the flow fail with Yosys's message and leaves no
   table, not even an old one;
-- a malformed parameter set is reported with its file and line.
+- a malformed parameter set is reported with its file and line;
+- the result cache: a re-run with nothing changed runs no tool and writes
+  byte-identical tables, as does a run without the cache; a changed RTL file
+  re-runs exactly the jobs of the blocks that contain it;
+- the estimated SRAM-macro columns of the tiny set against the model of
+  docs/area.md ("Macro estimate"), computed here from the RTL's arrays.
 
 The formulas below are written from the RTL specifications independently of
 the flow's code; keep them that way.
@@ -19,6 +24,7 @@ the flow's code; keep them that way.
 import csv
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -111,6 +117,14 @@ RTL_FORMULAS = {
                                                 + (clog2(p["Depth"]) if p["Depth"] > 1 else 1)),
     # per warp and slot: valid, register id, long-latency flag
     "sched_scoreboard": lambda p: p["NumWarps"] * p["Entries"] * (p["RegW"] + 2),
+    # (the buffers, scoreboards, HAWS state, RCUs and renaming tables of all
+    # warps are one bank per scheduler, NumWarps / Ports warps each: the
+    # same bits per warp)
+    "sched_ibuffer_bank": lambda p: p["NumWarps"] * (p["Depth"] * (p["Width"] + p["Entries"] + 2
+                                                                   + p.get("PmW", 7))
+                                                     + clog2(p["Depth"] + 1)
+                                                     + (clog2(p["Depth"]) if p["Depth"] > 1 else 1)),
+    "sched_scoreboard_bank": lambda p: p["NumWarps"] * p["Entries"] * (p["RegW"] + 2),
     "sched_arbiter": idx_w,                   # last issued warp
     "sched_fetch_arb": idx_w,                 # last requested warp
     "sched_pool": lambda p: p["N"],           # active-pool bit per warp
@@ -120,10 +134,59 @@ RTL_FORMULAS = {
     "sched_qualify": lambda p: 0,
     "sched_rr_pick": lambda p: 0,
     "sched_haws": lambda p: haws_bits(p["NumWarps"], p["SbEntries"], p["RcuDepth"]),
+    "sched_haws_bank": lambda p: haws_bits(p["NumWarps"], p["SbEntries"], p["RcuDepth"]),
     "sched_rcu": lambda p: rcu_bits(p["NumWarps"], p["Depth"], p["RegW"]),
+    "sched_rcu_bank": lambda p: rcu_bits(p["NumWarps"], p["Depth"], p["RegW"]),
     "sched_rename": lambda p: rename_bits(p["NumWarps"], p["Entries"], p["RegW"]),
+    "sched_rename_bank": lambda p: rename_bits(p["NumWarps"], p["Entries"], p["RegW"]),
     "sched_core": core_bits,
 }
+
+
+# ---- estimated SRAM-macro area (docs/area.md, "Macro estimate") ---------
+# Written from the stated model, not from the flow's code: a bit cell with P
+# ports is Intel's 45 nm 6T cell (0.346 um^2, 10 F x 14.6 F in CACTI) grown by
+# 2 x 2.5 F per extra port in each direction; per port, each row costs an
+# AND2_X1 + BUF_X1 (1.064 + 0.798 um^2), each column a DFF_X1 (4.522), and the
+# port an address register (clog2(rows) DFF_X1) plus 16 NAND2_X1 (0.798).
+
+def macro_bank_um2(rows, cols, reads, writes):
+    p = reads + writes
+    cell = 0.346 * (10 + 5 * (p - 1)) * (14.6 + 5 * (p - 1)) / (10 * 14.6)
+    per_port = rows * (1.064 + 0.798) + cols * 4.522 + clog2(rows) * 4.522 + 16 * 0.798
+    return rows * cols * cell + p * per_port
+
+
+# block -> (macro-able bits, estimated area) from the block's parameters, with
+# the arrays each block's header comment describes
+def rcu_macro(p):
+    # entries {offset 9, dst R, renamed R, control} (ready has no reader),
+    # one row each, a bank per scheduler port, read by the return pass twice
+    # and written at allocation
+    rows, cols, banks = p["NumWarps"] * p["Depth"], 9 + 2 * p["RegW"] + 1, p["Ports"]
+    return rows * cols, banks * macro_bank_um2(-(-rows // banks), cols, 2, 1)
+
+
+def rename_macro(p):
+    # a row per warp: its Entries pairs of two register ids; read once, written once
+    rows, cols, banks = p["NumWarps"], p["Entries"] * 2 * p["RegW"], p["Ports"]
+    return rows * cols, banks * macro_bank_um2(-(-rows // banks), cols, 1, 1)
+
+
+def ibuffer_macro(p):
+    # a row per warp: its Depth payloads less op (2) and dst_valid (1), which
+    # are bit-sliced; read by the pop and by HAWS entry, written by the push
+    rows, cols, banks = p["NumWarps"], p["Depth"] * (p["Width"] - 3), p["Ports"]
+    return rows * cols, banks * macro_bank_um2(-(-rows // banks), cols, 2, 1)
+
+
+# (a bank of the RCU or the renaming table has Ports = 1: one bank; the
+# block of all banks has Ports banks of NumWarps / Ports warps)
+MACRO_FORMULAS = {"sched_rcu": rcu_macro, "sched_rename": rename_macro,
+                  "sched_rcu_bank": rcu_macro, "sched_rename_bank": rename_macro,
+                  "sched_ibuffer": ibuffer_macro, "sched_ibuffer_bank": ibuffer_macro}
+# the blocks the core instantiates directly, whose macros make up the core's
+CORE_MACRO_BLOCKS = ("sched_rcu", "sched_rename", "sched_ibuffer")
 
 
 def run_flow(*args):
@@ -234,7 +297,10 @@ class SchedulerRtl(unittest.TestCase):
             with open(conf, "w", encoding="utf-8") as f:
                 f.write("".join(f"{k} = {v}\n" for k, v in params.items()))
             out = os.path.join(tmp, "out")
-            proc = run_flow("--rtl-dir", RTL, "--top", "sched_core", "--out", out, conf)
+            # a cache kept between test runs (keyed by the RTL and the flow, so
+            # a changed block is synthesized again; class Cache tests the keys)
+            proc = run_flow("--rtl-dir", RTL, "--top", "sched_core", "--out", out,
+                            "--cache", os.path.join(REPO, "build", "area-test-cache"), conf)
             self.assertEqual(proc.returncode, 0, proc.stderr)
             rows = read_csv(os.path.join(out, "tiny-nopnr.csv"))
             for k, v in params.items():
@@ -252,6 +318,37 @@ class SchedulerRtl(unittest.TestCase):
             # renaming table 8 x 16 + 4 = 132: 4 x 431 = 1724. 1524 before HAWS.
             if params == {"NumWarps": 4, "NumSchedulers": 2, "RegIdWidth": 8, "IbufDepth": 2}:
                 self.assertEqual(int(rows["sched_core"]["storage_bits"]), 3440)
+            # the estimated SRAM-macro columns: every row has them; the
+            # macro-able arrays follow the model, all else is flip-flops
+            for block, row in rows.items():
+                bits, area = float(row["macro_bits"]), float(row["macro_area45_um2"])
+                self.assertLessEqual(bits, int(row["storage_bits"]), block)
+                if block in MACRO_FORMULAS:
+                    want_bits, want_area = MACRO_FORMULAS[block](row["p"])
+                    self.assertEqual(int(bits), want_bits, block)
+                    self.assertAlmostEqual(area, want_area, delta=0.06, msg=block)
+                elif block != "sched_core":
+                    self.assertEqual((bits, area), (0, 0), block)
+            self.assertEqual(int(rows["sched_core"]["macro_bits"]),
+                             sum(MACRO_FORMULAS[b](rows[b]["p"])[0] for b in CORE_MACRO_BLOCKS))
+            # one bank per scheduler, each over its warps with one port
+            for whole, ports in (("sched_ibuffer", "Ports"), ("sched_scoreboard", "AllocPorts"),
+                                 ("sched_haws", "Ports"), ("sched_rcu", "Ports"),
+                                 ("sched_rename", "Ports")):
+                bank, sched = whole + "_bank", rows["sched_core"]["p"]["NumSchedulers"]
+                self.assertEqual(rows[whole]["p"][ports], sched, whole)
+                self.assertEqual(rows[bank]["p"][ports], 1, bank)
+                self.assertEqual(int(rows[bank]["instances"]), sched, bank)
+                self.assertEqual(rows[bank]["p"]["NumWarps"],
+                                 rows[whole]["p"]["NumWarps"] // sched, bank)
+                self.assertEqual(int(rows[whole]["storage_bits"]),
+                                 sched * int(rows[bank]["storage_bits"]), whole)
+            # Hand check, renaming table of tiny: 2 banks of 2 warps x 128 bits,
+            # 1R1W cell 0.346 x 15 x 19.6 / 146 = 0.69674 um^2: 2 x (2 x 128 x
+            # 0.69674 + 2 x (2 x 1.862 + 128 x 4.522 + 1 x 4.522 + 12.768)) = 2756.1
+            self.assertEqual(rows["sched_rename"]["macro_area45_um2"], "2756.1")
+            # one of those banks: 2 x 128 x 0.69674 + 2 x 599.830 = 1378.0
+            self.assertEqual(rows["sched_rename_bank"]["macro_area45_um2"], "1378.0")
             if unchecked:
                 print(f"note: no storage formula for {', '.join(unchecked)} "
                       "(add one to tests/area/test_area_flow.py and docs/area.md)",
@@ -297,6 +394,111 @@ class Failures(unittest.TestCase):
                             "--out", os.path.join(tmp, "out"), conf)
             self.assertNotEqual(proc.returncode, 0)
             self.assertIn("NumWraps", proc.stderr)
+
+
+EXTRA = """// Test fixture: a block the core does not instantiate (standalone).
+module fx_extra #(parameter int NumWarps = 4) (
+  input  logic                clk,
+  input  logic [NumWarps-1:0] d,
+  output logic [NumWarps-1:0] q
+);
+  always_ff @(posedge clk) q <= d;
+endmodule
+"""
+
+
+def ran_jobs(stderr):
+    """(kind, block) of every tool run the flow reports on stderr."""
+    return {(m.group(1), m.group(2)) for m in
+            re.finditer(r"^area: ran (\S+) ([A-Za-z_]\w*)\[", stderr, re.M)}
+
+
+class Cache(unittest.TestCase):
+    """The result cache: keyed by what determines each result."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="area-cache-")
+        self.rtl = os.path.join(self.tmp, "rtl")
+        shutil.copytree(FIXTURES, self.rtl)
+        with open(os.path.join(self.rtl, "fx_extra.sv"), "w", encoding="utf-8") as f:
+            f.write(EXTRA)
+        self.conf = os.path.join(self.tmp, "small.conf")
+        with open(self.conf, "w", encoding="utf-8") as f:
+            f.write("NumWarps = 4\nNumSchedulers = 2\nIbufDepth = 2\nRegIdWidth = 5\n")
+        self.cache = os.path.join(self.tmp, "cache")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def flow(self, out, *extra):
+        proc = run_flow("--rtl-dir", self.rtl, "--top", "fx_core",
+                        "--out", os.path.join(self.tmp, out), *extra, self.conf)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return proc
+
+    def tables(self, out):
+        d = os.path.join(self.tmp, out)
+        texts = {}
+        for name in ("small.md", "small.csv", "report.md"):
+            with open(os.path.join(d, name), "rb") as f:
+                texts[name] = f.read()
+        return texts
+
+    def touch(self, block):
+        with open(os.path.join(self.rtl, block + ".sv"), "a", encoding="utf-8") as f:
+            f.write("// changed\n")
+
+    def blocks_run(self, proc):
+        return {b for kind, b in ran_jobs(proc.stderr) if kind != "discover"}
+
+    def test_cache_hits_invalidation_and_identical_tables(self):
+        kinds = {"elaborate", "generic", "cmos", "nangate", "xilinx"}
+        first = self.flow("a", "--cache", self.cache)
+        jobs = ran_jobs(first.stderr)
+        self.assertTrue({("generic", b) for b in ("fx_core", "fx_ibuf", "fx_extra")} <= jobs)
+        self.assertIn(("whole-cmos", "fx_core"), jobs)
+        # nothing changed: no tool runs, same bytes
+        again = self.flow("b", "--cache", self.cache)
+        self.assertEqual(ran_jobs(again.stderr), set())
+        self.assertIn("0 tool run(s)", again.stderr)
+        self.assertEqual(self.tables("a"), self.tables("b"))
+        # without the cache: every job runs, same bytes
+        nocache = self.flow("c", "--no-cache")
+        self.assertEqual(ran_jobs(nocache.stderr), jobs)
+        self.assertEqual(self.tables("a"), self.tables("c"))
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "c", "cache")))
+        # a change in fx_ibuf.sv: fx_ibuf and fx_core (which contains it) run
+        # again, every kind of job; fx_extra does not
+        self.touch("fx_ibuf")
+        proc = self.flow("d", "--cache", self.cache)
+        self.assertEqual(self.blocks_run(proc), {"fx_ibuf", "fx_core"})
+        self.assertTrue({(k, "fx_ibuf") for k in kinds - {"elaborate"}} <= ran_jobs(proc.stderr))
+        # a change in fx_core.sv: only fx_core
+        self.touch("fx_core")
+        proc = self.flow("e", "--cache", self.cache)
+        self.assertEqual(self.blocks_run(proc), {"fx_core"})
+        # a standalone block: only itself
+        self.touch("fx_extra")
+        proc = self.flow("f", "--cache", self.cache)
+        self.assertEqual(self.blocks_run(proc), {"fx_extra"})
+        # comments do not change the tables
+        self.assertEqual(self.tables("a"), self.tables("f"))
+        # one block asked for: only its jobs (and what it contains)
+        self.touch("fx_ibuf")
+        proc = self.flow("g", "--cache", self.cache, "--blocks", "fx_ibuf")
+        # (the core is elaborated again: it gives fx_ibuf its parameters)
+        self.assertEqual({b for k, b in ran_jobs(proc.stderr) if k not in ("discover", "elaborate")},
+                         {"fx_ibuf"})
+
+    def test_parameters_are_part_of_the_key(self):
+        self.flow("a", "--cache", self.cache)
+        with open(self.conf, "a", encoding="utf-8") as f:
+            f.write("# a comment changes nothing\n")
+        self.assertEqual(ran_jobs(self.flow("b", "--cache", self.cache).stderr), set())
+        with open(self.conf, "w", encoding="utf-8") as f:
+            f.write("NumWarps = 8\nNumSchedulers = 2\nIbufDepth = 2\nRegIdWidth = 5\n")
+        proc = self.flow("c", "--cache", self.cache)
+        self.assertEqual(self.blocks_run(proc), {"fx_core", "fx_ibuf", "fx_extra"})
 
 
 if __name__ == "__main__":

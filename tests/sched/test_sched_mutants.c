@@ -74,9 +74,9 @@ static const mutant mutants[] = {
     { RTL, 3, "SWL prefix count off by one", FULL, -1, 20000, CAUGHT, NULL },
     { RTL, 4, "writeback of the top register id dropped", FULL, -1, 20000, CAUGHT, NULL },
     { RTL, 4, "writeback of the top register id dropped", NARROW, -1, 200000, MISSED, NULL },
-    { RTL, 5, "issue from an empty buffer", FULL, -1, 1000, ASSERTION, "rtl/sched_ibuffer.sv" },
+    { RTL, 5, "issue from an empty buffer", FULL, -1, 1000, ASSERTION, "rtl/sched_ibuffer_bank.sv" },
     { RTL, 6, "full scoreboard does not stall (over-allocation)", FULL, -1, 20000, ASSERTION,
-      "rtl/sched_scoreboard.sv" },
+      "rtl/sched_scoreboard_bank.sv" },
     { RTL, 7, "HAWS: a skip does not advance the RCU head", HAWS, -1, 100000, CAUGHT, NULL },
     { RTL, 8, "HAWS: entry latches a long dependence released at that edge", HAWS, -1, 2000000,
       CAUGHT, NULL },
@@ -205,7 +205,7 @@ static void test_assertion_fails_the_backend(void **state)
     }
     assert_int_equal(rc, -1);
     printf("sched_step: -1 after %" PRIu64 " steps: %s\n", c, sched_error(b));
-    const char *e = sched_error(b), *want = "RTL assertion failed: rtl/sched_ibuffer.sv:";
+    const char *e = sched_error(b), *want = "RTL assertion failed: rtl/sched_ibuffer_bank.sv:";
     assert_true(strncmp(e, want, strlen(want)) == 0);
     assert_true(strlen(e) > 11 && strcmp(e + strlen(e) - 11, " at cycle 1") == 0);
     assert_int_equal(sched_step(b, &in), -1);
