@@ -53,6 +53,9 @@ typedef struct sched_stim_opts {
     unsigned reg_range;       /* 0: the whole id space (see above); n: ids 0..n-1 */
     int      violate;         /* 1: also generate the dropped/ignored violations */
     int      haws;            /* 1: HAWS stimulus (see above) */
+    int      groups;          /* 1: the grouped policy among the random ones
+                                 (policy -1), launch_group ids at launches and
+                                 a toggling group_prio */
 } sched_stim_opts;
 
 /* What the stimulus generated so far (violation kinds only in violate mode). */
@@ -84,6 +87,7 @@ typedef struct sched_stim_counts {
                                   the warp at that edge: exit (b) */
     uint64_t haws_skips, haws_copies, haws_reexecs;   /* return-pass pushes */
     uint64_t haws_copy_issues; /* copies issued */
+    uint64_t group_cycles;     /* cycles under the grouped policy (groups 1) */
 } sched_stim_counts;
 
 sched_stim *sched_stim_create(const sched_params *p, const sched_stim_opts *o);

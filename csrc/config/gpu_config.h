@@ -55,7 +55,9 @@ typedef struct gpu_unit_config {
     uint32_t ii;
 } gpu_unit_config;
 
-enum gpu_policy { GPU_POLICY_LRR = 0, GPU_POLICY_GTO, GPU_POLICY_TWO_LEVEL };
+/* GPU_POLICY_OWL: the core's grouped policy over CTA groups with group_prio 1
+ * (docs/locality.md, "OWL"); the others are the core's policy numbers. */
+enum gpu_policy { GPU_POLICY_LRR = 0, GPU_POLICY_GTO, GPU_POLICY_TWO_LEVEL, GPU_POLICY_OWL };
 enum gpu_sched_backend { GPU_SCHED_C = 0, GPU_SCHED_RTL, GPU_SCHED_LOCKSTEP };
 enum gpu_dispatch { GPU_DISPATCH_ROUND_ROBIN = 0 };
 /* gpu.locality_hint: "launch" = each launch's own hint (smc_launch_ext,
@@ -91,6 +93,7 @@ typedef struct gpu_config {
     uint32_t dispatch;            /* enum gpu_dispatch: launches with hint 0 */
     uint32_t locality_hint;       /* enum gpu_locality (docs/locality.md) */
     uint32_t dispatch_chunk;      /* locality placement: CTAs per chunk, 0 = auto */
+    uint32_t locality_warps;      /* hints 1..3 also group warps (grouped policy) */
 
     /* Scheduler core (sched_params and inputs). */
     uint32_t num_schedulers;

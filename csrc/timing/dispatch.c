@@ -22,6 +22,78 @@ struct tm_placement {
     int (*place)(timing_gpu *g, uint32_t *next_cta, uint32_t nctas);
 };
 
+/* ---- warp groups (the scheduler core's grouped policy) ------------------ */
+
+/*
+ * Seed 000 §6.3.2 (Fig. 6.9) groups the warps of a launch with hint 1..3;
+ * OWL (Jog et al., ASPLOS'13) groups them by CTA. The core takes a 6-bit
+ * group id per warp at its launch (launch_group); here a group is a key,
+ * and each SM maps the keys of its resident warps to ids (the lowest free
+ * id for a new key; an id is free again when its last warp's CTA leaves).
+ * At most 64 warps are resident, so an id is always free. The keys
+ * (docs/locality.md, "Warp groups"; the thesis leaves group size and
+ * hint 2's rule for blocks of more than two warps open, spec B.5 [G]):
+ *
+ *   hint 1  (ctaid.z, ctaid.y, warp index): "warps with the same warp id" of
+ *           the blocks "with the same blockIdx.y" (§6.3.2)
+ *   hint 2  (ctaid.z, ctaid.x, floor((ctaid.y * W + warp index + 1) / 2)),
+ *           W warps per block: in one column of blocks, consecutive warps in
+ *           (y, warp) order are paired so that the last warp of block (x, y)
+ *           and the first of (x, y+1) share a group — for two warps per block
+ *           exactly the thesis's {(0,0).w1, (0,1).w0} (spec C.7)
+ *   hint 3  i mod G for the i-th warp placed on the SM, G = ceil(warps a
+ *           scheduler holds / sched.pool_size) ("we distribute warps in a
+ *           round-robin fashion to different groups"; spec C.7)
+ *   OWL     the CTA's placement ordinal on the SM / C, C = ceil(pool_size /
+ *           warps per CTA): groups of whole CTAs of at least pool_size warps
+ *           (OWL's CTA groups; the size is our choice, docs/locality.md)
+ */
+static uint64_t group_key(const timing_gpu *g, tm_sm *sm, uint32_t linear, uint32_t widx,
+                          uint32_t nwarps)
+{
+    uint32_t gx = g->st->grid[0], gy = g->st->grid[1];
+    uint64_t x = linear % gx, y = linear / gx % gy, z = linear / gx / gy;
+    uint32_t pool = g->cfg.pool_size ? g->cfg.pool_size : 1;
+    switch (g->grouping) {
+    case TM_GROUP_HINT1:
+        return (z * gy + y) << 8 | widx;
+    case TM_GROUP_HINT2:
+        return (z * gx + x) << 32 | (y * nwarps + widx + 1) / 2;
+    case TM_GROUP_HINT3: {
+        uint32_t per_sched = g->occ.ctas_per_sm * nwarps / g->cfg.num_schedulers;
+        uint32_t ng = (per_sched + pool - 1) / pool;
+        return sm->grp_warps % (ng ? ng : 1);
+    }
+    default: {                                  /* OWL */
+        uint32_t c = (pool + nwarps - 1) / nwarps;
+        return sm->grp_ctas / (c ? c : 1);
+    }
+    }
+}
+
+/* The group id of `key` on SM sm: its id when a resident warp holds it,
+ * else the lowest free id. */
+static uint8_t group_id(tm_sm *sm, uint64_t key)
+{
+    int free_id = -1;
+    for (unsigned i = 0; i < SCHED_MAX_WARPS; i++) {
+        if (sm->grp_refs[i] && sm->grp_key[i] == key)
+            return (uint8_t)i;
+        if (!sm->grp_refs[i] && free_id < 0)
+            free_id = (int)i;
+    }
+    /* at most 64 warps are resident, each holds one id: one is free */
+    sm->grp_key[free_id] = key;
+    return (uint8_t)free_id;
+}
+
+void tm_group_release(tm_sm *sm, unsigned w)
+{
+    uint8_t id = sm->warp[w].group;
+    if (sm->grp_refs[id])
+        sm->grp_refs[id]--;
+}
+
 /* Place CTA `linear` on an SM if a slot is free. Returns 1 when placed, 0
  * when the SM is full, -1 (g->fault set) on host memory exhaustion. */
 static int dispatch_offer(timing_gpu *g, tm_sm *sm, uint32_t linear)
@@ -54,7 +126,14 @@ static int dispatch_offer(timing_gpu *g, tm_sm *sm, uint32_t linear)
         c->slot[i] = (uint8_t)w;
         tm_warp_init(&sm->warp[w], ec, i, cs);
         sm->launch_next |= 1ull << w;
+        if (g->grouping != TM_GROUP_NONE) {
+            uint8_t id = group_id(sm, group_key(g, sm, linear, i, c->nwarps));
+            sm->grp_refs[id]++;
+            sm->warp[w].group = id;
+            sm->grp_warps++;
+        }
     }
+    sm->grp_ctas++;
     sm->resident++;
     g->st->ctas++;
     return 1;
@@ -209,6 +288,27 @@ void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req)
     g->launch_placement = g->placement;
     g->st->locality_hint = g->loc_hint;
     g->st->dispatch_chunk = 0;
+    /* the warp scheduling of this launch: OWL's CTA groups when it is the
+     * policy, else the hint's groups (unless gpu.locality_warps is 0), else
+     * the configured policy */
+    g->sched_policy = g->cfg.policy;
+    g->group_prio = 0;
+    g->grouping = TM_GROUP_NONE;
+    if (g->cfg.policy == GPU_POLICY_OWL) {
+        g->sched_policy = SCHED_POLICY_GROUPED;
+        g->group_prio = 1;
+        g->grouping = TM_GROUP_OWL;
+    } else if (g->loc_hint != 0 && g->cfg.locality_warps) {
+        g->sched_policy = SCHED_POLICY_GROUPED;
+        g->grouping = TM_GROUP_HINT1 + (g->loc_hint - 1);
+    }
+    g->st->warp_groups = g->grouping == TM_GROUP_NONE ? NULL
+                       : g->grouping == TM_GROUP_OWL ? "owl" : "hint";
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        tm_sm *sm = &g->sm[i];
+        memset(sm->grp_refs, 0, sizeof sm->grp_refs);
+        sm->grp_warps = sm->grp_ctas = 0;
+    }
     if (g->loc_hint == 0)
         return;                                 /* today's dispatcher, untouched */
     g->launch_placement = &placements[1];

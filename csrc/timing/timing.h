@@ -108,6 +108,8 @@ typedef struct timing_stats {
     uint64_t ctas, ctas_per_sm_limit, waves;
     uint32_t locality_hint;       /* the hint the launch ran with (0 = none) */
     uint32_t dispatch_chunk;      /* locality placement: CTAs per chunk (0 with hint 0) */
+    const char *warp_groups;      /* grouped policy's groups: "hint" (seed 000 §6.3.2),
+                                     "owl" (CTA groups), NULL when not grouped */
     uint64_t fetch_redirects;     /* buffered instruction was not the one executed */
     uint64_t held_pushes;         /* decode held: more than 3 pending source registers */
     uint64_t wb_port_stalls;      /* writebacks delayed by the port limit */

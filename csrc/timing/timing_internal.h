@@ -62,6 +62,7 @@ typedef struct tm_warp {
      * register; the latest mapping of a register wins), cleared at entry */
     uint8_t  nren;
     uint16_t ren_from[2 * HAWS_RENAME_ENTRIES], ren_to[2 * HAWS_RENAME_ENTRIES];
+    uint8_t  group;               /* warp group (grouped policy; dispatch.c) */
 } tm_warp;
 
 typedef struct tm_cta {
@@ -114,6 +115,11 @@ typedef struct tm_sm {
     /* locality placement (dispatch.c): this SM's claimed chunk, positions
      * [chunk_next, chunk_end) of the hint's CTA order */
     uint32_t chunk_next, chunk_end;
+    /* warp groups (grouped policy, dispatch.c): the key each group id holds
+     * and its warps on this SM (0 = free); warps and CTAs placed so far */
+    uint64_t grp_key[SCHED_MAX_WARPS];
+    uint8_t  grp_refs[SCHED_MAX_WARPS];
+    uint32_t grp_warps, grp_ctas;
     /* HAWS: the core's haws_mode before the last edge, and the outcomes of
      * hint-mode branches issued this cycle (inputs of the next edge) */
     uint64_t haws_mode;
@@ -145,6 +151,9 @@ struct timing_gpu {
     uint32_t loc_claimed;         /* locality: positions claimed so far (chunks are
                                      claimed in order, so this is the next one) */
     uint32_t loc_tail;            /* locality: chunks claimed in the tail */
+    /* the running launch's warp scheduling (tm_dispatch_reset): the core's
+     * policy input, group_prio, and how warps are grouped */
+    uint32_t sched_policy, group_prio, grouping;
     /* per launch */
     mem_system *mem;
     inst_source src;              /* where instructions come from (inst_source.h) */
@@ -158,6 +167,15 @@ struct timing_gpu {
 
 /* The failure message of the running launch (timing_run's msg). */
 void tm_set_msg(timing_gpu *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* How the running launch groups its warps (timing_gpu.grouping). */
+enum tm_grouping {
+    TM_GROUP_NONE = 0,            /* not the grouped policy */
+    TM_GROUP_HINT1, TM_GROUP_HINT2, TM_GROUP_HINT3,   /* seed 000 §6.3.2 */
+    TM_GROUP_OWL                  /* CTA groups (Jog et al., ASPLOS'13) */
+};
+/* Warp w of SM sm (a warp slot) leaves its group (its CTA left the SM). */
+void tm_group_release(tm_sm *sm, unsigned w);
 
 /* ---- pipeline.c: one SM ------------------------------------------------- */
 

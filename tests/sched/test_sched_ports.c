@@ -83,17 +83,18 @@ static void test_input_widths(void **state)
     unsigned n = check_widths(&p);
     /* all but pc, the 8-bit register ids and the 64-bit warp vectors, whose
      * C fields have no room for a wider value: 14 before HAWS, and the
-     * 24-bit hint, push rcu, haws and the four hbr fields */
-    assert_int_equal(n, 21);
+     * 24-bit hint, push rcu, haws and the four hbr fields, and the grouped
+     * policy's group_prio and launch_group */
+    assert_int_equal(n, 23);
     /* and with 6-bit register ids and 48 warps, those too */
     const sched_params odd = { 48, 2, 6, 3, 4, 2, 8, 8 };
-    assert_int_equal(check_widths(&odd), 27);
+    assert_int_equal(check_widths(&odd), 29);
 }
 
 static void test_counts(void **state)
 {
     (void)state;
-    assert_int_equal(SCHED_NUM_PORTS, 55);   /* 39 before HAWS added 16 */
+    assert_int_equal(SCHED_NUM_PORTS, 57);   /* 39 before HAWS added 16, the grouped policy 2 */
     assert_int_equal(SCHED_NUM_REASONS, 7);
     assert_string_equal(sched_reason_name(SCHED_REASON_LONG_DEP), "long_dep");
     assert_string_equal(sched_reason_name(SCHED_NUM_REASONS), "?");
