@@ -63,7 +63,7 @@ HINTS = (1, 2, 3)
 # The runs of one benchmark: key -> (hint, policy, extra keys). "place" is
 # filled in per benchmark with its Table 6.2 hint.
 VARIANTS = {0: (0, "lrr", ""), 1: (1, "lrr", ""), 2: (2, "lrr", ""), 3: (3, "lrr", ""),
-            "owl": (0, "owl", "")}
+            "owl": (0, "owl", ""), "auto": ("auto", "lrr", "")}
 
 
 def run_one(build, size, name, variant, out_json):
@@ -71,18 +71,20 @@ def run_one(build, size, name, variant, out_json):
     hint, policy, extra = variant
     env = {k: v for k, v in os.environ.items() if not k.startswith("SMCOSIM_")}
     env.update(SMCOSIM_MODE="timing", SMCOSIM_CONFIG="kepler-k20x", SMCOSIM_POLICY=policy,
-               SMCOSIM_SCHED="c", SMCOSIM_SET="gpu.locality_hint=%d%s" % (hint, extra),
+               SMCOSIM_SCHED="c", SMCOSIM_SET="gpu.locality_hint=%s%s" % (hint, extra),
                SMCOSIM_JSON=out_json)
     p = subprocess.run([os.path.join(build, "bin", "smcosim-bench"), "--size", size, name],
                        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if p.returncode != 0 or ("%s: PASS" % name) not in p.stdout:
-        sys.exit("results-locality: %s with hint %d, policy %s did not pass:\n%s" % (name, hint, policy, p.stdout[-2000:]))
+        sys.exit("results-locality: %s with hint %s, policy %s did not pass:\n%s" % (name, hint, policy, p.stdout[-2000:]))
     launches = json.load(open(out_json))["launches"]
-    m = {"cycles": 0, "alloc": 0, "merges": 0, "dup": 0, "launches": len(launches)}
+    m = {"cycles": 0, "alloc": 0, "merges": 0, "dup": 0, "launches": len(launches), "detected": []}
     for l in launches:
         if l["status"] != "SMC_OK":
-            sys.exit("results-locality: %s hint %d: launch %s ended %s" % (name, hint, l["kernel"], l["status"]))
-        if l.get("locality_hint", 0) != hint:
+            sys.exit("results-locality: %s hint %s: launch %s ended %s" % (name, hint, l["kernel"], l["status"]))
+        if "locality_detected" in l:
+            m["detected"].append(l["locality_detected"])
+        if hint != "auto" and l.get("locality_hint", 0) != hint:
             sys.exit("results-locality: %s: launch %s ran with hint %s, not %d"
                      % (name, l["kernel"], l.get("locality_hint", 0), hint))
         ms = l["memory"]["mshr"]
@@ -122,7 +124,11 @@ def main():
             r["runs"][v] = run_one(a.build, a.size, name, spec,
                                    os.path.join(out, "runs", "%s-%s.json" % (name, v)))
         base = r["runs"][0]
-        for h in HINTS + ("place", "owl"):
+        det = r["runs"]["auto"]["detected"]
+        # the benchmark's detected type: the most frequent over its kernels'
+        # first launches (ties: the first kernel's)
+        r["detected"] = max(det, key=lambda t: (det.count(t), -det.index(t))) if det else None
+        for h in HINTS + ("place", "owl", "auto"):
             x = r["runs"][h]
             x["speedup"] = ratio(base["cycles"], x["cycles"])
             x["dup_rel"] = ratio(x["dup_frac"], base["dup_frac"])
@@ -194,6 +200,22 @@ def write_markdown(res, size, path):
     L.append("| CTA-aware (OWL), geometric mean, all | %s | +5 %% (§6.4.2) |" % fmt(geomean(
         [r["runs"]["owl"]["speedup"] for r in res])))
     L.append("")
+    L.append("## Automatic detection (`gpu.locality_hint=auto`, beyond the thesis)\n")
+    L.append("The locality type detected from the global loads of each kernel's first CTAs "
+             "(csrc/timing/locality_detect.c, docs/locality.md) at the kernel's first launch, "
+             "which runs without a hint; later launches of the kernel use it. *speedup*: the "
+             "auto run against the baseline (benchmarks with one launch per kernel cannot gain).\n")
+    L.append("| bench | Table 6.2 type | detected (per kernel) | benchmark | agrees | speedup (auto) |")
+    L.append("|---|---|---|---|---|---|")
+    for r in res:
+        det = r["runs"]["auto"]["detected"]
+        L.append("| %s | %d | %s | %s | %s | %s |" % (
+            r["abbr"], r["type"], " ".join(str(t) for t in det) or "—",
+            r["detected"] if r["detected"] is not None else "—",
+            "yes" if r["detected"] == r["type"] else "no", fmt(r["runs"]["auto"]["speedup"])))
+    agree = sum(1 for r in res if r["detected"] == r["type"])
+    L.append("")
+    L.append("Detection agrees with Table 6.2 on %d of %d benchmarks.\n" % (agree, len(res)))
     L.append("## Duplicate MSHR allocations (Fig. 6.11) and requests per MSHR entry (Fig. 6.12)\n")
     L.append("Under each benchmark's Table 6.2 hint. Duplicate fraction: L1 MSHR allocations "
              "whose line another SM allocated within `mem.dup_window` = 2000 cycles (§6.1), over "

@@ -37,7 +37,7 @@ static const char *const backend_names[] = { "c", "rtl", "lockstep", NULL };
 static const char *const dispatch_names[] = { "round-robin", NULL };
 static const char *const haws_names[] = { "off", "warp", "all", NULL };   /* enum gpu_haws */
 /* index = enum gpu_locality: "launch", then GPU_LOCALITY_FORCE + hint */
-static const char *const locality_names[] = { "launch", "0", "1", "2", "3", NULL };
+static const char *const locality_names[] = { "launch", "0", "1", "2", "3", "auto", NULL };
 static const char *const unit_names[GPU_UNIT_COUNT] = {
     "sp", "sfu", "dpu", "int", "ldst", "branch"
 };
@@ -73,7 +73,7 @@ static const ck_key gpu_keys[] = {
     G32("sm.smem", smem_per_sm, 0, 1 << 24, "S: shared memory per SM, bytes (Eq. 3.3)"),
     G32("sm.smem_alloc_unit", smem_alloc_unit, 1, 1 << 16, "s_min: shared memory of a CTA is allocated in units of this many bytes (Eq. 3.3)"),
     CK_KEY_ENUM("gpu.dispatch", gpu_config, dispatch, dispatch_names, "CTA dispatcher of launches without a locality hint: round-robin over SMs with free slots"),
-    CK_KEY_ENUM("gpu.locality_hint", gpu_config, locality_hint, locality_names, "locality hint (seed 000 Table 6.1): launch = each launch's own (smc_launch_ext, --locality), 0..3 = this hint for every launch; 1..3 place adjacent CTAs on one SM (docs/locality.md)"),
+    CK_KEY_ENUM("gpu.locality_hint", gpu_config, locality_hint, locality_names, "locality hint (seed 000 Table 6.1): launch = each launch's own (smc_launch_ext, --locality), 0..3 = this hint for every launch; 1..3 place adjacent CTAs on one SM (docs/locality.md); auto = detect the type from the address streams of a kernel's first launch (which runs without a hint) and use it for its later launches"),
     CK_KEY_BOOL("gpu.locality_warps", gpu_config, locality_warps, "locality hints 1..3 also group the warps (the scheduler core's grouped policy, seed 000 §6.3.2; docs/locality.md); 0 = the CTA placement only, warps under sched.policy"),
     G32("gpu.dispatch_chunk", dispatch_chunk, 0, 1 << 20, "locality placement: consecutive CTAs an SM claims at a time (0 = min(N_slot, ceil(CTAs / SMs)))"),
     G32("sched.num", num_schedulers, 1, 8, "warp schedulers per SM (scheduler core NumSchedulers)"),

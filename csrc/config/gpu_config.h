@@ -62,8 +62,9 @@ enum gpu_sched_backend { GPU_SCHED_C = 0, GPU_SCHED_RTL, GPU_SCHED_LOCKSTEP };
 enum gpu_dispatch { GPU_DISPATCH_ROUND_ROBIN = 0 };
 /* gpu.locality_hint: "launch" = each launch's own hint (smc_launch_ext,
  * --locality); GPU_LOCALITY_FORCE + h forces hint h (0..3, seed 000 Table
- * 6.1) on every launch. */
-enum gpu_locality { GPU_LOCALITY_LAUNCH = 0, GPU_LOCALITY_FORCE = 1 };
+ * 6.1) on every launch; GPU_LOCALITY_AUTO: the type detected from the
+ * kernel's first launch (csrc/timing/locality_detect.c). */
+enum gpu_locality { GPU_LOCALITY_LAUNCH = 0, GPU_LOCALITY_FORCE = 1, GPU_LOCALITY_AUTO = 5 };
 /* sched.haws (docs/haws.md; spec C.9 #1): HAWS off, entered per warp when
  * its head waits on a long-latency load (§5.3.3), or only when the warp's
  * scheduler issued nothing that cycle (the "all warps stalled" reading). */

@@ -125,6 +125,7 @@ static int dispatch_offer(timing_gpu *g, tm_sm *sm, uint32_t linear)
         sm->used_slots |= 1ull << w;
         c->slot[i] = (uint8_t)w;
         tm_warp_init(&sm->warp[w], ec, i, cs);
+        sm->warp[w].cta_linear = linear;
         sm->launch_next |= 1ull << w;
         if (g->grouping != TM_GROUP_NONE) {
             uint8_t id = group_id(sm, group_key(g, sm, linear, i, c->nwarps));
@@ -272,19 +273,27 @@ const tm_placement *tm_placement_find(const char *name)
     return NULL;
 }
 
-/* The launch's hint: gpu.locality_hint when it forces one, else the
+/* The launch's hint: under gpu.locality_hint=auto the type detected at the
+ * kernel's first launch (0 while there is none: that launch detects, see
+ * tm_dispatch_reset), gpu.locality_hint when it forces one, else the
  * launch's own (already checked to be 0..3 by timing_occupancy_compute). */
-static uint32_t launch_hint(const timing_gpu *g, const timing_kernel_req *req)
+static uint32_t launch_hint(const timing_gpu *g, const timing_kernel_req *req, const char *kernel)
 {
+    if (g->cfg.locality_hint == GPU_LOCALITY_AUTO) {
+        int t = tm_detect_known(g, kernel);
+        return t > 0 ? (uint32_t)t : 0;
+    }
     if (g->cfg.locality_hint >= GPU_LOCALITY_FORCE)
         return g->cfg.locality_hint - GPU_LOCALITY_FORCE;
     return req->locality_hint;
 }
 
-void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req)
+void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req, const char *kernel)
 {
     g->dispatch_rr = 0;
-    g->loc_hint = launch_hint(g, req);
+    g->loc_hint = launch_hint(g, req, kernel);
+    g->st->locality_detected = -1;
+    tm_detect_stop(g);                          /* timing_run begins it when needed */
     g->launch_placement = g->placement;
     g->st->locality_hint = g->loc_hint;
     g->st->dispatch_chunk = 0;

@@ -612,6 +612,8 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
         }
         rq.num_dst = e.has_dst;
         rq.dst[0] = e.dst;
+        if (g->det && rq.op == MEM_LOAD && rq.space == MEM_GLOBAL)
+            tm_detect_access(g, w->cta_linear, rq.addr, x.active);
         int32_t slot = memrec_alloc(sm);
         if (slot < 0) {
             g->fault = SMC_ERR_OUT_OF_MEMORY;

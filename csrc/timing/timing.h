@@ -110,6 +110,9 @@ typedef struct timing_stats {
     uint32_t dispatch_chunk;      /* locality placement: CTAs per chunk (0 with hint 0) */
     const char *warp_groups;      /* grouped policy's groups: "hint" (seed 000 §6.3.2),
                                      "owl" (CTA groups), NULL when not grouped */
+    int32_t  locality_detected;   /* gpu.locality_hint=auto: the type detected in this
+                                     launch (0..3), -1 when it did not detect */
+    double   locality_shared;     /* ... the fraction of the sample's lines shared */
     uint64_t fetch_redirects;     /* buffered instruction was not the one executed */
     uint64_t held_pushes;         /* decode held: more than 3 pending source registers */
     uint64_t wb_port_stalls;      /* writebacks delayed by the port limit */

@@ -63,6 +63,7 @@ typedef struct tm_warp {
     uint8_t  nren;
     uint16_t ren_from[2 * HAWS_RENAME_ENTRIES], ren_to[2 * HAWS_RENAME_ENTRIES];
     uint8_t  group;               /* warp group (grouped policy; dispatch.c) */
+    uint32_t cta_linear;          /* its CTA's linear id (locality_detect.c) */
 } tm_warp;
 
 typedef struct tm_cta {
@@ -154,6 +155,7 @@ struct timing_gpu {
     /* the running launch's warp scheduling (tm_dispatch_reset): the core's
      * policy input, group_prio, and how warps are grouped */
     uint32_t sched_policy, group_prio, grouping;
+    struct tm_detect *det;        /* locality detection (locality_detect.c) */
     /* per launch */
     mem_system *mem;
     inst_source src;              /* where instructions come from (inst_source.h) */
@@ -210,7 +212,20 @@ const tm_placement *tm_placement_find(const char *name);
 /* Start of a launch (after g->occ and g->st are set): the dispatcher's
  * state and the placement policy of this launch, from its locality hint
  * (req->locality_hint, or gpu.locality_hint when that forces one). */
-void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req);
+void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req, const char *kernel);
+
+/* Locality detection (locality_detect.c; docs/locality.md, "Automatic
+ * detection"): begin for a launch of nctas CTAs (0, or -1 out of memory);
+ * the global loads of CTA `cta` (lanes `active` of addr); at the end of the
+ * launch the type goes into the statistics and is remembered for the kernel;
+ * the type remembered for `kernel`, -1 when none; free at destroy. */
+typedef struct tm_detect tm_detect;
+int  tm_detect_begin(timing_gpu *g, uint32_t nctas);
+void tm_detect_access(timing_gpu *g, uint32_t cta, const uint64_t *addr, uint64_t active);
+void tm_detect_end(timing_gpu *g, const char *kernel);
+int  tm_detect_known(const timing_gpu *g, const char *kernel);
+void tm_detect_free(timing_gpu *g);
+void tm_detect_stop(timing_gpu *g);       /* no detection in this launch (yet) */
 /* Step 1 of cycle t: hand out CTAs. The next CTA to place is *next_cta (of
  * nctas); advances it. 0, or -1 with g->fault set. */
 int  tm_dispatch_cycle(timing_gpu *g, uint32_t *next_cta, uint32_t nctas);
