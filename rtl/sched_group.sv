@@ -39,7 +39,13 @@ module sched_group #(
   logic        any_r, any_a;
   logic [5:0]  unused_low_r, unused_low_a;
 
+  // Each warp's group id decoded to one hot, ORed over the ready (alive)
+  // warps (a decoder and an OR tree, not a chain of indexed writes).
   always_comb begin
+    // verilator tracing_off
+    logic [63:0] onehot;
+    // verilator tracing_on
+    onehot  = '0;
     rdy_grp = '0;
     alv_grp = '0;
     in_act  = '0;
@@ -47,8 +53,9 @@ module sched_group #(
     // does not walk the warps)
     if (en_i) begin
       for (int i = 0; i < N; i++) begin
-        if (ready_i[i]) rdy_grp[group_i[i*6 +: 6]] = 1'b1;
-        if (alive_i[i]) alv_grp[group_i[i*6 +: 6]] = 1'b1;
+        onehot  = 64'(1) << group_i[i*6 +: 6];
+        rdy_grp = rdy_grp | (onehot & {64{ready_i[i]}});
+        alv_grp = alv_grp | (onehot & {64{alive_i[i]}});
         in_act[i] = ready_i[i] && group_i[i*6 +: 6] == active_q;
       end
     end
