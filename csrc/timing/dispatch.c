@@ -279,13 +279,19 @@ const tm_placement *tm_placement_find(const char *name)
  * launch's own (already checked to be 0..3 by timing_occupancy_compute). */
 static uint32_t launch_hint(const timing_gpu *g, const timing_kernel_req *req, const char *kernel)
 {
-    if (g->cfg.locality_hint == GPU_LOCALITY_AUTO) {
+    if (tm_launch_auto(g, req)) {
         int t = tm_detect_known(g, kernel);
         return t > 0 ? (uint32_t)t : 0;
     }
     if (g->cfg.locality_hint >= GPU_LOCALITY_FORCE)
         return g->cfg.locality_hint - GPU_LOCALITY_FORCE;
     return req->locality_hint;
+}
+
+int tm_launch_auto(const timing_gpu *g, const timing_kernel_req *req)
+{
+    return g->cfg.locality_hint == GPU_LOCALITY_AUTO ||
+           (g->cfg.locality_hint == GPU_LOCALITY_LAUNCH && req->locality_hint == TIMING_LOCALITY_AUTO);
 }
 
 void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req, const char *kernel)

@@ -357,7 +357,7 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
 
     uint32_t nctas = src->ops->num_ctas(src->ctx);
     /* gpu.locality_hint=auto: the first launch of a kernel detects its type */
-    if (g->cfg.locality_hint == GPU_LOCALITY_AUTO && tm_detect_known(g, kernel_name) < 0 &&
+    if (tm_launch_auto(g, req) && tm_detect_known(g, kernel_name) < 0 &&
         tm_detect_begin(g, nctas) != 0) {
         mem_destroy(g->mem);
         free(g->join);

@@ -27,6 +27,8 @@ extern "C" {
 
 /* ---- occupancy and launch limits (GPUDIAG Eq. 3.1-3.3) ------------------ */
 
+#define TIMING_LOCALITY_AUTO 4u
+
 typedef struct timing_kernel_req {
     uint32_t threads_per_cta;     /* B */
     uint32_t regs_per_thread;     /* r (per thread; per warp = 32 r) */
@@ -34,7 +36,9 @@ typedef struct timing_kernel_req {
     uint64_t num_ctas;            /* G */
     uint32_t locality_hint;       /* seed 000 Table 6.1: 0 = none, 1..3 = the
                                      locality type (CTA placement, dispatch.c;
-                                     gpu.locality_hint overrides it) */
+                                     gpu.locality_hint overrides it);
+                                     TIMING_LOCALITY_AUTO = detect it
+                                     (--locality KERNEL=auto) */
     /* HAWS (statistics only; 0 = regs_per_thread): the kernel's own
      * registers per thread and those with the renaming pool. regs_per_thread
      * above is what occupancy uses (the latter when haws.rename_occupancy). */

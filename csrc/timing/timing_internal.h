@@ -226,6 +226,9 @@ void tm_detect_end(timing_gpu *g, const char *kernel);
 int  tm_detect_known(const timing_gpu *g, const char *kernel);
 void tm_detect_free(timing_gpu *g);
 void tm_detect_stop(timing_gpu *g);       /* no detection in this launch (yet) */
+/* Is the launch's hint `auto` (gpu.locality_hint=auto, or the launch's own
+ * TIMING_LOCALITY_AUTO from --locality KERNEL=auto)? (dispatch.c) */
+int  tm_launch_auto(const timing_gpu *g, const timing_kernel_req *req);
 /* Step 1 of cycle t: hand out CTAs. The next CTA to place is *next_cta (of
  * nctas); advances it. 0, or -1 with g->fault set. */
 int  tm_dispatch_cycle(timing_gpu *g, uint32_t *next_cta, uint32_t nctas);

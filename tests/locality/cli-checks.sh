@@ -20,6 +20,7 @@ refused() {
   check "$name (exit $rc)" $?
 }
 refused "hint out of range"   "kernel conv2d: hint '7'"  --locality gemm=1,conv2d=7
+refused "hint not auto"       "kernel gemm: hint 'autox'" --locality gemm=autox
 refused "hint not a number"   "kernel gemm: hint 'x'"    --locality gemm=x
 refused "entry without ="     "'gemm': expected KERNEL=HINT" --locality gemm
 refused "kernel named twice"  "kernel gemm is given twice" --locality gemm=1,gemm=2
@@ -56,6 +57,16 @@ ok = ok and "locality_detected" in j[0] and len(j) > 1 and all(
 sys.exit(0 if ok else 1)
 PY
 check "auto detects gemm 1, conv2d 2, transpose 0 and applies it to later launches (exit $rc)" $?
+
+# --locality KERNEL=auto: only the named kernel detects
+"$cli" run --json "$tmp/b.json" --locality jacobi2d_kernel1=auto --bench jacobi2d --size small >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && python3 - "$tmp/b.json" <<'PY'
+import json, sys
+L = json.load(open(sys.argv[1]))["launches"]
+d = [l["kernel"] for l in L if "locality_detected" in l]
+sys.exit(0 if d == ["jacobi2d_kernel1"] else 1)
+PY
+check "--locality KERNEL=auto: the named kernel detects, the other does not (exit $rc)" $?
 
 echo "locality cli-checks: $fails failed checks"
 [ $fails -eq 0 ]
