@@ -268,6 +268,7 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
                              char *msg, size_t msglen)
 {
     memset(out, 0, sizeof *out);
+    out->locality_detected = -1;        /* (set by a launch that detects) */
     snprintf(out->kernel, sizeof out->kernel, "%s", kernel_name);
     snprintf(out->config, sizeof out->config, "%s", g->cfg.preset);
     snprintf(out->backend, sizeof out->backend, "%s", gpu_backend_name(g->cfg.backend));
