@@ -41,15 +41,19 @@ struct tm_placement {
  *           (y, warp) order are paired so that the last warp of block (x, y)
  *           and the first of (x, y+1) share a group — for two warps per block
  *           exactly the thesis's {(0,0).w1, (0,1).w0} (spec C.7)
- *   hint 3  i mod G for the i-th warp placed on the SM, G = ceil(warps a
- *           scheduler holds / sched.pool_size) ("we distribute warps in a
- *           round-robin fashion to different groups"; spec C.7)
+ *   hint 3  i mod G for the i-th warp placed on the warp's scheduler, G =
+ *           ceil(warps a scheduler holds / sched.pool_size) ("we distribute
+ *           warps in a round-robin fashion to different groups"; spec C.7).
+ *           Counted per scheduler: counted per SM, consecutive warps go to
+ *           consecutive schedulers (slot w is scheduler w % ns), and with
+ *           G = 2 and 4 schedulers every warp of a scheduler fell into one
+ *           group, which made hint 3's grouping plain LRR.
  *   OWL     the CTA's placement ordinal on the SM / C, C = ceil(pool_size /
  *           warps per CTA): groups of whole CTAs of at least pool_size warps
  *           (OWL's CTA groups; the size is our choice, docs/locality.md)
  */
 static uint64_t group_key(const timing_gpu *g, tm_sm *sm, uint32_t linear, uint32_t widx,
-                          uint32_t nwarps)
+                          uint32_t nwarps, unsigned slot)
 {
     uint32_t gx = g->st->grid[0], gy = g->st->grid[1];
     uint64_t x = linear % gx, y = linear / gx % gy, z = linear / gx / gy;
@@ -62,7 +66,7 @@ static uint64_t group_key(const timing_gpu *g, tm_sm *sm, uint32_t linear, uint3
     case TM_GROUP_HINT3: {
         uint32_t per_sched = g->occ.ctas_per_sm * nwarps / g->cfg.num_schedulers;
         uint32_t ng = (per_sched + pool - 1) / pool;
-        return sm->grp_warps % (ng ? ng : 1);
+        return sm->grp_warps_s[slot % g->cfg.num_schedulers] % (ng ? ng : 1);
     }
     default: {                                  /* OWL */
         uint32_t c = (pool + nwarps - 1) / nwarps;
@@ -128,10 +132,10 @@ static int dispatch_offer(timing_gpu *g, tm_sm *sm, uint32_t linear)
         sm->warp[w].cta_linear = linear;
         sm->launch_next |= 1ull << w;
         if (g->grouping != TM_GROUP_NONE) {
-            uint8_t id = group_id(sm, group_key(g, sm, linear, i, c->nwarps));
+            uint8_t id = group_id(sm, group_key(g, sm, linear, i, c->nwarps, w));
             sm->grp_refs[id]++;
             sm->warp[w].group = id;
-            sm->grp_warps++;
+            sm->grp_warps_s[w % g->cfg.num_schedulers]++;
         }
     }
     sm->grp_ctas++;
@@ -322,7 +326,8 @@ void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req, const char *
     for (uint32_t i = 0; i < g->nsm; i++) {
         tm_sm *sm = &g->sm[i];
         memset(sm->grp_refs, 0, sizeof sm->grp_refs);
-        sm->grp_warps = sm->grp_ctas = 0;
+        memset(sm->grp_warps_s, 0, sizeof sm->grp_warps_s);
+        sm->grp_ctas = 0;
     }
     if (g->loc_hint == 0)
         return;                                 /* today's dispatcher, untouched */

@@ -117,10 +117,11 @@ typedef struct tm_sm {
      * [chunk_next, chunk_end) of the hint's CTA order */
     uint32_t chunk_next, chunk_end;
     /* warp groups (grouped policy, dispatch.c): the key each group id holds
-     * and its warps on this SM (0 = free); warps and CTAs placed so far */
+     * and its warps on this SM (0 = free); warps placed so far on each
+     * scheduler, CTAs placed so far */
     uint64_t grp_key[SCHED_MAX_WARPS];
     uint8_t  grp_refs[SCHED_MAX_WARPS];
-    uint32_t grp_warps, grp_ctas;
+    uint32_t grp_warps_s[SCHED_MAX_SCHEDULERS], grp_ctas;
     /* HAWS: the core's haws_mode before the last edge, and the outcomes of
      * hint-mode branches issued this cycle (inputs of the next edge) */
     uint64_t haws_mode;
