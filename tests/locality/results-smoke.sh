@@ -23,5 +23,5 @@ if command -v gnuplot >/dev/null; then
     [ -s "$tmp/$f.svg" ] || { echo "FAIL: no $f.svg"; fails=$((fails + 1)); }
   done
 fi
-[ $fails -eq 0 ] && echo "locality results (small): 10 benchmarks x 6 runs (baseline, hints 1-3, placement only, OWL), tables and plots ok"
+[ $fails -eq 0 ] && echo "locality results (small): 10 benchmarks x 7 runs (baseline, hints 1-3, placement only, OWL, auto), tables and plots ok"
 [ $fails -eq 0 ]
