@@ -37,7 +37,6 @@ module sched_group #(
   logic [N-1:0] in_act, in_sel;
   logic [5:0]  nxt_r, nxt_a, sel;
   logic        any_r, any_a;
-  logic [5:0]  unused_low_r, unused_low_a;
 
   // Each warp's group id decoded to one hot, ORed over the ready (alive)
   // warps (a decoder and an OR tree, not a chain of indexed writes).
@@ -61,21 +60,23 @@ module sched_group #(
     end
   end
 
-  // first group after active_q with a ready (an alive) warp, wrapping
-  sched_rr_pick #(.N(64), .IdxW(6)) u_pick_r (
-    .req_i    (rdy_grp),
-    .last_i   (active_q),
-    .valid_o  (any_r),
-    .rr_idx_o (nxt_r),
-    .low_idx_o(unused_low_r)
-  );
-  sched_rr_pick #(.N(64), .IdxW(6)) u_pick_a (
-    .req_i    (alv_grp),
-    .last_i   (active_q),
-    .valid_o  (any_a),
-    .rr_idx_o (nxt_a),
-    .low_idx_o(unused_low_a)
-  );
+  // First set bit of req after position last, wrapping (the same vector
+  // form as sched_rr_pick, written here for the 64 group ids so that the
+  // picker is not a second parameterisation of that block).
+  function automatic logic [5:0] next_after(input logic [63:0] req, input logic [5:0] last);
+    logic [63:0] hi, one;
+    hi  = req & (({64{1'b1}} << last) << 1);
+    one = (hi != '0) ? (hi & (~hi + 64'd1)) : (req & (~req + 64'd1));
+    next_after = '0;
+    for (int i = 0; i < 64; i++) begin
+      if (one[i]) next_after = next_after | 6'(i);
+    end
+  endfunction
+
+  assign any_r = rdy_grp != '0;
+  assign any_a = alv_grp != '0;
+  assign nxt_r = next_after(rdy_grp, active_q);
+  assign nxt_a = next_after(alv_grp, active_q);
 
   assign sel = (in_act != '0) ? active_q : nxt_r;
 
