@@ -130,6 +130,7 @@ typedef struct cmodel {
      * Miss_inflight register (its output copy is base.out.miss_inflight) */
     unsigned oaws, mshr_avail, ocw, oaws_cap, miss_inflight;  /* ocw: the OCW register */
     uint64_t rank_alive;                    /* alive when rank[] was computed */
+    unsigned group_prio;                    /* grouped policy: 1 = OWL priority */
     uint64_t unit_avail;                    /* the 8 input bytes, as registered */
     uint64_t barrier;
     uint64_t alive;
@@ -156,6 +157,12 @@ typedef struct cmodel {
      * scheduler s issues from this cycle when it is granted. */
     unsigned last_issue[SCHED_MAX_SCHEDULERS];
     unsigned last_fetch[SCHED_MAX_SCHEDULERS];
+    /* Grouped policy (rtl/sched_group.sv): each warp's group id, written at
+     * launch, and each scheduler's active group. Like last_issue, active[s]
+     * is advanced by compute_outputs() to the value the RTL's register takes
+     * at the edge ending the cycle. */
+    uint8_t  group[SCHED_MAX_WARPS];
+    uint8_t  active[SCHED_MAX_SCHEDULERS];
     /* the counters and long_pending are registers; they live in base.out */
 
     /* decisions of the current cycle (from compute_outputs) */
@@ -323,6 +330,33 @@ static inline unsigned oaws_eff(const cmodel *m, unsigned w)
     return sched_oaws_eff(m->oaws, m->head_pm[w], m->head_div[w], m->rank[w], m->ocw, m->oaws_cap);
 }
 
+/* Grouped policy, scheduler s (rtl/sched_group.sv; seed 000 §6.3.2): the
+ * ready warps rs of s narrowed to one group — the active group when it has
+ * a ready warp, else the first group id after it (wrapping) that has one —
+ * and the active group advanced to its value after this cycle: the group
+ * issued from (group_prio 0), or (group_prio 1, OWL) unchanged while the
+ * group has an alive warp of s, else the first group after it that has one. */
+static uint64_t group_narrow(cmodel *m, unsigned s, uint64_t rs)
+{
+    unsigned a = m->active[s];
+    uint64_t rdy = 0;
+    for (uint64_t x = rs; x; x &= x - 1) rdy |= 1ull << m->group[lowest(x)];
+    unsigned sel = ((rdy >> a) & 1) || !rdy ? a : rr_pick(rdy, a);
+    uint64_t out = 0;
+    for (uint64_t x = rs; x; x &= x - 1) {
+        unsigned w = lowest(x);
+        if (m->group[w] == sel) out |= 1ull << w;
+    }
+    if (!m->group_prio) {
+        if (rdy) m->active[s] = (uint8_t)sel;
+    } else {
+        uint64_t alv = 0;
+        for (uint64_t x = m->alive & m->sched_mask[s]; x; x &= x - 1) alv |= 1ull << m->group[lowest(x)];
+        if (!((alv >> a) & 1) && alv) m->active[s] = (uint8_t)rr_pick(alv, a);
+    }
+    return out;
+}
+
 /* The grant image shown when a scheduler does not issue: all zero. */
 static const sched_issue no_issue;
 
@@ -386,6 +420,7 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
          * (the first ready warp from `last`, or from 0); LRR and two-level
          * take the first ready warp after the last one */
         uint64_t rs = ready & sm;
+        if (m->policy == SCHED_POLICY_GROUPED) rs = group_narrow(m, s, rs);
         unsigned last = m->last_issue[s];
         unsigned gto_from = last & -(unsigned)((rs >> last) & 1);
         unsigned w = first_from(rs, (unsigned)select64(gto & (rs != 0), gto_from, (last + 1) & 63));
@@ -984,6 +1019,8 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
     int swl_changed = alive != m->alive || in->warp_limit != m->warp_limit;
     m->alive = alive;
     m->policy = in->policy;
+    m->group_prio = in->group_prio;
+    for (uint64_t l = in->launch; l; l &= l - 1) m->group[lowest(l)] = in->launch_group[lowest(l)];
     m->warp_limit = in->warp_limit;
     m->pool_size = in->pool_size;
     m->barrier = in->barrier;

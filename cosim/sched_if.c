@@ -14,7 +14,7 @@ static const char *const reason_names[SCHED_NUM_REASONS] = {
 #define SCHED_REASON(id, code, name, ts, stat, doc) [code] = name,
 #include "sched_reasons.def"
 };
-static const char *const policy_names[SCHED_NUM_POLICIES] = { "lrr", "gto", "two_level" };
+static const char *const policy_names[SCHED_NUM_POLICIES] = { "lrr", "gto", "two_level", "grouped" };
 
 const char *sched_reason_name(unsigned reason)
 {
@@ -81,7 +81,10 @@ int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err,
 
     /* Something is out of range: find it and name it. */
     ICHECK(in->policy < SCHED_NUM_POLICIES,
-           "input policy=%u: unsupported (0 lrr, 1 gto, 2 two_level)", in->policy);
+           "input policy=%u: unsupported (0 lrr, 1 gto, 2 two_level, 3 grouped)", in->policy);
+    ICHECK(in->group_prio <= 1, "input group_prio=%u: must be 0 or 1", in->group_prio);
+    for (unsigned w = 0; w < SCHED_MAX_WARPS; w++)
+        ICHECK(in->launch_group[w] < 64, "input launch_group[%u]=%u: 6 bits", w, in->launch_group[w]);
     ICHECK(in->warp_limit <= 127, "input warp_limit=%u: must be 0..127", in->warp_limit);
     ICHECK(in->pool_size <= 127, "input pool_size=%u: must be 0..127", in->pool_size);
     ICHECK(in->oaws <= 2, "input oaws=%u: must be 0 (off), 1 (static) or 2 (dynamic)", in->oaws);

@@ -52,7 +52,10 @@ enum sched_policy {
     SCHED_POLICY_LRR       = 0,  /* loose round-robin */
     SCHED_POLICY_GTO       = 1,  /* greedy-then-oldest */
     SCHED_POLICY_TWO_LEVEL = 2,  /* active/pending pools, LRR inside the pool */
-    SCHED_NUM_POLICIES     = 3   /* 3 is reserved (rejected by sched_step) */
+    SCHED_POLICY_GROUPED   = 3,  /* warp groups (launch_group), LRR inside the
+                                    active group (seed 000 §6.3.2; OWL with
+                                    group_prio 1) */
+    SCHED_NUM_POLICIES     = 4
 };
 
 /* Operation classes: which functional unit an instruction needs. */
@@ -175,6 +178,12 @@ typedef struct sched_inputs {
                                                            2 only when the warp's scheduler
                                                            did not issue this cycle */
     sched_hbr hbr[SCHED_MAX_SCHEDULERS];                /* hint-mode branch outcomes */
+    /* Grouped policy (docs/sched-interface.md, "Grouped"; docs/locality.md) */
+    uint8_t  group_prio;                                /* 0 round-robin switching (thesis),
+                                                           1 OWL: the active group keeps
+                                                           the priority while alive */
+    uint8_t  launch_group[SCHED_MAX_WARPS];             /* group id (0..63) of warp w,
+                                                           read when launch bit w is set */
 } sched_inputs;
 
 typedef struct sched_issue {

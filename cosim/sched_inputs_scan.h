@@ -207,6 +207,15 @@ sched_inputs_scan_for(const sched_scan_limits *l, const sched_inputs *in,
     /* HAWS: the mode and the branch outcomes (valid, taken and uniform 0 or
      * 1; the warp one of the port's scheduler; no port beyond ns) */
     bad |= in->haws > 2;
+    /* grouped policy: group_prio 0 or 1, every launch_group byte 6 bits */
+    {
+        uint64_t gw[SCHED_MAX_WARPS / 8], acc = 0;
+        _Static_assert(sizeof in->launch_group == sizeof gw, "launch_group: 64 bytes");
+        memcpy(gw, in->launch_group, sizeof gw);
+#pragma GCC unroll 8
+        for (unsigned i = 0; i < SCHED_MAX_WARPS / 8; i++) acc |= gw[i];
+        bad |= (in->group_prio > 1) | ((acc & 0xC0C0C0C0C0C0C0C0ull) != 0);
+    }
     uint64_t hbr_words[4];
     _Static_assert(sizeof in->hbr == sizeof hbr_words, "hbr: 32 bytes");
     memcpy(hbr_words, in->hbr, sizeof hbr_words);

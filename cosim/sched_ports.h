@@ -16,6 +16,7 @@
 #define SCHED_REP_ONE   1u
 #define SCHED_REP_SCHED NumSchedulers
 #define SCHED_REP_WB    WbPorts
+#define SCHED_REP_WARP  NumWarps
 
 /* Expand the arguments only for ports of one direction:
  *   SCHED_PORT_IF_IN(dir, code)   SCHED_PORT_IF_OUT(dir, code) */
@@ -38,6 +39,9 @@
 #define SCHED_PORT_IF_REP_WB_ONE(...)
 #define SCHED_PORT_IF_REP_WB_SCHED(...)
 #define SCHED_PORT_IF_REP_WB_WB(...)       __VA_ARGS__
+#define SCHED_PORT_IF_REP_WARP_ONE(...)
+#define SCHED_PORT_IF_REP_WARP_SCHED(...)
+#define SCHED_PORT_IF_REP_WARP_WB(...)
 
 /* The Verilog parameters as constants named like them, from a sched_params. */
 #define SCHED_PORT_PARAMS(p)                                                        \

@@ -73,7 +73,7 @@ static void doc_field(const port_row *r, char *out, size_t len)
     const char *v = r->value;
     if (strncmp(v, "in->", 4) == 0) v += 4;
     else if (strncmp(v, "o->", 3) == 0) v += 3;
-    const char *g = strcmp(r->rep, "WB") == 0 ? "k" : "s";
+    const char *g = strcmp(r->rep, "WB") == 0 ? "k" : strcmp(r->rep, "WARP") == 0 ? "w" : "s";
     size_t n = 0;
     for (; *v && n + 4 < len; v++) {
         if (v[0] == '[' && (v[1] == 'g' || v[1] == 'k') && v[2] == ']') {
@@ -90,8 +90,10 @@ static void doc_field(const port_row *r, char *out, size_t len)
 static void doc_port(const port_row *r, char *slice, size_t slen, char *width, size_t wlen)
 {
     const char *e = doc_expr(r->width);
-    const char *g = strcmp(r->rep, "WB") == 0 ? "k" : "s";
-    const char *unit = strcmp(r->rep, "WB") == 0 ? "writeback port" : "scheduler";
+    const char *g = strcmp(r->rep, "WB") == 0 ? "k" : strcmp(r->rep, "WARP") == 0 ? "w" : "s";
+    const char *unit = strcmp(r->rep, "WB") == 0     ? "writeback port"
+                       : strcmp(r->rep, "WARP") == 0 ? "warp"
+                                                     : "scheduler";
     if (strcmp(r->rep, "ONE") == 0) {
         snprintf(slice, slen, "`%s`", r->name);
         snprintf(width, wlen, "%s", strcmp(e, "NumWarps") == 0 ? "`NumWarps`" : e);

@@ -21,6 +21,7 @@ struct sched_stim {
     uint64_t alive;
     uint64_t barrier;
     unsigned policy, warp_limit, pool_size;
+    unsigned group_prio;                     /* groups: the group_prio level */
     unsigned reg_space;                      /* 1 << reg_id_width */
     uint32_t pc[SCHED_MAX_WARPS];
     uint32_t life[SCHED_MAX_WARPS];          /* launches so far */
@@ -90,6 +91,8 @@ sched_stim *sched_stim_create(const sched_params *p, const sched_stim_opts *o)
     if (!st) return NULL;
     st->p = *p;
     st->o = *o;
+    /* a fixed grouped policy always comes with its group ids */
+    st->o.groups |= o->policy == SCHED_POLICY_GROUPED;
     st->reg_space = 1u << p->reg_id_width;
     if (st->o.reg_range > st->reg_space) st->o.reg_range = st->reg_space;
     st->rng = o->seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
@@ -445,8 +448,31 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
             st->n.level_range++;
         }
     }
-    if (st->o.policy < 0 && chance(st, 1)) st->policy = below(st, SCHED_NUM_POLICIES);
+    /* (the grouped policy only with the group stimulus: the other runs keep
+     * the sequences they had before it existed) */
+    if (st->o.policy < 0 && chance(st, st->o.groups ? 8 : 1))
+        st->policy = below(st, st->o.groups ? SCHED_NUM_POLICIES : SCHED_POLICY_GROUPED);
     in->policy = (uint8_t)st->policy;
+    if (st->o.groups) {
+        /* Grouped policy: launched warps get a group id, mostly from a few
+         * (so that groups have several warps), now and then any of the 64;
+         * group_prio switches now and then. Violation mode also drives ids
+         * on warps that are not launched (ignored by the contract). */
+        for (uint64_t l = in->launch; l; l &= l - 1) {
+            unsigned w = (unsigned)__builtin_ctzll(l);
+            in->launch_group[w] = (uint8_t)(chance(st, 64) ? below(st, 64) : below(st, 4));
+        }
+        if (bad && chance(st, 64)) {
+            unsigned w = below(st, p->num_warps);
+            if (!((in->launch >> w) & 1)) {
+                in->launch_group[w] = (uint8_t)below(st, 64);
+                st->n.idle_fields++;
+            }
+        }
+        if (chance(st, 3)) st->group_prio ^= 1;
+        in->group_prio = (uint8_t)st->group_prio;
+        st->n.group_cycles += st->policy == SCHED_POLICY_GROUPED;
+    }
     in->warp_limit = (uint8_t)st->warp_limit;
     in->pool_size = (uint8_t)st->pool_size;
 

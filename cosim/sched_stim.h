@@ -53,6 +53,9 @@ typedef struct sched_stim_opts {
     unsigned reg_range;       /* 0: the whole id space (see above); n: ids 0..n-1 */
     int      violate;         /* 1: also generate the dropped/ignored violations */
     int      haws;            /* 1: HAWS stimulus (see above) */
+    int      groups;          /* 1: the grouped policy among the random ones
+                                 (policy -1), launch_group ids at launches and
+                                 a toggling group_prio */
 } sched_stim_opts;
 
 /* What the stimulus generated so far (violation kinds only in violate mode). */
@@ -89,6 +92,7 @@ typedef struct sched_stim_counts {
     uint64_t oaws_eff_issues;  /* issues with eff_miss != 0 */
     uint64_t oaws_inflight_max;/* largest miss_inflight seen */
     uint64_t oaws_ocw_moves;   /* cycles in which ocw changed */
+    uint64_t group_cycles;     /* cycles under the grouped policy (groups 1) */
 } sched_stim_counts;
 
 sched_stim *sched_stim_create(const sched_params *p, const sched_stim_opts *o);

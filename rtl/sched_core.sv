@@ -61,7 +61,7 @@ module sched_core #(
   input  logic rst_ni,
 
   // run-time configuration and per-cycle levels (registered)
-  input  logic [1:0]                 policy_i,      // 0 LRR, 1 GTO, 2 two-level
+  input  logic [1:0]                 policy_i,      // 0 LRR, 1 GTO, 2 two-level, 3 grouped
   input  logic [6:0]                 warp_limit_i,  // SWL: 0 = no limit
   input  logic [6:0]                 pool_size_i,   // two-level active pool per scheduler
   input  logic [NumSchedulers*4-1:0] unit_avail_i,  // [s*4 + op class]
@@ -110,6 +110,10 @@ module sched_core #(
   input  logic [6:0]                          ocw_max_i,      //   sampled at the event's edge
   input  logic [7:0]                          cnt_max_i,
   input  logic [7:0]                          cnt_init_i,
+  // grouped policy (3): OWL priority (registered level); group id of each
+  // launched warp, sampled with launch_i (docs/sched-interface.md, "Grouped")
+  input  logic                                group_prio_i,
+  input  logic [NumWarps*6-1:0]               launch_group_i,
 
   // issue grants, one per scheduler (fields are zero when not valid)
   output logic [NumSchedulers-1:0]            issue_valid_o,
@@ -177,6 +181,7 @@ module sched_core #(
   localparam int InstrW      = 78 + 5 * R;
 
   localparam logic [1:0] PolicyTwoLevel = 2'd2;
+  localparam logic [1:0] PolicyGrouped  = 2'd3;
 
 `ifdef SCHED_MUTANTS
   // Test-only planted bugs (docs/testing.md, "Detection power"): only the
@@ -213,6 +218,23 @@ module sched_core #(
   logic [NumSchedulers*4-1:0] unit_avail_q;
   logic [NumWarps-1:0]        barrier_q;
   logic [NumWarps-1:0]        alive_q;
+  logic                       group_prio_q;
+  // grouped policy: each warp's group id (6 bits, slot order), written at launch
+  logic [NumWarps*6-1:0]      group_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      group_prio_q <= 1'b0;
+      group_q      <= '0;
+    end else begin
+      group_prio_q <= group_prio_i;
+      if (launch_i != '0) begin
+        for (int w = 0; w < NumWarps; w++) begin
+          if (launch_i[w]) group_q[32'(slot_of(6'(w))) * 6 +: 6] <= launch_group_i[w*6 +: 6];
+        end
+      end
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -524,7 +546,7 @@ module sched_core #(
   );
 
   for (genvar s = 0; s < NumSchedulers; s++) begin : g_sched
-    logic [Wps-1:0]   ready_l, space_l, alive_l, long_wait_l, active_l;
+    logic [Wps-1:0]   ready_l, space_l, alive_l, long_wait_l, active_l, ready_g;
     logic [LIdxW-1:0] gidx, fidx;
     logic             fvalid;
     logic [InstrW-1:0] issued;
@@ -542,11 +564,23 @@ module sched_core #(
                          barrier_q[s*Wps +: Wps];
     assign in_active[s*Wps +: Wps] = active_l;
 
+    // grouped policy: the ready warps of the chosen group only
+    sched_group #(.N(Wps)) u_group (
+      .clk_i  (clk_i),
+      .rst_ni (rst_ni),
+      .en_i   (policy_q == PolicyGrouped),
+      .prio_i (group_prio_q),
+      .ready_i(ready_l),
+      .alive_i(alive_l),
+      .group_i(group_q[s*Wps*6 +: Wps*6]),
+      .ready_o(ready_g)
+    );
+
     sched_arbiter #(.N(Wps), .IdxW(LIdxW)) u_arb (
       .clk_i        (clk_i),
       .rst_ni       (rst_ni),
       .policy_i     (policy_q),
-      .ready_i      (ready_l),
+      .ready_i      (ready_g),
       .grant_valid_o(grant_valid[s]),
       .grant_idx_o  (gidx)
     );

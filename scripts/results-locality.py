@@ -3,8 +3,10 @@
 seed 000 ch. 6, docs/locality.md): the ten Table 6.2 benchmarks with the
 Table 6.3 configuration (preset kepler-k20x, LRR = the thesis's "Round
 Robin", C model back end), each run with no hint (the baseline,
-gpu.locality_hint=0) and under each of the hints 1, 2 and 3
-(gpu.locality_hint=H: every kernel of the benchmark gets H).
+gpu.locality_hint=0), under each of the hints 1, 2 and 3
+(gpu.locality_hint=H: every kernel of the benchmark gets H; CTA placement
+and warp grouping), under its Table 6.2 hint with the placement only
+(gpu.locality_warps=0), and under the peer OWL (sched.policy=owl, no hint).
 
 Writes into OUT (default build/results/locality):
   results.md      Markdown tables beside the thesis's numbers (text numbers
@@ -58,24 +60,31 @@ THESIS_NOTE = {
     "MVT": "little inter-block locality; MASCAR beats it (§6.4.2)",
 }
 HINTS = (1, 2, 3)
+# The runs of one benchmark: key -> (hint, policy, extra keys). "place" is
+# filled in per benchmark with its Table 6.2 hint.
+VARIANTS = {0: (0, "lrr", ""), 1: (1, "lrr", ""), 2: (2, "lrr", ""), 3: (3, "lrr", ""),
+            "owl": (0, "owl", ""), "auto": ("auto", "lrr", "")}
 
 
-def run_one(build, size, name, hint, out_json):
-    """One benchmark run with gpu.locality_hint=hint (0 = baseline)."""
+def run_one(build, size, name, variant, out_json):
+    """One benchmark run: variant = (hint, policy, extra SMCOSIM_SET keys)."""
+    hint, policy, extra = variant
     env = {k: v for k, v in os.environ.items() if not k.startswith("SMCOSIM_")}
-    env.update(SMCOSIM_MODE="timing", SMCOSIM_CONFIG="kepler-k20x", SMCOSIM_POLICY="lrr",
-               SMCOSIM_SCHED="c", SMCOSIM_SET="gpu.locality_hint=%d" % hint,
+    env.update(SMCOSIM_MODE="timing", SMCOSIM_CONFIG="kepler-k20x", SMCOSIM_POLICY=policy,
+               SMCOSIM_SCHED="c", SMCOSIM_SET="gpu.locality_hint=%s%s" % (hint, extra),
                SMCOSIM_JSON=out_json)
     p = subprocess.run([os.path.join(build, "bin", "smcosim-bench"), "--size", size, name],
                        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if p.returncode != 0 or ("%s: PASS" % name) not in p.stdout:
-        sys.exit("results-locality: %s with hint %d did not pass:\n%s" % (name, hint, p.stdout[-2000:]))
+        sys.exit("results-locality: %s with hint %s, policy %s did not pass:\n%s" % (name, hint, policy, p.stdout[-2000:]))
     launches = json.load(open(out_json))["launches"]
-    m = {"cycles": 0, "alloc": 0, "merges": 0, "dup": 0, "launches": len(launches)}
+    m = {"cycles": 0, "alloc": 0, "merges": 0, "dup": 0, "launches": len(launches), "detected": []}
     for l in launches:
         if l["status"] != "SMC_OK":
-            sys.exit("results-locality: %s hint %d: launch %s ended %s" % (name, hint, l["kernel"], l["status"]))
-        if l.get("locality_hint", 0) != hint:
+            sys.exit("results-locality: %s hint %s: launch %s ended %s" % (name, hint, l["kernel"], l["status"]))
+        if "locality_detected" in l:
+            m["detected"].append(l["locality_detected"])
+        if hint != "auto" and l.get("locality_hint", 0) != hint:
             sys.exit("results-locality: %s: launch %s ran with hint %s, not %d"
                      % (name, l["kernel"], l.get("locality_hint", 0), hint))
         ms = l["memory"]["mshr"]
@@ -109,31 +118,41 @@ def main():
     for abbr, name, typ in rows:
         r = {"abbr": abbr, "bench": name, "type": typ, "runs": {}}
         for h in (0,) + HINTS:
-            r["runs"][h] = run_one(a.build, a.size, name, h,
-                                   os.path.join(out, "runs", "%s-h%d.json" % (name, h)))
+            variants = dict(VARIANTS)
+        variants["place"] = (typ, "lrr", ";gpu.locality_warps=0")
+        for v, spec in variants.items():
+            r["runs"][v] = run_one(a.build, a.size, name, spec,
+                                   os.path.join(out, "runs", "%s-%s.json" % (name, v)))
         base = r["runs"][0]
-        for h in HINTS:
+        det = r["runs"]["auto"]["detected"]
+        # the benchmark's detected type: the most frequent over its kernels'
+        # first launches (ties: the first kernel's)
+        r["detected"] = max(det, key=lambda t: (det.count(t), -det.index(t))) if det else None
+        for h in HINTS + ("place", "owl", "auto"):
             x = r["runs"][h]
             x["speedup"] = ratio(base["cycles"], x["cycles"])
             x["dup_rel"] = ratio(x["dup_frac"], base["dup_frac"])
             x["rpe_rel"] = ratio(x["req_per_entry"], base["req_per_entry"])
         res.append(r)
-        print("%-9s type %d  base %9d cycles  speedup h1 %.3f h2 %.3f h3 %.3f" % (
+        print("%-9s type %d  base %9d cycles  speedup h1 %.3f h2 %.3f h3 %.3f place %.3f owl %.3f" % (
             name, typ, base["cycles"], r["runs"][1]["speedup"], r["runs"][2]["speedup"],
-            r["runs"][3]["speedup"]), flush=True)
+            r["runs"][3]["speedup"], r["runs"]["place"]["speedup"], r["runs"]["owl"]["speedup"]),
+            flush=True)
 
     json.dump({"size": a.size, "config": "kepler-k20x", "policy": "lrr", "benchmarks": res},
               open(os.path.join(out, "results.json"), "w"), indent=1)
     write_markdown(res, a.size, os.path.join(out, "results.md"))
     with open(os.path.join(out, "results.dat"), "w") as f:
         f.write("# abbr type speedup_h1 speedup_h2 speedup_h3 speedup_own dup_base dup_own "
-                "dup_rel_own rpe_base rpe_own rpe_rel_own\n")
+                "dup_rel_own rpe_base rpe_own rpe_rel_own speedup_place speedup_owl "
+                "dup_owl rpe_owl\n")
         for r in res:
-            own, b = r["runs"][r["type"]], r["runs"][0]
-            f.write("%s %d %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f\n" % (
+            own, b, o = r["runs"][r["type"]], r["runs"][0], r["runs"]["owl"]
+            f.write("%s %d %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f\n" % (
                 r["abbr"], r["type"], r["runs"][1]["speedup"], r["runs"][2]["speedup"],
                 r["runs"][3]["speedup"], own["speedup"], b["dup_frac"], own["dup_frac"],
-                own["dup_rel"], b["req_per_entry"], own["req_per_entry"], own["rpe_rel"]))
+                own["dup_rel"], b["req_per_entry"], own["req_per_entry"], own["rpe_rel"],
+                r["runs"]["place"]["speedup"], o["speedup"], o["dup_frac"], o["req_per_entry"]))
     if not a.no_plots:
         plot(out)
     print("results-locality: %d benchmarks, %s size; %s" % (len(res), a.size,
@@ -142,27 +161,29 @@ def main():
 
 def write_markdown(res, size, path):
     L = []
-    L.append("# Locality-aware CTA placement against round-robin (seed 000 ch. 6)\n")
+    L.append("# Locality-aware CTA and warp scheduling and OWL against round-robin (seed 000 ch. 6)\n")
     L.append("Generated by `scripts/results-locality.py --size %s` (`make results-locality`). "
              "Configuration: Table 6.3 = preset `kepler-k20x`, policy `lrr` (the thesis's "
              "round-robin), C model back end. Baseline: no hint (`gpu.locality_hint=0`); "
-             "hint H: `gpu.locality_hint=H` on every kernel of the benchmark. This part of "
-             "issue 17 has the CTA placement only (docs/locality.md); the thesis's numbers are "
-             "for CTA placement *and* warp grouping, and are text numbers only (its figures are "
-             "images).\n" % size)
+             "hint H: `gpu.locality_hint=H` on every kernel of the benchmark: CTA placement and "
+             "warp grouping (the scheduler core's grouped policy, docs/locality.md); *placement "
+             "only*: the Table 6.2 hint with `gpu.locality_warps=0`; OWL: `sched.policy=owl` "
+             "(CTA groups with OWL's priority, no hint). The thesis's numbers are text numbers "
+             "only (its figures are images).\n" % size)
     L.append("## Speedup over round-robin (Fig. 6.10)\n")
     L.append("Cycles of the baseline divided by cycles with the hint, all launches of the "
              "benchmark. **Bold**: the benchmark's Table 6.2 hint.\n")
-    L.append("| bench | suite name | Table 6.2 type | baseline cycles | hint 1 | hint 2 | hint 3 | thesis (text) |")
-    L.append("|---|---|---|---|---|---|---|---|")
+    L.append("| bench | suite name | Table 6.2 type | baseline cycles | hint 1 | hint 2 | hint 3 | placement only | OWL | thesis (text) |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|")
     for r in res:
         cells = []
         for h in HINTS:
             c = fmt(r["runs"][h]["speedup"])
             cells.append("**%s**" % c if h == r["type"] else c)
-        L.append("| %s | %s | %d | %d | %s | %s | %s | %s |" % (
+        L.append("| %s | %s | %d | %d | %s | %s | %s | %s | %s | %s |" % (
             r["abbr"], r["bench"], r["type"], r["runs"][0]["cycles"], cells[0], cells[1],
-            cells[2], THESIS_NOTE[r["abbr"]]))
+            cells[2], fmt(r["runs"]["place"]["speedup"]), fmt(r["runs"]["owl"]["speedup"]),
+            THESIS_NOTE[r["abbr"]]))
     t12 = [r["runs"][r["type"]]["speedup"] for r in res if r["type"] in (1, 2)]
     t3 = [r["runs"][r["type"]]["speedup"] for r in res if r["type"] == 3]
     own = [(r["runs"][r["type"]]["speedup"], r["abbr"]) for r in res]
@@ -174,22 +195,42 @@ def write_markdown(res, size, path):
     if own:
         best = max(own)
         L.append("| maximum | %s (%s) | +19 %% on MT (§6.4.2) |" % (fmt(best[0]), best[1]))
-    L.append("| CTA-aware (OWL) | not built yet (part 2) | +5 % (§6.4.2) |")
+    L.append("| geometric mean, types 1 and 2, placement only | %s | — |" % fmt(geomean(
+        [r["runs"]["place"]["speedup"] for r in res if r["type"] in (1, 2)])))
+    L.append("| CTA-aware (OWL), geometric mean, all | %s | +5 %% (§6.4.2) |" % fmt(geomean(
+        [r["runs"]["owl"]["speedup"] for r in res])))
     L.append("")
+    L.append("## Automatic detection (`gpu.locality_hint=auto`, beyond the thesis)\n")
+    L.append("The locality type detected from the global loads of each kernel's first CTAs "
+             "(csrc/timing/locality_detect.c, docs/locality.md) at the kernel's first launch, "
+             "which runs without a hint; later launches of the kernel use it. *speedup*: the "
+             "auto run against the baseline (benchmarks with one launch per kernel cannot gain).\n")
+    L.append("| bench | Table 6.2 type | detected (per kernel) | benchmark | agrees | speedup (auto) |")
+    L.append("|---|---|---|---|---|---|")
+    for r in res:
+        det = r["runs"]["auto"]["detected"]
+        L.append("| %s | %d | %s | %s | %s | %s |" % (
+            r["abbr"], r["type"], " ".join(str(t) for t in det) or "—",
+            r["detected"] if r["detected"] is not None else "—",
+            "yes" if r["detected"] == r["type"] else "no", fmt(r["runs"]["auto"]["speedup"])))
+    agree = sum(1 for r in res if r["detected"] == r["type"])
+    L.append("")
+    L.append("Detection agrees with Table 6.2 on %d of %d benchmarks.\n" % (agree, len(res)))
     L.append("## Duplicate MSHR allocations (Fig. 6.11) and requests per MSHR entry (Fig. 6.12)\n")
     L.append("Under each benchmark's Table 6.2 hint. Duplicate fraction: L1 MSHR allocations "
              "whose line another SM allocated within `mem.dup_window` = 2000 cycles (§6.1), over "
              "all allocations; *relative* = with hint / baseline (Fig. 6.11 plots it relative to "
              "the baseline). Requests per entry: (allocations + merges) / allocations, at most "
              "`l1d.mshr_max_merge` = 8 (Table 6.3).\n")
-    L.append("| bench | hint | dup. baseline | dup. with hint | relative | req./entry baseline | req./entry with hint | ratio | thesis (text) |")
-    L.append("|---|---|---|---|---|---|---|---|---|")
+    L.append("| bench | hint | dup. baseline | dup. with hint | relative | placement only | OWL | req./entry baseline | req./entry with hint | ratio | placement only | OWL | thesis (text) |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in res:
-        b, x = r["runs"][0], r["runs"][r["type"]]
-        L.append("| %s | %d | %.1f %% | %.1f %% | %s | %s | %s | %s | %s |" % (
+        b, x, pl, o = r["runs"][0], r["runs"][r["type"]], r["runs"]["place"], r["runs"]["owl"]
+        L.append("| %s | %d | %.1f %% | %.1f %% | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["abbr"], r["type"], 100 * b["dup_frac"], 100 * x["dup_frac"], fmt(x["dup_rel"]),
+            fmt(pl["dup_rel"]), fmt(o["dup_rel"]),
             fmt(b["req_per_entry"], "%.2f"), fmt(x["req_per_entry"], "%.2f"), fmt(x["rpe_rel"]),
-            THESIS_NOTE[r["abbr"]]))
+            fmt(pl["rpe_rel"]), fmt(o["rpe_rel"]), THESIS_NOTE[r["abbr"]]))
     dup_hi = [r["runs"][r["type"]]["dup_rel"] for r in res if r["type"] in (1, 2)]
     L.append("")
     L.append("| summary | this model | thesis |")
@@ -217,17 +258,17 @@ set grid ytics
 set key top left
 set xtics nomirror
 set output "{out}/speedup.svg"
-set title "Speedup over round-robin (seed 000 Fig. 6.10; CTA placement only)"
+set title "Speedup over round-robin (seed 000 Fig. 6.10)"
 set ylabel "baseline cycles / cycles"
-plot "{dat}" using 3:xtic(1) title "hint 1", "" using 4 title "hint 2", "" using 5 title "hint 3", 1 with lines lc rgb "black" notitle
+plot "{dat}" using 3:xtic(1) title "hint 1", "" using 4 title "hint 2", "" using 5 title "hint 3", "" using 14 title "OWL", 1 with lines lc rgb "black" notitle
 set output "{out}/duplicates.svg"
 set title "Duplicate MSHR allocations, 2000-cycle window (Fig. 6.11), Table 6.2 hint"
 set ylabel "fraction of allocations"
-plot "{dat}" using 7:xtic(1) title "round-robin", "" using 8 title "locality hint"
+plot "{dat}" using 7:xtic(1) title "round-robin", "" using 8 title "locality hint", "" using 15 title "OWL"
 set output "{out}/requests-per-entry.svg"
 set title "Memory requests per MSHR entry (Fig. 6.12), Table 6.2 hint"
 set ylabel "requests per entry"
-plot "{dat}" using 10:xtic(1) title "round-robin", "" using 11 title "locality hint"
+plot "{dat}" using 10:xtic(1) title "round-robin", "" using 11 title "locality hint", "" using 16 title "OWL"
 """
 
 

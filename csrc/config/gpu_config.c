@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const policy_names[] = { "lrr", "gto", "two-level", NULL };
+static const char *const policy_names[] = { "lrr", "gto", "two-level", "owl", NULL };
 static const char *const backend_names[] = { "c", "rtl", "lockstep", NULL };
 static const char *const dispatch_names[] = { "round-robin", NULL };
 static const char *const haws_names[] = { "off", "warp", "all", NULL };   /* enum gpu_haws */
@@ -40,13 +40,13 @@ static const char *const oaws_names[] = { "off", "static", "dynamic", NULL };   
 static const char *const oaws_delta_names[] = { "auto", "one", "half", NULL };  /* enum oaws_delta */
 
 /* index = enum gpu_locality: "launch", then GPU_LOCALITY_FORCE + hint */
-static const char *const locality_names[] = { "launch", "0", "1", "2", "3", NULL };
+static const char *const locality_names[] = { "launch", "0", "1", "2", "3", "auto", NULL };
 static const char *const unit_names[GPU_UNIT_COUNT] = {
     "sp", "sfu", "dpu", "int", "ldst", "branch"
 };
 
 const char *gpu_unit_name(unsigned u) { return u < GPU_UNIT_COUNT ? unit_names[u] : "?"; }
-const char *gpu_policy_name(unsigned p) { return p < 3 ? policy_names[p] : "?"; }
+const char *gpu_policy_name(unsigned p) { return p < 4 ? policy_names[p] : "?"; }
 const char *gpu_backend_name(unsigned b) { return b < 3 ? backend_names[b] : "?"; }
 const char *gpu_haws_name(unsigned h) { return h < 3 ? haws_names[h] : "?"; }
 
@@ -76,14 +76,15 @@ static const ck_key gpu_keys[] = {
     G32("sm.smem", smem_per_sm, 0, 1 << 24, "S: shared memory per SM, bytes (Eq. 3.3)"),
     G32("sm.smem_alloc_unit", smem_alloc_unit, 1, 1 << 16, "s_min: shared memory of a CTA is allocated in units of this many bytes (Eq. 3.3)"),
     CK_KEY_ENUM("gpu.dispatch", gpu_config, dispatch, dispatch_names, "CTA dispatcher of launches without a locality hint: round-robin over SMs with free slots"),
-    CK_KEY_ENUM("gpu.locality_hint", gpu_config, locality_hint, locality_names, "locality hint (seed 000 Table 6.1): launch = each launch's own (smc_launch_ext, --locality), 0..3 = this hint for every launch; 1..3 place adjacent CTAs on one SM (docs/locality.md)"),
+    CK_KEY_ENUM("gpu.locality_hint", gpu_config, locality_hint, locality_names, "locality hint (seed 000 Table 6.1): launch = each launch's own (smc_launch_ext, --locality), 0..3 = this hint for every launch; 1..3 place adjacent CTAs on one SM (docs/locality.md); auto = detect the type from the address streams of a kernel's first launch (which runs without a hint) and use it for its later launches"),
+    CK_KEY_BOOL("gpu.locality_warps", gpu_config, locality_warps, "locality hints 1..3 also group the warps (the scheduler core's grouped policy, seed 000 §6.3.2; docs/locality.md); 0 = the CTA placement only, warps under sched.policy"),
     G32("gpu.dispatch_chunk", dispatch_chunk, 0, 1 << 20, "locality placement: consecutive CTAs an SM claims at a time (0 = min(N_slot, ceil(CTAs / SMs)))"),
     G32("sched.num", num_schedulers, 1, 8, "warp schedulers per SM (scheduler core NumSchedulers)"),
     G32("sched.ibuf_depth", ibuf_depth, 1, 8, "instruction-buffer entries per warp (IbufDepth)"),
     G32("sched.sb_entries", sb_entries, 1, 16, "scoreboard entries (pending register writes) per warp (SbEntries)"),
     G32("sched.wb_ports", wb_ports, 1, 8, "register writebacks per cycle per SM (WbPorts)"),
     G32("sched.reg_id_width", reg_id_width, 4, 8, "bits of a register id in the core (RegIdWidth)"),
-    CK_KEY_ENUM("sched.policy", gpu_config, policy, policy_names, "warp-scheduling policy (lrr, gto, two-level); --policy also accepts swl:N, oaws-static[:SMR], oaws-dyn (docs/oaws.md)"),
+    CK_KEY_ENUM("sched.policy", gpu_config, policy, policy_names, "warp-scheduling policy (lrr, gto, two-level, owl = CTA-aware, Jog et al. ASPLOS'13: the grouped policy over CTA groups with OWL's priority, docs/locality.md); --policy also accepts swl:N, oaws-static[:SMR], oaws-dyn (docs/oaws.md)"),
     G32("sched.warp_limit", warp_limit, 0, 64, "SWL: the first N alive warps of an SM (by id) may issue (0 = no limit; at most the warps of one scheduler; must not be below the warps of a block for kernels with barriers)"),
     G32("sched.pool_size", pool_size, 1, 64, "two-level: warps in the active pool per scheduler"),
     CK_KEY_ENUM("sched.backend", gpu_config, backend, backend_names, "scheduler back end: C model, Verilated RTL, or both in lockstep"),
@@ -347,6 +348,7 @@ int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errle
     /* HAWS is off in every preset; the pass's options as spec C.9 #11,
      * #18, #33 recommend (docs/haws.md). */
     c.haws = GPU_HAWS_OFF;
+    c.locality_warps = 1;                /* hints group warps (seed 000 §6.3.2) */
     c.haws_copy_latency = 2;             /* the core's minimum (issue -> dependent issue) */
     c.haws_rcu_depth = 8;                /* seed 000 §5.3.3 */
     c.haws_mem_hints = 1;
@@ -487,6 +489,9 @@ int gpu_config_set_policy(gpu_config *cfg, const char *policy, char *err, size_t
     } else if (strcmp(policy, "gto") == 0) {
         tmp.policy = GPU_POLICY_GTO;
         tmp.warp_limit = 0;
+    } else if (strcmp(policy, "owl") == 0) {
+        tmp.policy = GPU_POLICY_OWL;
+        tmp.warp_limit = 0;
     } else if (strcmp(policy, "two-level") == 0) {
         tmp.policy = GPU_POLICY_TWO_LEVEL;
         tmp.warp_limit = 0;
@@ -521,7 +526,7 @@ int gpu_config_set_policy(gpu_config *cfg, const char *policy, char *err, size_t
         tmp.oaws = GPU_OAWS_DYNAMIC;
     } else {
         return smc_fail(err, errlen, "unknown policy '%s' (lrr, gto, two-level[:POOL], "
-                    "swl:N, oaws-static[:SMR], oaws-dyn)", policy);
+                    "owl, swl:N, oaws-static[:SMR], oaws-dyn)", policy);
     }
     *cfg = tmp;
     return 0;

@@ -55,13 +55,16 @@ typedef struct gpu_unit_config {
     uint32_t ii;
 } gpu_unit_config;
 
-enum gpu_policy { GPU_POLICY_LRR = 0, GPU_POLICY_GTO, GPU_POLICY_TWO_LEVEL };
+/* GPU_POLICY_OWL: the core's grouped policy over CTA groups with group_prio 1
+ * (docs/locality.md, "OWL"); the others are the core's policy numbers. */
+enum gpu_policy { GPU_POLICY_LRR = 0, GPU_POLICY_GTO, GPU_POLICY_TWO_LEVEL, GPU_POLICY_OWL };
 enum gpu_sched_backend { GPU_SCHED_C = 0, GPU_SCHED_RTL, GPU_SCHED_LOCKSTEP };
 enum gpu_dispatch { GPU_DISPATCH_ROUND_ROBIN = 0 };
 /* gpu.locality_hint: "launch" = each launch's own hint (smc_launch_ext,
  * --locality); GPU_LOCALITY_FORCE + h forces hint h (0..3, seed 000 Table
- * 6.1) on every launch. */
-enum gpu_locality { GPU_LOCALITY_LAUNCH = 0, GPU_LOCALITY_FORCE = 1 };
+ * 6.1) on every launch; GPU_LOCALITY_AUTO: the type detected from the
+ * kernel's first launch (csrc/timing/locality_detect.c). */
+enum gpu_locality { GPU_LOCALITY_LAUNCH = 0, GPU_LOCALITY_FORCE = 1, GPU_LOCALITY_AUTO = 5 };
 /* sched.haws (docs/haws.md; spec C.9 #1): HAWS off, entered per warp when
  * its head waits on a long-latency load (§5.3.3), or only when the warp's
  * scheduler issued nothing that cycle (the "all warps stalled" reading). */
@@ -94,6 +97,7 @@ typedef struct gpu_config {
     uint32_t dispatch;            /* enum gpu_dispatch: launches with hint 0 */
     uint32_t locality_hint;       /* enum gpu_locality (docs/locality.md) */
     uint32_t dispatch_chunk;      /* locality placement: CTAs per chunk, 0 = auto */
+    uint32_t locality_warps;      /* hints 1..3 also group warps (grouped policy) */
 
     /* Scheduler core (sched_params and inputs). */
     uint32_t num_schedulers;

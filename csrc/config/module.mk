@@ -18,7 +18,7 @@ SMC_MODEL_SRCS := csrc/config/gpu_config.c csrc/util/config_keys.c csrc/util/fai
 ifneq ($(TIMING_HAVE_SCHED),)
 SMC_MODEL_SRCS += csrc/timing/timing.c cosim/sched_if.c cosim/sched_cmodel.c csrc/timing/oaws.c
 SMC_MODEL_SRCS += cosim/sched_open.c
-SMC_MODEL_SRCS += csrc/timing/pipeline.c csrc/timing/dispatch.c csrc/timing/timing_wave.c \
+SMC_MODEL_SRCS += csrc/timing/pipeline.c csrc/timing/dispatch.c csrc/timing/locality_detect.c csrc/timing/timing_wave.c \
                   csrc/timing/inst_source_emu.c csrc/timing/timing_lockstep.c
 else
 SMC_MODEL_SRCS += csrc/timing/timing_absent.c

@@ -647,6 +647,7 @@ smc_status smc_launch(smc_device *dev, smc_kernel *k, smc_dim3 grid, smc_dim3 bl
     if (hint > 3)
         return fail(dev, SMC_ERR_INVALID_VALUE, "smc_launch %s: locality hint %u is not one of 0..3 "
                     "(seed 000 Table 6.1)", in->name, hint);
+    _Static_assert(LOCALITY_AUTO == TIMING_LOCALITY_AUTO, "--locality KERNEL=auto reaches the timing model");
     if (!hint) locality_map_lookup(&dev->loc, in->name, &hint);
     uint64_t coop_ws = 0;
     if (ext && ext->cooperative) {

@@ -129,11 +129,13 @@ int locality_map_parse(locality_map *m, const char *spec, char *err, size_t errl
             snprintf(err, errlen, "--locality '%.*s': no kernel name before '='", (int)elen, ent);
             return -1;
         }
-        /* a hint is one digit 0..3 (seed 000 Table 6.1) */
-        if (vlen != 1 || val[0] < '0' || val[0] > '3') {
+        /* a hint is one digit 0..3 (seed 000 Table 6.1) or auto (detected,
+         * csrc/timing/locality_detect.c) */
+        int is_auto = vlen == 4 && strncmp(val, "auto", 4) == 0;
+        if (!is_auto && (vlen != 1 || val[0] < '0' || val[0] > '3')) {
             snprintf(err, errlen, "--locality: kernel %.*s: hint '%.*s' is not one of 0..3 "
                      "(0 none, 1 many lines shared, 2 boundary lines shared, 3 some data "
-                     "shared; seed 000 Table 6.1)", (int)nlen, name, (int)vlen, val);
+                     "shared; seed 000 Table 6.1) or auto", (int)nlen, name, (int)vlen, val);
             return -1;
         }
         if (m->n == LOCALITY_MAX_ENTRIES || used + nlen + 1 > sizeof m->text) {
@@ -151,7 +153,7 @@ int locality_map_parse(locality_map *m, const char *spec, char *err, size_t errl
             }
         used += nlen + 1;
         m->e[m->n].kernel = stored;
-        m->e[m->n].hint = (uint32_t)(val[0] - '0');
+        m->e[m->n].hint = is_auto ? LOCALITY_AUTO : (uint32_t)(val[0] - '0');
         m->n++;
     }
     return 0;

@@ -20,6 +20,8 @@
 
 #define LOCALITY_MAX_ENTRIES 64
 #define LOCALITY_MAX_TEXT    4096
+/* the hint of an entry KERNEL=auto (= TIMING_LOCALITY_AUTO, csrc/timing/timing.h) */
+#define LOCALITY_AUTO        4u
 
 typedef struct locality_map {
     uint32_t n;

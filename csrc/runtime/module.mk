@@ -99,7 +99,7 @@ RT_PTX75 := -gencode arch=compute_75,code=compute_75
 # name : source : extra nvcc flags
 RT_CU_PROGS := rt_api_zstd rt_api_plain rt_api_lz4 rt_fault rt_sass rt_multiarch rt_rdc rt_attrs rt_thrust rt_unsupported \
                rt_bf16 rt_simd rt_stream rt_graph rt_occupancy rt_malloc \
-               rt_misc rt_misc_ptds rt_coop
+               rt_misc rt_misc_ptds rt_coop rt_locality
 $(RT_CU_DIR)/rt_api_zstd:  RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_api_plain: RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress=false
 $(RT_CU_DIR)/rt_api_lz4:   RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress-mode=speed
@@ -134,6 +134,8 @@ $(RT_CU_DIR)/rt_graph:     RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_graph: tests/runtime/rt_graph.cu
 $(RT_CU_DIR)/rt_coop:      RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_coop: tests/runtime/rt_coop.cu
+$(RT_CU_DIR)/rt_locality:  RT_CU_FLAGS := $(RT_PTX75) -Icsrc/include
+$(RT_CU_DIR)/rt_locality: tests/runtime/rt_locality.cu csrc/include/smcosim_cuda.h
 
 ifneq ($(RT_NVCC),)
 $(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)): tests/runtime/rt_check.h
@@ -155,3 +157,15 @@ $(CUDART_SO):
 TEST_SUITES += "tests/runtime/run_cuda_tests.sh $(B)"
 
 endif
+
+# ---- make install [PREFIX=/usr/local] [DESTDIR=] ----
+# The public headers (the C API smcosim.h; smcosim_cuda.h, the CUDA-source
+# extensions such as smcosimSetNextLaunchHint) into $(PREFIX)/include, and
+# the drop-in runtime into $(PREFIX)/lib/smcosim (put that directory on
+# LD_LIBRARY_PATH to run a program on the simulator without `smcosim run`).
+PREFIX ?= /usr/local
+.PHONY: install
+install: $(CUDART_SO)
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/smcosim
+	install -m 644 csrc/include/smcosim.h csrc/include/smcosim_cuda.h $(DESTDIR)$(PREFIX)/include/
+	install -m 755 $(CUDART_SO) $(DESTDIR)$(PREFIX)/lib/smcosim/

@@ -617,6 +617,24 @@ cudaError_t rt_launch(rt_kernel *k, dim3 grid, dim3 block, void **args,
 static cudaError_t launch_now(rt_kernel *k, dim3 grid, dim3 block, void **args,
                               size_t smem, cudaStream_t stream, int cooperative);
 
+/* The locality hint of the calling thread's next launch (seed 000 §6.3.1,
+ * Table 6.1), from smcosimSetNextLaunchHint (smcosim_cuda.h): the thesis's
+ * <<<grid, block, hint>>> cannot be used, CUDA's third launch argument is
+ * the dynamic shared memory size (docs/locality.md). */
+static _Thread_local uint32_t next_launch_hint;
+
+int smcosimSetNextLaunchHint(int hint)
+{
+    if (hint < 0 || hint > 3) {
+        fprintf(stderr, "smcosimSetNextLaunchHint: hint %d is not one of 0..3 (seed 000 Table 6.1); "
+                        "the next launch has none\n", hint);
+        next_launch_hint = 0;
+        return cudaErrorInvalidValue;
+    }
+    next_launch_hint = (uint32_t)hint;
+    return cudaSuccess;
+}
+
 cudaError_t rt_launch_now(rt_kernel *k, dim3 grid, dim3 block, void **args,
                           size_t smem, cudaStream_t stream)
 {
@@ -672,6 +690,8 @@ static cudaError_t launch_now(rt_kernel *k, dim3 grid, dim3 block, void **args,
     smc_launch_ext ext;
     memset(&ext, 0, sizeof ext);
     ext.cooperative = cooperative != 0;
+    ext.locality_hint = next_launch_hint;       /* consumed by this launch */
+    next_launch_hint = 0;
     rt_hostreg_push();
     smc_status s = smc_launch(rt.dev, k->k, g, b, (uint32_t)smem, sid, params,
                               info.param_bytes, &ext);

@@ -22,6 +22,82 @@ struct tm_placement {
     int (*place)(timing_gpu *g, uint32_t *next_cta, uint32_t nctas);
 };
 
+/* ---- warp groups (the scheduler core's grouped policy) ------------------ */
+
+/*
+ * Seed 000 §6.3.2 (Fig. 6.9) groups the warps of a launch with hint 1..3;
+ * OWL (Jog et al., ASPLOS'13) groups them by CTA. The core takes a 6-bit
+ * group id per warp at its launch (launch_group); here a group is a key,
+ * and each SM maps the keys of its resident warps to ids (the lowest free
+ * id for a new key; an id is free again when its last warp's CTA leaves).
+ * At most 64 warps are resident, so an id is always free. The keys
+ * (docs/locality.md, "Warp groups"; the thesis leaves group size and
+ * hint 2's rule for blocks of more than two warps open, spec B.5 [G]):
+ *
+ *   hint 1  (ctaid.z, ctaid.y, warp index): "warps with the same warp id" of
+ *           the blocks "with the same blockIdx.y" (§6.3.2)
+ *   hint 2  (ctaid.z, ctaid.x, floor((ctaid.y * W + warp index + 1) / 2)),
+ *           W warps per block: in one column of blocks, consecutive warps in
+ *           (y, warp) order are paired so that the last warp of block (x, y)
+ *           and the first of (x, y+1) share a group — for two warps per block
+ *           exactly the thesis's {(0,0).w1, (0,1).w0} (spec C.7)
+ *   hint 3  i mod G for the i-th warp placed on the warp's scheduler, G =
+ *           ceil(warps a scheduler holds / sched.pool_size) ("we distribute
+ *           warps in a round-robin fashion to different groups"; spec C.7).
+ *           Counted per scheduler: counted per SM, consecutive warps go to
+ *           consecutive schedulers (slot w is scheduler w % ns), and with
+ *           G = 2 and 4 schedulers every warp of a scheduler fell into one
+ *           group, which made hint 3's grouping plain LRR.
+ *   OWL     the CTA's placement ordinal on the SM / C, C = ceil(pool_size /
+ *           warps per CTA): groups of whole CTAs of at least pool_size warps
+ *           (OWL's CTA groups; the size is our choice, docs/locality.md)
+ */
+static uint64_t group_key(const timing_gpu *g, tm_sm *sm, uint32_t linear, uint32_t widx,
+                          uint32_t nwarps, unsigned slot)
+{
+    uint32_t gx = g->st->grid[0], gy = g->st->grid[1];
+    uint64_t x = linear % gx, y = linear / gx % gy, z = linear / gx / gy;
+    uint32_t pool = g->cfg.pool_size ? g->cfg.pool_size : 1;
+    switch (g->grouping) {
+    case TM_GROUP_HINT1:
+        return (z * gy + y) << 8 | widx;
+    case TM_GROUP_HINT2:
+        return (z * gx + x) << 32 | (y * nwarps + widx + 1) / 2;
+    case TM_GROUP_HINT3: {
+        uint32_t per_sched = g->occ.ctas_per_sm * nwarps / g->cfg.num_schedulers;
+        uint32_t ng = (per_sched + pool - 1) / pool;
+        return sm->grp_warps_s[slot % g->cfg.num_schedulers] % (ng ? ng : 1);
+    }
+    default: {                                  /* OWL */
+        uint32_t c = (pool + nwarps - 1) / nwarps;
+        return sm->grp_ctas / (c ? c : 1);
+    }
+    }
+}
+
+/* The group id of `key` on SM sm: its id when a resident warp holds it,
+ * else the lowest free id. */
+static uint8_t group_id(tm_sm *sm, uint64_t key)
+{
+    int free_id = -1;
+    for (unsigned i = 0; i < SCHED_MAX_WARPS; i++) {
+        if (sm->grp_refs[i] && sm->grp_key[i] == key)
+            return (uint8_t)i;
+        if (!sm->grp_refs[i] && free_id < 0)
+            free_id = (int)i;
+    }
+    /* at most 64 warps are resident, each holds one id: one is free */
+    sm->grp_key[free_id] = key;
+    return (uint8_t)free_id;
+}
+
+void tm_group_release(tm_sm *sm, unsigned w)
+{
+    uint8_t id = sm->warp[w].group;
+    if (sm->grp_refs[id])
+        sm->grp_refs[id]--;
+}
+
 /* Place CTA `linear` on an SM if a slot is free. Returns 1 when placed, 0
  * when the SM is full, -1 (g->fault set) on host memory exhaustion. */
 static int dispatch_offer(timing_gpu *g, tm_sm *sm, uint32_t linear)
@@ -53,8 +129,16 @@ static int dispatch_offer(timing_gpu *g, tm_sm *sm, uint32_t linear)
         sm->used_slots |= 1ull << w;
         c->slot[i] = (uint8_t)w;
         tm_warp_init(&sm->warp[w], ec, i, cs);
+        sm->warp[w].cta_linear = linear;
         sm->launch_next |= 1ull << w;
+        if (g->grouping != TM_GROUP_NONE) {
+            uint8_t id = group_id(sm, group_key(g, sm, linear, i, c->nwarps, w));
+            sm->grp_refs[id]++;
+            sm->warp[w].group = id;
+            sm->grp_warps_s[w % g->cfg.num_schedulers]++;
+        }
     }
+    sm->grp_ctas++;
     sm->resident++;
     g->st->ctas++;
     return 1;
@@ -193,22 +277,58 @@ const tm_placement *tm_placement_find(const char *name)
     return NULL;
 }
 
-/* The launch's hint: gpu.locality_hint when it forces one, else the
+/* The launch's hint: under gpu.locality_hint=auto the type detected at the
+ * kernel's first launch (0 while there is none: that launch detects, see
+ * tm_dispatch_reset), gpu.locality_hint when it forces one, else the
  * launch's own (already checked to be 0..3 by timing_occupancy_compute). */
-static uint32_t launch_hint(const timing_gpu *g, const timing_kernel_req *req)
+static uint32_t launch_hint(const timing_gpu *g, const timing_kernel_req *req, const char *kernel)
 {
+    if (tm_launch_auto(g, req)) {
+        int t = tm_detect_known(g, kernel);
+        return t > 0 ? (uint32_t)t : 0;
+    }
     if (g->cfg.locality_hint >= GPU_LOCALITY_FORCE)
         return g->cfg.locality_hint - GPU_LOCALITY_FORCE;
     return req->locality_hint;
 }
 
-void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req)
+int tm_launch_auto(const timing_gpu *g, const timing_kernel_req *req)
+{
+    return g->cfg.locality_hint == GPU_LOCALITY_AUTO ||
+           (g->cfg.locality_hint == GPU_LOCALITY_LAUNCH && req->locality_hint == TIMING_LOCALITY_AUTO);
+}
+
+void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req, const char *kernel)
 {
     g->dispatch_rr = 0;
-    g->loc_hint = launch_hint(g, req);
+    g->loc_hint = launch_hint(g, req, kernel);
+    g->st->locality_detected = -1;
+    tm_detect_stop(g);                          /* timing_run begins it when needed */
     g->launch_placement = g->placement;
     g->st->locality_hint = g->loc_hint;
     g->st->dispatch_chunk = 0;
+    /* the warp scheduling of this launch: OWL's CTA groups when it is the
+     * policy, else the hint's groups (unless gpu.locality_warps is 0), else
+     * the configured policy */
+    g->sched_policy = g->cfg.policy;
+    g->group_prio = 0;
+    g->grouping = TM_GROUP_NONE;
+    if (g->cfg.policy == GPU_POLICY_OWL) {
+        g->sched_policy = SCHED_POLICY_GROUPED;
+        g->group_prio = 1;
+        g->grouping = TM_GROUP_OWL;
+    } else if (g->loc_hint != 0 && g->cfg.locality_warps) {
+        g->sched_policy = SCHED_POLICY_GROUPED;
+        g->grouping = TM_GROUP_HINT1 + (g->loc_hint - 1);
+    }
+    g->st->warp_groups = g->grouping == TM_GROUP_NONE ? NULL
+                       : g->grouping == TM_GROUP_OWL ? "owl" : "hint";
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        tm_sm *sm = &g->sm[i];
+        memset(sm->grp_refs, 0, sizeof sm->grp_refs);
+        memset(sm->grp_warps_s, 0, sizeof sm->grp_warps_s);
+        sm->grp_ctas = 0;
+    }
     if (g->loc_hint == 0)
         return;                                 /* today's dispatcher, untouched */
     g->launch_placement = &placements[1];

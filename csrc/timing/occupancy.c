@@ -17,8 +17,8 @@ smc_status timing_occupancy_compute(const gpu_config *c, const timing_kernel_req
     o->warps_per_cta = b;
     o->regs_per_warp = round_up(r->regs_per_thread * 32, c->reg_alloc_unit);
     o->smem_per_cta = round_up(r->smem_per_cta, c->smem_alloc_unit);
-    if (r->locality_hint > 3) {
-        snprintf(msg, msglen, "locality hint %u is not one of 0..3 (seed 000 Table 6.1)",
+    if (r->locality_hint > TIMING_LOCALITY_AUTO) {
+        snprintf(msg, msglen, "locality hint %u is not one of 0..3 (seed 000 Table 6.1) or auto",
                  r->locality_hint);
         return SMC_ERR_INVALID_VALUE;
     }

@@ -642,6 +642,8 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
         }
         rq.num_dst = e.has_dst;
         rq.dst[0] = e.dst;
+        if (g->det && rq.op == MEM_LOAD && rq.space == MEM_GLOBAL)
+            tm_detect_access(g, w->cta_linear, rq.addr, x.active);
         int32_t slot = memrec_alloc(sm);
         if (slot < 0) {
             g->fault = SMC_ERR_OUT_OF_MEMORY;
@@ -802,7 +804,8 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
 
     sched_inputs in;
     memset(&in, 0, sizeof in);
-    in.policy = (uint8_t)c->policy;
+    in.policy = (uint8_t)g->sched_policy;
+    in.group_prio = (uint8_t)g->group_prio;
     in.warp_limit = (uint8_t)c->warp_limit;
     in.pool_size = (uint8_t)c->pool_size;
 
@@ -847,6 +850,8 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
             continue;
         for (uint32_t j = 0; j < ct->nwarps; j++) {
             tm_warp *tw = &sm->warp[ct->slot[j]];
+            if (g->grouping != TM_GROUP_NONE)
+                tm_group_release(sm, ct->slot[j]);
             tw->cta = NULL;
             tw->cta_slot = -1;
             sm->used_slots &= ~(1ull << ct->slot[j]);
@@ -859,6 +864,9 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
     sm->cta_check = 0;
 
     in.launch = sm->launch_next;
+    if (g->grouping != TM_GROUP_NONE)
+        for (uint64_t l = in.launch; l; l &= l - 1)
+            in.launch_group[__builtin_ctzll(l)] = sm->warp[__builtin_ctzll(l)].group;
     in.finish = sm->finish_next & ~sm->launch_next;
     sm->launch_next = sm->finish_next = 0;
 

@@ -51,6 +51,12 @@ void timing_stats_print(const timing_stats *s, FILE *out)
     if (s->locality_hint)
         fprintf(out, "  locality hint     %u  (CTAs placed in chunks of %u adjacent blocks)\n",
                 s->locality_hint, s->dispatch_chunk);
+    if (s->locality_detected >= 0)
+        fprintf(out, "  locality detected type %d  (%.1f %% of the first CTAs' lines shared; docs/locality.md)\n",
+                s->locality_detected, 100.0 * s->locality_shared);
+    if (s->warp_groups)
+        fprintf(out, "  warp groups       %s  (grouped warp scheduling, docs/locality.md)\n",
+                strcmp(s->warp_groups, "owl") == 0 ? "owl: CTA groups" : "by the locality hint");
     fprintf(out, "  issue slots       %llu of SMs with resident warps:\n", (unsigned long long)slots);
     if (s->haws.on) {
         const timing_haws_stats *h = &s->haws;
@@ -159,6 +165,13 @@ void timing_stats_json(const timing_stats *s, FILE *out)
     if (s->locality_hint)
         fprintf(out, ",\n  \"locality_hint\": %u, \"dispatch\": \"locality\", "
                 "\"dispatch_chunk\": %u", s->locality_hint, s->dispatch_chunk);
+    /* only under the grouped policy (a hint, or OWL) */
+    if (s->warp_groups)
+        fprintf(out, ",\n  \"warp_groups\": \"%s\"", s->warp_groups);
+    /* only under gpu.locality_hint=auto, in a launch that detected */
+    if (s->locality_detected >= 0)
+        fprintf(out, ",\n  \"locality_detected\": %d, \"locality_shared_lines\": %.4f",
+                s->locality_detected, s->locality_shared);
     /* only with HAWS on, so that records without it stay byte-identical */
     if (s->haws.on) {
         const timing_haws_stats *h = &s->haws;

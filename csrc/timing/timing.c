@@ -201,6 +201,7 @@ int timing_destroy(timing_gpu *g, char *err, size_t errlen)
         free(sm->mr);
     }
     free(g->sm);
+    tm_detect_free(g);
     int rc = tm_wave_finish(g->wave, err, errlen);   /* after the back ends are gone */
     free(g);
     return rc;
@@ -276,6 +277,7 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
                              char *msg, size_t msglen)
 {
     memset(out, 0, sizeof *out);
+    out->locality_detected = -1;        /* (set by a launch that detects) */
     snprintf(out->kernel, sizeof out->kernel, "%s", kernel_name);
     snprintf(out->config, sizeof out->config, "%s", g->cfg.preset);
     snprintf(out->backend, sizeof out->backend, "%s", gpu_backend_name(g->cfg.backend));
@@ -361,9 +363,17 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
     src->ops->mark_joins(src->ctx, g->join);
     for (uint32_t i = 0; i < g->nsm; i++)
         tm_sm_reset(g, &g->sm[i]);
-    tm_dispatch_reset(g, req);
+    tm_dispatch_reset(g, req, kernel_name);
 
     uint32_t nctas = src->ops->num_ctas(src->ctx);
+    /* gpu.locality_hint=auto: the first launch of a kernel detects its type */
+    if (tm_launch_auto(g, req) && tm_detect_known(g, kernel_name) < 0 &&
+        tm_detect_begin(g, nctas) != 0) {
+        mem_destroy(g->mem);
+        free(g->join);
+        tm_set_msg(g, "out of host memory");
+        return out->status = SMC_ERR_OUT_OF_MEMORY;
+    }
     uint32_t next_cta = 0;
     uint64_t last_issue = 0, last_progress = 0, progress = src->ops->progress(src->ctx);
     double t0 = now_seconds(), next_progress = t0 + g->cfg.progress_seconds;
@@ -439,6 +449,7 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
         }
     }
     out->cycles = t;
+    tm_detect_end(g, kernel_name);
     out->warp_insts = src->ops->warp_insts(src->ctx);
     out->thread_insts = src->ops->thread_insts(src->ctx);
     out->ipc = t ? (double)out->warp_insts / (double)t : 0.0;

@@ -27,6 +27,8 @@ extern "C" {
 
 /* ---- occupancy and launch limits (GPUDIAG Eq. 3.1-3.3) ------------------ */
 
+#define TIMING_LOCALITY_AUTO 4u
+
 typedef struct timing_kernel_req {
     uint32_t threads_per_cta;     /* B */
     uint32_t regs_per_thread;     /* r (per thread; per warp = 32 r) */
@@ -34,7 +36,9 @@ typedef struct timing_kernel_req {
     uint64_t num_ctas;            /* G */
     uint32_t locality_hint;       /* seed 000 Table 6.1: 0 = none, 1..3 = the
                                      locality type (CTA placement, dispatch.c;
-                                     gpu.locality_hint overrides it) */
+                                     gpu.locality_hint overrides it);
+                                     TIMING_LOCALITY_AUTO = detect it
+                                     (--locality KERNEL=auto) */
     /* HAWS (statistics only; 0 = regs_per_thread): the kernel's own
      * registers per thread and those with the renaming pool. regs_per_thread
      * above is what occupancy uses (the latter when haws.rename_occupancy). */
@@ -131,6 +135,11 @@ typedef struct timing_stats {
     uint64_t ctas, ctas_per_sm_limit, waves;
     uint32_t locality_hint;       /* the hint the launch ran with (0 = none) */
     uint32_t dispatch_chunk;      /* locality placement: CTAs per chunk (0 with hint 0) */
+    const char *warp_groups;      /* grouped policy's groups: "hint" (seed 000 §6.3.2),
+                                     "owl" (CTA groups), NULL when not grouped */
+    int32_t  locality_detected;   /* gpu.locality_hint=auto: the type detected in this
+                                     launch (0..3), -1 when it did not detect */
+    double   locality_shared;     /* ... the fraction of the sample's lines shared */
     uint64_t fetch_redirects;     /* buffered instruction was not the one executed */
     uint64_t held_pushes;         /* decode held: more than 3 pending source registers */
     uint64_t wb_port_stalls;      /* writebacks delayed by the port limit */

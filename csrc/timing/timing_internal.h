@@ -64,6 +64,8 @@ typedef struct tm_warp {
      * register; the latest mapping of a register wins), cleared at entry */
     uint8_t  nren;
     uint16_t ren_from[2 * HAWS_RENAME_ENTRIES], ren_to[2 * HAWS_RENAME_ENTRIES];
+    uint8_t  group;               /* warp group (grouped policy; dispatch.c) */
+    uint32_t cta_linear;          /* its CTA's linear id (locality_detect.c) */
 } tm_warp;
 
 typedef struct tm_cta {
@@ -117,6 +119,12 @@ typedef struct tm_sm {
     /* locality placement (dispatch.c): this SM's claimed chunk, positions
      * [chunk_next, chunk_end) of the hint's CTA order */
     uint32_t chunk_next, chunk_end;
+    /* warp groups (grouped policy, dispatch.c): the key each group id holds
+     * and its warps on this SM (0 = free); warps placed so far on each
+     * scheduler, CTAs placed so far */
+    uint64_t grp_key[SCHED_MAX_WARPS];
+    uint8_t  grp_refs[SCHED_MAX_WARPS];
+    uint32_t grp_warps_s[SCHED_MAX_SCHEDULERS], grp_ctas;
     /* HAWS: the core's haws_mode before the last edge, and the outcomes of
      * hint-mode branches issued this cycle (inputs of the next edge) */
     uint64_t haws_mode;
@@ -159,6 +167,10 @@ struct timing_gpu {
     uint32_t loc_claimed;         /* locality: positions claimed so far (chunks are
                                      claimed in order, so this is the next one) */
     uint32_t loc_tail;            /* locality: chunks claimed in the tail */
+    /* the running launch's warp scheduling (tm_dispatch_reset): the core's
+     * policy input, group_prio, and how warps are grouped */
+    uint32_t sched_policy, group_prio, grouping;
+    struct tm_detect *det;        /* locality detection (locality_detect.c) */
     /* per launch */
     mem_system *mem;
     inst_source src;              /* where instructions come from (inst_source.h) */
@@ -173,6 +185,15 @@ struct timing_gpu {
 
 /* The failure message of the running launch (timing_run's msg). */
 void tm_set_msg(timing_gpu *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* How the running launch groups its warps (timing_gpu.grouping). */
+enum tm_grouping {
+    TM_GROUP_NONE = 0,            /* not the grouped policy */
+    TM_GROUP_HINT1, TM_GROUP_HINT2, TM_GROUP_HINT3,   /* seed 000 §6.3.2 */
+    TM_GROUP_OWL                  /* CTA groups (Jog et al., ASPLOS'13) */
+};
+/* Warp w of SM sm (a warp slot) leaves its group (its CTA left the SM). */
+void tm_group_release(tm_sm *sm, unsigned w);
 
 /* ---- pipeline.c: one SM ------------------------------------------------- */
 
@@ -207,7 +228,23 @@ const tm_placement *tm_placement_find(const char *name);
 /* Start of a launch (after g->occ and g->st are set): the dispatcher's
  * state and the placement policy of this launch, from its locality hint
  * (req->locality_hint, or gpu.locality_hint when that forces one). */
-void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req);
+void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req, const char *kernel);
+
+/* Locality detection (locality_detect.c; docs/locality.md, "Automatic
+ * detection"): begin for a launch of nctas CTAs (0, or -1 out of memory);
+ * the global loads of CTA `cta` (lanes `active` of addr); at the end of the
+ * launch the type goes into the statistics and is remembered for the kernel;
+ * the type remembered for `kernel`, -1 when none; free at destroy. */
+typedef struct tm_detect tm_detect;
+int  tm_detect_begin(timing_gpu *g, uint32_t nctas);
+void tm_detect_access(timing_gpu *g, uint32_t cta, const uint64_t *addr, uint64_t active);
+void tm_detect_end(timing_gpu *g, const char *kernel);
+int  tm_detect_known(const timing_gpu *g, const char *kernel);
+void tm_detect_free(timing_gpu *g);
+void tm_detect_stop(timing_gpu *g);       /* no detection in this launch (yet) */
+/* Is the launch's hint `auto` (gpu.locality_hint=auto, or the launch's own
+ * TIMING_LOCALITY_AUTO from --locality KERNEL=auto)? (dispatch.c) */
+int  tm_launch_auto(const timing_gpu *g, const timing_kernel_req *req);
 /* Step 1 of cycle t: hand out CTAs. The next CTA to place is *next_cta (of
  * nctas); advances it. 0, or -1 with g->fault set. */
 int  tm_dispatch_cycle(timing_gpu *g, uint32_t *next_cta, uint32_t nctas);

@@ -100,9 +100,11 @@ def core_bits(p):
     per_warp += e * (1 + r + 1)               # scoreboard: valid, reg id, long
     lidx = clog2(wps) if wps > 1 else 1
     per_sched = lidx + lidx + wps + 8 * 32    # arbiter, fetch pointer, pool, counters
+    per_sched += 6                            # grouped policy: active group (sched_group)
     levels = 2 + 7 + 7 + 4 * s + w + w        # policy, limit, pool size, units, barrier, alive
     levels += 2 + 7 + 7 + 7                   # OAWS: mode, Avail_mshr, cap, Miss_inflight
     levels += 7 + 8                           # OAWS OCW logic: OCW, CNT
+    levels += 1 + 6 * w                       # grouped policy: group_prio, group id per warp
     return (w * per_warp + s * per_sched + levels + haws_bits(w, e, rcu) + rcu_bits(w, rcu, r)
             + rename_bits(w, ren, r))
 
@@ -131,6 +133,7 @@ RTL_FORMULAS = {
     "sched_counters": lambda p: 8 * 32,
     "sched_oaws": lambda p: 2 + 3 * 7,        # mode, Avail_mshr, cap, Miss_inflight
     "sched_oaws_ocw": lambda p: 7 + 8,        # OCW, CNT
+    "sched_group": lambda p: 6,               # active group id (grouped policy)
     "sched_qualify": lambda p: 0,
     "sched_rr_pick": lambda p: 0,
     "sched_haws": lambda p: haws_bits(p["NumWarps"], p["SbEntries"], p["RcuDepth"]),
@@ -316,8 +319,9 @@ class SchedulerRtl(unittest.TestCase):
             # pointer 1 bit), plus HAWS with RCU 8 and renaming table 8, per warp:
             # state 32 + 27 + 4 + 6 + 4 = 73, RCU 8 x 26 + 8 + 2 x 4 + 2 = 226,
             # renaming table 8 x 16 + 4 = 132: 4 x 431 = 1724. 1524 before HAWS.
+            # Grouped policy: 4 x 6 group ids + group_prio + 2 x 6 active groups = 37.
             if params == {"NumWarps": 4, "NumSchedulers": 2, "RegIdWidth": 8, "IbufDepth": 2}:
-                self.assertEqual(int(rows["sched_core"]["storage_bits"]), 3440)
+                self.assertEqual(int(rows["sched_core"]["storage_bits"]), 3440 + 37)   # + the grouped policy
             # the estimated SRAM-macro columns: every row has them; the
             # macro-able arrays follow the model, all else is flip-flops
             for block, row in rows.items():

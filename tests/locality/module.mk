@@ -39,3 +39,10 @@ results-locality: $(B)/bin/smcosim-bench
 TEST_SUITES += "tests/locality/results-smoke.sh $(B)"
 TEST_DEPS   += $(B)/bin/smcosim-bench
 endif
+
+# Every Table 6.2 benchmark PASSes under hints 1-3 and OWL on c, rtl and
+# lockstep (small size), C = RTL (hints-pass.sh). Needs the Verilated plugin.
+ifneq ($(and $(TIMING_HAVE_SCHED),$(wildcard bench/drivers/main.c),$(wildcard rtl/sched_core.sv)),)
+TEST_SUITES += "tests/locality/hints-pass.sh $(B)"
+TEST_DEPS   += $(B)/bin/smcosim-bench $(TIMING_PLUGIN)
+endif

@@ -143,6 +143,18 @@ if [ -x "$CLI" ] && SMCOSIM_MODE=timing SMCOSIM_JSON="$tmp/occ.json" run "rt_occ
         bad "rt_occupancy: API says '${got:-?}', the launch had '${json:-?}', the keys give $want"
 fi
 
+# The locality hint from CUDA source (smcosimSetNextLaunchHint,
+# csrc/include/smcosim_cuda.h; docs/locality.md): the first launch has hint
+# 2 in the JSON, the next (no call) and the one after a rejected value none.
+if SMCOSIM_MODE=timing SMCOSIM_JSON="$tmp/loc.json" run "rt_locality" 0 "$CU/rt_locality"; then
+    expect_out "rt_locality: hinted launch computes the same" "rt_locality: all checks passed"
+    expect_err "rt_locality: a bad hint is reported" "smcosimSetNextLaunchHint: hint 7 is not one of 0..3"
+    hints=$(python3 -c "import json,sys; print(' '.join('%s:%s' % (l['kernel'], l.get('locality_hint', 0)) for l in json.load(open(sys.argv[1]))['launches']))" "$tmp/loc.json" 2>/dev/null)
+    [ "$hints" = "_Z4rowsPii:2 _Z4colsPii:0 _Z4rowsPii:0" ] &&
+        ok "rt_locality: the hint goes to the next launch only ($hints)" ||
+        bad "rt_locality: launches and hints '$hints', expected '_Z4rowsPii:2 _Z4colsPii:0 _Z4rowsPii:0'"
+fi
+
 # malloc/free and new/delete in kernels, functional and timing mode; a bad
 # free() is a device fault that names the address.
 for mode in functional timing; do

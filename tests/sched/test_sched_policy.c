@@ -212,6 +212,74 @@ static void test_two_level_swaps_pools(void **state)
     assert_int_equal(reason[4], SCHED_REASON_LONG_DEP);
 }
 
+/* Grouped policy (docs/sched-interface.md, "Grouped"): warps 0, 4, 8, 12 of
+ * scheduler 0 (local 0..3) in groups 1, 0, 1, 0; `n0` instructions in the
+ * group-0 warps, two in the group-1 warps; after cycle 2, one more
+ * instruction into warp 4 when `late` is set. */
+static void run_grouped(unsigned prio, unsigned n0, int late, int *seq, unsigned n)
+{
+    sched_params p;
+    sched_params_default(&p);
+    env e;
+    env_init(&e, &p, SCHED_POLICY_GROUPED, 0x1111);
+    e.in.group_prio = (uint8_t)prio;
+    e.in.launch_group[0] = 1;
+    e.in.launch_group[4] = 0;
+    e.in.launch_group[8] = 1;
+    e.in.launch_group[12] = 0;
+    step(&e);                                   /* launch */
+    memset(e.in.launch_group, 0, sizeof e.in.launch_group);
+    static const unsigned order[] = { 0, 4, 8, 12 };
+    for (unsigned k = 0; k < 8; k++) {
+        unsigned w = order[k % 4];
+        if (w % 8 == 4 && k / 4 >= n0) continue;   /* group-0 warps get n0 */
+        push(&e, w, 0x100 * w + 8 * (k / 4), -1, -1, 0);
+        step(&e);
+    }
+    all_units(&e, 0xF);
+    step(&e);
+    for (unsigned i = 0; i < n; i++) {
+        const sched_issue *is = &out(&e)->issue[0];
+        seq[i] = is->valid ? is->warp : -1;
+        if (late && i == 2) push(&e, 4, 0x4F0, -1, -1, 0);
+        step(&e);
+    }
+    sched_destroy(e.b);
+}
+
+static void test_grouped_round_robin_in_group(void **state)
+{
+    (void)state;
+    int seq[9];
+    /* The active group is 0 after reset: {4, 12} issue round-robin from
+     * after the last warp (local 3 = w12 after reset) until both are empty,
+     * then the scheduler switches to the next group with a ready warp (1:
+     * w0, w8), LRR from after w12. */
+    run_grouped(0, 2, 0, seq, 9);
+    const int want[9] = { 4, 12, 4, 12, 0, 8, 0, 8, -1 };
+    assert_memory_equal(seq, want, sizeof want);
+    /* OWL priority gives the same here: group 0 never becomes ready again */
+    run_grouped(1, 2, 0, seq, 9);
+    assert_memory_equal(seq, want, sizeof want);
+}
+
+static void test_grouped_switch_sticks_owl_returns(void **state)
+{
+    (void)state;
+    int seq[8];
+    /* One instruction in w4 and w12: 4, 12, then group 1 (w0); w4 gets an
+     * instruction for cycle 3. Thesis rule (prio 0): the switch to group 1
+     * sticks until group 1 has no ready warp (8, 0, 8), then back to w4. */
+    run_grouped(0, 1, 1, seq, 8);
+    const int want0[8] = { 4, 12, 0, 8, 0, 8, 4, -1 };
+    assert_memory_equal(seq, want0, sizeof want0);
+    /* OWL (prio 1): group 0 keeps the priority while it has alive warps, so
+     * w4 issues as soon as it is ready; then group 1 from after w4. */
+    run_grouped(1, 1, 1, seq, 8);
+    const int want1[8] = { 4, 12, 0, 4, 8, 0, 8, -1 };
+    assert_memory_equal(seq, want1, sizeof want1);
+}
+
 static void test_swl_limits_issuing_set(void **state)
 {
     (void)state;
@@ -351,9 +419,9 @@ static void test_bad_inputs_and_params(void **state)
     sched_params p;
     sched_params_default(&p);
     env e;
-    env_init(&e, &p, 3, 0);
+    env_init(&e, &p, 4, 0);
     assert_int_equal(sched_step(e.b, &e.in), -1);
-    assert_non_null(strstr(sched_error(e.b), "policy=3"));
+    assert_non_null(strstr(sched_error(e.b), "policy=4"));
     e.in.policy = 0;
     e.in.wb[0].valid = 1;
     e.in.wb[0].warp = 64;
@@ -381,6 +449,8 @@ int main(void)
         cmocka_unit_test(test_gto_greedy_then_oldest),
         cmocka_unit_test(test_gto_returns_to_oldest),
         cmocka_unit_test(test_two_level_swaps_pools),
+        cmocka_unit_test(test_grouped_round_robin_in_group),
+        cmocka_unit_test(test_grouped_switch_sticks_owl_returns),
         cmocka_unit_test(test_swl_limits_issuing_set),
         cmocka_unit_test(test_raw_blocks_until_writeback),
         cmocka_unit_test(test_counters_and_scoreboard_full),
