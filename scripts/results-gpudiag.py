@@ -38,7 +38,6 @@ usage: scripts/results-gpudiag.py [--build DIR] [--size small|default]
 """
 import argparse
 import json
-import math
 import os
 import re
 import shutil
@@ -46,7 +45,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_common import fmt  # noqa: E402
+from results_common import fmt, pearson  # noqa: E402
 
 PRESETS = ("kepler-k20x", "fermi-gtx480", "si-7970")
 ALU = ("sp", "int", "dpu", "sfu")
@@ -121,17 +120,6 @@ def predict(launch, diag):
     bound = max(demand, key=lambda u: demand[u]) if demand and c * max(demand.values()) > p1 \
         else "latency (P_1)"
     return T, bound
-
-
-def pearson(xs, ys):
-    n = len(xs)
-    if n < 2:
-        return float("nan")
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
-    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
 
 
 def top_reason(launch):

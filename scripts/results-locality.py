@@ -25,7 +25,6 @@ usage: scripts/results-locality.py [--build DIR] [--size small|default|large]
 """
 import argparse
 import json
-import math
 import os
 import shutil
 import subprocess
