@@ -40,9 +40,11 @@ VSCHED_RT_OBJS  := $(VSCHED_RT_DIR)/verilated.o $(VSCHED_RT_DIR)/verilated_fst_c
                    $(VSCHED_RT_DIR)/verilated_threads.o
 VSCHED_LDLIBS   := -lstdc++ -lz -pthread -latomic
 
-INCLUDES += -Icosim
+INCLUDES += -Icosim -Icosim/offload
 
-SCHED_OBJS  := $(B)/cosim/sched_if.o $(B)/cosim/sched_cmodel.o $(B)/cosim/sched_stim.o
+SCHED_OBJS  := $(B)/cosim/sched_if.o $(B)/cosim/sched_cmodel.o $(B)/cosim/sched_stim.o \
+               $(B)/cosim/offload/offload_token.o $(B)/cosim/offload/offload_transports.o \
+               $(B)/cosim/offload/offload_cmodel.o
 VSCHED_OBJS := $(B)/cosim/sched_rtl.o $(B)/cosim/sched_lockstep.o $(B)/cosim/vsched_shim.o \
                $(B)/cosim/sched_ctrace.o
 # The C model's FST writer uses fstapi (header with Verilator, code in the
