@@ -615,6 +615,7 @@ class Design:
         self.liberty_hash = sha256_file(liberty)
         self.units = {}
 
+
     def elaborate(self, root, params):
         """The tree of units below `root` with the given parameters: Yosys
         elaborates it (proc) and lists each derived module's parameters and
@@ -693,11 +694,11 @@ class Design:
 
         def cmos(job, d):
             gen = job.deps[0]
-            stat, ltp, il = (os.path.join(d, f) for f in ("cmos.json", "ltp.txt", "cmos.il"))
+            stat, blif, il = (os.path.join(d, f) for f in ("cmos.json", "depth.blif", "cmos.il"))
             script = [f"read_rtlil {os.path.join(gen.dir, 'generic.il')}",
                       "async2sync", "dffunmap", "abc -g cmos2", "opt_clean"]
             if not bbs:
-                script.append(f"tee -q -o {ltp} ltp -noff")
+                script.append(f"write_blif -icells -conn {blif}")
             # the netlist without the black boxes, for the blocks above
             script += ["delete =A:blackbox", f"write_rtlil {il}"]
             script += [f"delete t:{n}" for n in bbs] + [f"tee -q -o {stat} stat -json -tech cmos"]
@@ -705,7 +706,7 @@ class Design:
                   cwd=rtl.dir)
             r = cmos_figures(stat, u.block)
             if not bbs:
-                r["depth"] = read_depth(ltp, u.block)
+                r["depth"] = read_depth(blif, u.block)
             return r
 
         def nangate(job, d):
@@ -760,7 +761,7 @@ class Design:
         deps = list(dict.fromkeys(net.values()))
 
         def build(job, d):
-            stat, ltp = os.path.join(d, "stat.txt"), os.path.join(d, "ltp.txt")
+            stat, blif = os.path.join(d, "stat.txt"), os.path.join(d, "depth.blif")
             # the cell library, so that the checks and opt_clean know each
             # cell's ports
             script = {"cmos": [], "nangate": [f"read_liberty -lib {self.liberty}"],
@@ -776,7 +777,8 @@ class Design:
                     script.append(f"rename {k.block} {n}")
             script += [f"hierarchy -check -top {u.block}", "flatten", "opt_clean"]
             if kind == "cmos":
-                script += [f"tee -q -o {stat} stat -json -tech cmos", f"tee -q -o {ltp} ltp -noff"]
+                script += [f"tee -q -o {stat} stat -json -tech cmos",
+                           f"write_blif -icells -conn {blif}"]
             elif kind == "nangate":
                 script.append(f"tee -q -o {stat} stat -liberty {self.liberty}")
             else:
@@ -785,7 +787,7 @@ class Design:
                   "as a whole", cwd=self.rtl.dir)
             if kind == "cmos":
                 r = cmos_figures(stat, u.block)
-                r["depth"] = read_depth(ltp, u.block)
+                r["depth"] = read_depth(blif, u.block)
                 return r
             if kind == "nangate":
                 return nangate_figures(stat, u.block)
@@ -858,12 +860,86 @@ def parse_mems(path):
 
 
 def read_depth(path, module):
+    """Logic depth of the gate netlist Yosys wrote as BLIF (`write_blif
+    -icells -conn`): the most gates on a path from an input port or a
+    flip-flop output to an output port or a flip-flop input, the number
+    Yosys `ltp -noff` prints as "length".  Computed here because `ltp` took
+    most of the longest jobs' time (31 s of the Kepler core's 49 s
+    `whole-cmos`), this takes about 2 s on the same 386 k gates; the two
+    agree on every block of both presets (docs/area.md, "Where the time
+    goes").  `.conn a b` makes two names one net (no gate); flip-flops
+    (`$_DFF_*`, `$_DLATCH_*`, `$_SR_*` and their variants) cut paths; every
+    other cell is a gate whose output is its `Y` pin.  The BLIF is removed
+    afterwards (the Kepler core's is 75 MB)."""
+    parent = {}
+
+    def find(n):
+        root = n
+        while parent.get(root, root) != root:
+            root = parent[root]
+        while parent.get(n, n) != root:
+            parent[n], n = root, parent[n]
+        return root
+
+    gates = []                                    # (output net, input nets)
+    model = None
     with open(path, encoding="utf-8") as f:
-        text = f.read()
-    for m in re.finditer(r"Longest topological path in \\?(\S+) \(length=(-?\d+)\)", text):
-        if m.group(1) == module:
-            return max(int(m.group(2)), 0)
-    raise FlowError(f"{path}: no logic depth for module '{module}'")
+        for line in f:
+            if line.startswith(".subckt") or line.startswith(".gate"):
+                parts = line.split()
+                typ, pins = parts[1], dict(p.split("=", 1) for p in parts[2:])
+                if re.match(r"\$_(DFF|DFFE|SDFF|SDFFE|SDFFCE|ALDFF|ALDFFE|DFFSR|DFFSRE|"
+                            r"DLATCH|DLATCHSR|SR)_", typ):
+                    continue
+                if "Y" not in pins:
+                    raise FlowError(f"{path}: cell type {typ} has no output Y; cannot "
+                                    "measure logic depth")
+                y = pins.pop("Y")
+                gates.append((y, list(pins.values())))
+            elif line.startswith(".conn"):
+                _, a, b = line.split()
+                ra, rb = find(a), find(b)
+                if ra != rb:
+                    parent[rb] = ra
+            elif line.startswith(".model"):
+                model = line.split()[1]
+    if model != module:
+        raise FlowError(f"{path}: no logic depth for module '{module}'")
+    driver = {}
+    for y, ins in gates:
+        driver[find(y)] = [find(i) for i in ins]
+    depth, state = {}, {}                          # state: 1 on the stack, 2 done
+    for start in driver:
+        if start in depth:
+            continue
+        stack = [start]
+        while stack:
+            n = stack[-1]
+            if n in depth:
+                stack.pop()
+                continue
+            ins = driver.get(n)
+            if ins is None:
+                depth[n] = 0
+                stack.pop()
+                continue
+            todo = [i for i in ins if i not in depth]
+            if todo and state.get(n) != 1:
+                state[n] = 1
+                for i in todo:
+                    if state.get(i) == 1:
+                        raise FlowError(f"{path}: combinational loop through net {i}")
+                stack.extend(todo)
+                continue
+            if todo:
+                raise FlowError(f"{path}: combinational loop through net {todo[0]}")
+            depth[n] = 1 + max((depth[i] for i in ins), default=0)
+            state[n] = 2
+            stack.pop()
+    os.remove(path)
+    return max(depth.values(), default=0)
+
+
 # --------------------------------------------------------------------------
 # Fmax on an iCE40 HX8K
 # --------------------------------------------------------------------------
@@ -1047,7 +1123,8 @@ def render_md(set_name, params, options, rows, top, liberty):
                  "per port as in CACTI, plus a row, column and control periphery of Nangate45 "
                  "cells. The flip-flop figures of the same bits are in the columns before.")
     lines.append("- logic depth: longest path between flip-flops and ports of the NAND2/NOR2/INV "
-                 "netlist in gate levels (Yosys `ltp -noff`): a critical-path proxy, not a delay.")
+                 "netlist in gate levels (as Yosys `ltp -noff` counts them, computed by the flow "
+                 "from the netlist written as BLIF): a critical-path proxy, not a delay.")
     if options.get("nextpnr"):
         lines.append("- Fmax (whole core only): nextpnr-ice40 --hx8k (seed 1) on the core wrapped "
                      "so that all its inputs come from and all its outputs go to flip-flops of "
