@@ -11,3 +11,17 @@
 OFFLOAD_LIB_OBJS := $(B)/cosim/sched_group.o $(B)/cosim/sched_open.o \
                     $(B)/cosim/offload/offload_group.o $(B)/cosim/offload/offload_check.o
 $(SCHED_LIB): $(OFFLOAD_LIB_OBJS)
+
+# make bench: the offload table (offload_bench.c; docs/offload.md, "Bench"),
+# then end-to-end rows through smcosim run. OFFLOAD_BENCH_TRANSPORT picks
+# the transport (default cmodel).
+OFFLOAD_BENCH := $(B)/cosim/offload/offload_bench
+OFFLOAD_BENCH_TRANSPORT ?= cmodel
+$(OFFLOAD_BENCH): $(B)/cosim/offload/offload_bench.o $(VSCHED_LIB) $(SCHED_LIB)
+	$(CC) $(LDFLAGS) -Wl,-u,sched_rtl_create $^ -o $@ $(VSCHED_LDLIBS) $(LDLIBS)
+ALL_TARGETS += $(OFFLOAD_BENCH)
+
+.PHONY: offload-bench
+offload-bench: $(OFFLOAD_BENCH) $(B)/bin/smcosim
+	@tests/offload/bench-offload.sh $(B) $(OFFLOAD_BENCH_TRANSPORT)
+BENCH_TARGETS += offload-bench
