@@ -177,7 +177,7 @@ int offload_check_sync(offload_check *c, offload_check_fail *f)
         c->fail.lane = 0;
         c->fail.tag = c->tag[0];
         c->fail.lane_cycle = c->lane_cycle[0];
-        snprintf(c->fail.msg, sizeof c->fail.msg, "offload check: transport %s failed: %s",
+        snprintf(c->fail.msg, sizeof c->fail.msg, "offload check: transport %s failed: %.180s",
                  c->t->name, err);
         *f = c->fail;
         return -1;

@@ -51,7 +51,7 @@ static int exchange(off_group *og, unsigned blame)
     if (og->t->run(og->dev, 1, og->ctl, og->in, og->out, err, sizeof err) != 0) {
         sched_backend *b = &og->view[blame].b;
         b->failed = 1;
-        snprintf(b->error, sizeof b->error, "offload transport %s failed: %s", og->t->name, err);
+        snprintf(b->error, sizeof b->error, "offload transport %s failed: %.200s", og->t->name, err);
         return -1;
     }
     for (unsigned l = 0; l < og->base.n; l++)
