@@ -250,7 +250,8 @@ void sched_reset(sched_backend *b)
  * state. The ranges of the inputs are checked after this (by the back end's
  * checked step, or sched_inputs_check), not twice: sched_haws_check skips a
  * push whose warp is out of range and that check names it. */
-static int haws_rules(sched_backend *b, const sched_inputs *in)
+static inline __attribute__((always_inline)) int haws_rules(sched_backend *b,
+                                                            const sched_inputs *in)
 {
     unsigned rcu_push = 0;
     for (unsigned s = 0; s < b->params.num_schedulers; s++) rcu_push |= in->push[s].rcu;

@@ -157,14 +157,19 @@ static int cores_fail(timing_gpu *g, unsigned bad)
     return -1;
 }
 
-static int cores_edge(timing_gpu *g, uint64_t t)
+/* ... and *busy |= whether a stepped SM has work left. */
+static int cores_edge(timing_gpu *g, uint64_t t, int *busy)
 {
     unsigned bad = 0;
     int rc = sched_group_step(g->cores, g->sched_in, g->sched_active, &bad);
     uint32_t stepped = rc == 0 ? g->nsm : bad;   /* members before a failure stepped */
-    for (uint32_t i = 0; i < stepped && i < g->nsm; i++)
-        if (g->sched_active[i] && tm_sm_after(g, &g->sm[i], t) != 0)
+    for (uint32_t i = 0; i < stepped && i < g->nsm; i++) {
+        if (!g->sched_active[i])
+            continue;   /* (an SM not stepped has no work: tm_sm_busy) */
+        if (tm_sm_after(g, &g->sm[i], t) != 0)
             return -1;
+        *busy |= tm_sm_work(&g->sm[i]);
+    }
     return rc == 0 ? 0 : cores_fail(g, bad);
 }
 
@@ -497,10 +502,8 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
             if (g->sched_active[i] && tm_sm_back(g, &g->sm[i], t) != 0)
                 break;
         }
-        if (g->fault || cores_edge(g, t) != 0)
+        if (g->fault || cores_edge(g, t, &busy) != 0)
             break;
-        for (uint32_t i = 0; i < g->nsm; i++)
-            busy |= tm_sm_work(&g->sm[i]);
         if (issued)
             last_issue = t;
         if (!busy && next_cta >= nctas) {
