@@ -246,18 +246,32 @@ void sched_reset(sched_backend *b)
     b->ops->reset(b);
 }
 
-int sched_step(sched_backend *b, const sched_inputs *in)
+/* The HAWS rules on the current outputs: only while some warp has HAWS
+ * state. The ranges of the inputs are checked after this (by the back end's
+ * checked step, or sched_inputs_check), not twice: sched_haws_check skips a
+ * push whose warp is out of range and that check names it. */
+static inline __attribute__((always_inline)) int haws_rules(sched_backend *b,
+                                                            const sched_inputs *in)
 {
-    if (b->failed) return -1;
-    /* HAWS rules on the current outputs: only while some warp has HAWS
-     * state. The ranges of the inputs are checked after this (by the back
-     * end's checked step, or below), not twice: sched_haws_check skips a
-     * push whose warp is out of range and that check names it. */
     unsigned rcu_push = 0;
     for (unsigned s = 0; s < b->params.num_schedulers; s++) rcu_push |= in->push[s].rcu;
     if (((b->out.haws_mode | b->out.rcu_busy) != 0 || rcu_push) &&
         sched_haws_check(&b->params, &b->out, in, b->error, sizeof b->error) != 0)
         return -1;
+    return 0;
+}
+
+int sched_step_check(sched_backend *b, const sched_inputs *in)
+{
+    if (b->failed) return -1;
+    if (haws_rules(b, in) != 0) return -1;
+    return sched_inputs_check(&b->params, in, b->error, sizeof b->error);
+}
+
+int sched_step(sched_backend *b, const sched_inputs *in)
+{
+    if (b->failed) return -1;
+    if (haws_rules(b, in) != 0) return -1;
     if (b->ops->checked_step) {
         if (b->ops->checked_step(b, in) != 0) return -1;
     } else {

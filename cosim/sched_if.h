@@ -368,6 +368,11 @@ int sched_haws_check(const sched_params *p, const sched_outputs *o, const sched_
                      char *err, size_t errlen);
 /* (The same rules, fast and without a message: sched_inputs_scan() in
  * cosim/sched_inputs_scan.h.) */
+/* Everything sched_step() checks before it steps (a failed back end, the
+ * HAWS rules, the input ranges), without stepping: 0, or -1 with
+ * b->error set. For back ends that step many instances at once (the
+ * offload group, sched_group.h). */
+int sched_step_check(sched_backend *b, const sched_inputs *in);
 
 /* ---- opening a back end by name (sched_open.c) -------------------------- */
 

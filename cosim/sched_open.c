@@ -12,13 +12,16 @@
  *     — they come from the plugin libsmc_vsched.so, built from the same
  *     sources, which is dlopen'ed on first use (sched_plugin_symbol).
  *
- * A new back end (e.g. an OpenCL evaluation of the synthesized netlist) is
- * one more row of sched_kinds[] below: its name, its create function as a
- * weak reference, and the symbol to look for in the plugin when it is not
- * linked. Nothing that opens back ends changes.
+ * A new back end is one more row of sched_kinds[] below: its name, its
+ * create function as a weak reference, and the symbol to look for in the
+ * plugin when it is not linked; a kind that takes an argument ("offload:
+ * cmodel") has a create function with the argument instead, and a kind
+ * that steps all SMs at once its own group opener (sched_group.h). Nothing
+ * that opens back ends changes.
  */
 #define _GNU_SOURCE   /* dladdr */
 #include "sched_if.h"
+#include "sched_group_impl.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -56,14 +59,25 @@ static sched_backend *open_cmodel(const sched_params *p, const sched_trace_opts 
     return traced ? traced(p, trace, err, errlen) : NULL;
 }
 
+typedef sched_backend *(*sched_create_arg_fn)(const sched_params *p, const char *arg,
+                                              const sched_trace_opts *trace, char *err,
+                                              size_t errlen);
+
 static const struct sched_kind {
-    const char     *name;          /* as --sched names it */
-    sched_create_fn linked;        /* NULL when not linked into this program */
-    const char     *plugin_symbol; /* where to find it otherwise; NULL = always linked */
+    const char         *name;          /* as --sched names it */
+    sched_create_fn     linked;        /* NULL when not linked into this program */
+    const char         *plugin_symbol; /* where to find it otherwise; NULL = always linked */
+    sched_create_arg_fn with_arg;      /* instead of linked: "name[:arg]" (always linked) */
+    const char         *default_arg;   /* ... when the spec has no ":arg" */
+    sched_group_open_fn group;         /* its own group (sched_group.h); NULL = a loop
+                                          over one back end per member */
 } sched_kinds[] = {
-    { "c",        open_cmodel,           NULL },
-    { "rtl",      sched_rtl_create,      "sched_rtl_create" },
-    { "lockstep", sched_lockstep_create, "sched_lockstep_create" },
+    { "c",        open_cmodel,           NULL,                    NULL, NULL, NULL },
+    { "rtl",      sched_rtl_create,      "sched_rtl_create",      NULL, NULL, NULL },
+    { "lockstep", sched_lockstep_create, "sched_lockstep_create", NULL, NULL, NULL },
+    /* the core on a device through an offload transport (docs/offload.md) */
+    { "offload",  NULL,                  NULL, offload_backend_open, "netlist",
+      offload_group_open },
 };
 #define SCHED_NUM_KINDS (sizeof sched_kinds / sizeof sched_kinds[0])
 
@@ -123,11 +137,16 @@ void *sched_plugin_symbol(const char *what, const char *name, char *err, size_t 
 
 /* ---- the door ----------------------------------------------------------- */
 
-static const struct sched_kind *kind_find(const char *name)
+/* The kind of a spec "name[:arg]"; *arg = what follows the colon (NULL
+ * when none). A kind without with_arg takes no argument. */
+static const struct sched_kind *kind_find(const char *spec, const char **arg)
 {
+    const char *colon = strchr(spec, ':');
+    size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+    *arg = colon ? colon + 1 : NULL;
     for (size_t i = 0; i < SCHED_NUM_KINDS; i++)
-        if (strcmp(sched_kinds[i].name, name) == 0)
-            return &sched_kinds[i];
+        if (strlen(sched_kinds[i].name) == n && strncmp(sched_kinds[i].name, spec, n) == 0)
+            return colon && !sched_kinds[i].with_arg ? NULL : &sched_kinds[i];
     return NULL;
 }
 
@@ -136,7 +155,7 @@ static const struct sched_kind *kind_find(const char *name)
 static sched_create_fn kind_create_fn(const struct sched_kind *k, const char *what,
                                       char *err, size_t errlen)
 {
-    if (k->linked)
+    if (k->linked || !k->plugin_symbol)
         return k->linked;
     sched_create_fn fn;
     /* POSIX: a data pointer from dlsym converts to a function pointer */
@@ -146,26 +165,46 @@ static sched_create_fn kind_create_fn(const struct sched_kind *k, const char *wh
 
 int sched_kind_available(const char *kind, const char *what, char *err, size_t errlen)
 {
-    const struct sched_kind *k = kind_find(kind);
+    const char *arg;
+    const struct sched_kind *k = kind_find(kind, &arg);
     if (!k) {
         snprintf(err, errlen, "%s: no scheduler back end '%s'", what, kind);
         return -1;
     }
+    if (k->with_arg)
+        return 0;   /* always linked; its argument is checked when it opens */
     return kind_create_fn(k, what, err, errlen) ? 0 : -1;
 }
 
 sched_backend *sched_open(const char *kind, const sched_params *p, const sched_trace_opts *trace,
                           char *err, size_t errlen)
 {
-    const struct sched_kind *k = kind_find(kind);
+    const char *arg;
+    const struct sched_kind *k = kind_find(kind, &arg);
     if (!k) {
         snprintf(err, errlen, "no scheduler back end '%s'", kind);
         return NULL;
     }
+    if (k->with_arg)
+        return k->with_arg(p, arg ? arg : k->default_arg, trace, err, errlen);
     char what[64];
     snprintf(what, sizeof what, "--sched %s", kind);
     sched_create_fn create = kind_create_fn(k, what, err, errlen);
     return create ? create(p, trace, err, errlen) : NULL;
+}
+
+int sched_kind_group(const char *kind, sched_group_open_fn *native, const char **arg,
+                     char *err, size_t errlen)
+{
+    const struct sched_kind *k = kind_find(kind, arg);
+    if (!k) {
+        snprintf(err, errlen, "no scheduler back end '%s'", kind);
+        return -1;
+    }
+    *native = k->group;
+    if (!*arg)
+        *arg = k->default_arg;
+    return k->group ? 1 : 0;
 }
 
 /* The lockstep test hook, wherever the lockstep back end came from. */

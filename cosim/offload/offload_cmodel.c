@@ -8,11 +8,14 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct offload_dev {
     sched_params    params;
     unsigned        lanes;
     sched_backend **lane;
+    long long       fail_at;     /* test hook "fail_at=N": exchange N fails; -1 = never */
+    long long       runs;
 };
 
 static void cm_close(offload_dev *d)
@@ -29,9 +32,17 @@ static void cm_close(offload_dev *d)
 static offload_dev *cm_open(const sched_params *p, unsigned lanes, const char *arg, char *err,
                             size_t errlen)
 {
+    /* "fail_at=N": a test hook for the offload back end's handling of a
+     * failing device (exchange N, counted from 0, reports a failure) */
+    long long fail_at = -1;
     if (arg && *arg) {
-        snprintf(err, errlen, "takes no argument (got '%s')", arg);
-        return NULL;
+        char *end;
+        if (strncmp(arg, "fail_at=", 8) != 0 || (fail_at = strtoll(arg + 8, &end, 10)) < 0 ||
+            end == arg + 8 || *end) {
+            snprintf(err, errlen, "takes no argument (got '%s'; only the test hook "
+                     "fail_at=N)", arg);
+            return NULL;
+        }
     }
     offload_dev *d = calloc(1, sizeof *d);
     if (!d || !(d->lane = calloc(lanes, sizeof *d->lane))) {
@@ -41,6 +52,7 @@ static offload_dev *cm_open(const sched_params *p, unsigned lanes, const char *a
     }
     d->params = *p;
     d->lanes = lanes;
+    d->fail_at = fail_at;
     for (unsigned l = 0; l < lanes; l++) {
         d->lanes = l + 1;
         if (!(d->lane[l] = sched_cmodel_create(p, err, errlen))) {
@@ -57,6 +69,10 @@ static int cm_run(offload_dev *d, unsigned k, const uint8_t *ctl, const uint64_t
     unsigned iw = offload_words(offload_in_bits(&d->params));
     unsigned ow = offload_words(offload_out_bits(&d->params));
     sched_inputs si;
+    if (d->runs++ == d->fail_at) {
+        snprintf(err, errlen, "injected device failure (fail_at=%lld)", d->fail_at);
+        return -1;
+    }
     for (unsigned c = 0; c < k; c++)
         for (unsigned l = 0; l < d->lanes; l++) {
             size_t i = (size_t)c * d->lanes + l;

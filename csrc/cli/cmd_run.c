@@ -45,7 +45,11 @@
     "  --report FILE        also write the instruction-count table to FILE\n" \
     "  --config X[,Y...]    presets / config files, in order (SMCOSIM_CONFIG)\n" \
     "  --set key=value      override one configuration key (repeatable; SMCOSIM_SET)\n" \
-    "  --sched c|rtl|lockstep  scheduler back end (SMCOSIM_SCHED)\n" \
+    "  --sched c|rtl|lockstep|offload[:TRANSPORT]  scheduler back end (SMCOSIM_SCHED;\n" \
+    "                       offload: the core on a device, docs/offload.md)\n" \
+    "  --check-rtl offload[:TRANSPORT][:K]  replay check: the run's scheduler tokens\n" \
+    "                       go to the offload transport K cycles at a time and the\n" \
+    "                       first difference fails the run (SMCOSIM_CHECK_RTL)\n" \
     "  --policy P           lrr, gto, two-level[:POOL], swl:N, oaws-static[:SMR], oaws-dyn, owl (SMCOSIM_POLICY)\n" \
     "  --json FILE          all timing statistics as JSON, rewritten after every\n" \
     "                       kernel (SMCOSIM_JSON)\n" \
@@ -81,6 +85,7 @@ static const run_option_def run_option_table[] = {
     { "--config", "SMCOSIM_CONFIG", 0 },
     { "--seed",   "SMCOSIM_SEED", 0 },
     { "--sched",  "SMCOSIM_SCHED", 0 },
+    { "--check-rtl", "SMCOSIM_CHECK_RTL", 0 },
     { "--policy", "SMCOSIM_POLICY", 0 },
     { "--json",   "SMCOSIM_JSON", 0 },
     { "--fst",    "SMCOSIM_FST", 0 },

@@ -33,7 +33,8 @@
 #include <string.h>
 
 static const char *const policy_names[] = { "lrr", "gto", "two-level", "owl", NULL };
-static const char *const backend_names[] = { "c", "rtl", "lockstep", NULL };
+static const char *const backend_names[] = { "c", "rtl", "lockstep", "offload", NULL };
+static const char *const check_names[] = { "off", "offload", NULL };   /* enum gpu_check_rtl */
 static const char *const dispatch_names[] = { "round-robin", NULL };
 static const char *const haws_names[] = { "off", "warp", "all", NULL };   /* enum gpu_haws */
 static const char *const oaws_names[] = { "off", "static", "dynamic", NULL };   /* enum gpu_oaws */
@@ -47,7 +48,7 @@ static const char *const unit_names[GPU_UNIT_COUNT] = {
 
 const char *gpu_unit_name(unsigned u) { return u < GPU_UNIT_COUNT ? unit_names[u] : "?"; }
 const char *gpu_policy_name(unsigned p) { return p < 4 ? policy_names[p] : "?"; }
-const char *gpu_backend_name(unsigned b) { return b < 3 ? backend_names[b] : "?"; }
+const char *gpu_backend_name(unsigned b) { return b < 4 ? backend_names[b] : "?"; }
 const char *gpu_haws_name(unsigned h) { return h < 3 ? haws_names[h] : "?"; }
 
 #define G32(name, field, lo, hi, doc) CK_KEY_U32(name, gpu_config, field, lo, hi, doc)
@@ -87,7 +88,10 @@ static const ck_key gpu_keys[] = {
     CK_KEY_ENUM("sched.policy", gpu_config, policy, policy_names, "warp-scheduling policy (lrr, gto, two-level, owl = CTA-aware, Jog et al. ASPLOS'13: the grouped policy over CTA groups with OWL's priority, docs/locality.md); --policy also accepts swl:N, oaws-static[:SMR], oaws-dyn (docs/oaws.md)"),
     G32("sched.warp_limit", warp_limit, 0, 64, "SWL: the first N alive warps of an SM (by id) may issue (0 = no limit; at most the warps of one scheduler; must not be below the warps of a block for kernels with barriers)"),
     G32("sched.pool_size", pool_size, 1, 64, "two-level: warps in the active pool per scheduler"),
-    CK_KEY_ENUM("sched.backend", gpu_config, backend, backend_names, "scheduler back end: C model, Verilated RTL, or both in lockstep"),
+    CK_KEY_ENUM("sched.backend", gpu_config, backend, backend_names, "scheduler back end: C model, Verilated RTL, both in lockstep, or the RTL on a device through an offload transport (closed loop, one exchange per cycle for all SMs; docs/offload.md)"),
+    CK_KEY_STR("sched.offload_transport", gpu_config, offload_transport, "offload transport \"name[:arg]\" of sched.backend=offload and of sched.check_rtl: netlist (the Yosys netlist in an OpenCL interpreter kernel), vl-board (the board kernel's Verilated model), ocl-board, cmodel (C models behind the token codec, a test double); docs/offload.md"),
+    CK_KEY_ENUM("sched.check_rtl", gpu_config, check_rtl, check_names, "replay check of a run of sched.backend c, rtl or lockstep: off; offload = its scheduler-boundary tokens go to sched.offload_transport in batches of sched.check_k cycles x all SMs, and the first differing output fails the run (cycle, SM, signal, both values); --check-rtl sets it"),
+    G32("sched.check_k", check_k, 1, 1 << 20, "replay check: cycles per exchange with the device (the report does not depend on it; k x SMs token buffers must fit in 1 GiB)"),
     UNIT_KEYS("sp", GPU_UNIT_SP, "single-precision/ALU"),
     UNIT_KEYS("sfu", GPU_UNIT_SFU, "special-function"),
     UNIT_KEYS("dpu", GPU_UNIT_DPU, "double-precision"),
@@ -357,6 +361,11 @@ int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errle
     c.haws_rename_occupancy = 1;
     c.haws_validate = 1;
     c.haws_hints_file[0] = '\0';
+    /* the offload path: the netlist transport, no replay check (its k
+     * when one is asked for: docs/offload.md, "Back end and modes") */
+    snprintf(c.offload_transport, sizeof c.offload_transport, "netlist");
+    c.check_rtl = GPU_CHECK_OFF;
+    c.check_k = 1024;
     /* OAWS is off in every preset; the paper's parameters (seed 001 §4.2,
      * §4.3.1); ocw bounds 0 = the preset's schedulers and warps. */
     c.oaws = GPU_OAWS_OFF;
@@ -552,14 +561,65 @@ const char *gpu_policy_string(const gpu_config *c, char *buf, size_t len)
     return buf;
 }
 
+/* A transport spec into sched.offload_transport. */
+static int set_transport(gpu_config *cfg, const char *what, const char *spec, size_t n,
+                         char *err, size_t errlen)
+{
+    if (n == 0 || n > GPU_OFFLOAD_SPEC_MAX)
+        return smc_fail(err, errlen, "%s: the offload transport must be 1..%d characters",
+                        what, GPU_OFFLOAD_SPEC_MAX);
+    memcpy(cfg->offload_transport, spec, n);
+    cfg->offload_transport[n] = '\0';
+    return 0;
+}
+
 int gpu_config_set_backend(gpu_config *cfg, const char *name, char *err, size_t errlen)
 {
+    if (strncmp(name, "offload:", 8) == 0) {
+        char what[300];
+        snprintf(what, sizeof what, "--sched '%.280s'", name);
+        if (set_transport(cfg, what, name + 8, strlen(name + 8), err, errlen) != 0)
+            return -1;
+        cfg->backend = GPU_SCHED_OFFLOAD;
+        return 0;
+    }
     for (uint32_t i = 0; backend_names[i]; i++)
         if (strcmp(name, backend_names[i]) == 0) {
             cfg->backend = i;
             return 0;
         }
-    return smc_fail(err, errlen, "unknown scheduler back end '%s' (c, rtl, lockstep)", name);
+    return smc_fail(err, errlen, "unknown scheduler back end '%s' (c, rtl, lockstep, "
+                    "offload[:TRANSPORT])", name);
+}
+
+int gpu_config_set_check(gpu_config *cfg, const char *spec, char *err, size_t errlen)
+{
+    char what[300];
+    snprintf(what, sizeof what, "--check-rtl '%.280s'", spec);
+    if (strcmp(spec, "off") == 0) {
+        cfg->check_rtl = GPU_CHECK_OFF;
+        return 0;
+    }
+    if (strcmp(spec, "offload") != 0 && strncmp(spec, "offload:", 8) != 0)
+        return smc_fail(err, errlen, "%s: expected off or offload[:TRANSPORT[:ARG]][:K]", what);
+    gpu_config c = *cfg;
+    const char *rest = spec[7] ? spec + 8 : "";
+    size_t n = strlen(rest);
+    /* K: the last field, when it is all digits */
+    const char *last = strrchr(rest, ':');
+    last = last ? last + 1 : rest;
+    if (*last && strspn(last, "0123456789") == strlen(last)) {
+        unsigned long k = strtoul(last, NULL, 10);
+        if (strlen(last) > 7 || k < 1 || k > (1ul << 20))
+            return smc_fail(err, errlen, "%s: K must be 1..%lu cycles", what, 1ul << 20);
+        c.check_k = (uint32_t)k;
+        n = last > rest ? (size_t)(last - rest - 1) : 0;
+    }
+    if (n && set_transport(&c, what, rest, n, err, errlen) != 0)
+        return -1;
+    c.check_rtl = GPU_CHECK_OFFLOAD;
+    *cfg = c;
+    return 0;
 }
 
 void gpu_config_print(const gpu_config *cfg, FILE *out)

@@ -58,7 +58,10 @@ typedef struct gpu_unit_config {
 /* GPU_POLICY_OWL: the core's grouped policy over CTA groups with group_prio 1
  * (docs/locality.md, "OWL"); the others are the core's policy numbers. */
 enum gpu_policy { GPU_POLICY_LRR = 0, GPU_POLICY_GTO, GPU_POLICY_TWO_LEVEL, GPU_POLICY_OWL };
-enum gpu_sched_backend { GPU_SCHED_C = 0, GPU_SCHED_RTL, GPU_SCHED_LOCKSTEP };
+enum gpu_sched_backend { GPU_SCHED_C = 0, GPU_SCHED_RTL, GPU_SCHED_LOCKSTEP, GPU_SCHED_OFFLOAD };
+/* sched.check_rtl (docs/offload.md, "Back end and modes") */
+enum gpu_check_rtl { GPU_CHECK_OFF = 0, GPU_CHECK_OFFLOAD };
+#define GPU_OFFLOAD_SPEC_MAX 255   /* sched.offload_transport, bytes */
 enum gpu_dispatch { GPU_DISPATCH_ROUND_ROBIN = 0 };
 /* gpu.locality_hint: "launch" = each launch's own hint (smc_launch_ext,
  * --locality); GPU_LOCALITY_FORCE + h forces hint h (0..3, seed 000 Table
@@ -109,6 +112,12 @@ typedef struct gpu_config {
     uint32_t warp_limit;          /* SWL: 0 = none */
     uint32_t pool_size;           /* two-level: active pool per scheduler */
     uint32_t backend;             /* enum gpu_sched_backend */
+    /* The offload back end and the replay check (docs/offload.md): the
+     * transport "name[:arg]" of both, whether a run of c/rtl/lockstep is
+     * checked against it, and the cycles per check exchange. */
+    char     offload_transport[GPU_OFFLOAD_SPEC_MAX + 1];
+    uint32_t check_rtl;           /* enum gpu_check_rtl */
+    uint32_t check_k;
 
     gpu_unit_config unit[GPU_UNIT_COUNT];
 
@@ -169,7 +178,13 @@ int gpu_config_check(const gpu_config *cfg, char *err, size_t errlen);
  * oaws-static[:SMR] (GTO + static OAWS, SMR percent, default 50) | oaws-dyn
  * (GTO + dynamic OAWS). Every form sets sched.oaws (off unless oaws-*). */
 int gpu_config_set_policy(gpu_config *cfg, const char *policy, char *err, size_t errlen);
+/* --sched: c | rtl | lockstep | offload[:TRANSPORT[:ARG]] (the transport
+ * goes into sched.offload_transport). */
 int gpu_config_set_backend(gpu_config *cfg, const char *name, char *err, size_t errlen);
+/* --check-rtl: off | offload[:TRANSPORT[:ARG]][:K] (sched.check_rtl,
+ * sched.offload_transport, sched.check_k; K is the last field when it is a
+ * number). */
+int gpu_config_set_check(gpu_config *cfg, const char *spec, char *err, size_t errlen);
 const char *gpu_policy_name(unsigned policy);
 const char *gpu_backend_name(unsigned backend);
 const char *gpu_haws_name(unsigned haws);   /* "off", "warp", "all" */

@@ -17,7 +17,12 @@ SMC_MODEL_SRCS := csrc/config/gpu_config.c csrc/util/config_keys.c csrc/util/fai
                   mem-model/mem_stats.c csrc/timing/occupancy.c csrc/timing/stats.c
 ifneq ($(TIMING_HAVE_SCHED),)
 SMC_MODEL_SRCS += csrc/timing/timing.c cosim/sched_if.c cosim/sched_cmodel.c csrc/timing/oaws.c
-SMC_MODEL_SRCS += cosim/sched_open.c
+SMC_MODEL_SRCS += cosim/sched_open.c cosim/sched_group.c
+# the offload back end (docs/offload.md): its group, the replay check, the
+# token codec and the transports' table with the C-model transport
+SMC_MODEL_SRCS += cosim/offload/offload_group.c cosim/offload/offload_check.c \
+                  cosim/offload/offload_token.c cosim/offload/offload_transports.c \
+                  cosim/offload/offload_cmodel.c
 SMC_MODEL_SRCS += csrc/timing/pipeline.c csrc/timing/dispatch.c csrc/timing/locality_detect.c csrc/timing/timing_wave.c \
                   csrc/timing/inst_source_emu.c csrc/timing/timing_lockstep.c
 else

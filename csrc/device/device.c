@@ -129,6 +129,8 @@ static int device_config(smc_device *dev, const smc_device_opts *o, int *timing,
     if (pol && gpu_config_set_policy(c, pol, err, errlen) != 0) return -1;
     const char *sch = opt_or_env(o ? o->sched : NULL, "SMCOSIM_SCHED");
     if (sch && gpu_config_set_backend(c, sch, err, errlen) != 0) return -1;
+    const char *chk = getenv("SMCOSIM_CHECK_RTL");   /* smcosim run --check-rtl */
+    if (chk && *chk && gpu_config_set_check(c, chk, err, errlen) != 0) return -1;
     if (gpu_config_check(c, err, errlen) != 0) return -1;
     int mode = o ? o->mode : SMC_MODE_DEFAULT;
     if (mode == SMC_MODE_DEFAULT) {

@@ -134,7 +134,7 @@ static tm_wb wb_pop(tm_sm *sm)
 
 void tm_sm_reset(timing_gpu *g, tm_sm *sm)
 {
-    sched_reset(sm->sched);
+    /* (the core: sched_group_reset of all SMs' cores, timing.c) */
     for (unsigned w = 0; w < SCHED_MAX_WARPS; w++) {
         sm->warp[w].cta_slot = -1;
         sm->warp[w].cta = NULL;
@@ -785,7 +785,8 @@ int tm_sm_front(timing_gpu *g, tm_sm *sm, uint64_t t, int *issued)
     return 0;
 }
 
-/* Back half of cycle t (mem_now() == t + 1): completions, inputs, edge. */
+/* Back half of cycle t (mem_now() == t + 1): completions, the core's
+ * inputs for the edge that ends it (into g->sched_in). */
 int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
 {
     const gpu_config *c = &g->cfg;
@@ -1007,20 +1008,17 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
     memcpy(in.hbr, sm->hbr, sizeof in.hbr);
     memset(sm->hbr, 0, sizeof sm->hbr);
 
-    if (sched_step(sm->sched, &in) != 0) {
-        g->fault = SMC_ERR_LAUNCH_FAILED;
-        if (g->cfg.backend == GPU_SCHED_LOCKSTEP) {
-            g->mismatch = 1;
-            g->mismatch_sm = sm->id;
-            g->mismatch_cycle = t + 1;   /* the outputs of cycle t+1 differ */
-        }
-        tm_set_msg(g, "scheduler back end %s failed on SM %u at cycle %llu: %s",
-                sched_backend_name(sm->sched), sm->id, (unsigned long long)t,
-                sched_error(sm->sched));
-        return -1;
-    }
+    g->sched_in[sm->id] = in;   /* the edge: sched_group_step, all SMs at once (timing.c) */
+    return 0;
+}
+
+/* After the edge ending cycle t (the core's outputs of t+1): what the C
+ * side learns from the core's new state. */
+int tm_sm_after(timing_gpu *g, tm_sm *sm, uint64_t t)
+{
+    const sched_inputs *in = &g->sched_in[sm->id];
     /* OAWS: the OCW logic moved at this edge (statistics of its values) */
-    if (in.ocw_event == 1 || in.ocw_event == 2) {
+    if (in->ocw_event == 1 || in->ocw_event == 2) {
         timing_oaws_stats *os = &g->st->oaws;
         unsigned ocw = sched_get_outputs(sm->sched)->ocw;
         os->ocw_events++;

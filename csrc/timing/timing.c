@@ -12,7 +12,10 @@
  *      emulator; it goes to a functional unit or to the memory model.
  *   3. mem_cycle: the memory hierarchy simulates cycle t.
  *   4. Per SM, the back half (pipeline.c): collect memory completions; build
- *      the core's inputs for the rising edge that ends cycle t; sched_step.
+ *      the core's inputs for the rising edge that ends cycle t. Then one
+ *      sched_group_step clocks every busy SM's core at once (an idle SM's
+ *      core is not clocked), and per stepped SM tm_sm_after takes in what
+ *      the new outputs say (OCW statistics, HAWS mode changes, waveform).
  */
 #include "timing_internal.h"
 
@@ -49,7 +52,10 @@ uint64_t timing_clock(void *gpu, uint32_t smid)
 /* Test hook: SMCOSIM_TEST_LOCKSTEP_INJECT=SM:CYCLE flips bit 0 of scheduler
  * 0's stall_reason in the C model's outputs of that cycle on that SM, so a
  * test can see a lockstep mismatch reported (and its waveform written)
- * through `smcosim run`. Deterministic: a re-run flips the same bit. */
+ * through `smcosim run`. With a replay check (--check-rtl offload) it flips
+ * the same bit of the device's outputs of that SM's cycle instead. CYCLE
+ * counts the SM's core cycles since its reset, as the lockstep message
+ * does. Deterministic: a re-run flips the same bit. */
 static void flip_stall0(sched_outputs *o, uint64_t cycle, void *ctx)
 {
     const timing_gpu *g = ctx;
@@ -72,8 +78,99 @@ static int inject_lockstep(timing_gpu *g, tm_sm *sm)
         return -1;
     g->inject_cycle = cyc;
     if (smid == sm->id)
-        return sched_open_set_mutator(sm->sched, flip_stall0, g, NULL, 0);
+        return sched_group_set_mutator(g->cores, sm->id, flip_stall0, g, NULL, 0);
     return 0;
+}
+
+/* Does the test hook apply (a back end or a check to inject into)? */
+static int inject_applies(const timing_gpu *g)
+{
+    return g->cfg.backend == GPU_SCHED_LOCKSTEP || g->cfg.check_rtl;
+}
+
+/* The back end kind as sched_group_open takes it: "c", or
+ * "offload:TRANSPORT" from sched.offload_transport. */
+static const char *sched_kind(const timing_gpu *g, char *buf, size_t len)
+{
+    const char *kind = gpu_backend_name(g->cfg.backend);
+    if (g->cfg.backend == GPU_SCHED_OFFLOAD)
+        snprintf(buf, len, "%s:%s", kind, g->cfg.offload_transport);
+    else
+        snprintf(buf, len, "%s", kind);
+    return buf;
+}
+
+/* Every SM's scheduler core in one group (sched_group.h); the waveform's SM
+ * traced, a replay check when sched.check_rtl asks for one. */
+static int open_cores(timing_gpu *g, char *err, size_t errlen)
+{
+    char kind[GPU_OFFLOAD_SPEC_MAX + 16], e2[768] = "";
+    sched_kind(g, kind, sizeof kind);
+    const sched_trace_opts **trace = calloc(g->nsm, sizeof *trace);
+    g->sched_in = calloc(g->nsm, sizeof *g->sched_in);
+    g->sched_active = calloc(g->nsm, 1);
+    if (!trace || !g->sched_in || !g->sched_active) {
+        free(trace);
+        snprintf(err, errlen, "%s scheduler back end: out of memory", kind);
+        return -1;
+    }
+    trace[g->wave_sm] = tm_wave_trace(g, &g->sm[g->wave_sm]);
+    sched_group_opts o = {
+        .trace = trace,
+        .check = g->cfg.check_rtl ? g->cfg.offload_transport : NULL,
+        .check_k = g->cfg.check_k,
+    };
+    g->cores = sched_group_open(kind, &g->params, g->nsm, &o, e2, sizeof e2);
+    free(trace);
+    if (!g->cores) {
+        snprintf(err, errlen, "%s scheduler back end: %s", kind, e2);
+        return -1;
+    }
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        g->sm[i].sched = sched_group_member(g->cores, i);
+        if (inject_applies(g) && inject_lockstep(g, &g->sm[i]) != 0) {
+            snprintf(err, errlen, "SMCOSIM_TEST_LOCKSTEP_INJECT '%s': expected SM:CYCLE",
+                     getenv("SMCOSIM_TEST_LOCKSTEP_INJECT"));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The edge ending cycle t for every SM that tm_sm_back prepared, then the
+ * after-edge work of each. A failing core fails the launch, naming the SM
+ * and the cycle (with a replay check, the cycle of the first difference,
+ * which may lie before t). 0, or -1 with g->fault set. */
+static int cores_fail(timing_gpu *g, unsigned bad)
+{
+    const sched_backend *b = sched_group_member(g->cores, bad);
+    uint64_t fc = sched_group_failed_cycle(g->cores);
+    g->fault = SMC_ERR_LAUNCH_FAILED;
+    if (g->cfg.backend == GPU_SCHED_LOCKSTEP) {
+        g->mismatch = 1;
+        g->mismatch_sm = bad;
+        g->mismatch_cycle = fc + 1;   /* the outputs of cycle fc+1 differ */
+    }
+    tm_set_msg(g, "scheduler back end %s failed on SM %u at cycle %llu: %s",
+               sched_group_describe(g->cores), bad, (unsigned long long)fc,
+               b ? sched_error(b) : "closed");
+    return -1;
+}
+
+/* ... and *busy |= whether a stepped SM has work left. */
+static int cores_edge(timing_gpu *g, uint64_t t, int *busy)
+{
+    unsigned bad = 0;
+    int rc = sched_group_step(g->cores, g->sched_in, g->sched_active, &bad);
+    uint32_t stepped = rc == 0 ? g->nsm : bad;   /* members before a failure stepped */
+    for (uint32_t i = 0; i < stepped && i < g->nsm; i++) {
+        if (!g->sched_active[i])
+            continue;   /* (an SM not stepped has no work: tm_sm_busy) */
+        if (tm_sm_after(g, &g->sm[i], t) != 0)
+            return -1;
+        *busy |= tm_sm_work(&g->sm[i]);
+    }
+    return rc == 0 ? 0 : cores_fail(g, bad);
 }
 
 int timing_lockstep_mismatch(const timing_gpu *g, uint32_t *sm, uint64_t *cycle)
@@ -99,6 +196,11 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
         return NULL;
     if (sched_kind_available(kind, what, err, errlen) != 0)
         return NULL;
+    if (cfg->check_rtl && cfg->backend == GPU_SCHED_OFFLOAD) {
+        snprintf(err, errlen, "--check-rtl offload checks a run of --sched c, rtl or lockstep, "
+                 "not of --sched offload");
+        return NULL;
+    }
     const tm_placement *placement = tm_placement_find("round-robin");
     timing_gpu *g = calloc(1, sizeof *g);
     if (!g) {
@@ -158,10 +260,10 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
             timing_destroy(g, NULL, 0);
             return NULL;
         }
-        if (tm_sm_open(g, sm, err, errlen) != 0) {
-            timing_destroy(g, NULL, 0);
-            return NULL;
-        }
+    }
+    if (open_cores(g, err, errlen) != 0) {
+        timing_destroy(g, NULL, 0);
+        return NULL;
     }
     /* --fst: the traced back end was opened to check that it can be; it is
      * reopened at the first launch, so that no file is left open meanwhile */
@@ -171,14 +273,14 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
 
 int tm_sm_open(timing_gpu *g, tm_sm *sm, char *err, size_t errlen)
 {
-    const char *kind = gpu_backend_name(g->cfg.backend);
-    char e2[256] = "";
-    sm->sched = sched_open(kind, &g->params, tm_wave_trace(g, sm), e2, sizeof e2);
-    if (!sm->sched) {
+    char kind[GPU_OFFLOAD_SPEC_MAX + 16], e2[512] = "";
+    sched_kind(g, kind, sizeof kind);
+    if (sched_group_member_open(g->cores, sm->id, tm_wave_trace(g, sm), e2, sizeof e2) != 0) {
         snprintf(err, errlen, "%s scheduler back end: %s", kind, e2);
         return -1;
     }
-    if (g->cfg.backend == GPU_SCHED_LOCKSTEP && inject_lockstep(g, sm) != 0) {
+    sm->sched = sched_group_member(g->cores, sm->id);
+    if (inject_applies(g) && inject_lockstep(g, sm) != 0) {
         snprintf(err, errlen, "SMCOSIM_TEST_LOCKSTEP_INJECT '%s': expected SM:CYCLE",
                  getenv("SMCOSIM_TEST_LOCKSTEP_INJECT"));
         return -1;
@@ -192,14 +294,15 @@ int timing_destroy(timing_gpu *g, char *err, size_t errlen)
         return 0;
     for (uint32_t i = 0; i < g->nsm; i++) {
         tm_sm *sm = &g->sm[i];
-        if (sm->sched)
-            sched_destroy(sm->sched);   /* closes the RTL's own FST */
         free(sm->cta);
         for (unsigned u = 0; u < GPU_UNIT_COUNT; u++)
             free(sm->unit_next[u]);
         free(sm->wb);
         free(sm->mr);
     }
+    sched_group_close(g->cores);   /* closes the RTL's own FST */
+    free(g->sched_in);
+    free(g->sched_active);
     free(g->sm);
     tm_detect_free(g);
     int rc = tm_wave_finish(g->wave, err, errlen);   /* after the back ends are gone */
@@ -361,6 +464,7 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
         return out->status = SMC_ERR_OUT_OF_MEMORY;
     }
     src->ops->mark_joins(src->ctx, g->join);
+    sched_group_reset(g->cores);   /* every core, in one go; the group's cycle is t */
     for (uint32_t i = 0; i < g->nsm; i++)
         tm_sm_reset(g, &g->sm[i]);
     tm_dispatch_reset(g, req, kernel_name);
@@ -392,16 +496,13 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
             break;
         /* 3. memory */
         mem_cycle(g->mem);
-        /* 4. completions, inputs, edge */
-        for (uint32_t i = 0; i < g->nsm; i++) {
-            tm_sm *sm = &g->sm[i];
-            if (!tm_sm_busy(g, sm))
-                continue;
-            if (tm_sm_back(g, sm, t) != 0)
+        /* 4. completions and inputs of every busy SM, one edge for all */
+        for (uint32_t i = 0; i < g->nsm && !g->fault; i++) {
+            g->sched_active[i] = (uint8_t)tm_sm_busy(g, &g->sm[i]);
+            if (g->sched_active[i] && tm_sm_back(g, &g->sm[i], t) != 0)
                 break;
-            busy |= tm_sm_work(sm);
         }
-        if (g->fault)
+        if (g->fault || cores_edge(g, t, &busy) != 0)
             break;
         if (issued)
             last_issue = t;
@@ -449,6 +550,10 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
         }
     }
     out->cycles = t;
+    /* a replay check: the cycles still queued (a difference fails the launch) */
+    unsigned bad;
+    if (sched_group_sync(g->cores, &bad) != 0 && !g->fault)
+        cores_fail(g, bad);
     tm_detect_end(g, kernel_name);
     out->warp_insts = src->ops->warp_insts(src->ctx);
     out->thread_insts = src->ops->thread_insts(src->ctx);

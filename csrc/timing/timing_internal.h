@@ -21,6 +21,7 @@
 #include "timing.h"
 #include "inst_source.h"
 #include "sched_if.h"
+#include "sched_group.h"
 #include "../ptx/ptx.h"
 #include "../../hints/haws_hint.h"
 #include "oaws.h"
@@ -95,7 +96,7 @@ typedef struct tm_memrec {        /* an instruction inside the memory model */
 
 typedef struct tm_sm {
     uint32_t id;
-    sched_backend *sched;
+    sched_backend *sched;         /* member sm->id of timing_gpu.cores (NULL while closed) */
     tm_warp  warp[SCHED_MAX_WARPS];
     tm_cta  *cta;                 /* [max_ctas_per_sm] */
     uint32_t resident;            /* CTAs */
@@ -150,6 +151,9 @@ typedef struct tm_placement tm_placement;
 struct timing_gpu {
     gpu_config cfg;
     sched_params params;
+    sched_group  *cores;          /* every SM's core, stepped together (sched_group.h) */
+    sched_inputs *sched_in;       /* [nsm]: the inputs of this cycle's edge (tm_sm_back) */
+    uint8_t      *sched_active;   /* [nsm]: the SM is stepped at this edge (tm_sm_busy) */
     uint64_t sched_mask[SCHED_MAX_SCHEDULERS];   /* warps of each scheduler */
     tm_wave *wave;                /* --fst: SM wave_sm, RTL + C side; NULL when off */
     uint32_t wave_sm;
@@ -204,8 +208,12 @@ void tm_warp_init(tm_warp *w, inst_cta *cta, uint32_t widx, int32_t slot);
 /* Front half of cycle t: account the issue slots, execute what issued;
  * *issued is set when something did. 0, or -1 with g->fault set. */
 int  tm_sm_front(timing_gpu *g, tm_sm *sm, uint64_t t, int *issued);
-/* Back half of cycle t: completions, the core's inputs, the edge. */
+/* Back half of cycle t: completions, the core's inputs into
+ * g->sched_in[sm->id]; then (timing.c) one edge for all SMs' cores, and per
+ * SM stepped tm_sm_after: what follows from the core's new outputs (OCW
+ * statistics, HAWS mode changes, the waveform). 0, or -1 with g->fault set. */
 int  tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t);
+int  tm_sm_after(timing_gpu *g, tm_sm *sm, uint64_t t);
 
 /* Has the SM work left (CTAs, launches or exits to signal, writebacks)? */
 static inline int tm_sm_work(const tm_sm *sm)

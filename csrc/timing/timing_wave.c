@@ -217,7 +217,7 @@ int tm_wave_launch_end(timing_gpu *g, char *err, size_t errlen)
     int traced = wv && (fa.pending(wv->fst) || !fa.closed(wv->fst));
     if (!traced || !sm->sched)
         return 0;
-    sched_destroy(sm->sched);               /* closes its FST */
+    sched_group_member_close(g->cores, sm->id);   /* closes its FST */
     sm->sched = NULL;
     int rc = fa.finish(wv->fst, err, errlen);   /* or removes an empty one */
     if (rc != 0 && !wv->err[0])
