@@ -46,7 +46,7 @@
     "  --config X[,Y...]    presets / config files, in order (SMCOSIM_CONFIG)\n" \
     "  --set key=value      override one configuration key (repeatable; SMCOSIM_SET)\n" \
     "  --sched c|rtl|lockstep  scheduler back end (SMCOSIM_SCHED)\n" \
-    "  --policy P           lrr, gto, two-level[:POOL], swl:N, oaws-static[:SMR], oaws-dyn, owl (SMCOSIM_POLICY)\n" \
+    "  --policy P           lrr, gto, two-level[:POOL], swl:N, oaws-static[:SMR], oaws-dyn, ccws, mascar, owl (SMCOSIM_POLICY)\n" \
     "  --json FILE          all timing statistics as JSON, rewritten after every\n" \
     "                       kernel (SMCOSIM_JSON)\n" \
     "  --functional         functional emulation only, no timing (SMCOSIM_MODE)\n" \
