@@ -23,7 +23,24 @@ int tm_peers_launch(timing_gpu *g)
 void tm_peers_inputs(timing_gpu *g, tm_sm *sm, sched_inputs *in)
 {
     const gpu_config *c = &g->cfg;
+    timing_peers_stats *ps = &g->st->peers;
     in->peer = (uint8_t)c->peer;
+    /* fully cached loads (seed 001 Fig. 10/11), counted as under OAWS
+     * (pipeline.c, oaws_retire): a global/local load that left the LD/ST
+     * unit in the last cycle, divergent by the coalescer's verdict, fully
+     * cached when none of its accesses missed */
+    mem_ldst_retire r;
+    if (mem_ldst_retired(g->mem, sm->id, &r) && r.op == MEM_LOAD && r.transactions &&
+        (r.space == MEM_GLOBAL || r.space == MEM_LOCAL)) {
+        int fully = r.l1_misses == 0;
+        if (r.coherent) {
+            ps->coh_loads++;
+            ps->coh_fully_cached += (uint64_t)fully;
+        } else {
+            ps->div_loads++;
+            ps->div_fully_cached += (uint64_t)fully;
+        }
+    }
     if (c->peer == GPU_PEER_CCWS) {
         /* a VTA hit raises the warp's score by K_THROTTLE x base (Table 3:
          * 8 x 100; the core saturates the score at 4095) */
@@ -34,13 +51,13 @@ void tm_peers_inputs(timing_gpu *g, tm_sm *sm, sched_inputs *in)
         if (mem_vta_hit_pop(g->mem, sm->id, &w)) {
             in->vta_valid = 1;
             in->vta_warp = (uint8_t)w;
-            g->st->peers.vta_hits++;
+            ps->vta_hits++;
         }
     } else if (c->peer == GPU_PEER_MASCAR) {
         /* saturated: "MSHR has only 1 entry or the queue inside memory port
          * has only 1 slot" (seed 001 §5) — at most one free */
         int sat = mem_free_mshrs(g->mem, sm->id) <= 1 || mem_out_free_slots(g->mem, sm->id) <= 1;
         in->mascar_sat = (uint8_t)sat;
-        g->st->peers.sat_cycles += (uint64_t)sat;
+        ps->sat_cycles += (uint64_t)sat;
     }
 }

@@ -126,6 +126,8 @@ typedef struct timing_peers_stats {
     uint64_t vta_hits;            /* CCWS: VTA hits handed to the cores */
     uint64_t vta_inserts;         /* CCWS: evicted lines entered in a VTA */
     uint64_t sat_cycles;          /* MASCAR: SM-cycles given as saturated */
+    uint64_t div_loads, div_fully_cached;   /* as timing_oaws_stats (Fig. 10) */
+    uint64_t coh_loads, coh_fully_cached;   /* ... (Fig. 11) */
 } timing_peers_stats;
 
 typedef struct timing_stats {
