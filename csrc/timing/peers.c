@@ -20,6 +20,23 @@ int tm_peers_launch(timing_gpu *g)
     return 0;
 }
 
+uint64_t tm_peers_ldst_heads(timing_gpu *g, tm_sm *sm, const sched_inputs *in, uint64_t heads)
+{
+    const sched_outputs *o = sched_get_outputs(sm->sched);
+    uint64_t keep = heads;
+    if (g->cfg.peer == GPU_PEER_CCWS) {
+        for (uint64_t h = heads & o->ccws_hold; h; h &= h - 1) {
+            unsigned w = (unsigned)__builtin_ctzll(h);
+            const tm_warp *wp = &sm->warp[w];
+            if (wp->buf[wp->head].info->long_latency)
+                keep &= ~(1ull << w);
+        }
+    } else if (g->cfg.peer == GPU_PEER_MASCAR && in->mascar_sat) {
+        keep = o->mascar_owner >> 6 ? heads & (1ull << (o->mascar_owner & 63)) : 0;
+    }
+    return keep ? keep : heads;
+}
+
 void tm_peers_inputs(timing_gpu *g, tm_sm *sm, sched_inputs *in)
 {
     const gpu_config *c = &g->cfg;

@@ -20,5 +20,12 @@ int tm_peers_launch(struct timing_gpu *g);
 /* The peer inputs of SM sm's core for this edge (after mem_cycle): mode,
  * CCWS's base and bump and one VTA hit event, MASCAR's saturation level. */
 void tm_peers_inputs(struct timing_gpu *g, struct tm_sm *sm, sched_inputs *in);
+/* The LD/ST offer (pipeline.c): of the warps with an LD/ST head, those a
+ * peer would not hold at t+1, as far as the current outputs tell (CCWS's
+ * holds of loads; under saturation MASCAR's owner only); `heads` itself
+ * when that leaves none, so the offer never gets worse than without the
+ * filter. Like OAWS's redirection of the offer (docs/oaws.md). */
+uint64_t tm_peers_ldst_heads(struct timing_gpu *g, struct tm_sm *sm, const sched_inputs *in,
+                             uint64_t heads);
 
 #endif

@@ -956,8 +956,11 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
             g->st->oaws.eff_retired += r;
         }
     }
-    if (g->cfg.peer)                        /* CCWS, MASCAR (peers.c) */
+    if (g->cfg.peer) {                      /* CCWS, MASCAR (peers.c) */
         tm_peers_inputs(g, sm, &in);
+        if (ldst_ok)
+            ldst_heads = tm_peers_ldst_heads(g, sm, &in, ldst_heads);
+    }
     if (ldst_ok && g->oaws.mode) {
         /* offer the unit only to schedulers with an LD/ST head that Eq. 1
          * lets issue at t+1 (the core's own rule, sched_oaws_eff, with the
