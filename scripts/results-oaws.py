@@ -30,7 +30,7 @@ Writes into OUT (default build/results/oaws):
 What the model gives is reported as it is; nothing is tuned to match.
 
 usage: scripts/results-oaws.py [--build DIR] [--size small|default|large]
-                               [--out DIR] [--quick] [--no-plots] [NAME...]
+                               [--out DIR] [--quick] [--no-sweeps] [--no-plots] [NAME...]
 """
 import argparse
 import json
@@ -202,6 +202,8 @@ def main():
     ap.add_argument("--quick", action="store_true",
                     help="main table, deep queues and one point of each sweep only (make test)")
     ap.add_argument("--no-plots", action="store_true")
+    ap.add_argument("--no-sweeps", action="store_true",
+                    help="main table and deep queues only (no MSHR, allocation or SMR sweep)")
     ap.add_argument("names", nargs="*", help="suite benchmarks (default: every Table 2 one we have)")
     a = ap.parse_args()
     out = a.out or os.path.join(a.build, "results", "oaws")
@@ -268,7 +270,7 @@ def main():
 
     # MSHR sweep (Fig. 13) and allocation policy (Fig. 14), divergent set
     mshrs = (32, 48) if a.quick else MSHRS
-    for abbr, name, cls, limit in div:
+    for abbr, name, cls, limit in ([] if a.no_sweeps else div):
         g32 = R.run(name, "gto", BASE)
         res["mshr"][abbr] = {}
         for k in MSHR_POLICIES:
@@ -287,7 +289,7 @@ def main():
             res["alloc"][abbr][p["key"]] = norm_ipc(fill, miss)
 
     # SMR sweep (Fig. 12): oaws-static:S, normalised to GTO
-    if P["static"]["ok"]:
+    if P["static"]["ok"] and not a.no_sweeps:
         smrs = (0, 50, 100) if a.quick else SMRS
         for abbr, name, cls, limit in div:
             g = R.run(name, "gto", BASE)
