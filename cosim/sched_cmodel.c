@@ -130,6 +130,12 @@ typedef struct cmodel {
      * Miss_inflight register (its output copy is base.out.miss_inflight) */
     unsigned oaws, mshr_avail, ocw, oaws_cap, miss_inflight;  /* ocw: the OCW register */
     uint64_t rank_alive;                    /* alive when rank[] was computed */
+    /* Peers (docs/oaws.md, "Peers"; rtl/sched_ccws.sv, rtl/sched_mascar.sv):
+     * the mode (1 CCWS, 2 MASCAR), CCWS's base score and each warp's score
+     * above base (ex, warp order; ccws_any: some ex != 0), MASCAR's
+     * saturation level and owner */
+    unsigned peer, ccws_base, ccws_any, mascar_sat, owner_v, owner;
+    uint16_t ccws_ex[SCHED_MAX_WARPS];
     unsigned group_prio;                    /* grouped policy: 1 = OWL priority */
     uint64_t unit_avail;                    /* the 8 input bytes, as registered */
     uint64_t barrier;
@@ -192,6 +198,8 @@ typedef struct cmodel {
     uint64_t reentry;                       /* re-entry block (chain exhausted) */
     uint64_t head_copy;                     /* head is a return-pass copy (needs no
                                                unit); kept like the masks of mk */
+    uint64_t head_long;                     /* head is a long-latency (global/local)
+                                               load; kept like head_copy (peers) */
     uint64_t haws_live;                     /* any of the above */
     int      haws_out;                      /* HAWS outputs may be nonzero */
     cm_haws  haws[SCHED_MAX_WARPS];
@@ -220,6 +228,7 @@ static inline void refresh_head(cmodel *m, cm_masks *k, unsigned w, unsigned sb_
     k->op_lo |= bit & -(uint64_t)(e->issue.op & 1);
     k->op_hi |= bit & -(uint64_t)(e->issue.op >> 1);
     m->head_copy |= bit & -(uint64_t)e->issue.copy;
+    m->head_long |= bit & -(uint64_t)e->issue.long_lat;
     m->head_pm[w] = e->issue.pred_miss;
     m->head_div[w] = e->issue.pred_div;
 }
@@ -357,6 +366,27 @@ static uint64_t group_narrow(cmodel *m, unsigned s, uint64_t rs)
     return out;
 }
 
+/* CCWS (rtl/sched_ccws.sv): the alive warps whose stacked-ahead scores
+ * reach the cutoff. Warps are stacked by descending score (base + ex),
+ * ties by lower id; the cutoff is (alive warps) x base. Nothing is held
+ * while every ex is 0 (every warp then has base ahead of it at most
+ * alive - 1 times). */
+static uint64_t ccws_hold(const cmodel *m)
+{
+    if (!m->ccws_any) return 0;
+    uint64_t a = m->alive, hold = 0;
+    unsigned base = m->ccws_base, cutoff = popcount64(a) * base;
+    for (uint64_t x = a; x; x &= x - 1) {
+        unsigned w = lowest(x), ew = m->ccws_ex[w], ahead = 0;
+        for (uint64_t y = a & ~(1ull << w); y; y &= y - 1) {
+            unsigned v = lowest(y), ev = m->ccws_ex[v];
+            if (ev > ew || (ev == ew && v < w)) ahead += ev + base;
+        }
+        hold |= (uint64_t)(ahead >= cutoff) << w;
+    }
+    return hold;
+}
+
 /* The grant image shown when a scheduler does not issue: all zero. */
 static const sched_issue no_issue;
 
@@ -369,9 +399,24 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
     sched_outputs *o = &m->base.out;
     const int gto = m->policy == SCHED_POLICY_GTO;
     uint64_t limit_ok = m->swl_ok & (m->policy == SCHED_POLICY_TWO_LEVEL ? m->in_active : ~0ull);
+    const cm_masks *k = &m->mk;
+
+    /* Peers (docs/oaws.md, "Peers"): their holds count as a warp limit.
+     * CCWS holds the global/local loads (long) of the warps its scores
+     * throttle; saturated MASCAR every LD/ST head but the owner's. */
+    const uint64_t ldst_head = k->op_hi & ~k->op_lo & ~m->head_copy;
+    const uint64_t own = (uint64_t)(m->peer == 2 && m->owner_v) << m->owner;
+    o->ccws_hold = 0;
+    if (__builtin_expect(m->peer != 0, 0)) {
+        if (m->peer == 1) {
+            o->ccws_hold = ccws_hold(m);
+            limit_ok &= ~(o->ccws_hold & ldst_head & m->head_long);
+        } else if (m->mascar_sat) {
+            limit_ok &= ~(ldst_head & ~own);
+        }
+    }
 
     /* The qualification chain of docs/sched-interface.md, for all warps. */
-    const cm_masks *k = &m->mk;
     uint64_t hv = m->alive & k->head_valid;
     uint64_t bar = hv & m->barrier;
     uint64_t r = hv & ~m->barrier;
@@ -420,6 +465,10 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
          * (the first ready warp from `last`, or from 0); LRR and two-level
          * take the first ready warp after the last one */
         uint64_t rs = ready & sm;
+        if (m->peer == 2) {                 /* MASCAR's order (rtl/sched_mascar.sv) */
+            uint64_t first = rs & (m->mascar_sat ? own : ldst_head);
+            rs = first ? first : rs;
+        }
         if (m->policy == SCHED_POLICY_GROUPED) rs = group_narrow(m, s, rs);
         unsigned last = m->last_issue[s];
         unsigned gto_from = last & -(unsigned)((rs >> last) & 1);
@@ -797,6 +846,22 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
     uint64_t long_pending = b->out.long_pending;
     uint64_t dirty = 0;                     /* warps whose head needs refresh_head */
 
+    /* MASCAR's owner at this edge (rtl/sched_mascar.sv), from this cycle's
+     * state: kept while alive and not waiting on a long-latency write, else
+     * the first such warp after it (wrapping; from 0 without an owner). */
+    if (m->peer == 2) {
+        uint64_t cand = m->alive & ~(k.head_valid & k.blocked_long);
+        if (!(m->owner_v && ((cand >> m->owner) & 1))) {
+            unsigned from = m->owner_v ? m->owner + 1 : 0;
+            if (from >= p->num_warps) from = 0;
+            m->owner_v = cand != 0;
+            m->owner = cand ? first_from(cand, from) : 0;
+        }
+    } else {
+        m->owner_v = m->owner = 0;
+    }
+    b->out.mascar_owner = (uint8_t)(m->owner_v << 6 | m->owner);
+
     /* Two-level pool, from the state of this cycle. Warps leave it (rarely,
      * so the counts are corrected by a branch), then each scheduler with
      * room takes its lowest-id candidate. */
@@ -985,6 +1050,7 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
 
     clear_heads(&k, dirty);
     m->head_copy &= ~dirty;
+    m->head_long &= ~dirty;
     const unsigned sb_entries = p->sb_entries;
     for (dirty &= k.head_valid; dirty; dirty &= dirty - 1) refresh_head(m, &k, lowest(dirty), sb_entries);
     /* field by field: a struct copy may read k back with wider loads than
@@ -1007,6 +1073,24 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
     }
     m->oaws = in->oaws;
     m->mshr_avail = in->mshr_avail;
+    /* CCWS scores (rtl/sched_ccws.sv): every ex decays by 1, a VTA hit adds
+     * the bump (saturating at 4095), launch and finish clear */
+    if (m->ccws_any | in->vta_valid | (unsigned)(lf != 0)) {
+        unsigned any = 0, hit = in->vta_valid && in->vta_warp < p->num_warps ? in->vta_warp : 64;
+        for (unsigned w = 0; w < p->num_warps; w++) {
+            unsigned e = m->ccws_ex[w];
+            e -= e != 0;
+            if (w == hit) e += in->ccws_bump;
+            if (e > 4095) e = 4095;
+            if ((lf >> w) & 1) e = 0;
+            m->ccws_ex[w] = (uint16_t)e;
+            any |= e;
+        }
+        m->ccws_any = any != 0;
+    }
+    m->peer = in->peer;
+    m->ccws_base = in->ccws_base;
+    m->mascar_sat = in->mascar_sat;
     m->oaws_cap = in->oaws_cap;
     if (in->ocw_event) {                    /* the OCW logic (Fig. 7) */
         sched_oaws_ocw_step(&b->out.ocw, &b->out.ocw_cnt, in->ocw_event, in->ocw_half,

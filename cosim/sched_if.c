@@ -96,6 +96,12 @@ int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err,
     ICHECK(in->oaws_cap <= 127, "input oaws_cap=%u: must be 0..127", in->oaws_cap);
     ICHECK(in->ldst_retire_miss <= 127, "input ldst_retire_miss=%u: must be 0..127",
            in->ldst_retire_miss);
+    ICHECK(in->peer <= 2, "input peer=%u: must be 0 (none), 1 (CCWS) or 2 (MASCAR)", in->peer);
+    ICHECK(in->ccws_base <= 1023, "input ccws_base=%u: must be 0..1023", in->ccws_base);
+    ICHECK(in->ccws_bump <= 4095, "input ccws_bump=%u: must be 0..4095", in->ccws_bump);
+    ICHECK(in->vta_valid <= 1, "input vta_valid=%u: must be 0 or 1", in->vta_valid);
+    ICHECK(in->vta_warp <= 63, "input vta_warp=%u: 6 bits", in->vta_warp);
+    ICHECK(in->mascar_sat <= 1, "input mascar_sat=%u: must be 0 or 1", in->mascar_sat);
     ICHECK((in->barrier & ~warps) == 0, "input barrier: bits set beyond num_warps=%u", p->num_warps);
     ICHECK((in->launch & ~warps) == 0, "input launch: bits set beyond num_warps=%u", p->num_warps);
     ICHECK((in->finish & ~warps) == 0, "input finish: bits set beyond num_warps=%u", p->num_warps);

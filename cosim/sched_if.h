@@ -173,6 +173,12 @@ typedef struct sched_inputs {
     uint8_t  ocw_half;                                  /* with 2: delta = max(1, CNT/2) */
     uint8_t  ocw_min, ocw_max;                          /* OCW's bounds, 7 bits */
     uint8_t  cnt_max, cnt_init;                         /* Cmax, CNT's initial value */
+    /* Peers of OAWS (docs/oaws.md, "Peers"; seed 001 §5, Table 3) */
+    uint8_t  peer;                                      /* 0 none, 1 CCWS, 2 MASCAR */
+    uint16_t ccws_base;                                 /* CCWS base score, 10 bits */
+    uint16_t ccws_bump;                                 /* score added by a VTA hit, 12 bits */
+    uint8_t  vta_valid, vta_warp;                       /* event: a VTA hit of warp vta_warp */
+    uint8_t  mascar_sat;                                /* MASCAR: memory saturated */
     /* HAWS (docs/haws.md, "Scheduler core") */
     uint8_t  haws;                                      /* 0 off, 1 per-warp trigger,
                                                            2 only when the warp's scheduler
@@ -228,6 +234,9 @@ typedef struct sched_outputs {
     /* OAWS */
     uint8_t     miss_inflight;                          /* Miss_inflight register */
     uint8_t     ocw, ocw_cnt;                           /* the OCW logic's registers */
+    /* peers */
+    uint64_t    ccws_hold;                              /* bit w: CCWS holds w's loads */
+    uint8_t     mascar_owner;                           /* bit 6 valid, 5..0 owner warp */
 } sched_outputs;
 
 /* OAWS (docs/oaws.md; seed 001 §4.1.1, §4.2, §4.3.2): the effective

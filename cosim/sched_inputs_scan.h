@@ -137,6 +137,8 @@ sched_inputs_scan_for(const sched_scan_limits *l, const sched_inputs *in,
                    (((in->mshr_avail | in->oaws_cap | in->ldst_retire_miss | in->ocw_min |
                       in->ocw_max) & 0x80u) != 0) |
                    (in->ocw_event > 3) | (in->ocw_half > 1) |
+                   (in->peer > 2) | (in->ccws_base > 1023) | (in->ccws_bump > 4095) |
+                   (in->vta_valid > 1) | (in->vta_warp > 63) | (in->mascar_sat > 1) |
                    (((in->barrier | in->launch | in->finish) & ~l->warps) != 0) |
                    ((units & 0xF0F0F0F0F0F0F0F0ull) != 0);
 

@@ -47,6 +47,9 @@ struct sched_stim {
     uint64_t rng2;
     unsigned oaws, mshr_avail, ocw_min, ocw_max, cnt_max, oaws_cap;
     unsigned prev_ocw;                       /* ocw of the last outputs */
+    /* Peers (CCWS, MASCAR): a third stream, so the draws above stay as they were */
+    uint64_t rng3;
+    unsigned peer, ccws_base, ccws_bump, mascar_sat, prev_owner;
 };
 
 static uint64_t next_rand(sched_stim *st)
@@ -82,6 +85,16 @@ static void oaws_pred(sched_stim *st, sched_instr *i)
     i->pred_miss = (uint8_t)(k < 2 ? 0 : k < 4 ? 1 : k < 7 ? below2(st, 20) : below2(st, 64));
     i->pred_div = (uint8_t)(below2(st, 2));
 }
+/* peer draws: uniform in 0..n-1 from the third stream */
+static unsigned below3(sched_stim *st, unsigned n)
+{
+    uint64_t x = st->rng3;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    st->rng3 = x;
+    return (unsigned)(((x * 0x2545F4914F6CDD1Dull) >> 32) % n);
+}
 /* true with probability num/1024 */
 static int chance(sched_stim *st, unsigned num) { return below(st, 1024) < num; }
 
@@ -98,6 +111,7 @@ sched_stim *sched_stim_create(const sched_params *p, const sched_stim_opts *o)
     st->rng = o->seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
     if (st->rng == 0) st->rng = 1;
     st->rng2 = st->rng ^ 0x5DEECE66Dull;
+    st->rng3 = st->rng ^ 0xC2B2AE3D27D4EB4Full;
     st->oaws_cap = 32;
     st->policy = o->policy >= 0 ? (unsigned)o->policy : 0;
     st->pool_size = 4;
@@ -520,6 +534,29 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
                                                                              : st->n.oaws_inflight_max;
     st->n.oaws_ocw_moves += out->ocw != st->prev_ocw;
     st->prev_ocw = out->ocw;
+
+    /* Peers (docs/oaws.md, "Peers"): the mode changes now and then (under
+     * the HAWS stimulus mostly none, as for OAWS); CCWS's base is mostly
+     * small, so that a few VTA hits of small bumps already throttle, and
+     * sometimes anything; MASCAR's saturation flips often. */
+    if (st->cycle == 0 || below3(st, 512) == 0) {
+        st->peer = below3(st, 3);
+        if (st->o.haws && below3(st, 4) != 0) st->peer = 0;
+        st->ccws_base = below3(st, 8) == 0 ? below3(st, 1024) : below3(st, 24);
+        st->ccws_bump = below3(st, 8) == 0 ? below3(st, 4096) : below3(st, 4 * st->ccws_base + 8);
+    }
+    if (below3(st, 16) == 0) st->mascar_sat ^= 1;
+    in->peer = (uint8_t)st->peer;
+    in->ccws_base = (uint16_t)st->ccws_base;
+    in->ccws_bump = (uint16_t)st->ccws_bump;
+    in->mascar_sat = (uint8_t)st->mascar_sat;
+    if (below3(st, 8) == 0) {
+        in->vta_valid = 1;
+        in->vta_warp = (uint8_t)(below3(st, 16) == 0 ? below3(st, 64) : below3(st, p->num_warps));
+    }
+    st->n.peer_ccws_holds += out->ccws_hold != 0;
+    st->n.peer_owner_moves += out->mascar_owner != st->prev_owner;
+    st->prev_owner = out->mascar_owner;
 
     st->cycle++;
 }

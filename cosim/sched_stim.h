@@ -92,6 +92,8 @@ typedef struct sched_stim_counts {
     uint64_t oaws_eff_issues;  /* issues with eff_miss != 0 */
     uint64_t oaws_inflight_max;/* largest miss_inflight seen */
     uint64_t oaws_ocw_moves;   /* cycles in which ocw changed */
+    uint64_t peer_ccws_holds;  /* cycles in which CCWS held some warp */
+    uint64_t peer_owner_moves; /* cycles in which MASCAR's owner changed */
     uint64_t group_cycles;     /* cycles under the grouped policy (groups 1) */
 } sched_stim_counts;
 

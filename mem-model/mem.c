@@ -58,6 +58,8 @@ void mem_destroy(mem_system *m)
             free(s->out.buf);
             free(s->in.buf);
             free(s->done);
+            free(s->vta);
+            free(s->vta_lru);
         }
     }
     if (m->part) {

@@ -180,6 +180,9 @@ typedef struct mem_stats {
     uint64_t l1_mshr_occ_sum;          /* sum over cycles and SMs of entries in use */
     uint32_t l1_mshr_occ_max;
     uint64_t l1_fills, l1_evictions, l1_write_evicts;
+    /* CCWS victim tag array (not in the JSON of the memory model; the
+     * timing model reports them under policy ccws) */
+    uint64_t vta_inserts, vta_hits, vta_hits_dropped;
 
     /* LD/ST unit (OAWS Fig. 2) */
     uint64_t ldst_busy_cycles;         /* cycles with an instruction in the unit */
@@ -234,6 +237,18 @@ int mem_ldst_retired(const mem_system *m, uint32_t sm, mem_ldst_retire *r);
 
 /* Free L1D MSHR entries of `sm`, as of the start of this cycle. */
 uint32_t mem_free_mshrs(const mem_system *m, uint32_t sm);
+
+/* Peers of OAWS (docs/oaws.md, "Peers"). Free slots of SM sm's injection
+ * queue into the interconnect (MASCAR's saturation test: seed 001 §5, "the
+ * queue inside memory port has only 1 slot"). */
+uint32_t mem_out_free_slots(const mem_system *m, uint32_t sm);
+/* CCWS's victim tag array (mem_vta.c): turn it on for every SM with
+ * entries_per_warp tags per warp in sets of `ways` (Table 3: 16, 8) for
+ * warps 0..warps-1; 0, or -1 on bad sizes (entries not a multiple of ways,
+ * warps > 64) or no memory. Call before the first cycle. */
+int mem_vta_enable(mem_system *m, uint32_t entries_per_warp, uint32_t ways, uint32_t warps);
+/* The oldest VTA hit event of SM sm not yet taken: 1 and its warp, or 0. */
+int mem_vta_hit_pop(mem_system *m, uint32_t sm, uint32_t *warp);
 
 /* Coalesce without submitting (pure function of the request and config). */
 int mem_coalesce(const mem_system *m, const mem_request *req,

@@ -165,7 +165,12 @@ typedef struct l1_line {
     uint64_t lru;        /* last use stamp */
     uint32_t valid;      /* valid sectors */
     uint32_t reserved;   /* sectors reserved by allocate-on-miss */
+    uint32_t wid;        /* CCWS: the warp whose miss allocated the line (mem_vta.c) */
 } l1_line;
+
+/* CCWS's victim tag array (mem_vta.c) */
+#define MEM_VTA_MAX_WARPS 64
+#define MEM_VTA_QUEUE     16     /* hit events waiting for the core, per SM */
 
 typedef struct mshr_entry {
     uint64_t block;
@@ -212,6 +217,13 @@ typedef struct sm_state {
      * completion): done[done_head .. done_head + done_n) */
     done_item *done;
     uint32_t done_head, done_n, done_cap;
+    /* CCWS's victim tag array (mem_vta.c; NULL when off): per warp
+     * vta_entries tags (L1_NO_LINE: empty) and their LRU stamps, and the
+     * hit events not yet handed to the core */
+    uint64_t *vta, *vta_lru;
+    uint64_t vta_clock;
+    uint8_t  vta_q[MEM_VTA_QUEUE];
+    uint32_t vta_head, vta_nhits;
 } sm_state;
 
 /* ---- per partition: L2 slice + DRAM channel --------------------------- */
@@ -330,6 +342,7 @@ typedef struct dup_table {
 
 struct mem_system {
     mem_config cfg;
+    uint32_t   vta_entries, vta_ways, vta_warps;   /* CCWS VTA (0: off) */
     uint64_t   now;
     mem_stats  st;
     sm_state  *sm;
@@ -510,5 +523,10 @@ void mem_dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_write
 /* One cycle of partition p's channel: finished writes leave, FR-FCFS starts
  * at most one request. */
 void mem_dram_cycle(mem_system *m, part_state *p);
+
+/* CCWS's victim tag array (mem_vta.c): a valid line of `warp` evicted
+ * from the L1D; a load miss of `warp` on line (queues a hit event). */
+void mem_vta_insert(mem_system *m, sm_state *s, uint32_t warp, uint64_t line);
+void mem_vta_probe(mem_system *m, sm_state *s, uint32_t warp, uint64_t line);
 
 #endif /* SMC_MEM_INTERNAL_H */

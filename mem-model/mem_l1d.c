@@ -68,10 +68,14 @@ static l1_line *l1_victim(mem_system *m, sm_state *s, uint32_t set)
     return v;
 }
 
-static void l1_take_line(mem_system *m, sm_state *s, l1_line *v, uint64_t line)
+static void l1_take_line(mem_system *m, sm_state *s, l1_line *v, uint64_t line, uint32_t warp)
 {
-    if (v->valid)
+    if (v->valid) {
         m->st.l1_evictions++;
+        if (m->vta_entries)              /* CCWS: the evicted line's warp lost it */
+            mem_vta_insert(m, s, v->wid, s->ltag[v - s->lines]);
+    }
+    v->wid = warp;
     s->ltag[v - s->lines] = line;
     v->valid = 0;
     v->reserved = 0;
@@ -106,8 +110,9 @@ static void l1_fill(mem_system *m, sm_state *s, uint64_t block, uint32_t entry)
     if (!l) {
         /* allocate-on-fill (or a line invalidated by a store meanwhile) */
         l = l1_victim(m, s, set);
-        if (l)
-            l1_take_line(m, s, l, line);
+        if (l)      /* the warp of the miss that took the entry */
+            l1_take_line(m, s, l, line,
+                         m->inst[s->targets[(uint32_t)e * c->l1d_mshr_max_merge]].c.warp);
     }
     if (l) {
         l->reserved &= ~bit;
@@ -203,6 +208,8 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
             return 0;
         }
         /* load outcome: merge */
+        if (m->vta_entries)
+            mem_vta_probe(m, s, r->c.warp, line);
         s->targets[(uint32_t)e * c->l1d_mshr_max_merge + ms->ntargets++] = s->inst;
         r->pending++;
         /* even if the fill is about to arrive, no load completes faster than
@@ -238,11 +245,13 @@ allocate:       /* load outcome: replay (the three returns 0), else new miss */
                 s->known_miss = 1;
                 return 0;
             }
-            l1_take_line(m, s, l, line);
+            l1_take_line(m, s, l, line, r->c.warp);
         }
         l->reserved |= bit;
     }
     s->known_miss = 0;
+    if (m->vta_entries)                  /* CCWS: a new miss probes the warp's VTA */
+        mem_vta_probe(m, s, r->c.warp, line);
     uint32_t e2 = mi_take(&s->mshr_ix, tx->block);
     s->mshr[e2].used = 1;
     s->mshr[e2].block = tx->block;

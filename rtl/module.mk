@@ -13,7 +13,7 @@ RTL_SOURCES := rtl/sched_core.sv rtl/sched_ibuffer.sv rtl/sched_ibuffer_bank.sv 
                rtl/sched_rename.sv rtl/sched_rename_bank.sv \
                rtl/sched_qualify.sv rtl/sched_arbiter.sv rtl/sched_rr_pick.sv \
                rtl/sched_pool.sv rtl/sched_fetch_arb.sv rtl/sched_counters.sv \
-               rtl/sched_oaws.sv rtl/sched_oaws_ocw.sv \
+               rtl/sched_oaws.sv rtl/sched_oaws_ocw.sv rtl/sched_ccws.sv rtl/sched_mascar.sv \
                rtl/sched_group.sv
 RTL_WAIVERS := rtl/lint_waivers.vlt
 # at least this many $$assert cells in sched_core with its default parameters

@@ -15,12 +15,14 @@
 // instruction per cycle and requests at most one buffer refill per cycle.
 //
 // Instruction payload in the buffers (LSB first), InstrW = 78 + 5*RegIdWidth:
-//   pc[32] op[2] dst_valid[1] dst[R] src_valid[3] src[3R] pred[1] long[1]
-//   hint[24] pred_miss[6] pred_div[1]
+//   pc[32] op[2] dst_valid[1] dst[R] src_valid[3] src[3R] pred[1]
+//   hint[24] pred_miss[6] pred_div[1] long[1]
 //   hinted[1] copy[1] rcu_free[1] rcu_idx[3] orig_dst[R] entry_ok[1]  (HAWS)
 // OAWS (docs/oaws.md): pred_miss and pred_div, the stored prediction, are
 // kept bit-sliced per warp by the buffer too; sched_oaws applies Eq. 1 to
-// the LD/ST heads and the qualification holds the occluded ones. HAWS (docs/haws.md, "Scheduler
+// the LD/ST heads and the qualification holds the occluded ones; `long`
+// follows them, so the same bit-sliced group gives the peers (sched_ccws,
+// sched_mascar; docs/oaws.md, "Peers") each head's load flag. HAWS (docs/haws.md, "Scheduler
 // core"): a chain member pushed in hint mode is `hinted`, reads its sources
 // through the renaming table and, when renamed, has dst = the renamed
 // register and orig_dst = the original; a return-pass copy is built here
@@ -110,6 +112,14 @@ module sched_core #(
   input  logic [6:0]                          ocw_max_i,      //   sampled at the event's edge
   input  logic [7:0]                          cnt_max_i,
   input  logic [7:0]                          cnt_init_i,
+  // peers of OAWS (docs/oaws.md, "Peers"): 1 CCWS, 2 MASCAR (registered
+  // levels; the VTA hit is an event)
+  input  logic [1:0]                          peer_i,
+  input  logic [9:0]                          ccws_base_i,    // CCWS base score
+  input  logic [11:0]                         ccws_bump_i,    // score added by a VTA hit
+  input  logic                                vta_valid_i,    // a VTA hit (CCWS) ...
+  input  logic [5:0]                          vta_warp_i,     // ... of this warp
+  input  logic                                mascar_sat_i,   // memory subsystem saturated
   // grouped policy (3): OWL priority (registered level); group id of each
   // launched warp, sampled with launch_i (docs/sched-interface.md, "Grouped")
   input  logic                                group_prio_i,
@@ -153,6 +163,9 @@ module sched_core #(
   output logic [6:0]                          miss_inflight_o,
   output logic [6:0]                          ocw_o,
   output logic [7:0]                          ocw_cnt_o,
+  // peers: warps CCWS holds from loads; MASCAR's owner {valid, warp}
+  output logic [NumWarps-1:0]                 ccws_hold_o,
+  output logic [6:0]                          mascar_owner_o,
 
   // per scheduler, 8 counters of 32 bits (see sched_counters)
   output logic [NumSchedulers*8*32-1:0]       counters_o
@@ -168,10 +181,10 @@ module sched_core #(
   localparam int OffSrcV     = 35 + R;
   localparam int OffSrc      = 38 + R;
   localparam int OffPred     = 38 + 4 * R;
-  localparam int OffLong     = 39 + 4 * R;
-  localparam int OffHint     = 40 + 4 * R;
-  localparam int OffPredMiss = 64 + 4 * R;   // pred_miss[6], then pred_div
-  localparam int OffPredDiv  = 70 + 4 * R;
+  localparam int OffHint     = 39 + 4 * R;
+  localparam int OffPredMiss = 63 + 4 * R;   // pred_miss[6], then pred_div, long
+  localparam int OffPredDiv  = 69 + 4 * R;
+  localparam int OffLong     = 70 + 4 * R;
   localparam int OffHinted   = 71 + 4 * R;
   localparam int OffCopy     = 72 + 4 * R;
   localparam int OffRcuFree  = 73 + 4 * R;
@@ -306,7 +319,9 @@ module sched_core #(
   logic [NumWarps-1:0]          r_no_instr, r_barrier, r_warp_limit, r_long_dep;
   logic [NumWarps-1:0]          r_scoreboard, r_unit_busy, r_occluded;
   // OAWS
-  logic [7*NumWarps-1:0]        head_pm;        // stored prediction, bit-sliced
+  logic [8*NumWarps-1:0]        head_pm;        // stored prediction and long, bit-sliced
+  // peers (docs/oaws.md, "Peers")
+  logic [NumWarps-1:0]          ldst_head, ccws_hold, mascar_hold, ready_m;
   logic [NumWarps-1:0]          occlude;        // Eq. 1 violated (LD/ST heads)
   logic [NumSchedulers*7-1:0]   grant_eff;
   logic [NumWarps-1:0]          in_active;
@@ -372,8 +387,8 @@ module sched_core #(
     assign push_data[s*InstrW +: InstrW] =
         {(!hint[23] && hint[8:0] != 9'd0), odst,
          rfree ? rcu_push_idx[s*3 +: 3] : 3'd0, rfree, copy, pmode,
-         push_pred_div_i[s], push_pred_miss_i[s*6 +: 6], hint,
-         push_long_i[s] && !copy, push_pred_i[s],
+         push_long_i[s] && !copy, push_pred_div_i[s], push_pred_miss_i[s*6 +: 6], hint,
+         push_pred_i[s],
          copy  ? {{(2*R){1'b0}}, rcu_push_ren[s*R +: R]}
          : pmode ? ren_src[s*3*R +: 3*R] : push_src_i[s*3*R +: 3*R],
          copy ? 3'b001 : push_src_valid_i[s*3 +: 3],
@@ -414,7 +429,7 @@ module sched_core #(
                   .Width(InstrW), .Entries(SbEntries), .RegW(R), .OffOp(OffOp),
                   .OffDst(OffDst), .OffSrcV(OffSrcV), .OffSrc(OffSrc),
                   .OffFlag0(OffCopy), .OffFlag1(OffEntOk), .OffPm(OffPredMiss),
-                  .PmW(7)) u_ibuf (
+                  .PmW(8)) u_ibuf (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .clear_i         (clear_s | haws_drop),
@@ -480,7 +495,11 @@ module sched_core #(
                      ( op1 & ~op0 & unit_warps[2*NumWarps +: NumWarps]) |
                      ( op1 &  op0 & unit_warps[3*NumWarps +: NumWarps]) |
                      head_flag[0 +: NumWarps];   // a HAWS copy needs no unit
-  assign limit_ok  = swl_ok & ((policy_q != PolicyTwoLevel) ? '1 : in_active);
+  // a LD/ST head that is not a HAWS copy; a peer's hold counts as a warp
+  // limit: CCWS holds global/local loads (long), MASCAR any LD/ST head
+  assign ldst_head = op1 & ~op0 & ~head_flag[0 +: NumWarps];
+  assign limit_ok  = swl_ok & ((policy_q != PolicyTwoLevel) ? '1 : in_active) &
+                     ~(ccws_hold & ldst_head & head_pm[7*NumWarps +: NumWarps]) & ~mascar_hold;
   assign need_full = head_dst_valid & sb_full
 `ifdef SCHED_MUTANTS
                      & {NumWarps{mutant != 6}}   // a full scoreboard does not stall
@@ -503,8 +522,8 @@ module sched_core #(
     .cap_i          (oaws_cap_i),
     .retire_i       (ldst_retire_i),
     .alive_i        (alive_q),
-    .ldst_i         (op1 & ~op0 & ~head_flag[0 +: NumWarps]),
-    .head_pm_i      (head_pm),
+    .ldst_i         (ldst_head),
+    .head_pm_i      (head_pm[7*NumWarps-1:0]),
     .grant_valid_i  (grant_valid),
     .grant_slot_i   (grant_slot),
     .occlude_o      (occlude),
@@ -523,6 +542,40 @@ module sched_core #(
     .cnt_init_i(cnt_init_i),
     .ocw_o     (ocw_o),
     .cnt_o     (ocw_cnt_o)
+  );
+
+  // peers: CCWS's scores and MASCAR's modes (docs/oaws.md, "Peers")
+  logic vta_valid;
+  assign vta_valid = vta_valid_i && (32'(vta_warp_i) < NumWarps);
+  sched_ccws #(.NumWarps(NumWarps), .NumSchedulers(NumSchedulers)) u_ccws (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .mode_i     (peer_i),
+    .base_i     (ccws_base_i),
+    .bump_i     (ccws_bump_i),
+    .vta_valid_i(vta_valid),
+    .vta_slot_i (slot_of(vta_warp_i)),
+    .clear_i    (clear_s),
+    .alive_i    (alive_q),
+    .hold_o     (ccws_hold)
+  );
+  always_comb begin
+    ccws_hold_o = '0;
+    if (ccws_hold != '0) ccws_hold_o = to_warps(ccws_hold);
+  end
+
+  sched_mascar #(.NumWarps(NumWarps), .NumSchedulers(NumSchedulers)) u_mascar (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .mode_i     (peer_i),
+    .sat_i      (mascar_sat_i),
+    .alive_i    (alive_q),
+    .long_wait_i(head_valid & hazard_long),
+    .ldst_i     (ldst_head),
+    .ready_i    (ready),
+    .hold_o     (mascar_hold),
+    .ready_o    (ready_m),
+    .owner_o    (mascar_owner_o)
   );
 
   sched_qualify #(.N(NumWarps)) u_qual (
@@ -553,7 +606,7 @@ module sched_core #(
     logic [2:0]       sreason;
 
     // this scheduler's warps are the slots [s*Wps +: Wps]
-    assign ready_l     = ready[s*Wps +: Wps];
+    assign ready_l     = ready_m[s*Wps +: Wps];   // MASCAR's order narrows it
     // a warp in hint mode asks only for its next chain member
     assign space_l     = alive_q[s*Wps +: Wps] & has_space[s*Wps +: Wps] &
                          (~haws_mode[s*Wps +: Wps] | chain_ok[s*Wps +: Wps]);

@@ -30,7 +30,7 @@ Writes into OUT (default build/results/oaws):
 What the model gives is reported as it is; nothing is tuned to match.
 
 usage: scripts/results-oaws.py [--build DIR] [--size small|default|large]
-                               [--out DIR] [--quick] [--no-plots] [NAME...]
+                               [--out DIR] [--quick] [--no-sweeps] [--no-plots] [NAME...]
 """
 import argparse
 import json
@@ -160,13 +160,19 @@ class Runner:
             sys.exit("results-oaws: %s (%s, %s) did not pass:\n%s"
                      % (name, policy, ";".join(sets), p.stdout[-3000:]))
         m = {"cycles": 0, "warp_insts": 0, "ldst": {}, "slots": {}, "div_insts": 0,
-             "kernels": {}}
+             "kernels": {}, "fully": None}
         for l in json.load(open(path))["launches"]:
             if l["status"] != "SMC_OK":
                 sys.exit("results-oaws: %s (%s): launch %s ended %s"
                          % (name, policy, l["kernel"], l["status"]))
             m["cycles"] += l["cycles"]
             m["warp_insts"] += l["warp_insts"]
+            # fully cached divergent loads (Fig. 10): counted under OAWS
+            # ("oaws") and under the peers ("peers"), [loads, fully cached]
+            fc = l.get("oaws") or l.get("peers")
+            if fc is not None:
+                f = m["fully"] or [0, 0]
+                m["fully"] = [f[0] + fc["div_loads"], f[1] + fc["div_fully_cached"]]
             for k, v in l["memory"]["ldst"].items():
                 m["ldst"][k] = m["ldst"].get(k, 0) + v
             for k, v in l["issue_slots"].items():
@@ -196,6 +202,8 @@ def main():
     ap.add_argument("--quick", action="store_true",
                     help="main table, deep queues and one point of each sweep only (make test)")
     ap.add_argument("--no-plots", action="store_true")
+    ap.add_argument("--no-sweeps", action="store_true",
+                    help="main table and deep queues only (no MSHR, allocation or SMR sweep)")
     ap.add_argument("names", nargs="*", help="suite benchmarks (default: every Table 2 one we have)")
     a = ap.parse_args()
     out = a.out or os.path.join(a.build, "results", "oaws")
@@ -242,10 +250,18 @@ def main():
                                          "div_kernels": {k: ratio(base["kernels"][k]["cycles"], v["cycles"])
                                                          for k, v in m["kernels"].items()
                                                          if base["kernels"][k]["div_insts"]}}
+                if m["fully"] and m["fully"][0]:
+                    r["policy"][p["key"]]["fully_cached"] = 100.0 * m["fully"][1] / m["fully"][0]
                 busy = base["ldst"].get("busy_cycles", 0)
                 r["stalls"][p["key"]] = {k: ratio(m["ldst"].get(k, 0), busy)
                                          for k in ("stall_coal", "stall_mshr", "stall_icnt", "busy_cycles")}
             r["div_kernels"] = sorted(k for k, v in base["kernels"].items() if v["div_insts"])
+            # GTO's fully cached loads: from oaws-static:0, which is GTO
+            # exactly (§5.4, tests/oaws/oaws-suite.sh) and counts them
+            if P["static"]["ok"] and cls == "divergent" and not extra and "gto" in r["policy"]:
+                g0 = R.run(name, "oaws-static:0", BASE)
+                if g0["fully"] and g0["fully"][0] and g0["cycles"] == base["cycles"]:
+                    r["policy"]["gto"]["fully_cached"] = 100.0 * g0["fully"][1] / g0["fully"][0]
             # GTO with these queues over GTO on the preset (1 for the preset itself)
             r["gto_vs_preset"] = norm_ipc(base, R.run(name, "gto", BASE))
             res[cname][abbr] = r
@@ -254,7 +270,7 @@ def main():
 
     # MSHR sweep (Fig. 13) and allocation policy (Fig. 14), divergent set
     mshrs = (32, 48) if a.quick else MSHRS
-    for abbr, name, cls, limit in div:
+    for abbr, name, cls, limit in ([] if a.no_sweeps else div):
         g32 = R.run(name, "gto", BASE)
         res["mshr"][abbr] = {}
         for k in MSHR_POLICIES:
@@ -273,7 +289,7 @@ def main():
             res["alloc"][abbr][p["key"]] = norm_ipc(fill, miss)
 
     # SMR sweep (Fig. 12): oaws-static:S, normalised to GTO
-    if P["static"]["ok"]:
+    if P["static"]["ok"] and not a.no_sweeps:
         smrs = (0, 50, 100) if a.quick else SMRS
         for abbr, name, cls, limit in div:
             g = R.run(name, "gto", BASE)
@@ -367,6 +383,31 @@ def write_markdown(res, pols, a, path):
                         per[p["key"]].append(v)
                 L.append("| %s | `%s` | %s |" % (abbr, k, " | ".join(cells)))
         L.append("| **geomean** | | %s |" % " | ".join(fmt(geomean(per[p["key"]])) for p in ok))
+        L.append("")
+        L.append("## Fully cached divergent loads, divergent set (Fig. 10)\n")
+        L.append("Percent of divergent global/local loads (coalescer: more than two lines) none "
+                 "of whose L1D accesses missed (an MSHR merge counts as a miss), over the "
+                 "benchmark's launches. GTO's column is from `oaws-static:0` (GTO exactly); "
+                 "policies that do not count them show n/a. Paper averages: GTO 20 %, CCWS "
+                 "25 %, SWL-Best 31 %, OAWS-Dyn 45 % (§5.3).\n")
+        L.append("| bench | " + " | ".join(p["label"] for p in ok) + " |")
+        L.append("|---|" + "---|" * len(ok))
+        fcs = {p["key"]: [] for p in ok}
+        for abbr, r in res["main"].items():
+            if r["class"] != "divergent":
+                continue
+            cells = []
+            for p in ok:
+                v = r["policy"].get(p["key"], {}).get("fully_cached")
+                cells.append("%.1f" % v if v is not None else "n/a")
+                if v is not None:
+                    fcs[p["key"]].append(v)
+            L.append("| %s | %s |" % (abbr, " | ".join(cells)))
+        L.append("| **mean** | %s |" % " | ".join(
+            "%.1f" % (sum(fcs[p["key"]]) / len(fcs[p["key"]])) if fcs[p["key"]] else "n/a"
+            for p in ok))
+        paper_fc = {"gto": "20", "ccws": "25", "swl": "31", "dyn": "45"}
+        L.append("| **paper, mean** | %s |" % " | ".join(paper_fc.get(p["key"], "-") for p in ok))
         L.append("")
         L.append("## LD/ST stalls, divergent set (Fig. 9)\n")
         L.append("Cycles of `memory.ldst` stall_coal / stall_mshr / stall_icnt under each policy, "

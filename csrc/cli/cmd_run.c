@@ -50,7 +50,7 @@
     "  --check-rtl offload[:TRANSPORT][:K]  replay check: the run's scheduler tokens\n" \
     "                       go to the offload transport K cycles at a time and the\n" \
     "                       first difference fails the run (SMCOSIM_CHECK_RTL)\n" \
-    "  --policy P           lrr, gto, two-level[:POOL], swl:N, oaws-static[:SMR], oaws-dyn, owl (SMCOSIM_POLICY)\n" \
+    "  --policy P           lrr, gto, two-level[:POOL], swl:N, oaws-static[:SMR], oaws-dyn, ccws, mascar, owl (SMCOSIM_POLICY)\n" \
     "  --json FILE          all timing statistics as JSON, rewritten after every\n" \
     "                       kernel (SMCOSIM_JSON)\n" \
     "  --functional         functional emulation only, no timing (SMCOSIM_MODE)\n" \

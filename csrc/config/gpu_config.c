@@ -39,6 +39,7 @@ static const char *const dispatch_names[] = { "round-robin", NULL };
 static const char *const haws_names[] = { "off", "warp", "all", NULL };   /* enum gpu_haws */
 static const char *const oaws_names[] = { "off", "static", "dynamic", NULL };   /* enum gpu_oaws */
 static const char *const oaws_delta_names[] = { "auto", "one", "half", NULL };  /* enum oaws_delta */
+static const char *const peer_names[] = { "none", "ccws", "mascar", NULL };       /* enum gpu_peer */
 
 /* index = enum gpu_locality: "launch", then GPU_LOCALITY_FORCE + hint */
 static const char *const locality_names[] = { "launch", "0", "1", "2", "3", "auto", NULL };
@@ -85,7 +86,7 @@ static const ck_key gpu_keys[] = {
     G32("sched.sb_entries", sb_entries, 1, 16, "scoreboard entries (pending register writes) per warp (SbEntries)"),
     G32("sched.wb_ports", wb_ports, 1, 8, "register writebacks per cycle per SM (WbPorts)"),
     G32("sched.reg_id_width", reg_id_width, 4, 8, "bits of a register id in the core (RegIdWidth)"),
-    CK_KEY_ENUM("sched.policy", gpu_config, policy, policy_names, "warp-scheduling policy (lrr, gto, two-level, owl = CTA-aware, Jog et al. ASPLOS'13: the grouped policy over CTA groups with OWL's priority, docs/locality.md); --policy also accepts swl:N, oaws-static[:SMR], oaws-dyn (docs/oaws.md)"),
+    CK_KEY_ENUM("sched.policy", gpu_config, policy, policy_names, "warp-scheduling policy (lrr, gto, two-level, owl = CTA-aware, Jog et al. ASPLOS'13: the grouped policy over CTA groups with OWL's priority, docs/locality.md); --policy also accepts swl:N, oaws-static[:SMR], oaws-dyn, ccws, mascar (docs/oaws.md)"),
     G32("sched.warp_limit", warp_limit, 0, 64, "SWL: the first N alive warps of an SM (by id) may issue (0 = no limit; at most the warps of one scheduler; must not be below the warps of a block for kernels with barriers)"),
     G32("sched.pool_size", pool_size, 1, 64, "two-level: warps in the active pool per scheduler"),
     CK_KEY_ENUM("sched.backend", gpu_config, backend, backend_names, "scheduler back end: C model, Verilated RTL, both in lockstep, or the RTL on a device through an offload transport (closed loop, one exchange per cycle for all SMs; docs/offload.md)"),
@@ -116,6 +117,11 @@ static const ck_key gpu_keys[] = {
     G32("sched.oaws_cnt_init", oaws_cnt_init, 0, 255, "OAWS dynamic: CNT at each launch (seed 001 §4.3.1: 128); at most sched.oaws_cnt_max"),
     G32("sched.oaws_ocw_min", oaws_ocw_min, 0, 64, "OAWS dynamic: OCW's lower bound and initial value; 0 = sched.num (seed 001 §4.3.1: 2, one warp per scheduler)"),
     G32("sched.oaws_ocw_max", oaws_ocw_max, 0, 64, "OAWS dynamic: OCW's upper bound; 0 = sm.max_warps (seed 001 §4.3.1: 48)"),
+    CK_KEY_ENUM("sched.peer", gpu_config, peer, peer_names, "OAWS's peers (docs/oaws.md, \"Peers\"; seed 001 §5) on top of the policy: none; ccws = per-warp lost-locality scores raised by victim-tag-array hits throttle the global/local loads of low-score warps; mascar = when the memory system is saturated (at most one free L1D MSHR or injection-queue slot) only an owner warp issues memory instructions, else memory instructions go first. --policy ccws, mascar set it"),
+    G32("sched.ccws_base", ccws_base, 1, 1023, "CCWS: every warp's base score; the cutoff is (alive warps) x base (seed 001 Table 3: 100)"),
+    G32("sched.ccws_k_throttle", ccws_k_throttle, 0, 40, "CCWS: K_THROTTLE; a VTA hit raises the warp's score by K x base (at most 4095), which decays by 1 per cycle (seed 001 Table 3: 8)"),
+    G32("sched.ccws_vta_entries", ccws_vta_entries, 1, 1024, "CCWS: victim-tag-array tags per warp, a multiple of sched.ccws_vta_ways (seed 001 Table 3: 16 per warp, 768 for 48 warps)"),
+    G32("sched.ccws_vta_ways", ccws_vta_ways, 1, 64, "CCWS: victim-tag-array associativity, LRU (seed 001 Table 3: 8)"),
     CK_KEY_ENUM("sched.oaws_delta", gpu_config, oaws_delta, oaws_delta_names, "OAWS dynamic: CNT's step down on a partially cached divergent load: auto = CNT/2 for an associativity-sensitive load (#acc > 1.5 #sets in its DLC entry), 1 otherwise (seed 001 §4.3.1); one; half"),
 };
 #define NGPUKEYS (sizeof gpu_keys / sizeof gpu_keys[0])
@@ -376,6 +382,12 @@ int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errle
     c.oaws_ocw_min = 0;
     c.oaws_ocw_max = 0;
     c.oaws_delta = 0;
+    /* the peers are off; their parameters are the paper's (seed 001 Table 3) */
+    c.peer = GPU_PEER_NONE;
+    c.ccws_base = 100;
+    c.ccws_k_throttle = 8;
+    c.ccws_vta_entries = 16;
+    c.ccws_vta_ways = 8;
     /* The emulator's warps are 32 threads wide (see si_7970 above). */
     c.mem.warp_size = 32;
     snprintf(c.preset, sizeof c.preset, "%s", name);
@@ -466,6 +478,9 @@ int gpu_config_check(const gpu_config *c, char *err, size_t errlen)
     if (c->oaws_smr % 5)
         return smc_fail(err, errlen, "key 'sched.oaws_smr': %u is not a multiple of 5 "
                     "(0..100 in steps of 5 %%)", c->oaws_smr);
+    if (c->ccws_vta_entries % c->ccws_vta_ways)
+        return smc_fail(err, errlen, "key 'sched.ccws_vta_entries': %u is not a multiple of "
+                    "sched.ccws_vta_ways %u", c->ccws_vta_entries, c->ccws_vta_ways);
     if (c->oaws_cnt_init > c->oaws_cnt_max)
         return smc_fail(err, errlen, "key 'sched.oaws_cnt_init': %u exceeds "
                     "sched.oaws_cnt_max %u", c->oaws_cnt_init, c->oaws_cnt_max);
@@ -492,6 +507,7 @@ int gpu_config_set_policy(gpu_config *cfg, const char *policy, char *err, size_t
     gpu_config tmp = *cfg;
     char *end;
     tmp.oaws = GPU_OAWS_OFF;
+    tmp.peer = GPU_PEER_NONE;
     if (strcmp(policy, "lrr") == 0) {
         tmp.policy = GPU_POLICY_LRR;
         tmp.warp_limit = 0;
@@ -533,9 +549,14 @@ int gpu_config_set_policy(gpu_config *cfg, const char *policy, char *err, size_t
         tmp.policy = GPU_POLICY_GTO;
         tmp.warp_limit = 0;
         tmp.oaws = GPU_OAWS_DYNAMIC;
+    } else if (strcmp(policy, "ccws") == 0 || strcmp(policy, "mascar") == 0) {
+        /* the OAWS paper's peers run on GTO (seed 001 §5) */
+        tmp.policy = GPU_POLICY_GTO;
+        tmp.warp_limit = 0;
+        tmp.peer = policy[0] == 'c' ? GPU_PEER_CCWS : GPU_PEER_MASCAR;
     } else {
         return smc_fail(err, errlen, "unknown policy '%s' (lrr, gto, two-level[:POOL], "
-                    "owl, swl:N, oaws-static[:SMR], oaws-dyn)", policy);
+                    "owl, swl:N, oaws-static[:SMR], oaws-dyn, ccws, mascar)", policy);
     }
     *cfg = tmp;
     return 0;
@@ -552,6 +573,10 @@ const char *gpu_policy_string(const gpu_config *c, char *buf, size_t len)
         snprintf(oaws, sizeof oaws, "oaws-static:%u", c->oaws_smr);
     else if (c->oaws == GPU_OAWS_DYNAMIC)
         snprintf(oaws, sizeof oaws, "oaws-dyn");
+    else if (c->peer == GPU_PEER_CCWS)
+        snprintf(oaws, sizeof oaws, "ccws");
+    else if (c->peer == GPU_PEER_MASCAR)
+        snprintf(oaws, sizeof oaws, "mascar");
     if (!oaws[0])
         snprintf(buf, len, "%s", base);
     else if (c->policy == GPU_POLICY_GTO && !c->warp_limit)

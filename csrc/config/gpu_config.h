@@ -76,6 +76,9 @@ enum gpu_haws { GPU_HAWS_OFF = 0, GPU_HAWS_WARP, GPU_HAWS_ALL };
 /* sched.oaws (docs/oaws.md; seed 001): memory-occlusion-aware qualification
  * on top of the policy: off, static (fixed miss rate), dynamic (OCW). */
 enum gpu_oaws { GPU_OAWS_OFF = 0, GPU_OAWS_STATIC, GPU_OAWS_DYNAMIC };
+/* sched.peer (docs/oaws.md, "Peers"): OAWS's peers, on top of the policy;
+ * the values are the core's input `peer`. */
+enum gpu_peer { GPU_PEER_NONE = 0, GPU_PEER_CCWS = 1, GPU_PEER_MASCAR = 2 };
 
 typedef struct gpu_config {
     char     preset[32];          /* preset it started from (not a key) */
@@ -153,6 +156,13 @@ typedef struct gpu_config {
     uint32_t oaws_ocw_min;        /* OCW's lower bound, 0 = sched.num (paper 2) */
     uint32_t oaws_ocw_max;        /* OCW's upper bound, 0 = sm.max_warps (paper 48) */
     uint32_t oaws_delta;          /* enum oaws_delta: auto, one, half */
+    /* Peers of OAWS (docs/oaws.md, "Peers"; seed 001 §5, Table 3). With
+     * peer = none nothing else here has an effect. */
+    uint32_t peer;                /* enum gpu_peer */
+    uint32_t ccws_base;           /* CCWS base score (Table 3: 100) */
+    uint32_t ccws_k_throttle;     /* CCWS K_THROTTLE (Table 3: 8): a VTA hit adds K x base */
+    uint32_t ccws_vta_entries;    /* VTA tags per warp (Table 3: 16) */
+    uint32_t ccws_vta_ways;       /* VTA associativity (Table 3: 8) */
 
     mem_config mem;
 } gpu_config;

@@ -21,6 +21,7 @@
  * of N dependent ALU instructions takes N x latency cycles.
  */
 #include "timing_internal.h"
+#include "peers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -955,6 +956,11 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
             sm->oaws.unretired -= r;
             g->st->oaws.eff_retired += r;
         }
+    }
+    if (g->cfg.peer) {                      /* CCWS, MASCAR (peers.c) */
+        tm_peers_inputs(g, sm, &in);
+        if (ldst_ok)
+            ldst_heads = tm_peers_ldst_heads(g, sm, &in, ldst_heads);
     }
     if (ldst_ok && g->oaws.mode) {
         /* offer the unit only to schedulers with an LD/ST head that Eq. 1

@@ -216,6 +216,17 @@ void timing_stats_json(const timing_stats *s, FILE *out)
                 o->ocw_events ? (double)o->ocw_sum / (double)o->ocw_events : (double)o->ocw_min,
                 o->ocw_min, o->ocw_max, o->dlc_max);
     }
+    /* only with a peer on, like "oaws" */
+    if (s->peers.on) {
+        const timing_peers_stats *p = &s->peers;
+        fprintf(out, ",\n  \"peers\": {\"peer\": \"%s\", \"vta_hits\": %llu, \"vta_inserts\": %llu, "
+                "\"sat_cycles\": %llu, \"div_loads\": %llu, \"div_fully_cached\": %llu, "
+                "\"coh_loads\": %llu, \"coh_fully_cached\": %llu}", p->on == 1 ? "ccws" : "mascar",
+                (unsigned long long)p->vta_hits, (unsigned long long)p->vta_inserts,
+                (unsigned long long)p->sat_cycles, (unsigned long long)p->div_loads,
+                (unsigned long long)p->div_fully_cached, (unsigned long long)p->coh_loads,
+                (unsigned long long)p->coh_fully_cached);
+    }
     fprintf(out, ",\n  \"issue_slots\": {");
     for (unsigned i = 0; i < TS_COUNT; i++)
         if (slot_shown(s, i))

@@ -18,6 +18,7 @@
  *      the new outputs say (OCW statistics, HAWS mode changes, waveform).
  */
 #include "timing_internal.h"
+#include "peers.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -451,6 +452,12 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
         tm_set_msg(g, "memory model: %s", err);
         return out->status = SMC_ERR_INVALID_VALUE;
     }
+    out->peers.on = g->cfg.peer;
+    if (tm_peers_launch(g) != 0) {         /* CCWS's victim tag array (peers.c) */
+        mem_destroy(g->mem);
+        g->mem = NULL;
+        return out->status = SMC_ERR_OUT_OF_MEMORY;
+    }
     g->src = *src;
     g->st = out;
     g->fault = SMC_OK;
@@ -559,6 +566,7 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
     out->thread_insts = src->ops->thread_insts(src->ctx);
     out->ipc = t ? (double)out->warp_insts / (double)t : 0.0;
     out->mem = *mem_get_stats(g->mem);
+    out->peers.vta_inserts = out->mem.vta_inserts;
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);

@@ -119,6 +119,17 @@ typedef struct timing_oaws_stats {
     uint32_t dlc_max;             /* most DLC entries on one SM at launch end */
 } timing_oaws_stats;
 
+/* OAWS's peers (docs/oaws.md, "Peers"; csrc/timing/peers.c), written only
+ * when sched.peer is on. Holds of either peer count as warp_limit slots. */
+typedef struct timing_peers_stats {
+    uint32_t on;                  /* sched.peer (1 ccws, 2 mascar) */
+    uint64_t vta_hits;            /* CCWS: VTA hits handed to the cores */
+    uint64_t vta_inserts;         /* CCWS: evicted lines entered in a VTA */
+    uint64_t sat_cycles;          /* MASCAR: SM-cycles given as saturated */
+    uint64_t div_loads, div_fully_cached;   /* as timing_oaws_stats (Fig. 10) */
+    uint64_t coh_loads, coh_fully_cached;   /* ... (Fig. 11) */
+} timing_peers_stats;
+
 typedef struct timing_stats {
     char     kernel[128];
     char     config[32];
@@ -147,6 +158,7 @@ typedef struct timing_stats {
     uint64_t lockstep_cycles;     /* cycles compared (lockstep back end) */
     timing_haws_stats haws;       /* HAWS (written only when sched.haws is on) */
     timing_oaws_stats oaws;       /* OAWS (written only when sched.oaws is on) */
+    timing_peers_stats peers;     /* CCWS, MASCAR (written only when sched.peer is on) */
     mem_stats mem;                /* caches, MSHRs, interconnect, DRAM */
     uint32_t num_sms;             /* SMs of the GPU (mem's per-SM averages) */
     char    *mem_json;            /* the memory model's own JSON members (owned) */

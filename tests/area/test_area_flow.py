@@ -93,10 +93,10 @@ def core_bits(p):
     wps = w // s
     instr = 78 + 5 * r                        # payload layout in sched_core.sv
     # instruction buffer: payload + dependency bits + the two bit-sliced
-    # flags and the 7 bit-sliced OAWS prediction bits per entry (the
-    # payload's own entry_ok bit has no reader in the core and is removed),
-    # count, read pointer
-    per_warp = d * (instr + e + 2 + 7 - 1) + clog2(d + 1) + (clog2(d) if d > 1 else 1)
+    # flags and the 8 bit-sliced OAWS prediction and load bits per entry
+    # (the payload's own entry_ok bit has no reader in the core and is
+    # removed), count, read pointer
+    per_warp = d * (instr + e + 2 + 8 - 1) + clog2(d + 1) + (clog2(d) if d > 1 else 1)
     per_warp += e * (1 + r + 1)               # scoreboard: valid, reg id, long
     lidx = clog2(wps) if wps > 1 else 1
     per_sched = lidx + lidx + wps + 8 * 32    # arbiter, fetch pointer, pool, counters
@@ -105,6 +105,8 @@ def core_bits(p):
     levels += 2 + 7 + 7 + 7                   # OAWS: mode, Avail_mshr, cap, Miss_inflight
     levels += 7 + 8                           # OAWS OCW logic: OCW, CNT
     levels += 1 + 6 * w                       # grouped policy: group_prio, group id per warp
+    levels += 2 + 10 + 12 * w                 # CCWS: mode, base, score excess per warp
+    levels += 2 + 1 + 1 + 6                   # MASCAR: mode, saturated, owner valid and id
     return (w * per_warp + s * per_sched + levels + haws_bits(w, e, rcu) + rcu_bits(w, rcu, r)
             + rename_bits(w, ren, r))
 
@@ -114,7 +116,7 @@ RTL_FORMULAS = {
     # bit-sliced flags and the PmW bit-sliced OAWS bits per entry, count,
     # read pointer
     "sched_ibuffer": lambda p: p["NumWarps"] * (p["Depth"] * (p["Width"] + p["Entries"] + 2
-                                                              + p.get("PmW", 7))
+                                                              + p.get("PmW", 8))
                                                 + clog2(p["Depth"] + 1)
                                                 + (clog2(p["Depth"]) if p["Depth"] > 1 else 1)),
     # per warp and slot: valid, register id, long-latency flag
@@ -123,7 +125,7 @@ RTL_FORMULAS = {
     # warps are one bank per scheduler, NumWarps / Ports warps each: the
     # same bits per warp)
     "sched_ibuffer_bank": lambda p: p["NumWarps"] * (p["Depth"] * (p["Width"] + p["Entries"] + 2
-                                                                   + p.get("PmW", 7))
+                                                                   + p.get("PmW", 8))
                                                      + clog2(p["Depth"] + 1)
                                                      + (clog2(p["Depth"]) if p["Depth"] > 1 else 1)),
     "sched_scoreboard_bank": lambda p: p["NumWarps"] * p["Entries"] * (p["RegW"] + 2),
@@ -134,6 +136,8 @@ RTL_FORMULAS = {
     "sched_oaws": lambda p: 2 + 3 * 7,        # mode, Avail_mshr, cap, Miss_inflight
     "sched_oaws_ocw": lambda p: 7 + 8,        # OCW, CNT
     "sched_group": lambda p: 6,               # active group id (grouped policy)
+    "sched_ccws": lambda p: 2 + 10 + 12 * p["NumWarps"],   # mode, base, score excess per warp
+    "sched_mascar": lambda p: 2 + 1 + 1 + 6,  # mode, saturated, owner valid and id
     "sched_qualify": lambda p: 0,
     "sched_rr_pick": lambda p: 0,
     "sched_haws": lambda p: haws_bits(p["NumWarps"], p["SbEntries"], p["RcuDepth"]),

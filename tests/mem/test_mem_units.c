@@ -402,6 +402,58 @@ static void test_lru_eviction_order(void **state)
     stop(&h);
 }
 
+/* CCWS's victim tag array (mem-model/mem_vta.c; docs/oaws.md, "Peers"):
+ * one L1 set of 2 ways, a VTA of 4 tags in 2 ways per warp. Worked out by
+ * hand (lines A, B, C all map to VTA set 0):
+ *   w3 A miss; w3 B miss; w5 C miss, evicts A (LRU) -> VTA[3] {A};
+ *   w5 A miss, VTA[5] empty: no hit; evicts B -> VTA[3] {A, B};
+ *   w3 B miss, VTA[3] hit (B dropped; event for warp 3); evicts C -> VTA[5] {C};
+ *   w3 B hit in L1: no probe; w5 C miss, VTA[5] hit (event for warp 5);
+ *   evicts A (wid 5) -> VTA[5] {A}.
+ * Without mem_vta_enable nothing is recorded. */
+static void test_ccws_victim_tags(void **state)
+{
+    (void)state;
+    for (int on = 0; on < 2; on++) {
+        mem_config c = base_config();
+        c.l1d_sets = 1;
+        c.l1d_ways = 2;
+        harness h;
+        start(&h, &c);
+        if (on)
+            assert_int_equal(mem_vta_enable(h.m, 4, 2, 8), 0);
+        const mem_stats *st = mem_get_stats(h.m);
+        const uint64_t A = 0, B = 1 << 12, C = 2 << 12;
+        const struct { uint32_t warp; uint64_t addr; uint64_t inserts, hits; int event; } seq[] = {
+            { 3, A, 0, 0, -1 }, { 3, B, 0, 0, -1 }, { 5, C, 1, 0, -1 }, { 5, A, 2, 0, -1 },
+            { 3, B, 3, 1, 3 },  { 3, B, 3, 1, -1 }, { 5, C, 4, 2, 5 },
+        };
+        for (unsigned i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+            mem_request r = request(0, seq[i].warp, MEM_LOAD, MEM_GLOBAL, i);
+            lanes(&r, &seq[i].addr, 1, 4);
+            submit(&h, &r);
+            run(&h, 400);
+            assert_int_equal(st->vta_inserts, on ? seq[i].inserts : 0);
+            assert_int_equal(st->vta_hits, on ? seq[i].hits : 0);
+            uint32_t w = 99;
+            if (on && seq[i].event >= 0) {
+                assert_int_equal(mem_vta_hit_pop(h.m, 0, &w), 1);
+                assert_int_equal(w, (uint32_t)seq[i].event);
+            }
+            assert_int_equal(mem_vta_hit_pop(h.m, 0, &w), 0);
+        }
+        assert_int_equal(st->l1_evictions, 4);
+        stop(&h);
+    }
+    /* sizes the VTA cannot take */
+    mem_config c = base_config();
+    harness h;
+    start(&h, &c);
+    assert_int_equal(mem_vta_enable(h.m, 6, 4, 8), -1);   /* 6 tags not in sets of 4 */
+    assert_int_equal(mem_vta_enable(h.m, 16, 8, 65), -1);  /* more than 64 warps */
+    stop(&h);
+}
+
 /* Fermi's set index (Nugteren et al., HPCA 2014): byte-address bits 7..11
  * XOR bits {13, 14, 15, 17, 19}; with 64 sets bit 12 on top. The expected
  * sets below are worked out by hand from that rule. */
@@ -821,6 +873,7 @@ int main(void)
         cmocka_unit_test(test_dram_rows_beyond_32_bits),
         cmocka_unit_test(test_frfcfs_reorders_row_hits),
         cmocka_unit_test(test_lru_eviction_order),
+        cmocka_unit_test(test_ccws_victim_tags),
         cmocka_unit_test(test_fermi_set_index),
         cmocka_unit_test(test_mshr_merge_limit_and_replay),
         cmocka_unit_test(test_mshr_exhaustion_occludes),

@@ -8,7 +8,8 @@
 # misses charged equal those given back; RTL and lockstep JSON equal the C
 # model's but for the back-end name; oaws-static:0 equals GTO's golden JSON
 # but for the policy string and the OAWS-only keys (§5.4), and so does
-# oaws-dyn with OCW held at 48 (every warp a locality warp, eff 0).
+# oaws-dyn with OCW held at 48 (every warp a locality warp, eff 0). The same
+# for the peers ccws and mascar (docs/oaws.md, "Peers").
 #   tests/oaws/oaws-suite.sh BUILD_DIR [c]     (c: the C model only, for ASan)
 set -u
 cd "$(dirname "$0")/../.."
@@ -74,6 +75,63 @@ PY
     cmp -s "$out.n" "$out.c" || { echo "FAIL: $1 $2: JSON differs from the C model's"; fails=$((fails + 1)); }
   fi
 }
+
+# The peers CCWS and MASCAR (docs/oaws.md, "Peers"): every benchmark PASSes,
+# instruction counts equal GTO's, the policy is named and its "peers" object
+# is there; RTL and lockstep JSON equal the C model's; CCWS with
+# K_THROTTLE 0 (a VTA hit adds nothing, nothing is ever held) equals GTO's
+# golden JSON but for the policy string and the "peers" object.
+run_peer() {   # BACKEND POLICY [KEYS [gto]]   (gto: the statistics must equal GTO's)
+  local out="$tmp/$1-$2${3:+-k}.json"
+  runs=$((runs + 1))
+  if ! SMCOSIM_MODE=timing SMCOSIM_SCHED=$1 SMCOSIM_CONFIG=$preset SMCOSIM_POLICY=$2 \
+       SMCOSIM_SET="${3:-}" SMCOSIM_JSON=$out "$bench" --size small >"$out.log" 2>&1 \
+     || ! tail -1 "$out.log" | grep -q ' 0 failed$'; then
+    echo "FAIL: $1 $2:"; grep -v ': PASS' "$out.log" | head -5; fails=$((fails + 1)); return
+  fi
+  if ! python3 - "$out" "$gold" "$2" "${4:-}" <<'PY'
+import json, sys
+new = json.load(open(sys.argv[1]))["launches"]
+gold = json.load(open(sys.argv[2]))["launches"]
+pol, as_gto = sys.argv[3], sys.argv[4] == "gto"
+if len(new) != len(gold):
+    sys.exit("  %d launches, GTO golden %d" % (len(new), len(gold)))
+for i, (n, g) in enumerate(zip(new, gold)):
+    for k in ("kernel", "warp_insts", "thread_insts"):
+        if n[k] != g[k]:
+            sys.exit("  launch %d %s: %s %s, GTO %s" % (i, n["kernel"], k, n[k], g[k]))
+    if n["policy"] != pol or n["peers"]["peer"] != pol:
+        sys.exit("  launch %d: policy %s / %s, asked for %s" % (i, n["policy"], n["peers"], pol))
+    if pol == "mascar" and n["peers"]["vta_hits"] != 0:
+        sys.exit("  launch %d: VTA hits under MASCAR" % i)
+    if as_gto:
+        del n["peers"]
+        n["policy"] = "gto"
+        if n != g:
+            sys.exit("  launch %d %s: %s differs from GTO" % (i, n["kernel"], pol))
+PY
+  then echo "FAIL: $1 $2 (against $gold)"; fails=$((fails + 1)); fi
+  if [ "$1" != c ]; then
+    sed 's/"sched": "[a-z]*"/"sched": "X"/' "$out" >"$out.n"
+    sed 's/"sched": "[a-z]*"/"sched": "X"/' "$tmp/c-$2${3:+-k}.json" >"$out.c"
+    cmp -s "$out.n" "$out.c" || { echo "FAIL: $1 $2: JSON differs from the C model's"; fails=$((fails + 1)); }
+  fi
+}
+
+run_peer c ccws "sched.ccws_k_throttle=0" gto
+# At --size small the 32 KiB L1D hardly evicts, so CCWS never throttles;
+# with a 256-byte L1D (2 sets, hash index) the VTA hits tens of thousands of
+# times and CCWS holds warps: the lockstep must still see no difference.
+tiny="l1d.sets=2;l1d.index=hash"
+run_peer c ccws "$tiny"
+[ "$only" != c ] && run_peer lockstep ccws "$tiny"
+for pol in ccws mascar; do
+  run_peer c $pol
+  if [ "$only" != c ]; then
+    run_peer rtl $pol
+    run_peer lockstep $pol
+  fi
+done
 
 run c oaws-static:0
 run c oaws-dyn "sched.oaws_ocw_min=48"    # every warp a locality warp: GTO

@@ -121,3 +121,21 @@ TEST_SUITES += $(SCHED_TEST_DIR)/test_sched_oaws_c $(SCHED_TEST_DIR)/test_sched_
 TEST_DEPS   += $(SCHED_TEST_DIR)/test_sched_oaws_c $(SCHED_TEST_DIR)/test_sched_oaws_rtl
 SAN_SUITES  += $(SCHED_TEST_DIR)/test_sched_oaws_c
 SAN_DEPS    += $(SCHED_TEST_DIR)/test_sched_oaws_c
+
+# Peers of OAWS, directed scenarios (tests/sched/test_sched_peers.c): CCWS
+# scores, cutoff and load holds; MASCAR modes, owner and order; rejected
+# inputs; C model (also ASan) and the Verilated RTL (Fermi set).
+$(SCHED_TEST_DIR)/test_sched_peers_c: $(SCHED_TEST_DIR)/test_sched_peers.o $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
+
+$(SCHED_TEST_DIR)/test_sched_peers_rtl.o: tests/sched/test_sched_peers.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(INCLUDES) -DSCHED_TEST_RTL -c $< -o $@
+
+$(SCHED_TEST_DIR)/test_sched_peers_rtl: $(SCHED_TEST_DIR)/test_sched_peers_rtl.o $(VSCHED_LIB) $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(VSCHED_LDLIBS) $(LDLIBS)
+
+TEST_SUITES += $(SCHED_TEST_DIR)/test_sched_peers_c $(SCHED_TEST_DIR)/test_sched_peers_rtl
+TEST_DEPS   += $(SCHED_TEST_DIR)/test_sched_peers_c $(SCHED_TEST_DIR)/test_sched_peers_rtl
+SAN_SUITES  += $(SCHED_TEST_DIR)/test_sched_peers_c
+SAN_DEPS    += $(SCHED_TEST_DIR)/test_sched_peers_c

@@ -91,6 +91,8 @@ static void run_lockstep_opts(const sched_params *p, const sched_stim_opts *so, 
     sched_destroy(b);
 }
 
+static uint64_t peer_holds, peer_moves;   /* peer coverage, summed (printed) */
+
 static void run_lockstep(const sched_params *p, int policy, uint64_t seed, uint64_t cycles)
 {
     reg_cover cv;
@@ -116,6 +118,15 @@ static void run_lockstep(const sched_params *p, int policy, uint64_t seed, uint6
                  p->num_warps, p->num_schedulers, p->reg_id_width, p->ibuf_depth, p->sb_entries,
                  p->wb_ports, policy, n.oaws_occluded, n.oaws_eff_issues, n.oaws_inflight_max,
                  n.oaws_ocw_moves);
+    /* The peers (docs/oaws.md, "Peers"): CCWS's scores must have held warps
+     * from loads, MASCAR's owner must have moved */
+    if (n.peer_ccws_holds < 100 || n.peer_owner_moves < 50)
+        fail_msg("params %u/%u/%u/%u/%u/%u policy %d: peers barely exercised: CCWS held warps in "
+                 "%" PRIu64 " cycles, MASCAR's owner moved %" PRIu64 " times",
+                 p->num_warps, p->num_schedulers, p->reg_id_width, p->ibuf_depth, p->sb_entries,
+                 p->wb_ports, policy, n.peer_ccws_holds, n.peer_owner_moves);
+    peer_holds += n.peer_ccws_holds;
+    peer_moves += n.peer_owner_moves;
 }
 
 static void test_random_lockstep(void **state)
@@ -124,7 +135,8 @@ static void test_random_lockstep(void **state)
     for (unsigned k = 0; k < sizeof cases / sizeof cases[0]; k++)
         for (int policy = -1; policy < SCHED_NUM_POLICIES; policy++)
             run_lockstep(&cases[k].p, policy, 1000 * k + (uint64_t)(policy + 2), cases[k].cycles);
-    printf("lockstep: %" PRIu64 " cycles compared, no difference\n", total_cycles);
+    printf("lockstep: %" PRIu64 " cycles compared, no difference (peers: CCWS holding in %" PRIu64
+           " cycles, MASCAR owner moves %" PRIu64 ")\n", total_cycles, peer_holds, peer_moves);
     assert_true(total_cycles >= 1000000);
 }
 

@@ -85,17 +85,19 @@ static void test_input_widths(void **state)
      * C fields have no room for a wider value: 14 before HAWS, and the
      * 24-bit hint, push rcu, haws and the four hbr fields; OAWS's pred_div,
      * oaws, mshr_avail, oaws_cap, ldst_retire_miss, ocw_event, ocw_half,
-     * ocw_min and ocw_max; the grouped policy's group_prio and launch_group */
-    assert_int_equal(n, 32);
+     * ocw_min and ocw_max; the grouped policy's group_prio and launch_group; the
+     * peers' peer, ccws_base, ccws_bump, vta_valid, vta_warp and mascar_sat */
+    assert_int_equal(n, 38);
     /* and with 6-bit register ids and 48 warps, those too */
     const sched_params odd = { 48, 2, 6, 3, 4, 2, 8, 8 };
-    assert_int_equal(check_widths(&odd), 38);
+    assert_int_equal(check_widths(&odd), 44);
 }
 
 static void test_counts(void **state)
 {
     (void)state;
-    assert_int_equal(SCHED_NUM_PORTS, 73);   /* 39 before HAWS added 16, OAWS 16, the grouped policy 2 */
+    assert_int_equal(SCHED_NUM_PORTS, 81);   /* 39 before HAWS added 16, OAWS 16, the grouped policy 2,
+                                                the peers (CCWS, MASCAR) 8 */
     assert_int_equal(SCHED_NUM_REASONS, 8);
     assert_string_equal(sched_reason_name(SCHED_REASON_LONG_DEP), "long_dep");
     assert_string_equal(sched_reason_name(SCHED_NUM_REASONS), "?");

@@ -183,6 +183,50 @@ static void test_policy_syntax(void **state)
     assert_int_equal(gpu_config_set_backend(&c, "verilog", err, sizeof err), -1);
 }
 
+/* OAWS's peers (docs/oaws.md, "Peers"): off in every preset with Table 3's
+ * parameters; --policy ccws / mascar set GTO and the peer, any other policy
+ * clears it; the VTA's tags must fill whole sets. */
+static void test_peer_keys(void **state)
+{
+    (void)state;
+    gpu_config c;
+    for (size_t i = 0; gpu_preset_names[i]; i++) {
+        assert_int_equal(gpu_config_preset(&c, gpu_preset_names[i], err, sizeof err), 0);
+        assert_int_equal(c.peer, GPU_PEER_NONE);
+        assert_int_equal(c.ccws_base, 100);
+        assert_int_equal(c.ccws_k_throttle, 8);
+        assert_int_equal(c.ccws_vta_entries, 16);
+        assert_int_equal(c.ccws_vta_ways, 8);
+    }
+    assert_int_equal(gpu_config_preset(&c, "fermi-gtx480", err, sizeof err), 0);
+    c.warp_limit = 3;
+    assert_int_equal(gpu_config_set_policy(&c, "ccws", err, sizeof err), 0);
+    assert_int_equal(c.policy, GPU_POLICY_GTO);
+    assert_int_equal(c.warp_limit, 0);
+    assert_int_equal(c.peer, GPU_PEER_CCWS);
+    char name[32];
+    assert_string_equal(gpu_policy_string(&c, name, sizeof name), "ccws");
+    assert_int_equal(gpu_config_set_policy(&c, "mascar", err, sizeof err), 0);
+    assert_int_equal(c.peer, GPU_PEER_MASCAR);
+    assert_string_equal(gpu_policy_string(&c, name, sizeof name), "mascar");
+    assert_int_equal(gpu_config_set_policy(&c, "gto", err, sizeof err), 0);
+    assert_int_equal(c.peer, GPU_PEER_NONE);
+    assert_int_equal(gpu_config_apply(&c, "sched.peer=ccws", err, sizeof err), 0);
+    assert_int_equal(c.peer, GPU_PEER_CCWS);
+    assert_int_equal(gpu_config_apply(&c, "sched.peer=ccwss", err, sizeof err), -1);
+    assert_non_null(strstr(err, "sched.peer"));
+    /* a cross-key rule: found by the check of the whole configuration */
+    assert_int_equal(gpu_config_apply(&c, "sched.ccws_vta_entries=12", err, sizeof err), 0);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "sched.ccws_vta_entries"));
+    assert_int_equal(gpu_config_apply(&c, "sched.ccws_vta_ways=4", err, sizeof err), 0);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), 0);
+    assert_int_equal(gpu_config_apply(&c, "sched.ccws_base=0", err, sizeof err), -1);
+    assert_non_null(strstr(err, "sched.ccws_base"));
+    assert_int_equal(gpu_config_apply(&c, "sched.ccws_k_throttle=41", err, sizeof err), -1);
+    assert_non_null(strstr(err, "sched.ccws_k_throttle"));
+}
+
 /* The HAWS keys: off with the spec's option defaults in every preset (so
  * that nothing changes), range errors naming the key, and the one text key
  * (haws.hints_file) with its empty value, quotes and round trip. */
@@ -265,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_print_roundtrip),
         cmocka_unit_test(test_policy_syntax),
         cmocka_unit_test(test_haws_keys),
+        cmocka_unit_test(test_peer_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
