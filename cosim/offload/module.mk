@@ -57,3 +57,15 @@ $(B)/cosim/offload/offload_netlist.o: INCLUDES += -I$(SNL_GEN_INC)
 $(B)/cosim/offload/offload_netlist.o: CPPFLAGS += -DSNL_DEFAULT_DIR='"$(SNL_DIR)"'
 
 ALL_TARGETS += $(SNL_PORTS_TOOL) $(OFFLOAD_NETLIST_OBJS)
+
+# Host time per cycle of the program: C evaluator and transport (PoCL), for
+# docs/offload.md. make offload-netlist-bench [SNL_BENCH_SETS="set ..."]
+SNL_BENCH      := $(B)/cosim/offload/snl_bench
+SNL_BENCH_SETS ?= 4_1_8_2_6_2_2_1 8_4_8_4_2_3_8_8
+$(SNL_BENCH): $(B)/cosim/offload/snl_bench.o $(OFFLOAD_NETLIST_OBJS) $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ $(OFFLOAD_NETLIST_LDLIBS) $(LDLIBS)
+.PHONY: offload-netlist-bench
+offload-netlist-bench: $(SNL_BENCH) $(foreach s,$(SNL_BENCH_SETS),$(SNL_DIR)/$(s).snl)
+	@$(SNL_BENCH) $(SNL_BENCH_SETS)
+ALL_TARGETS   += $(SNL_BENCH)
+BENCH_TARGETS += offload-netlist-bench

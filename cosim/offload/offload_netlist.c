@@ -39,7 +39,9 @@
 
 struct offload_dev {
     sched_params     params;
-    unsigned         lanes, nw, iw, ow;
+    unsigned         lanes, iw, ow;
+    unsigned         vec;      /* 64-bit words per work-item (netlist.cl's SNL_W) */
+    unsigned         nw;       /* words per bit slice: lanes / 64, rounded up to vec */
     snl_program     *prog;
     cl_context       ctx;
     cl_command_queue q;
@@ -145,7 +147,8 @@ static int grow(offload_dev *d, unsigned k, char *err, size_t errlen)
     }
     d->kcap = k;
     cl_uint n_ops = d->prog->n_ops, n_s = d->prog->n_s_ops, base = d->prog->op_base,
-            n_ff = d->prog->n_ff, ibu = d->prog->in_bits, obu = d->prog->out_bits, nwu = d->nw;
+            n_ff = d->prog->n_ff, ibu = d->prog->in_bits, obu = d->prog->out_bits, nwu = d->nw,
+            n_slots = d->prog->n_slots;
     cl_kernel kn = d->kern;
     e = clSetKernelArg(kn, 0, sizeof(cl_mem), &d->ops);
     e |= clSetKernelArg(kn, 1, sizeof n_ops, &n_ops);
@@ -158,13 +161,14 @@ static int grow(offload_dev *d, unsigned k, char *err, size_t errlen)
     e |= clSetKernelArg(kn, 8, sizeof(cl_mem), &d->out_map);
     e |= clSetKernelArg(kn, 9, sizeof obu, &obu);
     e |= clSetKernelArg(kn, 10, sizeof(cl_mem), &d->vals);
-    e |= clSetKernelArg(kn, 11, sizeof nwu, &nwu);
-    /* 12: k, set per launch */
-    e |= clSetKernelArg(kn, 13, sizeof(cl_mem), &d->step_b);
-    e |= clSetKernelArg(kn, 14, sizeof(cl_mem), &d->rst_b);
-    e |= clSetKernelArg(kn, 15, sizeof(cl_mem), &d->any_b);
-    e |= clSetKernelArg(kn, 16, sizeof(cl_mem), &d->in_b);
-    e |= clSetKernelArg(kn, 17, sizeof(cl_mem), &d->out_b);
+    e |= clSetKernelArg(kn, 11, sizeof n_slots, &n_slots);
+    e |= clSetKernelArg(kn, 12, sizeof nwu, &nwu);
+    /* 13: k, set per launch */
+    e |= clSetKernelArg(kn, 14, sizeof(cl_mem), &d->step_b);
+    e |= clSetKernelArg(kn, 15, sizeof(cl_mem), &d->rst_b);
+    e |= clSetKernelArg(kn, 16, sizeof(cl_mem), &d->any_b);
+    e |= clSetKernelArg(kn, 17, sizeof(cl_mem), &d->in_b);
+    e |= clSetKernelArg(kn, 18, sizeof(cl_mem), &d->out_b);
     if (e != CL_SUCCESS) {
         snprintf(err, errlen, "clSetKernelArg failed");
         return -1;
@@ -177,15 +181,17 @@ static int launch(offload_dev *d, unsigned k, char *err, size_t errlen)
 {
     size_t nw = d->nw, ib = d->prog->in_bits, ob = d->prog->out_bits;
     cl_uint ku = k;
-    cl_int e = clSetKernelArg(d->kern, 12, sizeof ku, &ku);
+    cl_int e = clSetKernelArg(d->kern, 13, sizeof ku, &ku);
     e = e ? e : clEnqueueWriteBuffer(d->q, d->step_b, CL_FALSE, 0, k * nw * 8, d->step, 0, NULL, NULL);
     e = e ? e : clEnqueueWriteBuffer(d->q, d->rst_b, CL_FALSE, 0, k * nw * 8, d->rst, 0, NULL, NULL);
     e = e ? e : clEnqueueWriteBuffer(d->q, d->any_b, CL_FALSE, 0, k * sizeof(cl_uint), d->any, 0,
                                      NULL, NULL);
     if (!e && ib)
         e = clEnqueueWriteBuffer(d->q, d->in_b, CL_FALSE, 0, k * ib * nw * 8, d->in, 0, NULL, NULL);
-    size_t global = nw;
-    e = e ? e : clEnqueueNDRangeKernel(d->q, d->kern, 1, NULL, &global, NULL, 0, NULL, NULL);
+    /* one work-item per work-group: on a CPU device (PoCL) each group is a
+     * task for a thread, so words spread over the cores */
+    size_t global = nw / d->vec, local = 1;
+    e = e ? e : clEnqueueNDRangeKernel(d->q, d->kern, 1, NULL, &global, &local, 0, NULL, NULL);
     e = e ? e : clEnqueueReadBuffer(d->q, d->out_b, CL_TRUE, 0, k * ob * nw * 8, d->out, 0, NULL,
                                     NULL);
     if (e != CL_SUCCESS) {
@@ -239,7 +245,23 @@ static offload_dev *nl_open(const sched_params *p, unsigned lanes, const char *a
     }
     d->params = *p;
     d->lanes = lanes;
-    d->nw = (lanes + 63) / 64;
+    /* Words per work-item: wider vectors where there are enough words for
+     * two work-items of that width (both cores busy); SMCOSIM_SNL_VEC
+     * (1, 2, 4, 8) overrides, for tests and measurements. */
+    unsigned raw = (lanes + 63) / 64;
+    d->vec = 1;
+    while (d->vec < 8 && raw / (2 * d->vec) >= 2)
+        d->vec *= 2;
+    const char *ev = getenv("SMCOSIM_SNL_VEC");
+    if (ev && *ev) {
+        if (strcmp(ev, "1") && strcmp(ev, "2") && strcmp(ev, "4") && strcmp(ev, "8")) {
+            snprintf(err, errlen, "SMCOSIM_SNL_VEC='%s': expected 1, 2, 4 or 8", ev);
+            nl_close(d);
+            return NULL;
+        }
+        d->vec = (unsigned)atoi(ev);
+    }
+    d->nw = (raw + d->vec - 1) / d->vec * d->vec;
     d->iw = offload_words(offload_in_bits(p));
     d->ow = offload_words(offload_out_bits(p));
     if (!(d->prog = snl_load(path, p, SNL_RTL_SHA256, err, errlen))) {
@@ -267,7 +289,9 @@ static offload_dev *nl_open(const sched_params *p, unsigned lanes, const char *a
         nl_close(d);
         return NULL;
     }
-    e = clBuildProgram(d->clprog, 1, &dev, "-cl-std=CL1.2", NULL, NULL);
+    char opts[64];
+    snprintf(opts, sizeof opts, "-cl-std=CL1.2 -DSNL_W=%u", d->vec);
+    e = clBuildProgram(d->clprog, 1, &dev, opts, NULL, NULL);
     if (e != CL_SUCCESS) {
         char log[2048] = "";
         clGetProgramBuildInfo(d->clprog, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
@@ -285,11 +309,12 @@ static offload_dev *nl_open(const sched_params *p, unsigned lanes, const char *a
         d->in_map = const_buffer(d, g->in_map, (size_t)g->in_bits * 4, &e);
     if (e == CL_SUCCESS)
         d->out_map = const_buffer(d, g->out_map, (size_t)g->out_bits * 4, &e);
-    /* the values: constant 1 in slot 1, everything else 0 */
+    /* the values (work-item-major, see netlist.cl):
+     * constant 1 in slot 1, everything else 0 */
     uint64_t *v0 = calloc((size_t)g->n_slots * d->nw, 8);
     if (e == CL_SUCCESS && v0) {
         for (unsigned w = 0; w < d->nw; w++)
-            v0[(size_t)SNL_SLOT_ONE * d->nw + w] = ~0ull;
+            v0[((size_t)(w / d->vec) * g->n_slots + SNL_SLOT_ONE) * d->vec + w % d->vec] = ~0ull;
         d->vals = clCreateBuffer(d->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                  (size_t)g->n_slots * d->nw * 8, v0, &e);
     }
@@ -338,13 +363,13 @@ static int nl_run(offload_dev *d, unsigned k, const uint8_t *ctl, const uint64_t
         for (unsigned w = 0; w < nw; w++)
             any |= rs[w] != 0;
         d->any[c] = any;
-        snl_tokens_to_slices((unsigned)ib, lanes, in + (size_t)c * lanes * d->iw,
+        snl_tokens_to_slices((unsigned)ib, lanes, nw, in + (size_t)c * lanes * d->iw,
                              d->in + (size_t)c * ib * nw);
     }
     if (launch(d, k, err, errlen) != 0)
         return -1;
     for (unsigned c = 0; c < k; c++)
-        snl_slices_to_tokens((unsigned)ob, lanes, d->out + (size_t)c * ob * nw,
+        snl_slices_to_tokens((unsigned)ob, lanes, nw, d->out + (size_t)c * ob * nw,
                              out + (size_t)c * lanes * d->ow);
     return 0;
 }

@@ -76,11 +76,12 @@ void snl_free(snl_program *prog);
 void snl_default_path(const sched_params *p, const char *dir, char *buf, size_t len);
 
 /* Bit slices: word w of bit b of a token is at slices[b * nw + w], bit l of
- * it is lane 64*w + l. tokens holds `lanes` tokens of offload_words(bits)
- * words each. Lanes beyond `lanes` in the last word are zero. */
-void snl_tokens_to_slices(unsigned bits, unsigned lanes, const uint64_t *tokens,
+ * it is lane 64*w + l; nw >= (lanes + 63) / 64 (a device may pad). tokens
+ * holds `lanes` tokens of offload_words(bits) words each. Lanes beyond
+ * `lanes` are zero in the slices. */
+void snl_tokens_to_slices(unsigned bits, unsigned lanes, unsigned nw, const uint64_t *tokens,
                           uint64_t *slices);
-void snl_slices_to_tokens(unsigned bits, unsigned lanes, const uint64_t *slices,
+void snl_slices_to_tokens(unsigned bits, unsigned lanes, unsigned nw, const uint64_t *slices,
                           uint64_t *tokens);
 
 /* The C reference evaluator's state: n_slots x nw words. */

@@ -199,10 +199,10 @@ static void transpose64(uint64_t m[64])
         }
 }
 
-void snl_tokens_to_slices(unsigned bits, unsigned lanes, const uint64_t *tokens,
+void snl_tokens_to_slices(unsigned bits, unsigned lanes, unsigned nw, const uint64_t *tokens,
                           uint64_t *slices)
 {
-    unsigned tw = offload_words(bits), nw = (lanes + 63) / 64;
+    unsigned tw = offload_words(bits);
     uint64_t m[64];
     for (unsigned w = 0; w < nw; w++)
         for (unsigned t = 0; t < tw; t++) {
@@ -217,10 +217,10 @@ void snl_tokens_to_slices(unsigned bits, unsigned lanes, const uint64_t *tokens,
         }
 }
 
-void snl_slices_to_tokens(unsigned bits, unsigned lanes, const uint64_t *slices,
+void snl_slices_to_tokens(unsigned bits, unsigned lanes, unsigned nw, const uint64_t *slices,
                           uint64_t *tokens)
 {
-    unsigned tw = offload_words(bits), nw = (lanes + 63) / 64;
+    unsigned tw = offload_words(bits);
     uint64_t m[64];
     for (unsigned w = 0; w < nw; w++)
         for (unsigned t = 0; t < tw; t++) {

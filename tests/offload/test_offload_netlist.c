@@ -101,7 +101,7 @@ static void test_transpose(void **state)
 {
     (void)state;
     enum { BITS = 200, LANES = 130 };
-    unsigned tw = offload_words(BITS), nw = (LANES + 63) / 64;
+    unsigned tw = offload_words(BITS), nw = (LANES + 63) / 64 + 1;   /* one padding word */
     uint64_t *tok = calloc((size_t)LANES * tw, 8), *back = calloc((size_t)LANES * tw, 8);
     uint64_t *sl = calloc((size_t)BITS * nw, 8);
     uint64_t x = 88172645463325252ull;
@@ -110,7 +110,7 @@ static void test_transpose(void **state)
             x ^= x << 13, x ^= x >> 7, x ^= x << 17;
             tok[l * tw + t] = t == tw - 1 ? x & ((1ull << (BITS % 64)) - 1) : x;
         }
-    snl_tokens_to_slices(BITS, LANES, tok, sl);
+    snl_tokens_to_slices(BITS, LANES, nw, tok, sl);
     for (unsigned l = 0; l < LANES; l += 7)
         for (unsigned b = 0; b < BITS; b += 3)
             assert_int_equal((tok[l * tw + b / 64] >> (b % 64)) & 1,
@@ -118,7 +118,7 @@ static void test_transpose(void **state)
     /* lanes beyond LANES are zero in the last word */
     for (unsigned b = 0; b < BITS; b++)
         assert_int_equal(sl[(size_t)b * nw + nw - 1] >> (LANES % 64), 0);
-    snl_slices_to_tokens(BITS, LANES, sl, back);
+    snl_slices_to_tokens(BITS, LANES, nw, sl, back);
     assert_memory_equal(tok, back, (size_t)LANES * tw * 8);
     free(tok);
     free(back);
@@ -178,9 +178,9 @@ static long eval_vs_verilator(const sched_params *p, const snl_program *prog, un
             for (unsigned b = lsb_iv; b < lsb_iv + w_iv; b++)
                 issues += (want[(size_t)l * ow + b / 64] >> (b % 64)) & 1;
         }
-        snl_tokens_to_slices(ib, LANES, in, isl);
+        snl_tokens_to_slices(ib, LANES, 1, in, isl);
         snl_eval_cycle(s, &step, &rst, isl, osl);
-        snl_slices_to_tokens(ob, LANES, osl, got);
+        snl_slices_to_tokens(ob, LANES, 1, osl, got);
         for (unsigned l = 0; l < LANES && bad < 0; l++) {
             int b = first_diff(p, want + (size_t)l * ow, got + (size_t)l * ow);
             if (b >= 0) {
@@ -268,12 +268,18 @@ static const char *planted_copy(const sched_params *p, char *out, size_t len)
  * transports; returns the number of lane-cycles compared, or -1 with the
  * first mismatch in msg. */
 static long transport_vs_cmodel(const sched_params *p, const char *spec, unsigned lanes,
-                                unsigned k, unsigned cycles, uint64_t seed, char *msg,
-                                size_t msglen)
+                                unsigned k, unsigned cycles, uint64_t seed, unsigned vec,
+                                char *msg, size_t msglen)
 {
     char err[512];
     const offload_transport *tn, *tc;
+    /* vec: the kernel's words per work-item (0: the transport's choice) */
+    char vs[8];
+    snprintf(vs, sizeof vs, "%u", vec);
+    if (vec)
+        setenv("SMCOSIM_SNL_VEC", vs, 1);
     offload_dev *dn = offload_open_spec(spec, p, lanes, &tn, err, sizeof err);
+    unsetenv("SMCOSIM_SNL_VEC");
     if (!dn)
         fail_msg("%s", err);
     offload_dev *dc = offload_open_spec("cmodel", p, lanes, &tc, err, sizeof err);
@@ -341,12 +347,14 @@ static long transport_vs_cmodel(const sched_params *p, const char *spec, unsigne
 static void test_transport_vs_cmodel(void **state)
 {
     (void)state;
-    static const struct { unsigned lanes, k, cycles; } runs[] = {
+    /* lanes, cycles per exchange, cycles, words per work-item (0: the
+     * transport's choice: 1 below 256 lanes, 2 for 200) */
+    static const struct { unsigned lanes, k, cycles, vec; } runs[] = {
 #ifndef SNL_LONG
-        { 1, 1, 3000 }, { 63, 7, 3000 }, { 64, 64, 4000 }, { 65, 1, 1500 },
-        { 80, 64, 12000 }, { 80, 7, 1400 },
+        { 1, 1, 3000, 0 }, { 63, 7, 3000, 0 }, { 64, 64, 4000, 0 }, { 65, 1, 1500, 0 },
+        { 80, 64, 12000, 0 }, { 80, 7, 1400, 8 }, { 200, 64, 1000, 0 }, { 65, 7, 500, 4 },
 #else
-        { 1, 1, 500 }, { 65, 7, 1000 }, { 80, 64, 2000 },
+        { 1, 1, 500, 0 }, { 65, 7, 1000, 0 }, { 80, 64, 2000, 0 }, { 80, 1, 200, 4 },
 #endif
     };
     for (size_t s = 0; s < NUM_SETS; s++) {
@@ -354,7 +362,8 @@ static void test_transport_vs_cmodel(void **state)
         for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
             char msg[256];
             long n = transport_vs_cmodel(&sets[s], "netlist", runs[r].lanes, runs[r].k,
-                                         runs[r].cycles, 100 * r + 1, msg, sizeof msg);
+                                         runs[r].cycles, 100 * r + 1, runs[r].vec, msg,
+                                         sizeof msg);
             if (n < 0)
                 fail_msg("set %zu: %s", s, msg);
             assert_int_equal(n, (long)runs[r].lanes * runs[r].cycles);
@@ -375,7 +384,7 @@ static void test_planted_flip(void **state)
     char path[512], spec[600], msg[256], err[512];
     planted_copy(p, path, sizeof path);
     snprintf(spec, sizeof spec, "netlist:%s", path);
-    long n = transport_vs_cmodel(p, spec, 65, 7, 3000, 5, msg, sizeof msg);
+    long n = transport_vs_cmodel(p, spec, 65, 7, 3000, 5, 0, msg, sizeof msg);
     printf("planted flip, transport: %s\n", n < 0 ? msg : "not caught");
     assert_true(n < 0);
     assert_non_null(strstr(msg, "cycle "));
