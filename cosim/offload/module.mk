@@ -33,8 +33,11 @@ $(SNL_PORTS_TOOL): $(B)/cosim/offload/offload_ports.o $(SCHED_LIB)
 
 # rtl/module.mk is read after this file: prerequisites name the sources by
 # wildcard, recipes use $(RTL_SOURCES) (expanded when they run).
+# The ports tool's output depends only on the port table and the token
+# layout code, so those are the prerequisites (the tool itself is
+# order-only: relinking it after a C model change regenerates nothing).
 .PRECIOUS: $(SNL_DIR)/%.snl
-$(SNL_DIR)/%.snl: $(SNL_GEN) $(SNL_PORTS_TOOL) $(wildcard rtl/*.sv) rtl/module.mk cosim/sched_ports.def
+$(SNL_DIR)/%.snl: $(SNL_GEN) $(wildcard rtl/*.sv) rtl/module.mk cosim/sched_ports.def                   cosim/offload/offload_token.c cosim/offload/offload_ports.c | $(SNL_PORTS_TOOL)
 	@mkdir -p $(@D)
 	python3 $(SNL_GEN) gen --set $* --ports-tool $(SNL_PORTS_TOOL) --json $(SNL_DIR)/$*.json \
 	  --out $@ $(RTL_SOURCES)
