@@ -10,8 +10,10 @@ for the offload "netlist" transport (docs/offload.md, "Netlist transport").
       Yosys 0.23: read_verilog -sv (one file at a time, in the order given,
       rtl/module.mk's), chparam the eight Verilog parameters, hierarchy -top
       sched_core, synth -flatten, write_json; then lower, levelize and write
-      the program. --json keeps the Yosys netlist there (and reuses it when it
-      is newer than every RTL file and carries the same hash).
+      the program. --json keeps the Yosys netlist there (and reuses it while
+      its .stamp names the same RTL hash, set and Yosys). --netlist FILE reads
+      a Yosys JSON netlist as given instead of running Yosys (for tests of
+      the generator's checks; the header still names this RTL and Yosys).
 
 The token layout (which netlist pin is which token bit) comes from TOOL
 (build/cosim/offload/offload_ports, which expands cosim/sched_ports.def), so
@@ -341,8 +343,10 @@ def build(netlist, clocks, ports, in_bits, out_bits):
     out_map = []
     for j, s in enumerate(outs):
         if s[0] == "in" or (s[0] == "op" and dep_in[s[1]]):
-            die(f"output token bit {j} depends combinationally on the input token; the "
-                "transport needs outputs that are a function of the state (Moore)")
+            port = next(f"{n}[{j - lsb}]" for n, (d, lsb, w) in ports.items()
+                        if d == "out" and lsb <= j < lsb + w)
+            die(f"output {port} (output token bit {j}) depends combinationally on the input "
+                "token; the transport needs outputs that are a function of the state (Moore)")
         out_map.append(slot(s))
     depth = max([level[i] for i in order], default=0)
     return {"n_slots": n_slots, "n_ff": len(ff_ids), "n_ops": len(order),
@@ -376,6 +380,7 @@ def main():
     g.add_argument("--out", required=True)
     g.add_argument("--json")
     g.add_argument("--yosys", default="yosys")
+    g.add_argument("--netlist")
     g.add_argument("rtl", nargs="+")
     a = ap.parse_args()
     for f in a.rtl:
@@ -397,7 +402,9 @@ def main():
     stamp_path = json_path + ".stamp"
     fresh = (a.json and os.path.exists(json_path) and os.path.exists(stamp_path)
              and open(stamp_path).read().strip() == stamp)
-    if not fresh:
+    if a.netlist:
+        json_path = a.netlist
+    elif not fresh:
         run_yosys(a.yosys, a.rtl, params, json_path)
         if a.json:
             with open(stamp_path, "w") as fh:

@@ -23,6 +23,9 @@ SAN_DEPS    += $(OFFLOAD_TEST_DIR)/test_offload_token
 #                         transport (1/63/64/65/80 lanes, k 1/7/64, > 1 M
 #                         lane-cycles); a planted flip caught; open's errors
 # snl-determinism.sh      two generator runs (Yosys included) give the same bytes
+# netlist-gen-errors.sh   the generator refuses planted defects (latch, other
+#                         clock edge or reset, Mealy output, port mismatch,
+#                         combinational loop) naming the cause
 # test_offload_netlist_long  the same comparisons on the Kepler and Fermi
 #                         presets (make check-long; their Yosys runs take minutes)
 SNL_TEST_FILES := $(foreach s,$(SNL_TEST_SETS),$(SNL_DIR)/$(s).snl)
@@ -39,7 +42,8 @@ $(OFFLOAD_TEST_DIR)/test_offload_netlist_long: $(OFFLOAD_TEST_DIR)/test_offload_
                                                $(OFFLOAD_NETLIST_TEST_LIBS)
 	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(OFFLOAD_NETLIST_LDLIBS) $(VSCHED_LDLIBS) $(LDLIBS)
 
-TEST_SUITES += $(OFFLOAD_TEST_DIR)/test_offload_netlist tests/offload/snl-determinism.sh
+TEST_SUITES += $(OFFLOAD_TEST_DIR)/test_offload_netlist tests/offload/snl-determinism.sh \
+               tests/offload/netlist-gen-errors.sh
 TEST_DEPS   += $(OFFLOAD_TEST_DIR)/test_offload_netlist $(SNL_TEST_FILES) $(SNL_PORTS_TOOL) \
                $(OFFLOAD_TEST_DIR)/test_offload_netlist_long
 LONG_SUITES += $(OFFLOAD_TEST_DIR)/test_offload_netlist_long

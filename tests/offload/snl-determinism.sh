@@ -8,7 +8,7 @@ set -eu
 set_name=4_1_8_2_6_2_2_1
 built=build/offload/$set_name.snl
 tool=build/cosim/offload/offload_ports
-rtl=$(make -s --no-print-directory -f - print-rtl <<'MK'
+rtl=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -f - print-rtl <<'MK'
 include rtl/module.mk
 print-rtl: ; @echo $(RTL_SOURCES)
 MK
