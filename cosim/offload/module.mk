@@ -25,3 +25,78 @@ ALL_TARGETS += $(OFFLOAD_BENCH)
 offload-bench: $(OFFLOAD_BENCH) $(B)/bin/smcosim
 	@tests/offload/bench-offload.sh $(B) $(OFFLOAD_BENCH_TRANSPORT)
 BENCH_TARGETS += offload-bench
+
+# cosim/offload/ -- the "netlist" offload transport (docs/offload.md,
+# "Netlist transport"): netlist program files of rtl/ and the OpenCL
+# interpreter that runs them.
+#
+#   build/offload/W_S_R_D_E_P_RCU_REN.snl   the program of one parameter set
+#                      (named like cosim/module.mk's VSCHED_CONFIGS), written by
+#                      scripts/offload/netlist_gen.py from Yosys 0.23's netlist
+#                      (kept beside it as .json, reused while the RTL, the set
+#                      and Yosys are the same). Any set: make build/offload/<set>.snl
+#   $(OFFLOAD_NETLIST_OBJS)  the transport (offload_transport_netlist) and the C
+#                      reference evaluator; link them with $(OFFLOAD_NETLIST_LDLIBS).
+#                      The table in offload_transports.c refers to the transport
+#                      weakly: a program that wants it links these objects
+#                      (not an archive, whose members a weak reference does not pull).
+#   $(SNL_PORTS_TOOL)  prints the token layout of a set from sched_ports.def
+#                      (the generator's only source of port names)
+#
+# The program files live in build/offload for both builds (SAN=1 too): they
+# do not depend on compiler flags.
+
+SNL_DIR        := build/offload
+SNL_GEN        := scripts/offload/netlist_gen.py
+SNL_PORTS_TOOL := $(B)/cosim/offload/offload_ports
+# the sets the tests use (make check) and the presets (make check-long)
+SNL_TEST_SETS  := 4_1_8_2_6_2_2_1 8_4_8_4_2_3_8_8
+SNL_LONG_SETS  := 64_4_8_2_6_4_8_8 48_2_6_3_4_2_8_8
+SNL_GEN_INC    := $(B)/offload/include
+OFFLOAD_NETLIST_OBJS   := $(B)/cosim/offload/offload_netlist.o $(B)/cosim/offload/snl_eval.o
+OFFLOAD_NETLIST_LDLIBS := -lOpenCL
+
+$(SNL_PORTS_TOOL): $(B)/cosim/offload/offload_ports.o $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+
+# rtl/module.mk is read after this file: prerequisites name the sources by
+# wildcard, recipes use $(RTL_SOURCES) (expanded when they run).
+# The ports tool's output depends only on the port table and the token
+# layout code, so those are the prerequisites (the tool itself is
+# order-only: relinking it after a C model change regenerates nothing).
+.PRECIOUS: $(SNL_DIR)/%.snl
+$(SNL_DIR)/%.snl: $(SNL_GEN) $(wildcard rtl/*.sv) rtl/module.mk cosim/sched_ports.def                   cosim/offload/offload_token.c cosim/offload/offload_ports.c | $(SNL_PORTS_TOOL)
+	@mkdir -p $(@D)
+	python3 $(SNL_GEN) gen --set $* --ports-tool $(SNL_PORTS_TOOL) --json $(SNL_DIR)/$*.json \
+	  --out $@ $(RTL_SOURCES)
+
+# The RTL hash the transport accepts (the staleness rule), rewritten only
+# when it changes; and netlist.cl as a C string.
+$(SNL_GEN_INC)/snl_rtl_hash.h: $(SNL_GEN) $(wildcard rtl/*.sv) rtl/module.mk
+	@mkdir -p $(@D)
+	@h=$$(python3 $(SNL_GEN) hash $(RTL_SOURCES)) || exit 1; \
+	 echo "#define SNL_RTL_SHA256 \"$$h\"" > $@.tmp; \
+	 if cmp -s $@ $@.tmp; then rm $@.tmp; else mv $@.tmp $@; fi
+$(SNL_GEN_INC)/netlist_cl.h: cosim/offload/netlist.cl
+	@mkdir -p $(@D)
+	@{ echo "/* generated from cosim/offload/netlist.cl by cosim/offload/module.mk */"; \
+	   echo "static const char netlist_cl_src[] ="; \
+	   sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/"&\\n"/' $<; echo ";"; } > $@.tmp && mv $@.tmp $@
+
+$(B)/cosim/offload/offload_netlist.o: $(SNL_GEN_INC)/snl_rtl_hash.h $(SNL_GEN_INC)/netlist_cl.h
+$(B)/cosim/offload/offload_netlist.o: INCLUDES += -I$(SNL_GEN_INC)
+$(B)/cosim/offload/offload_netlist.o: CPPFLAGS += -DSNL_DEFAULT_DIR='"$(SNL_DIR)"'
+
+ALL_TARGETS += $(SNL_PORTS_TOOL) $(OFFLOAD_NETLIST_OBJS)
+
+# Host time per cycle of the program: C evaluator and transport (PoCL), for
+# docs/offload.md. make offload-netlist-bench [SNL_BENCH_SETS="set ..."]
+SNL_BENCH      := $(B)/cosim/offload/snl_bench
+SNL_BENCH_SETS ?= 4_1_8_2_6_2_2_1 8_4_8_4_2_3_8_8
+$(SNL_BENCH): $(B)/cosim/offload/snl_bench.o $(OFFLOAD_NETLIST_OBJS) $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ $(OFFLOAD_NETLIST_LDLIBS) $(LDLIBS)
+.PHONY: offload-netlist-bench
+offload-netlist-bench: $(SNL_BENCH) $(foreach s,$(SNL_BENCH_SETS),$(SNL_DIR)/$(s).snl)
+	@$(SNL_BENCH) $(SNL_BENCH_SETS)
+ALL_TARGETS   += $(SNL_BENCH)
+BENCH_TARGETS += offload-netlist-bench

@@ -19,6 +19,10 @@ ifneq ($(TIMING_HAVE_SCHED),)
 # smcosim and smcosim-bench get the RTL and lockstep back ends
 $(SMC_CLI) $(BENCH_BIN): $(VSCHED_LIB) $(TIMING_FST_OBJ)
 $(SMC_CLI) $(BENCH_BIN): LDLIBS += $(TIMING_RTL_LINK)
+# ... and the netlist offload transport (OpenCL; cosim/offload/module.mk),
+# the default of --sched offload
+$(SMC_CLI) $(BENCH_BIN): $(OFFLOAD_NETLIST_OBJS)
+$(SMC_CLI) $(BENCH_BIN): LDLIBS += $(OFFLOAD_NETLIST_OBJS) $(OFFLOAD_NETLIST_LDLIBS)
 # `smcosim run` defaults to timing mode when the timing model is built
 $(B)/csrc/cli/cmd_run.o: CFLAGS += -DSMC_HAVE_TIMING=1
 endif

@@ -34,3 +34,36 @@ ifneq ($(wildcard bench/drivers/main.c),)
 TEST_SUITES += "tests/offload/offload-run.sh $(B)"
 TEST_DEPS   += $(B)/bin/smcosim
 endif
+
+# test_offload_netlist    the "netlist" transport (cosim/offload/module.mk):
+#                         transposes; the C evaluator of the tiny set's
+#                         program == Verilator (64 lanes x 5,000 cycles, every
+#                         output bit); the transport on PoCL == the cmodel
+#                         transport (1/63/64/65/80 lanes, k 1/7/64, > 1 M
+#                         lane-cycles); a planted flip caught; open's errors
+# snl-determinism.sh      two generator runs (Yosys included) give the same bytes
+# netlist-gen-errors.sh   the generator refuses planted defects (latch, other
+#                         clock edge or reset, Mealy output, port mismatch,
+#                         combinational loop) naming the cause
+# test_offload_netlist_long  the same comparisons on the Kepler and Fermi
+#                         presets (make check-long; their Yosys runs take minutes)
+SNL_TEST_FILES := $(foreach s,$(SNL_TEST_SETS),$(SNL_DIR)/$(s).snl)
+SNL_LONG_FILES := $(foreach s,$(SNL_LONG_SETS),$(SNL_DIR)/$(s).snl)
+OFFLOAD_NETLIST_TEST_LIBS = $(OFFLOAD_NETLIST_OBJS) $(VSCHED_LIB) $(SCHED_LIB)
+
+$(OFFLOAD_TEST_DIR)/test_offload_netlist: $(OFFLOAD_TEST_DIR)/test_offload_netlist.o \
+                                          $(OFFLOAD_NETLIST_TEST_LIBS)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(OFFLOAD_NETLIST_LDLIBS) $(VSCHED_LDLIBS) $(LDLIBS)
+$(OFFLOAD_TEST_DIR)/test_offload_netlist_long.o: tests/offload/test_offload_netlist.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(INCLUDES) -DSNL_LONG -c $< -o $@
+$(OFFLOAD_TEST_DIR)/test_offload_netlist_long: $(OFFLOAD_TEST_DIR)/test_offload_netlist_long.o \
+                                               $(OFFLOAD_NETLIST_TEST_LIBS)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(OFFLOAD_NETLIST_LDLIBS) $(VSCHED_LDLIBS) $(LDLIBS)
+
+TEST_SUITES += $(OFFLOAD_TEST_DIR)/test_offload_netlist tests/offload/snl-determinism.sh \
+               tests/offload/netlist-gen-errors.sh
+TEST_DEPS   += $(OFFLOAD_TEST_DIR)/test_offload_netlist $(SNL_TEST_FILES) $(SNL_PORTS_TOOL) \
+               $(OFFLOAD_TEST_DIR)/test_offload_netlist_long
+LONG_SUITES += $(OFFLOAD_TEST_DIR)/test_offload_netlist_long
+check-long: $(SNL_LONG_FILES)

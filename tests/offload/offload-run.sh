@@ -73,6 +73,32 @@ SMCOSIM_TEST_LOCKSTEP_INJECT=3:500 run ls --sched lockstep --mismatch-window 0 -
 check "lockstep reports the same SM, cycles and signal" \
   "grep -q 'SM 3 at cycle 499: lockstep mismatch at cycle 500: stall_reason\[0\]:' $tmp/ls.err"
 
+# The netlist transport (OpenCL on PoCL) end to end: a core the netlist
+# tests build a program for (8 warps, 4 schedulers: 8_4_8_4_2_3_8_8), so
+# the presets' minutes-long Yosys runs stay out of make test.
+if [ -f build/offload/8_4_8_4_2_3_8_8.snl ]; then
+  export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$PWD/build/offload/pocl-cache}
+  small="--set sm.max_warps=8 --set sched.num=4 --set sched.reg_id_width=8 --set sched.ibuf_depth=4
+         --set sched.sb_entries=2 --set sched.wb_ports=3"
+  for c in vectoradd:lrr gemm:gto bfs:oaws-dyn; do
+    bench=${c%%:*}; pol=${c#*:}; l=$(echo "nl-$bench-$pol" | tr -d :)
+    run "c-$l" --sched c $small --policy "$pol" --bench "$bench" --size small
+    run "o-$l" --sched offload:netlist $small --policy "$pol" --bench "$bench" --size small
+    check "netlist: $bench $pol (8_4_8_4_2_3 core): offload JSON = c JSON" \
+      "[ \$(cat $tmp/c-$l.rc) -eq 0 ] && [ \$(cat $tmp/o-$l.rc) -eq 0 ] && same_json c-$l o-$l"
+  done
+  run nl-chk --sched c --check-rtl offload:netlist:64 $small --policy gto --bench gemm --size small
+  check "netlist: --check-rtl k=64 passes, JSON = plain run" \
+    "[ \$(cat $tmp/nl-chk.rc) -eq 0 ] && same_json c-nl-gemm-gto nl-chk"
+  # the default transport of --sched offload is netlist; the Kepler preset
+  # has no program file in make test: the message names the file
+  run nl-missing --sched offload --bench vectoradd --size small
+  check "netlist: a preset without a program file fails naming the file" \
+    "[ \$(cat $tmp/nl-missing.rc) -ne 0 ] && grep -q '64_4_8_2_6_4_8_8.snl' $tmp/nl-missing.err"
+else
+  echo "FAIL: build/offload/8_4_8_4_2_3_8_8.snl is not built (make test builds it)"; fail=1
+fi
+
 # errors: the cause named, a non-zero exit
 err_case() {   # label, expected text, args...
   local l=$1 want=$2; shift 2
