@@ -185,7 +185,10 @@ static int setup(offload_dev *d, const unsigned char *bin, size_t len, cl_device
     cl_int rc;
     d->ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &rc);
     CL_TRY(rc, "clCreateContext");
-    d->q = clCreateCommandQueue(d->ctx, dev, 0, &rc);
+    /* out of order: the three kernels of an exchange run at once, joined by
+     * their streams (an in-order queue would start the sink alone and wait
+     * for it forever) */
+    d->q = clCreateCommandQueue(d->ctx, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &rc);
     CL_TRY(rc, "clCreateCommandQueue");
     cl_int bin_rc;
     d->prog = clCreateProgramWithBinary(d->ctx, 1, &dev, &len, &bin, &bin_rc, &rc);
@@ -290,7 +293,8 @@ static int run_unit(offload_dev *d, unsigned ui, unsigned k, const uint8_t *ctl,
              clSetKernelArg(u->s2mm, 1, sizeof out_n, &out_n) == CL_SUCCESS &&
              clSetKernelArg(u->core, 0, sizeof kc, &kc) == CL_SUCCESS &&
              clSetKernelArg(u->core, 1, sizeof nl, &nl) == CL_SUCCESS;
-    /* the sink and the kernel first, so that the source never waits on them */
+    /* the sink and the kernel first, so that the source never waits on them;
+     * clFinish joins all three before the (blocking) read */
     ok = ok && clEnqueueTask(d->q, u->s2mm, 0, NULL, NULL) == CL_SUCCESS &&
          clEnqueueTask(d->q, u->core, 0, NULL, NULL) == CL_SUCCESS &&
          clEnqueueTask(d->q, u->mm2s, 0, NULL, NULL) == CL_SUCCESS &&
