@@ -17,7 +17,7 @@
 #   make VLBOARD_CONFIGS="4_2_8_2_6_4_8_8 8_4_8_4_2_3_8_8" build/lib/libsmc_vlboard.a
 
 BOARD_RTL       := fpga/board/sched_kernel.sv fpga/board/sched_kernel_ctrl.sv \
-                   fpga/board/sched_kernel_lane.sv fpga/board/sched_kernel_clk_gate.sv
+                   fpga/board/sched_kernel_lane.sv
 BOARD_WAIVERS   := fpga/board/lint_waivers.vlt
 VLBOARD_CONFIGS ?= 4_2_8_2_6_4_8_8
 VLBOARD_LANES   := 4

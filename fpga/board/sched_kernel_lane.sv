@@ -1,6 +1,9 @@
 // sched_kernel_lane -- one lane of the board kernel: one rtl/sched_core.sv
 // whose ports are flattened into an input and an output token
 // (docs/offload.md, "Board kernel"), behind its own clock gate and reset.
+// The gate is how a lane "holds its state" (cosim/offload/
+// offload_transport.h) without touching the core's RTL: the core sees a
+// rising edge only in the cycle its lane-cycle record says STEP.
 //
 // The token layout is cosim/offload/offload_token.h's: the core's ports in
 // declaration order, the first port in the low bits, each port exactly as
@@ -29,12 +32,20 @@ module sched_kernel_lane #(
 );
   logic core_clk;
   logic core_rst_n;
+  logic step_q;
 
-  sched_kernel_clk_gate u_clk_gate (
-    .clk_i (clk_i),
-    .en_i  (step_i),
-    .clk_o (core_clk)
-  );
+  // The clock gate: step_i comes from rising-edge registers, so it is
+  // stable by the falling edge, where it is taken; the gated clock then
+  // only ever has whole high phases. A falling-edge flop rather than the
+  // usual latch because the area flow's CMOS transistor count has a cost
+  // for flops but none for latches (scripts/area/area_flow.py); a vendor
+  // flow would map the gate to a clock buffer with enable (Xilinx BUFGCE,
+  // Intel ALTCLKCTRL).
+  always_ff @(negedge clk_i) begin
+    step_q <= step_i;
+  end
+
+  assign core_clk = clk_i & step_q;
 
   assign core_rst_n = rst_ni;
 
