@@ -14,8 +14,11 @@
  * A generated region is the lines between a line containing
  * "BEGIN generated:NAME" and one containing "END generated:NAME" (both
  * kept); NAME is one of inputs, outputs, reasons (Markdown tables for
- * docs/sched-interface.md) and rtl-reasons (the `define lines of
- * rtl/sched_core.sv). `make sched-ports-gen` rewrites the files in place.
+ * docs/sched-interface.md), rtl-reasons (the `define lines of
+ * rtl/sched_core.sv), board-bits (the board kernel's token widths,
+ * fpga/board/) and board-lane (one core with its ports flattened into
+ * tokens, fpga/board/sched_kernel_lane.sv). `make sched-ports-gen` rewrites
+ * the files in place.
  */
 #include "sched_ports.h"
 
@@ -157,12 +160,92 @@ static int gen_rtl_reasons(FILE *out)
     return 0;
 }
 
+/* A port's total width as a Verilog expression in sched_core's parameter
+ * names: groups x fields x field width. */
+static void rtl_width_expr(const port_row *r, char *out, size_t len)
+{
+    const char *groups = strcmp(r->rep, "SCHED") == 0 ? "NumSchedulers"
+                         : strcmp(r->rep, "WB") == 0  ? "WbPorts"
+                         : strcmp(r->rep, "WARP") == 0 ? "NumWarps"
+                                                      : NULL;
+    if (groups && r->per != 1)
+        snprintf(out, len, "%s * %u * (%s)", groups, r->per, r->width);
+    else if (groups)
+        snprintf(out, len, "%s * (%s)", groups, r->width);
+    else if (r->per != 1)
+        snprintf(out, len, "%u * (%s)", r->per, r->width);
+    else
+        snprintf(out, len, "(%s)", r->width);
+}
+
+/* The board kernel's token widths (fpga/board/, docs/offload.md "Board
+ * kernel"): localparams InBits / OutBits, the sum of the input / output
+ * ports' widths, as offload_in_bits() / offload_out_bits() count them. */
+static void gen_board_bits(FILE *out)
+{
+    for (int inputs = 1; inputs >= 0; inputs--) {
+        fprintf(out, "  localparam int unsigned %s = 0\n", inputs ? "InBits" : "OutBits");
+        for (unsigned i = 0; i < NUM_ROWS; i++) {
+            const port_row *r = &rows[i];
+            if (r->clock || (strcmp(r->dir, "IN") == 0) != inputs) continue;
+            char w[160];
+            rtl_width_expr(r, w, sizeof w);
+            fprintf(out, "      + %-40s // %s\n", w, r->name);
+        }
+        fprintf(out, "      ;\n");
+    }
+}
+
+/* One core with its ports flattened into tokens (fpga/board/
+ * sched_kernel_lane.sv): a wire per port, the input token split into them
+ * (first port in the low bits, as offload_token.h packs it), the output
+ * token their concatenation, and the instance. The lane module provides
+ * the parameters, in_token_i, out_token_o, core_clk and core_rst_n. */
+static void gen_board_lane(FILE *out)
+{
+    const char *clk = NULL, *rst = NULL;
+    for (unsigned i = 0; i < NUM_ROWS; i++) {
+        const port_row *r = &rows[i];
+        if (r->clock) {
+            if (!clk) clk = r->name; else rst = r->name;
+            continue;
+        }
+        char w[160];
+        rtl_width_expr(r, w, sizeof w);
+        fprintf(out, "  logic [%s-1:0] %s;\n", w, r->name);
+    }
+    for (int inputs = 1; inputs >= 0; inputs--) {
+        fprintf(out, inputs ? "  assign {\n" : "  assign out_token_o = {\n");
+        int first = 1;
+        for (unsigned i = NUM_ROWS; i-- > 0;) {   /* last port first: the MSBs */
+            const port_row *r = &rows[i];
+            if (r->clock || (strcmp(r->dir, "IN") == 0) != inputs) continue;
+            fprintf(out, "%s    %s", first ? "" : ",\n", r->name);
+            first = 0;
+        }
+        fprintf(out, inputs ? "\n  } = in_token_i;\n" : "\n  };\n");
+    }
+    fprintf(out, "  sched_core #(\n"
+                 "    .NumWarps(NumWarps), .NumSchedulers(NumSchedulers), .RegIdWidth(RegIdWidth),\n"
+                 "    .IbufDepth(IbufDepth), .SbEntries(SbEntries), .WbPorts(WbPorts),\n"
+                 "    .RcuDepth(RcuDepth), .RenEntries(RenEntries)\n"
+                 "  ) u_core (\n"
+                 "    .%s(core_clk),\n"
+                 "    .%s(core_rst_n)", clk ? clk : "clk_i", rst ? rst : "rst_ni");
+    for (unsigned i = 0; i < NUM_ROWS; i++)
+        if (!rows[i].clock)
+            fprintf(out, ",\n    .%s(%s)", rows[i].name, rows[i].name);
+    fprintf(out, "\n  );\n");
+}
+
 static int gen_region(FILE *out, const char *name)
 {
     if (strcmp(name, "inputs") == 0) gen_ports_table(out, 1);
     else if (strcmp(name, "outputs") == 0) gen_ports_table(out, 0);
     else if (strcmp(name, "reasons") == 0) gen_reasons_table(out);
     else if (strcmp(name, "rtl-reasons") == 0) return gen_rtl_reasons(out);
+    else if (strcmp(name, "board-bits") == 0) gen_board_bits(out);
+    else if (strcmp(name, "board-lane") == 0) gen_board_lane(out);
     else {
         fprintf(stderr, "sched_ports_gen: unknown generated region '%s'\n", name);
         return -1;

@@ -67,3 +67,15 @@ TEST_DEPS   += $(OFFLOAD_TEST_DIR)/test_offload_netlist $(SNL_TEST_FILES) $(SNL_
                $(OFFLOAD_TEST_DIR)/test_offload_netlist_long
 LONG_SUITES += $(OFFLOAD_TEST_DIR)/test_offload_netlist_long
 check-long: $(SNL_LONG_FILES)
+
+
+# test_offload_board: the board RTL kernel (fpga/board/) through "vl-board"
+# (the Verilated kernel over AXI, with and without stalls) against "cmodel",
+# and "ocl-board"'s clean failures without a board (docs/offload.md, "Board
+# kernel"). Not in the ASan pass: the Verilated kernel is not instrumented.
+$(OFFLOAD_TEST_DIR)/test_offload_board: $(OFFLOAD_TEST_DIR)/test_offload_board.o $(VLBOARD_LIB) \
+                                        $(OCLBOARD_OBJ) $(VSCHED_LIB) $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka -lOpenCL $(VSCHED_LDLIBS) $(LDLIBS)
+
+TEST_SUITES += $(OFFLOAD_TEST_DIR)/test_offload_board
+TEST_DEPS   += $(OFFLOAD_TEST_DIR)/test_offload_board

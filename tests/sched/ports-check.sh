@@ -6,7 +6,8 @@
 #     sched_ports_gen, for the default parameters and every Verilated
 #     parameter set (VSCHED_CONFIGS);
 #   - the generated regions (docs/sched-interface.md's tables, the reason
-#     codes at the top of rtl/sched_core.sv) are current (make sched-ports-gen);
+#     codes at the top of rtl/sched_core.sv, the board kernel's token widths
+#     and port wiring in fpga/board/) are current (make sched-ports-gen);
 #   - the timing model's statistics keys (csrc/timing/stats.c) are the
 #     table's, in code order.
 #   tests/sched/ports-check.sh BUILD_DIR [W_S_R_D_E_P_C_N[_t] ...]
@@ -69,7 +70,7 @@ for c in "$@"; do
   check_set "$c" $(echo "$c" | tr _ ' ')
 done
 
-for f in docs/sched-interface.md rtl/sched_core.sv; do
+for f in docs/sched-interface.md rtl/sched_core.sv fpga/board/sched_kernel.sv fpga/board/sched_kernel_lane.sv; do
   if "$gen" splice "$f" > "$tmp/spliced" && diff "$f" "$tmp/spliced" > "$tmp/diff.txt"; then
     echo "ok   generated regions of $f are current"
   else
