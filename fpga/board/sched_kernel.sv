@@ -105,6 +105,12 @@ module sched_kernel #(
       + (7)                                      // ocw_max_i
       + (8)                                      // cnt_max_i
       + (8)                                      // cnt_init_i
+      + (2)                                      // peer_i
+      + (10)                                     // ccws_base_i
+      + (12)                                     // ccws_bump_i
+      + (1)                                      // vta_valid_i
+      + (6)                                      // vta_warp_i
+      + (1)                                      // mascar_sat_i
       + (1)                                      // group_prio_i
       + NumWarps * (6)                           // launch_group_i
       ;
@@ -138,6 +144,8 @@ module sched_kernel #(
       + (7)                                      // miss_inflight_o
       + (7)                                      // ocw_o
       + (8)                                      // ocw_cnt_o
+      + (NumWarps)                               // ccws_hold_o
+      + (7)                                      // mascar_owner_o
       + NumSchedulers * 8 * (32)                 // counters_o
       ;
   // END generated:board-bits

@@ -89,6 +89,12 @@ module sched_kernel_lane #(
   logic [(7)-1:0] ocw_max_i;
   logic [(8)-1:0] cnt_max_i;
   logic [(8)-1:0] cnt_init_i;
+  logic [(2)-1:0] peer_i;
+  logic [(10)-1:0] ccws_base_i;
+  logic [(12)-1:0] ccws_bump_i;
+  logic [(1)-1:0] vta_valid_i;
+  logic [(6)-1:0] vta_warp_i;
+  logic [(1)-1:0] mascar_sat_i;
   logic [(1)-1:0] group_prio_i;
   logic [NumWarps * (6)-1:0] launch_group_i;
   logic [NumSchedulers * (1)-1:0] issue_valid_o;
@@ -120,10 +126,18 @@ module sched_kernel_lane #(
   logic [(7)-1:0] miss_inflight_o;
   logic [(7)-1:0] ocw_o;
   logic [(8)-1:0] ocw_cnt_o;
+  logic [(NumWarps)-1:0] ccws_hold_o;
+  logic [(7)-1:0] mascar_owner_o;
   logic [NumSchedulers * 8 * (32)-1:0] counters_o;
   assign {
     launch_group_i,
     group_prio_i,
+    mascar_sat_i,
+    vta_warp_i,
+    vta_valid_i,
+    ccws_bump_i,
+    ccws_base_i,
+    peer_i,
     cnt_init_i,
     cnt_max_i,
     ocw_max_i,
@@ -166,6 +180,8 @@ module sched_kernel_lane #(
   } = in_token_i;
   assign out_token_o = {
     counters_o,
+    mascar_owner_o,
+    ccws_hold_o,
     ocw_cnt_o,
     ocw_o,
     miss_inflight_o,
@@ -242,6 +258,12 @@ module sched_kernel_lane #(
     .ocw_max_i(ocw_max_i),
     .cnt_max_i(cnt_max_i),
     .cnt_init_i(cnt_init_i),
+    .peer_i(peer_i),
+    .ccws_base_i(ccws_base_i),
+    .ccws_bump_i(ccws_bump_i),
+    .vta_valid_i(vta_valid_i),
+    .vta_warp_i(vta_warp_i),
+    .mascar_sat_i(mascar_sat_i),
     .group_prio_i(group_prio_i),
     .launch_group_i(launch_group_i),
     .issue_valid_o(issue_valid_o),
@@ -273,6 +295,8 @@ module sched_kernel_lane #(
     .miss_inflight_o(miss_inflight_o),
     .ocw_o(ocw_o),
     .ocw_cnt_o(ocw_cnt_o),
+    .ccws_hold_o(ccws_hold_o),
+    .mascar_owner_o(mascar_owner_o),
     .counters_o(counters_o)
   );
   // END generated:board-lane
