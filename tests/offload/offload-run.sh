@@ -78,7 +78,7 @@ check "lockstep reports the same SM, cycles and signal" \
 # the presets' minutes-long Yosys runs stay out of make test.
 if [ -f build/offload/8_4_8_4_2_3_8_8.snl ]; then
   export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$PWD/build/offload/pocl-cache}
-  small="--set sm.max_warps=8 --set sched.num=4 --set sched.reg_id_width=8 --set sched.ibuf_depth=4
+  small="--set sm.max_warps=8 --set sm.max_threads=256 --set sched.num=4 --set sched.reg_id_width=8 --set sched.ibuf_depth=4
          --set sched.sb_entries=2 --set sched.wb_ports=3"
   for c in vectoradd:lrr gemm:gto bfs:oaws-dyn; do
     bench=${c%%:*}; pol=${c#*:}; l=$(echo "nl-$bench-$pol" | tr -d :)
