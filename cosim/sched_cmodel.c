@@ -136,6 +136,8 @@ typedef struct cmodel {
      * saturation level and owner */
     unsigned peer, ccws_base, ccws_any, mascar_sat, owner_v, owner;
     uint16_t ccws_ex[SCHED_MAX_WARPS];
+    uint64_t ccws_hold;                     /* CCWS's registered verdicts, warp order */
+    unsigned ccws_scan;                     /* the warp index each scheduler judges next */
     unsigned group_prio;                    /* grouped policy: 1 = OWL priority */
     uint64_t unit_avail;                    /* the 8 input bytes, as registered */
     uint64_t barrier;
@@ -366,25 +368,25 @@ static uint64_t group_narrow(cmodel *m, unsigned s, uint64_t rs)
     return out;
 }
 
-/* CCWS (rtl/sched_ccws.sv): the alive warps whose stacked-ahead scores
- * reach the cutoff. Warps are stacked by descending score (base + ex),
- * ties by lower id; the cutoff is (alive warps) x base. Nothing is held
+/* CCWS (rtl/sched_ccws.sv): is warp w held? Warps are stacked by
+ * descending score (base + ex), ties by lower id; w is held when the alive
+ * warps stacked ahead of it sum to at least the cutoff (alive warps) x base,
+ * i.e. when their summed ex >= (alive - ahead) x base. Nothing is held
  * while every ex is 0 (every warp then has base ahead of it at most
  * alive - 1 times). */
-static uint64_t ccws_hold(const cmodel *m)
+static unsigned ccws_judge(const cmodel *m, unsigned w)
 {
-    if (!m->ccws_any) return 0;
-    uint64_t a = m->alive, hold = 0;
-    unsigned base = m->ccws_base, cutoff = popcount64(a) * base;
-    for (uint64_t x = a; x; x &= x - 1) {
-        unsigned w = lowest(x), ew = m->ccws_ex[w], ahead = 0;
-        for (uint64_t y = a & ~(1ull << w); y; y &= y - 1) {
-            unsigned v = lowest(y), ev = m->ccws_ex[v];
-            if (ev > ew || (ev == ew && v < w)) ahead += ev + base;
+    uint64_t a = m->alive;
+    if (!m->ccws_any || !((a >> w) & 1)) return 0;
+    unsigned ew = m->ccws_ex[w], sum_ex = 0, n_ahead = 0;
+    for (uint64_t y = a & ~(1ull << w); y; y &= y - 1) {
+        unsigned v = lowest(y), ev = m->ccws_ex[v];
+        if (ev > ew || (ev == ew && v < w)) {
+            sum_ex += ev;
+            n_ahead++;
         }
-        hold |= (uint64_t)(ahead >= cutoff) << w;
     }
-    return hold;
+    return sum_ex >= (popcount64(a) - n_ahead) * m->ccws_base;
 }
 
 /* The grant image shown when a scheduler does not issue: all zero. */
@@ -409,7 +411,7 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
     o->ccws_hold = 0;
     if (__builtin_expect(m->peer != 0, 0)) {
         if (m->peer == 1) {
-            o->ccws_hold = ccws_hold(m);
+            o->ccws_hold = m->ccws_hold & m->alive;
             limit_ok &= ~(o->ccws_hold & ldst_head & m->head_long);
         } else if (m->mascar_sat) {
             limit_ok &= ~(ldst_head & ~own);
@@ -1073,6 +1075,22 @@ step_edge_for(cmodel *m, const sched_inputs *in, unsigned push_ports, unsigned w
     }
     m->oaws = in->oaws;
     m->mshr_avail = in->mshr_avail;
+    /* CCWS's evaluation lanes (rtl/sched_ccws.sv, docs/oaws.md P11): at
+     * each edge scheduler s's lane judges warp scan x ns + s on the scores
+     * before the edge; launch and finish clear the verdict. */
+    {
+        const unsigned wps = p->num_warps / ns;
+        if (m->peer == 1) {
+            for (unsigned s = 0; s < ns; s++) {
+                unsigned w = m->ccws_scan * ns + s;
+                m->ccws_hold = (m->ccws_hold & ~(1ull << w)) | (uint64_t)ccws_judge(m, w) << w;
+            }
+            m->ccws_hold &= ~lf;
+        } else {
+            m->ccws_hold = 0;
+        }
+        m->ccws_scan = m->ccws_scan + 1 == wps ? 0 : m->ccws_scan + 1;
+    }
     /* CCWS scores (rtl/sched_ccws.sv): every ex decays by 1, a VTA hit adds
      * the bump (saturating at 4095), launch and finish clear */
     if (m->ccws_any | in->vta_valid | (unsigned)(lf != 0)) {

@@ -11,14 +11,25 @@
 //
 // The cutoff is (alive warps) x base. Warps are stacked in order of
 // descending score (ties: lower warp id first); a warp may issue global/
-// local loads when the scores stacked below it sum to less than the cutoff
-// (so the warp of the highest score always may). A warp that may not is
-// held: hold_o, which the qualification counts as a warp limit.
+// local loads when the scores stacked ahead of it sum to less than the
+// cutoff (so the warp of the highest score always may). A warp that may not
+// is held: hold_o, which the qualification counts as a warp limit.
 //
-// Registers: ex(w) (12 bits, saturating at 4095) per warp, mode and base.
-// Per-warp vectors are in the core's slot order (slot s*Wps + l is warp
-// l*NumSchedulers + s). With mode_i != 1 nothing is held (the scores still
-// follow the events).
+// The stack is evaluated one warp per scheduler per edge (docs/oaws.md,
+// decision P11): lane s compares the warp in slot s*Wps + scan_q with every
+// alive warp, sums the excess of those ahead of it (sum_ex) and counts them
+// (n_ahead); the warp is held when
+//     sum_ex + n_ahead x base >= n_alive x base
+//  <=>  sum_ex >= (n_alive - n_ahead) x base.
+// The verdict is registered in hold_q, so a warp's hold follows its score
+// within Wps edges (+1): NumSchedulers comparators and adders per warp
+// instead of NumWarps (the whole stack every cycle was NumWarps^2 of each,
+// see docs/area.md). Launch/finish clear the warp's hold with its score.
+//
+// Registers: ex(w) (12 bits, saturating at 4095) and hold(w) per warp, the
+// scan index, mode and base. Per-warp vectors are in the core's slot order
+// (slot s*Wps + l is warp l*NumSchedulers + s). With mode_q != 1 nothing is
+// held (the scores still follow the events).
 module sched_ccws #(
   parameter int NumWarps      = 64,
   parameter int NumSchedulers = 4
@@ -36,43 +47,80 @@ module sched_ccws #(
 );
   localparam int Wps = NumWarps / NumSchedulers;
 
+  localparam int ScanW = (Wps > 1) ? $clog2(Wps) : 1;
+
   logic [1:0]             mode_q;
   logic [9:0]             base_q;
-  logic [12*NumWarps-1:0] ex_q;             // score - base, slot order
+  logic [12*NumWarps-1:0] ex_q, ex_d;       // score - base, slot order
+  logic [NumWarps-1:0]    hold_q, hold_d;   // registered verdicts, slot order
+  logic [ScanW-1:0]       scan_q, scan_d;   // the slot within each scheduler
 
-  // The stack: warp w is held when the alive warps ahead of it (higher
-  // score, or equal score and lower id) sum to at least the cutoff. Only
-  // computed while CCWS is on and some score is above base.
+  assign hold_o = (mode_q == 2'd1) ? (hold_q & alive_i) : '0;
+  assign scan_d = (32'(scan_q) == Wps - 1) ? '0 : scan_q + ScanW'(1);
+
+  // The evaluation lanes: lane s judges warp w = scan_q * NumSchedulers + s.
   always_comb begin
     // verilator tracing_off
-    logic [19:0] ahead, cutoff;
-    logic [6:0]  n_alive;
+    logic [17:0] sum_ex;
+    logic [16:0] need;
+    logic [6:0]  n_alive, n_ahead, n_rest;
     logic [11:0] ew, ev;
-    int unsigned sw, sv;
+    logic [6:0]  w;
+    logic        aw, held, ahead;
+    int unsigned sv;
     // verilator tracing_on
-    hold_o  = '0;
-    ahead   = '0;
-    cutoff  = '0;
+    hold_d  = hold_q;
     n_alive = '0;
-    ew      = '0;
-    ev      = '0;
-    sw      = 0;
-    sv      = 0;
-    if (mode_q == 2'd1 && ex_q != '0) begin
-      for (int w = 0; w < NumWarps; w++) n_alive = n_alive + {6'd0, alive_i[w]};
-      cutoff = 20'(n_alive) * 20'(base_q);
-      for (int w = 0; w < NumWarps; w++) begin
-        sw    = 32'((w % NumSchedulers) * Wps + w / NumSchedulers);
-        ew    = ex_q[sw*12 +: 12];
-        ahead = '0;
-        for (int v = 0; v < NumWarps; v++) begin
-          sv = 32'((v % NumSchedulers) * Wps + v / NumSchedulers);
-          ev = ex_q[sv*12 +: 12];
-          if (v != w && alive_i[sv] && (ev > ew || (ev == ew && v < w)))
-            ahead = ahead + 20'(ev) + 20'(base_q);
+    for (int v = 0; v < NumWarps; v++) n_alive = n_alive + {6'd0, alive_i[v]};
+    for (int s = 0; s < NumSchedulers; s++) begin
+      ew = '0;
+      aw = 1'b0;
+      for (int l = 0; l < Wps; l++)
+        if (32'(scan_q) == l) begin
+          ew = ex_q[(s*Wps + l)*12 +: 12];
+          aw = alive_i[s*Wps + l];
         end
-        hold_o[sw] = alive_i[sw] && (ahead >= cutoff);
+      w       = 7'(32'(scan_q) * NumSchedulers + s);
+      sum_ex  = '0;
+      n_ahead = '0;
+      for (int v = 0; v < NumWarps; v++) begin
+        sv = 32'((v % NumSchedulers) * Wps + v / NumSchedulers);
+        ev = ex_q[sv*12 +: 12];
+        // ahead: higher excess, or equal and a lower id; {ex, ~id} orders
+        // both at once (and a warp is never ahead of itself)
+        ahead   = alive_i[sv] && ({ev, ~7'(v)} > {ew, ~w});
+        sum_ex  = sum_ex + {6'd0, ev & {12{ahead}}};
+        n_ahead = n_ahead + {6'd0, ahead};
       end
+      n_rest = n_alive - n_ahead;         // >= 0: the ahead warps are alive
+      need   = {10'd0, n_rest} * {7'd0, base_q};
+      held = (mode_q == 2'd1) && (ex_q != '0) && aw && (sum_ex >= 18'(need));
+      for (int l = 0; l < Wps; l++)
+        if (32'(scan_q) == l) hold_d[s*Wps + l] = held;
+    end
+    if (mode_q != 2'd1) hold_d = '0;
+    hold_d = hold_d & ~clear_i;
+  end
+
+  // The scores' next state: every ex decays by one toward 0; the hit warp's
+  // decayed ex plus the bump (one adder, saturating at 4095); clear wins.
+  always_comb begin
+    // verilator tracing_off
+    logic [11:0] e, e_hit;
+    logic [12:0] e_sum;
+    // verilator tracing_on
+    e_hit = '0;
+    for (int s = 0; s < NumWarps; s++)
+      if (32'(vta_slot_i) == s) e_hit = ex_q[s*12 +: 12];
+    if (e_hit != '0) e_hit = e_hit - 12'd1;
+    e_sum = {1'b0, e_hit} + {1'b0, bump_i};
+    e_hit = e_sum[12] ? 12'd4095 : e_sum[11:0];
+    for (int s = 0; s < NumWarps; s++) begin
+      e = ex_q[s*12 +: 12];
+      if (e != '0) e = e - 12'd1;
+      if (vta_valid_i && 32'(vta_slot_i) == s) e = e_hit;
+      if (clear_i[s]) e = '0;
+      ex_d[s*12 +: 12] = e;
     end
   end
 
@@ -81,22 +129,14 @@ module sched_ccws #(
       mode_q <= '0;
       base_q <= '0;
       ex_q   <= '0;
+      hold_q <= '0;
+      scan_q <= '0;
     end else begin
       mode_q <= mode_i;
       base_q <= base_i;
-      if (ex_q != '0 || vta_valid_i || clear_i != '0) begin
-        for (int s = 0; s < NumWarps; s++) begin
-          // verilator tracing_off
-          logic [12:0] e;
-          // verilator tracing_on
-          e = {1'b0, ex_q[s*12 +: 12]};
-          if (e != '0) e = e - 13'd1;
-          if (vta_valid_i && 32'(vta_slot_i) == s) e = e + {1'b0, bump_i};
-          if (e > 13'd4095) e = 13'd4095;
-          if (clear_i[s]) e = '0;
-          ex_q[s*12 +: 12] <= e[11:0];
-        end
-      end
+      hold_q <= hold_d;
+      scan_q <= scan_d;
+      ex_q   <= ex_d;
     end
   end
 endmodule

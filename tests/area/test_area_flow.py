@@ -105,7 +105,7 @@ def core_bits(p):
     levels += 2 + 7 + 7 + 7                   # OAWS: mode, Avail_mshr, cap, Miss_inflight
     levels += 7 + 8                           # OAWS OCW logic: OCW, CNT
     levels += 1 + 6 * w                       # grouped policy: group_prio, group id per warp
-    levels += 2 + 10 + 12 * w                 # CCWS: mode, base, score excess per warp
+    levels += 2 + 10 + 12 * w + w + lidx      # CCWS: mode, base, score excess and verdict per warp, scan index
     levels += 2 + 1 + 1 + max(1, clog2(w))    # MASCAR: mode, saturated, owner valid and id (as sched_mascar)
     return (w * per_warp + s * per_sched + levels + haws_bits(w, e, rcu) + rcu_bits(w, rcu, r)
             + rename_bits(w, ren, r))
@@ -136,7 +136,10 @@ RTL_FORMULAS = {
     "sched_oaws": lambda p: 2 + 3 * 7,        # mode, Avail_mshr, cap, Miss_inflight
     "sched_oaws_ocw": lambda p: 7 + 8,        # OCW, CNT
     "sched_group": lambda p: 6,               # active group id (grouped policy)
-    "sched_ccws": lambda p: 2 + 10 + 12 * p["NumWarps"],   # mode, base, score excess per warp
+    # mode, base, score excess and registered verdict per warp, the scan
+    # index (one warp per scheduler per cycle: docs/oaws.md P11)
+    "sched_ccws": lambda p: (2 + 10 + 13 * p["NumWarps"]
+                             + max(1, clog2(p["NumWarps"] // p["NumSchedulers"]))),
     # mode, saturated, owner valid, owner id: the id register is 6 bits, but
     # it only ever holds warp ids, so synthesis keeps ceil(log2(NumWarps))
     "sched_mascar": lambda p: 2 + 1 + 1 + max(1, (p["NumWarps"] - 1).bit_length()),
@@ -335,12 +338,13 @@ class SchedulerRtl(unittest.TestCase):
             # scheduler 2 x 32, its registers 23 + 15, 7 bit-sliced prediction bits
             # per entry 4 x 2 x 7 = 56, the payload 3 bits wider 4 x 2 x 3 = 24.
             # Grouped policy: 4 x 6 group ids + group_prio + 2 x 6 active groups = 37.
-            # 3440 + 64 + 38 + 56 + 24 + 37 = 3659. Peers: CCWS 2 + 10 + 4 x 12 = 60,
-            # MASCAR 2 + 1 + 1 + 2 (owner id of 4 warps) = 6, the load bit now
-            # bit-sliced beside the OAWS bits 4 x 2 x 1 = 8: 3733 (2 bits of slack).
+            # 3440 + 64 + 38 + 56 + 24 + 37 = 3659. Peers: CCWS 2 + 10 + 4 x 12 = 60
+            # plus a verdict per warp 4 and the scan index of 2 warps per scheduler
+            # 1 = 65, MASCAR 2 + 1 + 1 + 2 (owner id of 4 warps) = 6, the load bit
+            # now bit-sliced beside the OAWS bits 4 x 2 x 1 = 8: 3738 (2 bits of slack).
             if params == {"NumWarps": 4, "NumSchedulers": 2, "RegIdWidth": 8, "IbufDepth": 2}:
                 self.assertAlmostEqual(int(rows["sched_core"]["storage_bits"]),
-                                       3440 + 64 + 38 + 56 + 24 + 37 + 60 + 6 + 8, delta=2)
+                                       3440 + 64 + 38 + 56 + 24 + 37 + 65 + 6 + 8, delta=2)
             # the estimated SRAM-macro columns: every row has them; the
             # macro-able arrays follow the model, all else is flip-flops
             for block, row in rows.items():

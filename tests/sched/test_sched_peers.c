@@ -93,13 +93,22 @@ static void push(env *e, unsigned w, unsigned op, unsigned long_lat, int dst, in
 }
 
 /* CCWS: warps 0, 2, 4, 6 (scheduler 0) alive: cutoff 4 x 100 = 400. A VTA
- * hit of warp 4 at edge 2 makes its score 100 + 800 = 900; stacked first,
- * it reaches the cutoff alone, so warps 0, 2, 6 may not issue loads. Each
- * edge the excess decays by 1: after edge 2 + k it is 800 - k. Only warp 4
- * (score ex4 + 100) is ahead of warp 0, so warp 0 is free once
- * ex4 + 100 < 400: ex4 <= 299, k >= 501 (edge 503); warp 2 (warps 4 and 0
- * ahead) once ex4 + 200 < 400: edge 603; warp 6 once ex4 + 300 < 400:
- * edge 703. */
+ * hit of warp 4 at edge 2 makes its excess 800; after edge n >= 2 it is
+ * 800 - (n - 2). A warp is held when the excess of the warps stacked ahead
+ * of it is >= (alive - ahead) x base (rtl/sched_ccws.sv).
+ *
+ * The verdicts are registered, one warp per scheduler per edge (decision
+ * P11): at edge e scheduler 0's lane judges warp 2 x ((e - 1) mod 24) on the
+ * scores after edge e - 1, so warp 0 is judged at edges 1 + 24j, warp 2 at
+ * 2 + 24j, warp 4 at 3 + 24j, warp 6 at 4 + 24j; the excess warp 4 shows
+ * at edge e is then 803 - e.
+ *   warp 0 (warp 4 ahead): held while 803 - e >= 300, e <= 503: held from
+ *     edge 25, free at edge 505 (judged at 481 with 322, at 505 with 298);
+ *   warp 2 (4 and 0 ahead): held while >= 200, e <= 603: from 26, free at
+ *     626 (602: 201);
+ *   warp 4: nothing ahead, never held;
+ *   warp 6 (4, 0, 2 ahead): held while >= 100, e <= 703: from 4 (the first
+ *     judging after the hit: 799), free at 724 (700: 103). */
 static void test_ccws_scores(void **state)
 {
     (void)state;
@@ -110,57 +119,84 @@ static void test_ccws_scores(void **state)
     e.in.vta_valid = 1;
     e.in.vta_warp = 4;
     o = step(&e);                                       /* edge 2: the hit */
+    assert_int_equal(o->ccws_hold, 0);                  /* not judged yet */
+    o = step_to(&e, 3);
+    assert_int_equal(o->ccws_hold, 0);                  /* warp 4: nothing ahead */
+    o = step_to(&e, 4);
+    assert_int_equal(o->ccws_hold, 0x40);               /* warp 6 */
+    o = step_to(&e, 24);
+    assert_int_equal(o->ccws_hold, 0x40);
+    o = step_to(&e, 25);
+    assert_int_equal(o->ccws_hold, 0x41);               /* warps 0, 6 */
+    o = step_to(&e, 26);
     assert_int_equal(o->ccws_hold, 0x45);               /* warps 0, 2, 6 */
+    o = step_to(&e, 28);
+    assert_int_equal(o->ccws_hold, 0x45);
     /* a held warp's load waits (a warp limit); a store of a held warp and
      * a load of the high-score warp issue */
     push(&e, 0, SCHED_OP_LDST, 1, -1, -1);
-    o = step(&e);                                       /* edge 3 */
+    o = step(&e);                                       /* edge 29 */
     assert_int_equal(o->issue[0].valid, 0);
     assert_int_equal(o->stall_reason[0], SCHED_REASON_WARP_LIMIT);
     push(&e, 2, SCHED_OP_LDST, 0, -1, -1);
-    o = step(&e);                                       /* edge 4 */
+    o = step(&e);                                       /* edge 30 */
     assert_int_equal(o->issue[0].valid, 1);
     assert_int_equal(o->issue[0].warp, 2);
     push(&e, 4, SCHED_OP_LDST, 1, -1, -1);
-    o = step(&e);                                       /* edge 5 */
+    o = step(&e);                                       /* edge 31 */
     assert_int_equal(o->issue[0].valid, 1);
     assert_int_equal(o->issue[0].warp, 4);
-    o = step(&e);                                       /* edge 6 */
+    o = step(&e);                                       /* edge 32 */
     assert_int_equal(o->issue[0].valid, 0);
     assert_int_equal(o->stall_reason[0], SCHED_REASON_WARP_LIMIT);
     /* the decay, at the cutoff */
-    o = step_to(&e, 502);                               /* ex4 = 300 */
+    o = step_to(&e, 504);
     assert_int_equal(o->ccws_hold, 0x45);
     assert_int_equal(o->issue[0].valid, 0);
-    o = step_to(&e, 503);                               /* ex4 = 299 */
+    o = step_to(&e, 505);
     assert_int_equal(o->ccws_hold, 0x44);
     assert_int_equal(o->issue[0].valid, 1);
     assert_int_equal(o->issue[0].warp, 0);
-    o = step_to(&e, 602);
+    o = step_to(&e, 625);
     assert_int_equal(o->ccws_hold, 0x44);
-    o = step_to(&e, 603);
+    o = step_to(&e, 626);
     assert_int_equal(o->ccws_hold, 0x40);
-    o = step_to(&e, 702);
+    o = step_to(&e, 723);
     assert_int_equal(o->ccws_hold, 0x40);
-    o = step_to(&e, 703);
+    o = step_to(&e, 724);
     assert_int_equal(o->ccws_hold, 0);
     /* a second hit while the score is still up adds to it: two hits of warp
-     * 6 at edges 704 and 705 -> ex6 = 800, then 799 + 800 = 1599 */
+     * 6 at edges 725 and 726 -> ex6 = 800, then 799 + 800 = 1599; judged
+     * at edge e it shows 2326 - e. Warps 0, 2, 4 are next judged at 745,
+     * 746, 747 (6 ahead of all three). */
     e.in.vta_valid = 1;
     e.in.vta_warp = 6;
-    o = step(&e);                                       /* edge 704 */
+    step(&e);                                           /* edge 725 */
+    e.in.vta_valid = 1;
+    e.in.vta_warp = 6;
+    step(&e);                                           /* edge 726: ex6 1599 */
+    o = step_to(&e, 744);
+    assert_int_equal(o->ccws_hold, 0);
+    o = step_to(&e, 747);
     assert_int_equal(o->ccws_hold, 0x15);               /* warps 0, 2, 4 */
-    e.in.vta_valid = 1;
-    e.in.vta_warp = 6;
-    step(&e);                                           /* edge 705: ex6 1599 */
-    /* warp 0 is free once ex6 + 100 < 400: ex6 <= 299, 1300 edges later */
-    o = step_to(&e, 2004);                              /* ex6 = 300 */
+    /* warp 0 is free once 2326 - e < 300 at a judging edge: 2017 shows 309,
+     * 2041 shows 285 */
+    o = step_to(&e, 2040);
     assert_int_equal(o->ccws_hold & 1, 1);
-    o = step_to(&e, 2005);                              /* ex6 = 299 */
-    assert_int_equal(o->ccws_hold & 1, 0);
-    /* finish of warp 6 clears its score: nothing is held */
+    o = step_to(&e, 2041);
+    assert_int_equal(o->ccws_hold, 0x14);               /* warps 2, 4 */
+    /* finish of warp 6 at edge 2042 clears its score; warp 2, judged at
+     * that edge on the scores before it (6 and 0 ahead: 284 >= 200), stays
+     * held until its next judging at 2066; warp 4, judged at 2043 with every
+     * score back at base, is free. */
     e.in.finish = 0x40;
-    o = step(&e);
+    o = step(&e);                                       /* edge 2042 */
+    assert_int_equal(o->ccws_hold, 0x14);
+    o = step(&e);                                       /* edge 2043 */
+    assert_int_equal(o->ccws_hold, 0x04);
+    o = step_to(&e, 2065);
+    assert_int_equal(o->ccws_hold, 0x04);
+    o = step_to(&e, 2066);
     assert_int_equal(o->ccws_hold, 0);
     sched_destroy(e.b);
 }
