@@ -65,7 +65,7 @@ module sched_ccws #(
     logic [16:0] need;
     logic [6:0]  n_alive, n_ahead, n_rest;
     logic [11:0] ew, ev;
-    logic [6:0]  w;
+    logic [6:0]  w, vid;
     logic        aw, held, ahead;
     int unsigned sv;
     // verilator tracing_on
@@ -88,7 +88,10 @@ module sched_ccws #(
         ev = ex_q[sv*12 +: 12];
         // ahead: higher excess, or equal and a lower id; {ex, ~id} orders
         // both at once (and a warp is never ahead of itself)
-        ahead   = alive_i[sv] && ({ev, ~7'(v)} > {ew, ~w});
+        // (the id in a variable of its own: Yosys 0.23 does not keep a size
+        // cast's width inside a concatenation)
+        vid     = 7'(v);
+        ahead   = alive_i[sv] && ({ev, ~vid} > {ew, ~w});
         sum_ex  = sum_ex + {6'd0, ev & {12{ahead}}};
         n_ahead = n_ahead + {6'd0, ahead};
       end

@@ -9,9 +9,9 @@ for the offload "netlist" transport (docs/offload.md, "Netlist transport").
                      [--json FILE.json] [--yosys yosys] RTL...
       Yosys 0.23: read_verilog -sv (one file at a time, in the order given,
       rtl/module.mk's), chparam the eight Verilog parameters, hierarchy -top
-      sched_core, synth -flatten, write_json; then lower, levelize and write
+      sched_core, synth per module, flatten, write_json; then lower, levelize and write
       the program. --json keeps the Yosys netlist there (and reuses it while
-      its .stamp names the same RTL hash, set and Yosys). --netlist FILE reads
+      its .stamp names the same RTL hash, set, Yosys and flow). --netlist FILE reads
       a Yosys JSON netlist as given instead of running Yosys (for tests of
       the generator's checks; the header still names this RTL and Yosys).
 
@@ -119,13 +119,26 @@ def yosys_version(yosys):
     return r.stdout.strip()
 
 
+# Named in the kept netlist's stamp: a change of the Yosys script below
+# must not reuse a netlist made by the old one.
+SYNTH_FLOW = "hier-synth-noshare-flatten-1"
+
+
 def run_yosys(yosys, rtl, params, json_path):
     script = [f"read_verilog -sv {f}" for f in rtl]
     sets = " ".join(f"-set {n} {v}" for n, v in zip(PARAM_NAMES, params))
     script += [f"chparam {sets} sched_core",
                "hierarchy -check -top sched_core",
                "rename -top sched_core",       # hierarchy names it $paramod\...
-               "synth -flatten -top sched_core",
+               # per module, then flattened: each scheduler's banks are one
+               # module, mapped once instead of once per copy inside one
+               # flat ABC run; without `share`, whose SAT-based resource
+               # sharing took > 19 GB on the Kepler core (the flat run did
+               # not finish in 20 CPU-min; docs/offload.md). The netlist is
+               # checked against Verilator either way (test_offload_netlist).
+               "synth -noshare -top sched_core",
+               "flatten",
+               "opt_clean",
                f"write_json {json_path}"]
     with tempfile.NamedTemporaryFile("w", suffix=".ys", delete=False) as fh:
         fh.write("\n".join(script) + "\n")
@@ -393,12 +406,12 @@ def main():
     params = parse_set(a.set)
     clocks, ports, in_bits, out_bits = port_layout(a.ports_tool, params)
     yver = yosys_version(a.yosys)
-    stamp = f"{sha} {a.set} {yver}"
+    stamp = f"{sha} {a.set} {yver} {SYNTH_FLOW}"
     json_path, tmpdir = a.json, None
     if json_path is None:
         tmpdir = tempfile.TemporaryDirectory()
         json_path = os.path.join(tmpdir.name, "net.json")
-    # Reuse a kept netlist only when its stamp (RTL hash, set, Yosys) matches.
+    # Reuse a kept netlist only when its stamp (RTL hash, set, Yosys, flow) matches.
     stamp_path = json_path + ".stamp"
     fresh = (a.json and os.path.exists(json_path) and os.path.exists(stamp_path)
              and open(stamp_path).read().strip() == stamp)

@@ -77,5 +77,15 @@ $(OFFLOAD_TEST_DIR)/test_offload_board: $(OFFLOAD_TEST_DIR)/test_offload_board.o
                                         $(OCLBOARD_OBJ) $(VSCHED_LIB) $(SCHED_LIB)
 	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka -lOpenCL $(VSCHED_LDLIBS) $(LDLIBS)
 
-TEST_SUITES += $(OFFLOAD_TEST_DIR)/test_offload_board
-TEST_DEPS   += $(OFFLOAD_TEST_DIR)/test_offload_board
+# test_offload_group_board: test_offload_group.c over "vl-board" (plain and
+# with 30 % stalls) on the tiny set: closed loop, lane independence,
+# resets and the replay check with k = 1, 7, 4096 and an injected flip.
+$(OFFLOAD_TEST_DIR)/test_offload_group_board.o: tests/offload/test_offload_group.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(INCLUDES) -DOFFLOAD_TEST_BOARD -c $< -o $@
+$(OFFLOAD_TEST_DIR)/test_offload_group_board: $(OFFLOAD_TEST_DIR)/test_offload_group_board.o \
+                                              $(VLBOARD_LIB) $(VSCHED_LIB) $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(VSCHED_LDLIBS) $(LDLIBS)
+
+TEST_SUITES += $(OFFLOAD_TEST_DIR)/test_offload_board $(OFFLOAD_TEST_DIR)/test_offload_group_board
+TEST_DEPS   += $(OFFLOAD_TEST_DIR)/test_offload_board $(OFFLOAD_TEST_DIR)/test_offload_group_board

@@ -24,6 +24,13 @@
  * The transports: "cmodel" here; SMCOSIM_OFFLOAD_TRANSPORTS (a
  * comma-separated list of "name[:arg]") replaces the list, so the same
  * tests run on the netlist and board transports.
+ *
+ * Built a second time with OFFLOAD_TEST_BOARD (test_offload_group_board):
+ * the board kernel's Verilated model ("vl-board", with and without random
+ * AXI stalls) in closed loop and under the replay check, on the set its
+ * model is built for (the tiny set, VLBOARD_CONFIGS) in place of 8/4 and
+ * Kepler. The million-cycle run is test_offload_board's; this variant runs
+ * a shorter lockstep, lane independence, resets and the replay check.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,7 +45,14 @@
 #include "sched_group.h"
 #include "sched_stim.h"
 
+#ifdef OFFLOAD_TEST_BOARD
+#define DEFAULT_TRANSPORTS "vl-board,vl-board:stall=30,seed=5"
+/* Linked from $(VLBOARD_LIB): the transport table refers to it only
+ * weakly, so naming it here (test_board_linked) pulls it in. */
+extern const offload_transport offload_transport_vl_board;
+#else
 #define DEFAULT_TRANSPORTS "cmodel"
+#endif
 
 /* Call fn(transport) for every transport of the list. */
 static void each_transport(void (*fn)(const char *t))
@@ -53,15 +67,35 @@ static void each_transport(void (*fn)(const char *t))
     }
 }
 
+/* The small set of most tests: 8/4/8/4/2/3 (the board variant: the tiny
+ * set 4/2/8/2 with the other defaults, fpga/param-sets/tiny.conf). */
 static void set_8_4(sched_params *p)
 {
     sched_params_default(p);
+#ifdef OFFLOAD_TEST_BOARD
+    p->num_warps = 4;
+    p->num_schedulers = 2;
+    p->reg_id_width = 8;
+    p->ibuf_depth = 2;
+#else
     p->num_warps = 8;
     p->num_schedulers = 4;
     p->reg_id_width = 8;
     p->ibuf_depth = 4;
     p->sb_entries = 2;
     p->wb_ports = 3;
+#endif
+}
+
+/* The preset of the tests that want a large core: Kepler (the board
+ * variant: its one set). */
+static void set_large(sched_params *p)
+{
+#ifdef OFFLOAD_TEST_BOARD
+    set_8_4(p);
+#else
+    sched_params_default(p);
+#endif
 }
 
 static uint64_t rng(uint64_t *s)
@@ -138,6 +172,7 @@ static uint64_t lockstep_run(const char *transport, const sched_params *p, unsig
     return stepped;
 }
 
+#ifndef OFFLOAD_TEST_BOARD
 static void lockstep_million(const char *t)
 {
     sched_params p;
@@ -148,14 +183,18 @@ static void lockstep_million(const char *t)
     assert_true(n >= 1000000);
 }
 
+#endif
+
 static void lockstep_kepler(const char *t)
 {
     sched_params p;
-    sched_params_default(&p);
+    set_large(&p);
     lockstep_run(t, &p, 8, 6000, 202);
 }
 
+#ifndef OFFLOAD_TEST_BOARD
 static void test_lockstep_million(void **state) { (void)state; each_transport(lockstep_million); }
+#endif
 static void test_lockstep_kepler(void **state) { (void)state; each_transport(lockstep_kepler); }
 
 /* ---- lane independence ------------------------------------------------------ */
@@ -218,7 +257,7 @@ static void test_lane_independence(void **state) { (void)state; each_transport(l
 static void reset_mid_run(const char *t)
 {
     sched_params p;
-    sched_params_default(&p);
+    set_large(&p);
     enum { N = 4 };
     char err[512], kind[300];
     snprintf(kind, sizeof kind, "offload:%s", t);
@@ -387,6 +426,7 @@ static void check_k(const char *t)
 
 static void test_check_k(void **state) { (void)state; each_transport(check_k); }
 
+#ifndef OFFLOAD_TEST_BOARD
 /* ---- errors ----------------------------------------------------------------- */
 
 static void test_errors(void **state)
@@ -522,9 +562,26 @@ static void test_counter_bits(void **state)
             assert_int_equal(back.counters[s][r], o.counters[s][r]);
 }
 
+#endif
+
+#ifdef OFFLOAD_TEST_BOARD
+static void test_board_linked(void **state)
+{
+    (void)state;
+    assert_ptr_equal(offload_transport_find("vl-board"), &offload_transport_vl_board);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+#ifdef OFFLOAD_TEST_BOARD
+        cmocka_unit_test(test_board_linked),
+        cmocka_unit_test(test_reset_mid_run),
+        cmocka_unit_test(test_lane_independence),
+        cmocka_unit_test(test_check_k),
+        cmocka_unit_test(test_lockstep_kepler),    /* the tiny set here */
+#else
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_counter_bits),
         cmocka_unit_test(test_bad_inputs),
@@ -534,6 +591,7 @@ int main(void)
         cmocka_unit_test(test_check_k),
         cmocka_unit_test(test_lockstep_kepler),
         cmocka_unit_test(test_lockstep_million),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
