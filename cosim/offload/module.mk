@@ -85,7 +85,7 @@ $(SNL_GEN_INC)/netlist_cl.h: cosim/offload/netlist.cl
 
 $(B)/cosim/offload/offload_netlist.o: $(SNL_GEN_INC)/snl_rtl_hash.h $(SNL_GEN_INC)/netlist_cl.h
 $(B)/cosim/offload/offload_netlist.o: INCLUDES += -I$(SNL_GEN_INC)
-$(B)/cosim/offload/offload_netlist.o: CPPFLAGS += -DSNL_DEFAULT_DIR='"$(SNL_DIR)"'
+$(B)/cosim/offload/offload_netlist.o: CPPFLAGS += -DSNL_DEFAULT_DIR='"$(abspath $(SNL_DIR))"'
 
 ALL_TARGETS += $(SNL_PORTS_TOOL) $(OFFLOAD_NETLIST_OBJS)
 

@@ -47,6 +47,8 @@ endif
 #                         combinational loop) naming the cause
 # test_offload_netlist_long  the same comparisons on the Kepler and Fermi
 #                         presets (make check-long; their Yosys runs take minutes)
+# offload-presets.sh      both presets' programs through smcosim run --sched
+#                         offload and --check-rtl offload:netlist:64 (check-long)
 SNL_TEST_FILES := $(foreach s,$(SNL_TEST_SETS),$(SNL_DIR)/$(s).snl)
 SNL_LONG_FILES := $(foreach s,$(SNL_LONG_SETS),$(SNL_DIR)/$(s).snl)
 OFFLOAD_NETLIST_TEST_LIBS = $(OFFLOAD_NETLIST_OBJS) $(VSCHED_LIB) $(SCHED_LIB)
@@ -65,7 +67,7 @@ TEST_SUITES += $(OFFLOAD_TEST_DIR)/test_offload_netlist tests/offload/snl-determ
                tests/offload/netlist-gen-errors.sh
 TEST_DEPS   += $(OFFLOAD_TEST_DIR)/test_offload_netlist $(SNL_TEST_FILES) $(SNL_PORTS_TOOL) \
                $(OFFLOAD_TEST_DIR)/test_offload_netlist_long
-LONG_SUITES += $(OFFLOAD_TEST_DIR)/test_offload_netlist_long
+LONG_SUITES += $(OFFLOAD_TEST_DIR)/test_offload_netlist_long "tests/offload/offload-presets.sh $(B)"
 check-long: $(SNL_LONG_FILES)
 
 

@@ -46,7 +46,7 @@
 #include "sched_stim.h"
 
 #ifdef OFFLOAD_TEST_BOARD
-#define DEFAULT_TRANSPORTS "vl-board,vl-board:stall=30,seed=5"
+#define DEFAULT_TRANSPORTS "vl-board,vl-board:stall=30"   /* (the list is comma-separated) */
 /* Linked from $(VLBOARD_LIB): the transport table refers to it only
  * weakly, so naming it here (test_board_linked) pulls it in. */
 extern const offload_transport offload_transport_vl_board;
