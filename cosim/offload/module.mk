@@ -17,13 +17,22 @@ $(SCHED_LIB): $(OFFLOAD_LIB_OBJS)
 # the transport (default cmodel).
 OFFLOAD_BENCH := $(B)/cosim/offload/offload_bench
 OFFLOAD_BENCH_TRANSPORT ?= cmodel
-$(OFFLOAD_BENCH): $(B)/cosim/offload/offload_bench.o $(VSCHED_LIB) $(SCHED_LIB)
-	$(CC) $(LDFLAGS) -Wl,-u,sched_rtl_create $^ -o $@ $(VSCHED_LDLIBS) $(LDLIBS)
+# SM-cycles per row, repetitions, and the end-to-end rows' benchmark size
+# (the netlist on PoCL: e.g. 8192 1 small; docs/offload.md, "Bench")
+OFFLOAD_BENCH_CYCLES    ?= 131072
+OFFLOAD_BENCH_REPS      ?= 5
+OFFLOAD_BENCH_SIZE      ?= default
+# (the netlist transport's objects, OFFLOAD_NETLIST_OBJS below, spelled out:
+# a prerequisite list is expanded where the rule is read)
+$(OFFLOAD_BENCH): $(B)/cosim/offload/offload_bench.o $(B)/cosim/offload/offload_netlist.o \
+                  $(B)/cosim/offload/snl_eval.o $(VSCHED_LIB) $(SCHED_LIB)
+	$(CC) $(LDFLAGS) -Wl,-u,sched_rtl_create $^ -o $@ -lOpenCL $(VSCHED_LDLIBS) $(LDLIBS)
 ALL_TARGETS += $(OFFLOAD_BENCH)
 
 .PHONY: offload-bench
 offload-bench: $(OFFLOAD_BENCH) $(B)/bin/smcosim
-	@tests/offload/bench-offload.sh $(B) $(OFFLOAD_BENCH_TRANSPORT)
+	@tests/offload/bench-offload.sh $(B) $(OFFLOAD_BENCH_TRANSPORT) $(OFFLOAD_BENCH_CYCLES) \
+	  $(OFFLOAD_BENCH_REPS) $(OFFLOAD_BENCH_SIZE)
 BENCH_TARGETS += offload-bench
 
 # cosim/offload/ -- the "netlist" offload transport (docs/offload.md,

@@ -19,7 +19,9 @@
  * a k beyond them is one exchange), five times; the table shows the
  * median wall-clock time (a device may run on other threads).
  *
- *   offload_bench [TRANSPORT]     (default cmodel; e.g. netlist)
+ *   offload_bench [TRANSPORT [SM_CYCLES [REPS]]]
+ *       (default cmodel, 131072, 5; e.g. netlist 8192 1: the netlist on
+ *       PoCL takes about a millisecond per Kepler cycle)
  */
 #include "offload_check.h"
 #include "offload_transport.h"
@@ -31,8 +33,10 @@
 #include <string.h>
 #include <time.h>
 
-#define REPS       5
-#define SM_CYCLES  (1u << 17)   /* per row */
+#define REPS_MAX   9
+/* per row: SM-cycles and repetitions (median); the arguments may lower
+ * them for a slow transport */
+static unsigned SM_CYCLES = 1u << 17, REPS = 5;
 
 static double now(void)
 {
@@ -101,8 +105,8 @@ static double time_group(const char *kind, const sched_group_opts *o, unsigned n
         return -1;
     }
     sched_inputs *in = calloc(n, sizeof *in);
-    double t[REPS];
-    for (int r = 0; r < REPS; r++)
+    double t[REPS_MAX];
+    for (unsigned r = 0; r < REPS; r++)
         if ((t[r] = run_group(g, n, cycles, in)) < 0) {
             free(in);
             sched_group_close(g);
@@ -145,9 +149,9 @@ static double time_device(const char *spec, unsigned n, unsigned cycles, unsigne
                 memcpy(in + ((size_t)c * n + l) * iw, in + (size_t)c * n * iw, iw * 8);
         }
     }
-    double tm[REPS];
+    double tm[REPS_MAX];
     *exchanges = (cycles + kk - 1) / kk;
-    for (int r = 0; r < REPS; r++) {
+    for (unsigned r = 0; r < REPS; r++) {
         double t0 = now();
         for (unsigned c0 = 0; c0 < cycles; c0 += kk) {
             unsigned m = cycles - c0 < kk ? cycles - c0 : kk;
@@ -170,6 +174,24 @@ static double time_device(const char *spec, unsigned n, unsigned cycles, unsigne
 int main(int argc, char **argv)
 {
     const char *transport = argc > 1 ? argv[1] : "cmodel";
+    if (argc > 2) {
+        char *end;
+        unsigned long v = strtoul(argv[2], &end, 10);
+        if (*end || v < 512 || v > (1u << 24)) {
+            fprintf(stderr, "offload_bench: SM_CYCLES '%s': expected 512..16777216\n", argv[2]);
+            return 2;
+        }
+        SM_CYCLES = (unsigned)v;
+    }
+    if (argc > 3) {
+        char *end;
+        unsigned long v = strtoul(argv[3], &end, 10);
+        if (*end || v < 1 || v > REPS_MAX) {
+            fprintf(stderr, "offload_bench: REPS '%s': expected 1..%d\n", argv[3], REPS_MAX);
+            return 2;
+        }
+        REPS = (unsigned)v;
+    }
     sched_params_default(&P);
     /* the recording: a C model under the legal random stimulus */
     nrec = SM_CYCLES;
@@ -195,7 +217,7 @@ int main(int argc, char **argv)
     char kind[300];
     snprintf(kind, sizeof kind, "offload:%s", transport);
     printf("offload bench: Kepler core (64 warps, 4 schedulers), transport %s; "
-           "~%u SM-cycles per row, median of %d, wall clock\n", transport, SM_CYCLES, REPS);
+           "~%u SM-cycles per row, median of %u, wall clock\n", transport, SM_CYCLES, REPS);
     printf("%5s  %-22s %6s  %12s %14s %12s\n", "SMs", "back end", "k", "exchanges",
            "us/exchange", "M SM-cyc/s");
     static const unsigned ns[] = { 1, 15, 64, 80, 512 };
