@@ -42,11 +42,14 @@ module sched_mascar #(
   logic       owner_v_q, owner_v_d;
   logic [5:0] owner_q, owner_d;
 
-  logic [NumWarps-1:0] own;                 // one-hot owner (slot order), or 0
+  // one-hot owner in slot order (or 0): compared with every warp id, then
+  // placed by the constant warp -> slot map
+  logic [NumWarps-1:0] own;
   always_comb begin
     own = '0;
-    if (mode_q == 2'd2 && owner_v_q && 32'(owner_q) < NumWarps)
-      own[(32'(owner_q) % NumSchedulers) * Wps + 32'(owner_q) / NumSchedulers] = 1'b1;
+    for (int w = 0; w < NumWarps; w++)
+      if (mode_q == 2'd2 && owner_v_q && owner_q == 6'(w))
+        own[(w % NumSchedulers) * Wps + w / NumSchedulers] = 1'b1;
   end
 
   assign hold_o = (mode_q == 2'd2 && sat_q) ? (ldst_i & ~own) : '0;
@@ -63,34 +66,37 @@ module sched_mascar #(
     end
   end
 
-  // the owner at the next edge
+  // the owner at the next edge: kept while it is a candidate, else the
+  // first candidate after it in warp-id order, wrapping (from 0 without an
+  // owner): the candidates at or after the start first, then all of them,
+  // each through a priority encoder (no index arithmetic on the start)
   always_comb begin
     // verilator tracing_off
-    logic [NumWarps-1:0] cand, sh;
-    int unsigned start, w, sl;
+    logic [NumWarps-1:0] cand, cand_w, upper, pick;
+    logic [6:0]          start;
+    logic                found;
     // verilator tracing_on
     cand      = alive_i & ~long_wait_i;
     owner_v_d = 1'b0;
     owner_d   = '0;
-    start     = 0;
-    w         = 0;
-    sl        = 0;
-    sh        = '0;
+    for (int w = 0; w < NumWarps; w++)      // slot order -> warp order
+      cand_w[w] = cand[(w % NumSchedulers) * Wps + w / NumSchedulers];
+    start = owner_v_q ? {1'b0, owner_q} + 7'd1 : 7'd0;
+    if (32'(start) >= NumWarps) start = '0;
+    for (int w = 0; w < NumWarps; w++) upper[w] = cand_w[w] && (7'(w) >= start);
+    pick  = (upper != '0) ? upper : cand_w;
+    found = 1'b0;
     if (mode_q == 2'd2) begin
       if ((own & cand) != '0) begin
         owner_v_d = 1'b1;
         owner_d   = owner_q;
       end else begin
-        start = owner_v_q ? 32'(owner_q) + 1 : 0;
-        for (int i = 0; i < NumWarps; i++) begin
-          w  = (start + 32'(i)) % NumWarps;
-          sl = (w % NumSchedulers) * Wps + w / NumSchedulers;
-          sh = cand & (NumWarps'(1) << sl);
-          if (!owner_v_d && sh != '0) begin
+        for (int w = 0; w < NumWarps; w++)
+          if (!found && pick[w]) begin
+            found     = 1'b1;
             owner_v_d = 1'b1;
             owner_d   = 6'(w);
           end
-        end
       end
     end
   end
