@@ -63,7 +63,7 @@ for a, x in m.items():
         if "mascar_replay" not in st["mascar"] or others:
             sys.exit("FAIL: %s: MASCAR_Replay under MASCAR %s, under %s"
                      % (a, st["mascar"].get("mascar_replay"), others))
-
+for a, x in r["alloc"].items():
     if "gto" not in x:
         sys.exit("FAIL: no allocation-policy ratio for GTO on %s" % a)
 print("SWL-Best differs from GTO on %s" % ", ".join(sorted(moved)))
