@@ -60,6 +60,7 @@ void mem_destroy(mem_system *m)
             free(s->done);
             free(s->vta);
             free(s->vta_lru);
+            free(s->rq);
         }
     }
     if (m->part) {

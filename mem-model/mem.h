@@ -141,8 +141,9 @@ typedef struct mem_completion {
 } mem_completion;
 
 /* One instruction leaving the LD/ST unit: its last L1D access (or shared /
- * constant cycle) was accepted (OAWS, docs/oaws.md: Miss_inflight's
- * decrement, the OCW trigger, "fully cached" = a load with no L1 miss). */
+ * constant cycle) was accepted, or moved into MASCAR's re-execution queue
+ * (OAWS, docs/oaws.md: Miss_inflight's decrement, the OCW trigger, "fully
+ * cached" = a load with no L1 miss). */
 typedef struct mem_ldst_retire {
     uint64_t  tag;                /* the request's tag */
     uint32_t  warp;
@@ -153,7 +154,8 @@ typedef struct mem_ldst_retire {
     bool      coherent;           /* global/local: lines <= 2 */
     uint32_t  l1_hits, l1_misses; /* loads: accesses that hit / missed in the L1
                                      (a merge into a pending MSHR is a miss; a
-                                     replayed access counts once) */
+                                     replayed access counts once; one moved
+                                     into the re-execution queue is a miss) */
     uint64_t  replay_mshr;        /* cycles replayed for want of an MSHR (or a
                                      merge slot, or a reservable way) */
     uint64_t  replay_icnt;        /* ... of injection-queue room */
@@ -187,6 +189,11 @@ typedef struct mem_stats {
     /* LD/ST unit (OAWS Fig. 2) */
     uint64_t ldst_busy_cycles;         /* cycles with an instruction in the unit */
     uint64_t stall_coal, stall_mshr, stall_icnt;
+    /* MASCAR's re-execution queue (mem_reexec_enable; in the JSON only when
+     * it is on): load accesses moved into it, and the SM-cycles in which it
+     * held an access whose head could not be sent (seed 001 Fig. 9,
+     * MASCAR_Replay) */
+    uint64_t reexec_accesses, mascar_replay;
 
     /* shared memory, constant cache */
     uint64_t smem_accesses, smem_bank_cycles;
@@ -249,6 +256,16 @@ uint32_t mem_out_free_slots(const mem_system *m, uint32_t sm);
 int mem_vta_enable(mem_system *m, uint32_t entries_per_warp, uint32_t ways, uint32_t warps);
 /* The oldest VTA hit event of SM sm not yet taken: 1 and its warp, or 0. */
 int mem_vta_hit_pop(mem_system *m, uint32_t sm, uint32_t *warp);
+/* MASCAR's re-execution queue (mem_l1d.c, "Re-execution queue"; seed 001
+ * §5: 32 entries): turn it on for every SM with `entries` L1D accesses
+ * (0 = off, the default: the LD/ST unit replays in order). A global/local
+ * load access that finds no MSHR (or merge slot, or reservable way) or a
+ * full injection queue moves into the queue and the LD/ST unit goes on with
+ * the next access; the queue's head is retried first every cycle. 0, or -1
+ * when out of memory. Call before the first cycle. */
+int mem_reexec_enable(mem_system *m, uint32_t entries);
+/* Its size per SM (0: off). */
+uint32_t mem_reexec_entries(const mem_system *m);
 
 /* Coalesce without submitting (pure function of the request and config). */
 int mem_coalesce(const mem_system *m, const mem_request *req,

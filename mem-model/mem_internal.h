@@ -172,6 +172,12 @@ typedef struct l1_line {
 #define MEM_VTA_MAX_WARPS 64
 #define MEM_VTA_QUEUE     16     /* hit events waiting for the core, per SM */
 
+/* MASCAR's re-execution queue (mem_l1d.c): one L1D access of a load */
+typedef struct reexec_entry {
+    mem_tx   tx;
+    uint32_t inst;       /* its instruction */
+} reexec_entry;
+
 typedef struct mshr_entry {
     uint64_t block;
     uint32_t ntargets;
@@ -200,6 +206,13 @@ typedef struct sm_state {
     uint64_t cur_replay_mshr, cur_replay_icnt;
     mem_ldst_retire ret;     /* the last instruction that left the unit ... */
     uint64_t ret_stamp;      /* ... in cycle ret_stamp - 1 (0: none yet) */
+    /* MASCAR's re-execution queue (NULL when off): rq[rq_head .. rq_head +
+     * rq_n) modulo mem_system.reexec_entries, oldest first */
+    reexec_entry *rq;
+    uint32_t rq_head, rq_n;
+    uint8_t  rq_blocked;     /* its head failed: asleep like `blocked`, woken
+                                by the same events (sm_wake) */
+    uint64_t rq_since;       /* the last cycle counted in mascar_replay */
     /* L1D */
     l1_line *lines;      /* sets * ways */
     uint64_t *ltag;      /* line address of each way; L1_NO_LINE while its
@@ -343,6 +356,7 @@ typedef struct dup_table {
 struct mem_system {
     mem_config cfg;
     uint32_t   vta_entries, vta_ways, vta_warps;   /* CCWS VTA (0: off) */
+    uint32_t   reexec_entries; /* MASCAR re-execution queue per SM (0: off) */
     uint64_t   now;
     mem_stats  st;
     sm_state  *sm;
@@ -452,9 +466,19 @@ void mem_sms_cycle(mem_system *m);
 
 /* A replaying SM sleeps (sm_block, mem_l1d.c) until an MSHR is released
  * (an L1 fill) or its injection queue drains (mem_icnt.c); waking it adds
- * the replays skipped meanwhile to the stall counters and visits it again. */
+ * the replays skipped meanwhile to the stall counters and visits it again.
+ * A re-execution queue whose head failed sleeps the same way (nothing else
+ * can change that head's outcome either); its skipped cycles are
+ * mascar_replay. */
 static inline void sm_wake(mem_system *m, sm_state *s, uint32_t si)
 {
+    if (s->rq_blocked) {
+        /* cycles rq_since+1 .. now-1: the head could not be sent */
+        if (m->now > s->rq_since + 1)
+            m->st.mascar_replay += m->now - s->rq_since - 1;
+        s->rq_blocked = 0;
+        bs_set(&m->sm_active, si);
+    }
     if (!s->blocked)
         return;
     /* cycles blocked_since+1 .. now-1 were replays that were skipped */

@@ -141,40 +141,223 @@ static void inject(mem_system *m, sm_state *s, uint32_t si, uint64_t addr,
     m->live++;
 }
 
-/* Process the next transaction of the instruction in the LD/ST unit.
- * Returns 1 when it was accepted, 0 when it must be replayed. A load's
- * transaction ends in exactly one of four outcomes, each marked "load
- * outcome" below (the hook for per-load statistics and the OAWS DLC): L1
- * hit, merge into a pending MSHR, new miss (an MSHR allocated), replay. */
-static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
+/* What one load access found (load_access). The last three are replays:
+ * the access could not be accepted this cycle. */
+enum {
+    ACC_HIT = 0,         /* L1 hit */
+    ACC_MERGE,           /* merged into a pending MSHR */
+    ACC_MISS,            /* new miss: an MSHR allocated, the request injected */
+    ACC_NO_MERGE,        /* replay: the block's MSHR has no merge slot left */
+    ACC_NO_MSHR,         /* replay: no free MSHR, or no way to reserve */
+    ACC_NO_ICNT          /* replay: the injection queue is full */
+};
+
+/* One L1D access of a global/local load (instruction ii): the four load
+ * outcomes of the hook for per-load statistics and the OAWS DLC (L1 hit,
+ * merge into a pending MSHR, new miss, replay), each marked "load outcome"
+ * below. The per-instruction counts of the unit's retire record are the
+ * caller's. known_miss: the access was replayed after finding its sector
+ * invalid and no MSHR for its block (ACC_NO_MSHR, ACC_NO_ICNT), and nothing
+ * can have changed that since (see ldst_transaction). */
+static inline int load_access(mem_system *m, sm_state *s, uint32_t si, const mem_tx *tx,
+                              uint32_t ii, int known_miss)
 {
     const mem_config *c = &m->cfg;
-    mem_tx *tx = &s->tx[s->next];
     uint64_t line = tx->block & ~(uint64_t)(c->l1d_line_bytes - 1);
     uint32_t bit = sector_bit(m, tx->block);
-    inst_rec *r = &m->inst[s->inst];
+    inst_rec *r = &m->inst[ii];
     l1_line *l = NULL;
 
-    if (s->known_miss) {
-        /* A replay of a load that missed with no MSHR for its block: only a
-         * fill can validate its sector and only this LD/ST unit, which holds
-         * the load, can allocate an MSHR (fills come only for MSHRs), so it
-         * still misses and merges nowhere. The line's way may have changed
-         * (fills of other sectors, evictions): looked up again if needed. */
+    if (known_miss) {
+        /* The line's way may have changed (fills of other sectors,
+         * evictions): looked up again if needed. */
         if (c->l1d_alloc == MEM_ALLOC_ON_MISS)
             l = l1_find(m, s, tx->set, line);
         goto allocate;
     }
     l = l1_find(m, s, tx->set, line);
+    if (l && (l->valid & bit)) {            /* load outcome: L1 hit */
+        l->lru = ++s->lru_clock;
+        m->st.l1_hit[MEM_LOAD]++;
+        r->ready = max64(r->ready, m->now + c->l1d_latency);
+        return ACC_HIT;
+    }
+    int e = mi_find(&s->mshr_ix, tx->block);
+    if (e >= 0) {
+        mshr_entry *ms = &s->mshr[e];
+        if (ms->ntargets >= c->l1d_mshr_max_merge)   /* load outcome: replay */
+            return ACC_NO_MERGE;
+        /* load outcome: merge */
+        if (m->vta_entries)
+            mem_vta_probe(m, s, r->c.warp, line);
+        s->targets[(uint32_t)e * c->l1d_mshr_max_merge + ms->ntargets++] = ii;
+        r->pending++;
+        /* even if the fill is about to arrive, no load completes faster than
+         * the L1 access itself */
+        r->ready = max64(r->ready, m->now + c->l1d_latency);
+        m->st.l1_miss[MEM_LOAD]++;
+        m->st.l1_mshr_merge++;
+        return ACC_MERGE;
+    }
+allocate:       /* load outcome: replay (the three returns), else new miss */
+    if (s->mshr_used == c->l1d_mshr_entries)
+        return ACC_NO_MSHR;
+    if (ring_full(&s->out))
+        return ACC_NO_ICNT;
+    if (c->l1d_alloc == MEM_ALLOC_ON_MISS) {
+        if (!l) {
+            l = l1_victim(m, s, tx->set);
+            if (!l)              /* every way has a fill pending */
+                return ACC_NO_MSHR;
+            l1_take_line(m, s, l, line, r->c.warp);
+        }
+        l->reserved |= bit;
+    }
+    if (m->vta_entries)                  /* CCWS: a new miss probes the warp's VTA */
+        mem_vta_probe(m, s, r->c.warp, line);
+    uint32_t e2 = mi_take(&s->mshr_ix, tx->block);
+    s->mshr[e2].used = 1;
+    s->mshr[e2].block = tx->block;
+    s->mshr[e2].ntargets = 1;
+    s->targets[e2 * c->l1d_mshr_max_merge] = ii;
+    s->mshr_used++;
+    m->mshr_used_all++;
+    if (s->mshr_used > m->st.l1_mshr_occ_max)
+        m->st.l1_mshr_occ_max = s->mshr_used;
+    r->pending++;
+    m->st.l1_miss[MEM_LOAD]++;
+    m->st.l1_mshr_alloc++;
+    if (mem_dup_record(m, line, si))
+        m->st.l1_mshr_dup++;
+    inject(m, s, si, tx->block, c->l1d_sector_bytes, PK_READ, e2);
+    return ACC_MISS;
+}
+
+/* ---- MASCAR's re-execution queue --------------------------------------------
+ * (docs/oaws.md, "Peers", P10; seed 001 §5: "MASCAR uses a re-execution
+ * queue to replay L1D accesses that are stalled due to MSHR unavailability
+ * or network congestion ... The re-execution queue has 32 entries"; Sethia
+ * et al., HPCA'15.) Off unless mem_reexec_enable was called.
+ *
+ * An entry is one L1D access (a line or sector of one load). When a
+ * global/local load's access cannot be accepted (ACC_NO_MERGE, ACC_NO_MSHR,
+ * ACC_NO_ICNT) and the queue has a free entry, the access moves into it and
+ * the LD/ST unit goes on with the instruction's next access in the next
+ * cycle, and then with the next instruction (whose accesses may hit); with
+ * the queue full the unit replays in order as without it. Stores and
+ * atomics are never queued (MASCAR re-executes loads; a store's data and an
+ * atomic's reply would need more state than an address), and a store or
+ * atomic whose block has a queued load waits in the unit until that load is
+ * sent (a write must not overtake an earlier read of its data; counted as
+ * stall_mshr, since the load waits for an MSHR or queue room). Loads pass
+ * queued loads freely: every access looks the MSHRs up, so a queued access
+ * merges into whatever entry a later one took for its block.
+ *
+ * Each cycle the L1D takes one access: the queue's head first, when it can
+ * be sent (hit, merge or new miss), else the unit's. A head that cannot be
+ * sent sleeps until an MSHR is released or the injection queue drains (the
+ * unit's own replay does the same, see sm_block), and every cycle with the
+ * queue non-empty and its head not sendable counts as mascar_replay (seed
+ * 001 Fig. 9's MASCAR_Replay: "the cycles when the memory access from the
+ * re-execution queue cannot be sent out"). A queued access keeps its load
+ * pending: the load completes only when all its accesses, queued ones
+ * included, have their data. */
+
+int mem_reexec_enable(mem_system *m, uint32_t entries)
+{
+    for (uint32_t i = 0; i < m->cfg.num_sms; i++) {
+        sm_state *s = &m->sm[i];
+        free(s->rq);
+        s->rq = entries ? calloc(entries, sizeof *s->rq) : NULL;
+        if (entries && !s->rq)
+            return -1;
+        s->rq_head = s->rq_n = 0;
+        s->rq_blocked = 0;
+    }
+    m->reexec_entries = entries;
+    return 0;
+}
+
+uint32_t mem_reexec_entries(const mem_system *m) { return m->reexec_entries; }
+
+static reexec_entry *rq_at(const mem_system *m, const sm_state *s, uint32_t k)
+{
+    uint32_t i = s->rq_head + k;
+    return &s->rq[i >= m->reexec_entries ? i - m->reexec_entries : i];
+}
+
+/* The unit's access at tx[next] of load s->inst failed: into the queue. The
+ * caller checked there is room. The load stays pending until it is sent. */
+static void rq_push(mem_system *m, sm_state *s)
+{
+    reexec_entry *e = rq_at(m, s, s->rq_n);
+    e->tx = s->tx[s->next];
+    e->inst = s->inst;
+    m->inst[s->inst].pending++;
+    if (s->rq_n++ == 0) {
+        /* its head just failed and nothing has changed since: asleep from
+         * the next cycle on (this one was the unit's, not a queue replay) */
+        s->rq_blocked = 1;
+        s->rq_since = m->now;
+    }
+    m->st.reexec_accesses++;
+}
+
+/* Is a load access to `block` in the queue? */
+static int rq_holds(const mem_system *m, const sm_state *s, uint64_t block)
+{
+    for (uint32_t k = 0; k < s->rq_n; k++)
+        if (rq_at(m, s, k)->tx.block == block)
+            return 1;
+    return 0;
+}
+
+/* Retry the head (not asleep). 1 when it was sent: this cycle's L1D access. */
+static int rq_retry_head(mem_system *m, sm_state *s, uint32_t si)
+{
+    reexec_entry *e = rq_at(m, s, 0);
+    int k = load_access(m, s, si, &e->tx, e->inst, 0);
+    if (k >= ACC_NO_MERGE) {
+        m->st.mascar_replay++;
+        s->rq_blocked = 1;
+        s->rq_since = m->now;
+        return 0;
+    }
+    uint32_t ii = e->inst;
+    s->rq_head = s->rq_head + 1 == m->reexec_entries ? 0 : s->rq_head + 1;
+    s->rq_n--;
+    /* the queue's hold on the load ends (a miss or merge holds it instead) */
+    inst_data(m, ii, 0, 1);
+    return 1;
+}
+
+/* Process the next transaction of the instruction in the LD/ST unit.
+ * Returns 1 when it was accepted (or moved into the re-execution queue),
+ * 0 when it must be replayed. */
+static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
+{
+    const mem_config *c = &m->cfg;
+    mem_tx *tx = &s->tx[s->next];
+    inst_rec *r = &m->inst[s->inst];
+
     if (s->op != MEM_LOAD) {
         /* stores and atomics: write-evict, no write-allocate; atomics are
          * performed at the L2 */
+        if (s->rq_n && rq_holds(m, s, tx->block)) {
+            /* a queued load of this block goes first: retried every cycle
+             * (the queue may drain without an event that wakes the unit) */
+            m->st.stall_mshr++;
+            s->cur_replay_mshr++;
+            return 0;
+        }
         if (ring_full(&s->out)) {
             m->st.stall_icnt++;
             s->cur_replay_icnt++;
             sm_block(m, s, 1);
             return 0;
         }
+        uint64_t line = tx->block & ~(uint64_t)(c->l1d_line_bytes - 1);
+        l1_line *l = l1_find(m, s, tx->set, line);
         if (l && l->valid && !l->reserved) {
             l->valid = 0;
             s->ltag[l - s->lines] = L1_NO_LINE;
@@ -191,84 +374,40 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
         }
         return 1;
     }
-    if (l && (l->valid & bit)) {            /* load outcome: L1 hit */
-        l->lru = ++s->lru_clock;
-        m->st.l1_hit[MEM_LOAD]++;
-        s->cur_hits++;
-        r->ready = max64(r->ready, m->now + c->l1d_latency);
+    /* A replay of a load that missed with no MSHR for its block (known_miss)
+     * skips the hit and merge checks: only a fill can validate its sector
+     * and only this LD/ST unit, which holds the load, can allocate an MSHR
+     * (fills come only for MSHRs), so it still misses and merges nowhere.
+     * Not so with a re-execution queue, whose head allocates MSHRs too: it
+     * is never set then. */
+    int k = load_access(m, s, si, tx, s->inst, s->known_miss);
+    if (k < ACC_NO_MERGE) {
+        s->known_miss = 0;
+        if (k == ACC_HIT)
+            s->cur_hits++;
+        else
+            s->cur_misses++;
         return 1;
     }
-    int e = mi_find(&s->mshr_ix, tx->block);
-    if (e >= 0) {
-        mshr_entry *ms = &s->mshr[e];
-        if (ms->ntargets >= c->l1d_mshr_max_merge) {   /* load outcome: replay */
-            m->st.stall_mshr++;
-            s->cur_replay_mshr++;
-            sm_block(m, s, 0);
-            return 0;
+    if (m->reexec_entries) {
+        if (s->rq_n < m->reexec_entries) {   /* MASCAR: queued, the unit goes on */
+            rq_push(m, s);
+            s->cur_misses++;
+            return 1;
         }
-        /* load outcome: merge */
-        if (m->vta_entries)
-            mem_vta_probe(m, s, r->c.warp, line);
-        s->targets[(uint32_t)e * c->l1d_mshr_max_merge + ms->ntargets++] = s->inst;
-        r->pending++;
-        /* even if the fill is about to arrive, no load completes faster than
-         * the L1 access itself */
-        r->ready = max64(r->ready, m->now + c->l1d_latency);
-        m->st.l1_miss[MEM_LOAD]++;
-        s->cur_misses++;
-        m->st.l1_mshr_merge++;
-        return 1;
-    }
-allocate:       /* load outcome: replay (the three returns 0), else new miss */
-    if (s->mshr_used == c->l1d_mshr_entries) {
-        m->st.stall_mshr++;
-        s->cur_replay_mshr++;
-        sm_block(m, s, 0);
+    } else if (k != ACC_NO_MERGE) {
         s->known_miss = 1;
-        return 0;
     }
-    if (ring_full(&s->out)) {
+    if (k == ACC_NO_ICNT) {
         m->st.stall_icnt++;
         s->cur_replay_icnt++;
         sm_block(m, s, 1);
-        s->known_miss = 1;
-        return 0;
+    } else {
+        m->st.stall_mshr++;
+        s->cur_replay_mshr++;
+        sm_block(m, s, 0);
     }
-    if (c->l1d_alloc == MEM_ALLOC_ON_MISS) {
-        if (!l) {
-            l = l1_victim(m, s, tx->set);
-            if (!l) {            /* every way has a fill pending */
-                m->st.stall_mshr++;
-                s->cur_replay_mshr++;
-                sm_block(m, s, 0);
-                s->known_miss = 1;
-                return 0;
-            }
-            l1_take_line(m, s, l, line, r->c.warp);
-        }
-        l->reserved |= bit;
-    }
-    s->known_miss = 0;
-    if (m->vta_entries)                  /* CCWS: a new miss probes the warp's VTA */
-        mem_vta_probe(m, s, r->c.warp, line);
-    uint32_t e2 = mi_take(&s->mshr_ix, tx->block);
-    s->mshr[e2].used = 1;
-    s->mshr[e2].block = tx->block;
-    s->mshr[e2].ntargets = 1;
-    s->targets[e2 * c->l1d_mshr_max_merge] = s->inst;
-    s->mshr_used++;
-    m->mshr_used_all++;
-    if (s->mshr_used > m->st.l1_mshr_occ_max)
-        m->st.l1_mshr_occ_max = s->mshr_used;
-    r->pending++;
-    m->st.l1_miss[MEM_LOAD]++;
-    s->cur_misses++;
-    m->st.l1_mshr_alloc++;
-    if (mem_dup_record(m, line, si))
-        m->st.l1_mshr_dup++;
-    inject(m, s, si, tx->block, c->l1d_sector_bytes, PK_READ, e2);
-    return 1;
+    return 0;
 }
 
 static void ldst_done(mem_system *m, sm_state *s, uint64_t ready)
@@ -308,6 +447,8 @@ static void sm_cycle(mem_system *m, sm_state *s, uint32_t si)
         m->live--;
         sm_wake(m, s, si);
     }
+    /* MASCAR: the re-execution queue's head has the L1D first */
+    int head_sent = s->rq_n && !s->rq_blocked && rq_retry_head(m, s, si);
     if (!s->busy || s->blocked)
         return;
     m->st.ldst_busy_cycles++;
@@ -317,6 +458,8 @@ static void sm_cycle(mem_system *m, sm_state *s, uint32_t si)
                                                              : c->const_latency));
         return;
     }
+    if (head_sent)               /* the unit's access waits for the next cycle */
+        return;
     if (!ldst_transaction(m, s, si))
         return;
     s->next++;
@@ -353,7 +496,7 @@ void mem_sms_cycle(mem_system *m)
                 else
                     wheel_add(m, si, ready);
             }
-            if ((!s->busy || s->blocked) && !due_next)
+            if ((!s->busy || s->blocked) && !due_next && (!s->rq_n || s->rq_blocked))
                 bs_clear(&m->sm_active, si);
         }
     }

@@ -60,8 +60,14 @@ void mem_stats_json(const mem_system *m, FILE *out)
         fprintf(out, "%s%.4f", i ? ", " : "", series[i]);
     fprintf(out, "]}},\n");
     fprintf(out, "\"ldst\": {\"busy_cycles\": %" PRIu64 ", \"stall_coal\": %" PRIu64
-            ", \"stall_mshr\": %" PRIu64 ", \"stall_icnt\": %" PRIu64 "},\n",
+            ", \"stall_mshr\": %" PRIu64 ", \"stall_icnt\": %" PRIu64,
             s->ldst_busy_cycles, s->stall_coal, s->stall_mshr, s->stall_icnt);
+    /* MASCAR's re-execution queue, only when it is on (so that the JSON is
+     * unchanged without it) */
+    if (mem_reexec_entries(m))
+        fprintf(out, ", \"reexec_accesses\": %" PRIu64 ", \"mascar_replay\": %" PRIu64,
+                s->reexec_accesses, s->mascar_replay);
+    fprintf(out, "},\n");
     fprintf(out, "\"smem\": {\"accesses\": %" PRIu64 ", \"bank_cycles\": %" PRIu64
             "},\n\"const\": {\"accesses\": %" PRIu64 ", \"cycles\": %" PRIu64 "},\n",
             s->smem_accesses, s->smem_bank_cycles, s->const_accesses, s->const_cycles);
@@ -110,6 +116,10 @@ void mem_stats_print(const mem_system *m, FILE *out)
     fprintf(out, "  LD/ST       %" PRIu64 " busy cycles: coalescing %" PRIu64
             ", MSHR %" PRIu64 ", interconnect %" PRIu64 " stall cycles\n",
             s->ldst_busy_cycles, s->stall_coal, s->stall_mshr, s->stall_icnt);
+    if (mem_reexec_entries(m))
+        fprintf(out, "  re-exec     %" PRIu64 " accesses queued, %" PRIu64
+                " cycles with the head unsendable (MASCAR_Replay)\n",
+                s->reexec_accesses, s->mascar_replay);
     fprintf(out, "  L2 reads    %" PRIu64 " hits, %" PRIu64 " misses (%.1f%% hit); "
             "writes %" PRIu64 ", writebacks %" PRIu64 "\n", l2h, l2m,
             100.0 * ratio(l2h, l2h + l2m), s->l2_hit[1] + s->l2_miss[1],

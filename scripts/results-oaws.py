@@ -255,6 +255,11 @@ def main():
                 busy = base["ldst"].get("busy_cycles", 0)
                 r["stalls"][p["key"]] = {k: ratio(m["ldst"].get(k, 0), busy)
                                          for k in ("stall_coal", "stall_mshr", "stall_icnt", "busy_cycles")}
+                # Fig. 9's MASCAR_Replay: cycles in which the head of MASCAR's
+                # re-execution queue could not be sent (memory.ldst, only when
+                # the queue is on: absent = n/a)
+                if "mascar_replay" in m["ldst"]:
+                    r["stalls"][p["key"]]["mascar_replay"] = ratio(m["ldst"]["mascar_replay"], busy)
             r["div_kernels"] = sorted(k for k, v in base["kernels"].items() if v["div_insts"])
             # GTO's fully cached loads: from oaws-static:0, which is GTO
             # exactly (§5.4, tests/oaws/oaws-suite.sh) and counts them
@@ -412,19 +417,23 @@ def write_markdown(res, pols, a, path):
         L.append("## LD/ST stalls, divergent set (Fig. 9)\n")
         L.append("Cycles of `memory.ldst` stall_coal / stall_mshr / stall_icnt under each policy, "
                  "normalised to GTO's LD/ST busy cycles (GPU-wide sums over the benchmark's "
-                 "launches). Paper: LDST_ICNT negligible for all; SWL-Best, Static and Dyn cut the "
+                 "launches); MASCAR_Replay = `memory.ldst.mascar_replay`, the SM-cycles in which "
+                 "the head of MASCAR's re-execution queue could not be sent (n/a: no queue). "
+                 "Paper: LDST_ICNT negligible for all; SWL-Best, Static and Dyn cut the "
                  "stalls about equally.\n")
-        L.append("| bench | policy | coal | mshr | icnt | busy |")
-        L.append("|---|---|---|---|---|---|")
+        L.append("| bench | policy | coal | mshr | icnt | MASCAR_Replay | busy |")
+        L.append("|---|---|---|---|---|---|---|")
         for abbr, r in res["main"].items():
             if r["class"] != "divergent":
                 continue
             for p in ok:
                 s = r["stalls"].get(p["key"])
                 if s:
-                    L.append("| %s | %s | %s | %s | %s | %s |" % (
+                    L.append("| %s | %s | %s | %s | %s | %s | %s |" % (
                         abbr, p["label"], fmt(s["stall_coal"]), fmt(s["stall_mshr"]),
-                        fmt(s["stall_icnt"]), fmt(s["busy_cycles"])))
+                        fmt(s["stall_icnt"]),
+                        fmt(s["mascar_replay"]) if "mascar_replay" in s else "n/a",
+                        fmt(s["busy_cycles"])))
         L.append("")
     if res["mshr"]:
         ms = sorted({m for v in res["mshr"].values() for x in v.values() for m in x})

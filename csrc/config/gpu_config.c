@@ -122,6 +122,7 @@ static const ck_key gpu_keys[] = {
     G32("sched.ccws_k_throttle", ccws_k_throttle, 0, 40, "CCWS: K_THROTTLE; a VTA hit raises the warp's score by K x base (at most 4095), which decays by 1 per cycle (seed 001 Table 3: 8)"),
     G32("sched.ccws_vta_entries", ccws_vta_entries, 1, 1024, "CCWS: victim-tag-array tags per warp, a multiple of sched.ccws_vta_ways (seed 001 Table 3: 16 per warp, 768 for 48 warps)"),
     G32("sched.ccws_vta_ways", ccws_vta_ways, 1, 64, "CCWS: victim-tag-array associativity, LRU (seed 001 Table 3: 8)"),
+    G32("sched.mascar_reexec_entries", mascar_reexec_entries, 0, 256, "MASCAR: re-execution queue entries per SM, one L1D access each; a global/local load access stalled for want of an MSHR or injection-queue room waits there while the LD/ST unit goes on (seed 001 §5: 32); 0 = off (in-order replay)"),
     CK_KEY_ENUM("sched.oaws_delta", gpu_config, oaws_delta, oaws_delta_names, "OAWS dynamic: CNT's step down on a partially cached divergent load: auto = CNT/2 for an associativity-sensitive load (#acc > 1.5 #sets in its DLC entry), 1 otherwise (seed 001 §4.3.1); one; half"),
 };
 #define NGPUKEYS (sizeof gpu_keys / sizeof gpu_keys[0])
@@ -388,6 +389,7 @@ int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errle
     c.ccws_k_throttle = 8;
     c.ccws_vta_entries = 16;
     c.ccws_vta_ways = 8;
+    c.mascar_reexec_entries = 32;     /* seed 001 §5: "The re-execution queue has 32 entries" */
     /* The emulator's warps are 32 threads wide (see si_7970 above). */
     c.mem.warp_size = 32;
     snprintf(c.preset, sizeof c.preset, "%s", name);

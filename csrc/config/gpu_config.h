@@ -163,6 +163,7 @@ typedef struct gpu_config {
     uint32_t ccws_k_throttle;     /* CCWS K_THROTTLE (Table 3: 8): a VTA hit adds K x base */
     uint32_t ccws_vta_entries;    /* VTA tags per warp (Table 3: 16) */
     uint32_t ccws_vta_ways;       /* VTA associativity (Table 3: 8) */
+    uint32_t mascar_reexec_entries;   /* MASCAR re-execution queue per SM, 0 = off (§5: 32) */
 
     mem_config mem;
 } gpu_config;

@@ -9,6 +9,17 @@
 int tm_peers_launch(timing_gpu *g)
 {
     const gpu_config *c = &g->cfg;
+    if (c->peer == GPU_PEER_MASCAR && c->mascar_reexec_entries) {
+        /* §5: "a re-execution queue to replay L1D accesses that are stalled
+         * due to MSHR unavailability or network congestion ... 32 entries"
+         * (beside the L1D: mem-model/mem_l1d.c) */
+        if (mem_reexec_enable(g->mem, c->mascar_reexec_entries) != 0) {
+            tm_set_msg(g, "MASCAR: out of memory for the re-execution queue (%u entries)",
+                       c->mascar_reexec_entries);
+            return -1;
+        }
+        return 0;
+    }
     if (c->peer != GPU_PEER_CCWS)
         return 0;
     /* Table 3: victim tag array 8-way, 16 entries per warp */

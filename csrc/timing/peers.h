@@ -3,7 +3,7 @@
  * (docs/oaws.md, "Peers"; seed 001 §5, Table 3). Their scheduling logic is
  * in the scheduler core (rtl/sched_ccws.sv, rtl/sched_mascar.sv and the C
  * model); what sits in the memory system is in mem-model/ (the CCWS victim
- * tag array, mem_vta.c). This file turns them on at a launch and builds the
+ * tag array, mem_vta.c; MASCAR's re-execution queue, mem_l1d.c). This file turns them on at a launch and builds the
  * core's peer inputs every cycle.
  */
 #ifndef SMCOSIM_PEERS_H
@@ -14,7 +14,8 @@
 struct timing_gpu;
 struct tm_sm;
 
-/* After the launch's memory system exists: the VTA under CCWS. 0, or -1
+/* After the launch's memory system exists: the VTA under CCWS, the
+ * re-execution queue under MASCAR (sched.mascar_reexec_entries). 0, or -1
  * with the launch's message set. */
 int tm_peers_launch(struct timing_gpu *g);
 /* The peer inputs of SM sm's core for this edge (after mem_cycle): mode,

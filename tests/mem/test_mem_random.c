@@ -95,6 +95,9 @@ static void make_request(const mem_config *c, mem_request *r, uint32_t sm,
     }
 }
 
+/* MASCAR's re-execution queue per SM for the next run_config (0: off) */
+static uint32_t reexec_entries;
+
 static void run_config(const char *name, const mem_config *c, uint64_t ninst,
                        uint64_t seed)
 {
@@ -102,6 +105,7 @@ static void run_config(const char *name, const mem_config *c, uint64_t ninst,
     mem_system *m = mem_create(c, err, sizeof err);
     if (!m)
         fail_msg("%s: %s", name, err);
+    assert_int_equal(mem_reexec_enable(m, reexec_entries), 0);
     rng_s = seed;
     uint8_t *done = calloc(ninst, 1);
     uint64_t *submitted_at = calloc(ninst, sizeof *submitted_at);
@@ -223,6 +227,13 @@ static void run_config(const char *name, const mem_config *c, uint64_t ninst,
     assert_true(st->l1_mshr_occ_max <= c->l1d_mshr_entries);
     assert_true(st->l1_mshr_dup <= st->l1_mshr_alloc);
     assert_true(st->stall_coal + st->stall_mshr + st->stall_icnt <= st->ldst_busy_cycles);
+    /* the re-execution queue: used when on (these configurations run out
+     * of MSHRs), never when off; at most one replay per SM and cycle */
+    if (reexec_entries)
+        assert_true(st->reexec_accesses > 0 && st->mascar_replay > 0);
+    else
+        assert_true(st->reexec_accesses == 0 && st->mascar_replay == 0);
+    assert_true(st->mascar_replay <= st->cycles * c->num_sms);
     /* every L1 allocation is one L2 read, every store/atomic transaction one
      * L2 write/atomic */
     assert_int_equal(st->l2_hit[0] + st->l2_miss[0], st->l1_mshr_alloc);
@@ -308,6 +319,32 @@ static void test_variants(void **state)
     c.dram_banks = 2;
     c.dram_row_bytes = 128;
     run_config("sectors on_fill", &c, n, 6);
+}
+
+/* The variants' first and last configurations again with MASCAR's
+ * re-execution queue (mem_reexec_enable): the same invariants, and the
+ * queue is used. */
+static void test_reexec(void **state)
+{
+    (void)state;
+    uint64_t n = total_insts / 6;
+    mem_config c = preset("kepler-k20x");
+    c.num_sms = 4;
+    c.l1d_alloc = MEM_ALLOC_ON_MISS;
+    c.l1d_sets = 4;
+    c.l1d_ways = 2;
+    c.l1d_mshr_entries = 3;
+    c.l1d_mshr_max_merge = 2;
+    c.icnt_queue_entries = 1;
+    reexec_entries = 4;
+    run_config("tiny on_miss re-exec 4", &c, n / 4 ? n / 4 : 1, 7);
+
+    c = preset("fermi-gtx480");
+    c.l1d_sector_bytes = 32;
+    c.l1d_mshr_entries = 4;
+    reexec_entries = 32;
+    run_config("sectors on_fill re-exec 32", &c, n, 8);
+    reexec_entries = 0;
 }
 
 /* Configurations drawn at random over the keys' ranges (within what keeps
@@ -397,6 +434,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_presets),
         cmocka_unit_test(test_variants),
+        cmocka_unit_test(test_reexec),
         cmocka_unit_test(test_random_configs),
     };
     return cmocka_run_group_tests_name("mem_random", tests, NULL, NULL);

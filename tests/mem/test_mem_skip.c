@@ -66,6 +66,9 @@ static void make_request(const mem_config *c, uint64_t seed, uint32_t sm,
 
 #define PER_SM 120
 
+/* MASCAR's re-execution queue per SM in the runs (0: off) */
+static uint32_t reexec_entries;
+
 typedef struct run_log {
     uint64_t (*entries)[5];    /* sm, warp, tag, cycle, collected at */
     size_t n, cap;
@@ -98,6 +101,7 @@ static void run(const mem_config *c, uint64_t seed, uint64_t (*when)[PER_SM], in
     mem_system *m = mem_create(c, err, sizeof err);
     if (!m)
         fail_msg("mem_create: %s", err);
+    assert_int_equal(mem_reexec_enable(m, reexec_entries), 0);
     assert_int_equal(mem_next_event(m), UINT64_MAX);   /* nothing in flight */
     uint32_t ns = c->num_sms, next[MEM_MAX_SMS] = { 0 };
     uint32_t left = ns * PER_SM;
@@ -191,6 +195,8 @@ static void compare_runs(const mem_config *c, uint64_t seed)
     assert_int_equal(a.final_now, b.final_now);
     /* both copies come from calloc'ed systems: padding is zero in both */
     assert_memory_equal(&a.st, &b.st, sizeof a.st);
+    if (reexec_entries)          /* the queue was exercised */
+        assert_true(a.st.reexec_accesses > 0 && a.st.mascar_replay > 0);
     if (c->sample_interval)
         assert_true(a.nseries > 10);
     else
@@ -236,6 +242,19 @@ static void test_skip_fermi_sectors_on_miss(void **state)
     compare_runs(&c, 0x5eed0002);
 }
 
+/* MASCAR's re-execution queue: its sleeping head and the mascar_replay
+ * cycles added on waking are skipped over like the unit's replays */
+static void test_skip_fermi_reexec(void **state)
+{
+    (void)state;
+    mem_config c = preset("fermi-gtx480");
+    c.l1d_mshr_entries = 4;
+    c.icnt_queue_entries = 2;
+    reexec_entries = 8;
+    compare_runs(&c, 0x5eed0004);
+    reexec_entries = 0;
+}
+
 static void test_skip_si_no_samples(void **state)
 {
     (void)state;
@@ -250,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_skip_kepler),
         cmocka_unit_test(test_skip_fermi_sectors_on_miss),
         cmocka_unit_test(test_skip_si_no_samples),
+        cmocka_unit_test(test_skip_fermi_reexec),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

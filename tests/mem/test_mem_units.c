@@ -592,6 +592,105 @@ static void test_mshr_exhaustion_occludes(void **state)
     stop(&h);
 }
 
+/* MASCAR's re-execution queue (mem_reexec_enable; docs/oaws.md, "Peers",
+ * P10), worked by hand: one MSHR, a queue of 2. Every line below is a cold
+ * DRAM read on its own closed bank (bank = addr / 2048 % 16: B 0, C 2, E 6,
+ * F 8, H 4), so a miss sent at cycle t fills at t + 220 and its load is done
+ * at t + COLD_RT; an L1 hit is done l1d.latency = 28 after its access. */
+static void test_reexec_queue(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    c.l1d_mshr_entries = 1;
+    harness h;
+    start(&h, &c);
+    assert_int_equal(mem_reexec_entries(h.m), 0);
+    assert_int_equal(mem_reexec_enable(h.m, 2), 0);
+    assert_int_equal(mem_reexec_entries(h.m), 2);
+    const mem_stats *st = mem_get_stats(h.m);
+    access1(&h, 0, MEM_LOAD, 8320, 1);   /* H: warms its line (set 1) */
+    run_until(&h, 400);
+    const uint64_t T = 400;
+    access1(&h, 0, MEM_LOAD, 0, 2);      /* T: B misses, takes the only MSHR */
+    run(&h, 1);
+    access1(&h, 0, MEM_LOAD, 4096, 3);   /* T+1: C finds no MSHR: queued */
+    run(&h, 1);
+    mem_ldst_retire rr;                  /* C left the unit at T+1, a miss */
+    assert_int_equal(mem_ldst_retired(h.m, 0, &rr), 1);
+    assert_int_equal(rr.tag, 3);
+    assert_int_equal(rr.l1_misses, 1);
+    assert_int_equal(rr.replay_mshr, 0);
+    assert_true(mem_ldst_ready(h.m, 0)); /* the unit goes on */
+    access1(&h, 0, MEM_LOAD, 8320 + 4, 4); /* T+2: D hits H's line */
+    run(&h, 1);
+    access1(&h, 0, MEM_LOAD, 12288, 5);  /* T+3: E queued: the queue is full */
+    run(&h, 1);
+    access1(&h, 0, MEM_LOAD, 16384, 6);  /* T+4: F: no MSHR, no room: replays */
+    run(&h, 1);
+    assert_false(mem_ldst_ready(h.m, 0));
+    assert_int_equal(st->reexec_accesses, 2);
+    run_until(&h, T + 221);
+    /* T+220: B's fill frees the MSHR; the head C takes it (new miss) and
+     * the L1D's access of that cycle, so F waits; T+221: the head E finds no
+     * MSHR, F moves into the freed entry and leaves the unit */
+    assert_false(mem_ldst_ready(h.m, 0));
+    step(&h);
+    assert_true(mem_ldst_ready(h.m, 0));
+    run_until(&h, T + 1000);
+    assert_int_equal(done_at(&h, 4), T + 2 + 28);
+    assert_int_equal(done_at(&h, 2), T + COLD_RT);
+    /* a queued load completes only once its access is served: C sent at
+     * T+220, E when C's fill frees the MSHR (T+440), F at T+660 */
+    assert_int_equal(done_at(&h, 3), T + 220 + COLD_RT);
+    assert_int_equal(done_at(&h, 5), T + 440 + COLD_RT);
+    assert_int_equal(done_at(&h, 6), T + 660 + COLD_RT);
+    assert_int_equal(st->reexec_accesses, 3);
+    /* MASCAR_Replay: the queue holds an access and its head cannot go:
+     * T+2..T+219 (218), T+221 (1), T+222..T+439 (218), T+441 (1),
+     * T+442..T+659 (218); not T+1 (the unit's failed try), T+220, T+440,
+     * T+660 (the head sent) */
+    assert_int_equal(st->mascar_replay, 218 + 1 + 218 + 1 + 218);
+    /* the unit itself stalled only with the queue full: F at T+4..T+219 */
+    assert_int_equal(st->stall_mshr, 216);
+    assert_int_equal(st->stall_icnt, 0);
+    assert_int_equal(st->l1_hit[MEM_LOAD], 1);
+    assert_int_equal(st->l1_miss[MEM_LOAD], 5);   /* H, B, C, E, F once each */
+    assert_int_equal(st->l1_mshr_alloc, 5);
+    stop(&h);
+}
+
+/* A store whose block has a queued load waits for it in the unit (a write
+ * must not overtake an earlier read of its data); a store elsewhere goes. */
+static void test_reexec_store_waits(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    c.l1d_mshr_entries = 1;
+    harness h;
+    start(&h, &c);
+    assert_int_equal(mem_reexec_enable(h.m, 4), 0);
+    const mem_stats *st = mem_get_stats(h.m);
+    access1(&h, 0, MEM_LOAD, 0, 1);      /* 0: B takes the MSHR */
+    run(&h, 1);
+    access1(&h, 0, MEM_LOAD, 4096, 2);   /* 1: C queued */
+    run(&h, 1);
+    access1(&h, 0, MEM_STORE, 8192, 3);  /* 2: another line: goes, done at 3 */
+    run(&h, 1);
+    access1(&h, 0, MEM_STORE, 4096, 4);  /* 3: C's line: waits */
+    run_until(&h, 221);
+    assert_false(mem_ldst_ready(h.m, 0));
+    /* 220: B's fill, C sent (the L1D's access); 221: the store goes */
+    step(&h);
+    assert_true(mem_ldst_ready(h.m, 0));
+    run_until(&h, 1000);
+    assert_int_equal(done_at(&h, 3), 3);
+    assert_int_equal(done_at(&h, 4), 222);
+    assert_int_equal(done_at(&h, 2), 220 + COLD_RT);
+    assert_int_equal(st->stall_mshr, 220 - 3);    /* the store: 3..219 */
+    assert_int_equal(st->mascar_replay, 220 - 2); /* 2..219 */
+    stop(&h);
+}
+
 static void alloc_policy_case(int policy, uint64_t *a_done, uint64_t *hits)
 {
     mem_config c = base_config();
@@ -877,6 +976,8 @@ int main(void)
         cmocka_unit_test(test_fermi_set_index),
         cmocka_unit_test(test_mshr_merge_limit_and_replay),
         cmocka_unit_test(test_mshr_exhaustion_occludes),
+        cmocka_unit_test(test_reexec_queue),
+        cmocka_unit_test(test_reexec_store_waits),
         cmocka_unit_test(test_allocate_on_miss_vs_fill),
         cmocka_unit_test(test_write_evict),
         cmocka_unit_test(test_duplicate_mshr_allocations),

@@ -40,6 +40,8 @@ for pair in "MASCAR|mascar" "CCWS|ccws" "OAWS-Static|oaws-static:50" "OAWS-Dyn|o
     *) echo "FAIL: policy $pol: binary says $want, results.md says: $row"; fails=$((fails + 1)) ;;
   esac
 done
+grep -q "^| bench | policy | coal | mshr | icnt | MASCAR_Replay | busy |$" "$md" ||
+  { echo "FAIL: the Fig. 9 table has no MASCAR_Replay column"; fails=$((fails + 1)); }
 python3 - "$tmp/results.json" <<'PY' || fails=$((fails + 1))
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -52,6 +54,15 @@ moved = [a for a, x in m.items() if "swl" in x["policy"] and x["policy"]["swl"][
          != x["policy"]["gto"]["cycles"]]
 if not moved:
     sys.exit("FAIL: SWL-Best ran exactly like GTO on every benchmark")
+# Fig. 9's MASCAR_Replay: a number for MASCAR (its re-execution queue is on
+# by default), absent (n/a) for every other policy
+for a, x in m.items():
+    st = x["stalls"]
+    if x["class"] == "divergent" and "mascar" in st:
+        others = [k for k, v in st.items() if k != "mascar" and "mascar_replay" in v]
+        if "mascar_replay" not in st["mascar"] or others:
+            sys.exit("FAIL: %s: MASCAR_Replay under MASCAR %s, under %s"
+                     % (a, st["mascar"].get("mascar_replay"), others))
 for a, x in r["alloc"].items():
     if "gto" not in x:
         sys.exit("FAIL: no allocation-policy ratio for GTO on %s" % a)

@@ -80,7 +80,9 @@ PY
 # instruction counts equal GTO's, the policy is named and its "peers" object
 # is there; RTL and lockstep JSON equal the C model's; CCWS with
 # K_THROTTLE 0 (a VTA hit adds nothing, nothing is ever held) equals GTO's
-# golden JSON but for the policy string and the "peers" object.
+# golden JSON but for the policy string and the "peers" object. MASCAR's
+# re-execution queue (P10) writes memory.ldst.reexec_accesses/mascar_replay
+# exactly when it is on, and is used somewhere in the suite.
 run_peer() {   # BACKEND POLICY [KEYS [gto]]   (gto: the statistics must equal GTO's)
   local out="$tmp/$1-$2${3:+-k}.json"
   runs=$((runs + 1))
@@ -89,11 +91,15 @@ run_peer() {   # BACKEND POLICY [KEYS [gto]]   (gto: the statistics must equal G
      || ! tail -1 "$out.log" | grep -q ' 0 failed$'; then
     echo "FAIL: $1 $2:"; grep -v ': PASS' "$out.log" | head -5; fails=$((fails + 1)); return
   fi
-  if ! python3 - "$out" "$gold" "$2" "${4:-}" <<'PY'
+  if ! python3 - "$out" "$gold" "$2" "${4:-}" "${3:-}" <<'PY'
 import json, sys
 new = json.load(open(sys.argv[1]))["launches"]
 gold = json.load(open(sys.argv[2]))["launches"]
 pol, as_gto = sys.argv[3], sys.argv[4] == "gto"
+# MASCAR's re-execution queue (P10): its memory.ldst members exactly when it
+# is on (mascar without sched.mascar_reexec_entries=0), and then it is used
+reexec = pol == "mascar" and "mascar_reexec_entries=0" not in sys.argv[5]
+queued = 0
 if len(new) != len(gold):
     sys.exit("  %d launches, GTO golden %d" % (len(new), len(gold)))
 for i, (n, g) in enumerate(zip(new, gold)):
@@ -104,11 +110,17 @@ for i, (n, g) in enumerate(zip(new, gold)):
         sys.exit("  launch %d: policy %s / %s, asked for %s" % (i, n["policy"], n["peers"], pol))
     if pol == "mascar" and n["peers"]["vta_hits"] != 0:
         sys.exit("  launch %d: VTA hits under MASCAR" % i)
+    ld = n["memory"]["ldst"]
+    if ("mascar_replay" in ld) != reexec or ("reexec_accesses" in ld) != reexec:
+        sys.exit("  launch %d %s: re-execution queue members %s, queue %s" % (i, n["kernel"], sorted(ld), reexec))
+    queued += ld.get("reexec_accesses", 0)
     if as_gto:
         del n["peers"]
         n["policy"] = "gto"
         if n != g:
             sys.exit("  launch %d %s: %s differs from GTO" % (i, n["kernel"], pol))
+if reexec and queued == 0:
+    sys.exit("  MASCAR's re-execution queue never used over the suite")
 PY
   then echo "FAIL: $1 $2 (against $gold)"; fails=$((fails + 1)); fi
   if [ "$1" != c ]; then
@@ -125,6 +137,8 @@ run_peer c ccws "sched.ccws_k_throttle=0" gto
 tiny="l1d.sets=2;l1d.index=hash"
 run_peer c ccws "$tiny"
 [ "$only" != c ] && run_peer lockstep ccws "$tiny"
+# MASCAR without its re-execution queue: the scheduling half alone
+run_peer c mascar "sched.mascar_reexec_entries=0"
 for pol in ccws mascar; do
   run_peer c $pol
   if [ "$only" != c ]; then

@@ -197,6 +197,7 @@ static void test_peer_keys(void **state)
         assert_int_equal(c.ccws_k_throttle, 8);
         assert_int_equal(c.ccws_vta_entries, 16);
         assert_int_equal(c.ccws_vta_ways, 8);
+        assert_int_equal(c.mascar_reexec_entries, 32);   /* seed 001 §5 */
     }
     assert_int_equal(gpu_config_preset(&c, "fermi-gtx480", err, sizeof err), 0);
     c.warp_limit = 3;
@@ -225,6 +226,16 @@ static void test_peer_keys(void **state)
     assert_non_null(strstr(err, "sched.ccws_base"));
     assert_int_equal(gpu_config_apply(&c, "sched.ccws_k_throttle=41", err, sizeof err), -1);
     assert_non_null(strstr(err, "sched.ccws_k_throttle"));
+    /* MASCAR's re-execution queue: 0 (off) .. 256 entries */
+    assert_int_equal(gpu_config_apply(&c, "sched.mascar_reexec_entries=0", err, sizeof err), 0);
+    assert_int_equal(c.mascar_reexec_entries, 0);
+    assert_int_equal(gpu_config_apply(&c, "sched.mascar_reexec_entries=256", err, sizeof err), 0);
+    assert_int_equal(c.mascar_reexec_entries, 256);
+    assert_int_equal(gpu_config_apply(&c, "sched.mascar_reexec_entries=257", err, sizeof err), -1);
+    assert_non_null(strstr(err, "sched.mascar_reexec_entries"));
+    assert_int_equal(gpu_config_apply(&c, "sched.mascar_reexec_entries=-1", err, sizeof err), -1);
+    assert_non_null(strstr(err, "sched.mascar_reexec_entries"));
+    assert_int_equal(c.mascar_reexec_entries, 256);   /* unchanged by the errors */
 }
 
 /* The HAWS keys: off with the spec's option defaults in every preset (so
