@@ -369,24 +369,20 @@ static uint64_t group_narrow(cmodel *m, unsigned s, uint64_t rs)
 }
 
 /* CCWS (rtl/sched_ccws.sv): is warp w held? Warps are stacked by
- * descending score (base + ex), ties by lower id; w is held when the alive
- * warps stacked ahead of it sum to at least the cutoff (alive warps) x base,
- * i.e. when their summed ex >= (alive - ahead) x base. Nothing is held
- * while every ex is 0 (every warp then has base ahead of it at most
- * alive - 1 times). */
+ * descending score (base + ex), ties by lower id; w is held when the
+ * scores of the alive warps stacked ahead of it sum to at least the cutoff
+ * (alive warps) x base. Nothing is held while every ex is 0 (every warp
+ * then has base ahead of it at most alive - 1 times). */
 static unsigned ccws_judge(const cmodel *m, unsigned w)
 {
     uint64_t a = m->alive;
     if (!m->ccws_any || !((a >> w) & 1)) return 0;
-    unsigned ew = m->ccws_ex[w], sum_ex = 0, n_ahead = 0;
+    unsigned ew = m->ccws_ex[w], base = m->ccws_base, ahead = 0;
     for (uint64_t y = a & ~(1ull << w); y; y &= y - 1) {
         unsigned v = lowest(y), ev = m->ccws_ex[v];
-        if (ev > ew || (ev == ew && v < w)) {
-            sum_ex += ev;
-            n_ahead++;
-        }
+        if (ev > ew || (ev == ew && v < w)) ahead += ev + base;
     }
-    return sum_ex >= (popcount64(a) - n_ahead) * m->ccws_base;
+    return ahead >= popcount64(a) * base;
 }
 
 /* The grant image shown when a scheduler does not issue: all zero. */

@@ -17,10 +17,12 @@
 //
 // The stack is evaluated one warp per scheduler per edge (docs/oaws.md,
 // decision P11): lane s compares the warp in slot s*Wps + scan_q with every
-// alive warp, sums the excess of those ahead of it (sum_ex) and counts them
-// (n_ahead); the warp is held when
-//     sum_ex + n_ahead x base >= n_alive x base
-//  <=>  sum_ex >= (n_alive - n_ahead) x base.
+// alive warp and sums the scores (excess + base, one adder per warp shared
+// by the lanes) of those ahead of it; the warp is held when that sum
+// reaches the cutoff n_alive x base (one multiplier, shared). (A lane
+// computing (n_alive - n_ahead) x base instead, the same number, put a
+// multiplier into every lane's cone: ABC's cmos mapping of the block then
+// did not finish in 10 minutes.)
 // The verdict is registered in hold_q, so a warp's hold follows its score
 // within Wps edges (+1): NumSchedulers comparators and adders per warp
 // instead of NumWarps (the whole stack every cycle was NumWarps^2 of each,
@@ -61,9 +63,9 @@ module sched_ccws #(
   // The evaluation lanes: lane s judges warp w = scan_q * NumSchedulers + s.
   always_comb begin
     // verilator tracing_off
-    logic [17:0] sum_ex;
-    logic [16:0] need;
-    logic [6:0]  n_alive, n_ahead, n_rest;
+    logic [18:0] sum_sc;                  // <= 64 x (4095 + 1023)
+    logic [16:0] cutoff;
+    logic [6:0]  n_alive;
     logic [11:0] ew, ev;
     logic [6:0]  w, vid;
     logic        aw, held, ahead;
@@ -72,6 +74,7 @@ module sched_ccws #(
     hold_d  = hold_q;
     n_alive = '0;
     for (int v = 0; v < NumWarps; v++) n_alive = n_alive + {6'd0, alive_i[v]};
+    cutoff  = {10'd0, n_alive} * {7'd0, base_q};
     for (int s = 0; s < NumSchedulers; s++) begin
       ew = '0;
       aw = 1'b0;
@@ -81,8 +84,7 @@ module sched_ccws #(
           aw = alive_i[s*Wps + l];
         end
       w       = 7'(32'(scan_q) * NumSchedulers + s);
-      sum_ex  = '0;
-      n_ahead = '0;
+      sum_sc  = '0;
       for (int v = 0; v < NumWarps; v++) begin
         sv = 32'((v % NumSchedulers) * Wps + v / NumSchedulers);
         ev = ex_q[sv*12 +: 12];
@@ -92,12 +94,9 @@ module sched_ccws #(
         // cast's width inside a concatenation)
         vid     = 7'(v);
         ahead   = alive_i[sv] && ({ev, ~vid} > {ew, ~w});
-        sum_ex  = sum_ex + {6'd0, ev & {12{ahead}}};
-        n_ahead = n_ahead + {6'd0, ahead};
+        sum_sc  = sum_sc + (({7'd0, ev} + {9'd0, base_q}) & {19{ahead}});
       end
-      n_rest = n_alive - n_ahead;         // >= 0: the ahead warps are alive
-      need   = {10'd0, n_rest} * {7'd0, base_q};
-      held = (mode_q == 2'd1) && (ex_q != '0) && aw && (sum_ex >= 18'(need));
+      held = (mode_q == 2'd1) && (ex_q != '0) && aw && (sum_sc >= {2'd0, cutoff});
       for (int l = 0; l < Wps; l++)
         if (32'(scan_q) == l) hold_d[s*Wps + l] = held;
     end
