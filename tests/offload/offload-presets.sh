@@ -13,18 +13,7 @@ smc=$b/bin/smcosim
 for v in $(compgen -e | grep '^SMCOSIM_'); do unset "$v"; done
 export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$PWD/build/offload/pocl-cache}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0; n=0
-check() { n=$((n + 1)); if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
-run() {
-  local l=$1; shift
-  "$smc" run --json "$tmp/$l.json" "$@" > "$tmp/$l.err" 2>&1
-  echo $? > "$tmp/$l.rc"
-}
-same_json() {
-  sed 's/"sched": "[a-z]*"/"sched": "-"/' "$tmp/$1.json" > "$tmp/$1.cmp"
-  sed 's/"sched": "[a-z]*"/"sched": "-"/' "$tmp/$2.json" > "$tmp/$2.cmp"
-  [ -s "$tmp/$1.cmp" ] && cmp -s "$tmp/$1.cmp" "$tmp/$2.cmp"
-}
+. tests/offload/run-lib.sh
 for preset in kepler-k20x:64_4_8_2_6_4_8_8 fermi-gtx480:48_2_6_3_4_2_8_8; do
   cfg=${preset%%:*}; set=${preset#*:}
   if [ ! -f "build/offload/$set.snl" ]; then

@@ -21,19 +21,7 @@ smc=$b/bin/smcosim
 for v in $(compgen -e | grep '^SMCOSIM_' | grep -v '^SMCOSIM_OFFLOAD_TRANSPORTS$'); do unset "$v"; done
 transports=${SMCOSIM_OFFLOAD_TRANSPORTS:-cmodel}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0; n=0
-check() { n=$((n + 1)); if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
-# run LABEL SMCOSIM-RUN-ARGS...: JSON in $tmp/LABEL.json, output in .err, exit in .rc
-run() {
-  local l=$1; shift
-  "$smc" run --json "$tmp/$l.json" "$@" > "$tmp/$l.err" 2>&1
-  echo $? > "$tmp/$l.rc"
-}
-same_json() {   # the JSON of two runs, the "sched" field aside
-  sed 's/"sched": "[a-z]*"/"sched": "-"/' "$tmp/$1.json" > "$tmp/$1.cmp"
-  sed 's/"sched": "[a-z]*"/"sched": "-"/' "$tmp/$2.json" > "$tmp/$2.cmp"
-  [ -s "$tmp/$1.cmp" ] && cmp -s "$tmp/$1.cmp" "$tmp/$2.cmp"
-}
+. tests/offload/run-lib.sh
 cases="vectoradd:lrr gemm:gto spmv:two-level bfs:oaws-dyn kmeans:swl:4"
 
 IFS=, read -r -a tlist <<< "$transports"
