@@ -104,6 +104,15 @@ SNL_BENCH      := $(B)/cosim/offload/snl_bench
 SNL_BENCH_SETS ?= 4_1_8_2_6_2_2_1 8_4_8_4_2_3_8_8
 $(SNL_BENCH): $(B)/cosim/offload/snl_bench.o $(OFFLOAD_NETLIST_OBJS) $(SCHED_LIB)
 	$(CC) $(LDFLAGS) $^ -o $@ $(OFFLOAD_NETLIST_LDLIBS) $(LDLIBS)
+# make bench also runs the offload table on the netlist transport (PoCL) for
+# the Kepler core: fewer SM-cycles per row and the small end-to-end size,
+# because the Kepler program costs about 0.75 ms per cycle (docs/offload.md,
+# "Bench"); the program is built first (Yosys, about 2 minutes).
+.PHONY: offload-bench-netlist
+offload-bench-netlist: $(OFFLOAD_BENCH) $(B)/bin/smcosim $(SNL_DIR)/64_4_8_2_6_4_8_8.snl
+	@tests/offload/bench-offload.sh $(B) netlist 8192 1 small
+BENCH_TARGETS += offload-bench-netlist
+
 .PHONY: offload-netlist-bench
 offload-netlist-bench: $(SNL_BENCH) $(foreach s,$(SNL_BENCH_SETS),$(SNL_DIR)/$(s).snl)
 	@$(SNL_BENCH) $(SNL_BENCH_SETS)
