@@ -281,10 +281,10 @@ static void test_presets(void **state)
     run_config("si-7970", &c, n, 3);
 }
 
-static void test_variants(void **state)
+/* The tiny allocate-on-miss L1D of the variants: 4 SMs, 4 x 2 lines,
+ * 3 MSHRs of 2 merges, one-entry interconnect queues. */
+static mem_config tiny_on_miss(void)
 {
-    (void)state;
-    uint64_t n = total_insts / 6;
     mem_config c = preset("kepler-k20x");
     c.num_sms = 4;
     c.l1d_alloc = MEM_ALLOC_ON_MISS;
@@ -292,10 +292,18 @@ static void test_variants(void **state)
     c.l1d_ways = 2;
     c.l1d_mshr_entries = 3;
     c.l1d_mshr_max_merge = 2;
+    c.icnt_queue_entries = 1;
+    return c;
+}
+
+static void test_variants(void **state)
+{
+    (void)state;
+    uint64_t n = total_insts / 6;
+    mem_config c = tiny_on_miss();
     c.l2_mshr_entries = 2;
     c.l2_mshr_max_merge = 1;
     c.dram_queue_entries = 2;
-    c.icnt_queue_entries = 1;
     c.l2_queue_entries = 1;
     c.l2_sets = 4;
     c.l2_ways = 2;
@@ -328,14 +336,7 @@ static void test_reexec(void **state)
 {
     (void)state;
     uint64_t n = total_insts / 6;
-    mem_config c = preset("kepler-k20x");
-    c.num_sms = 4;
-    c.l1d_alloc = MEM_ALLOC_ON_MISS;
-    c.l1d_sets = 4;
-    c.l1d_ways = 2;
-    c.l1d_mshr_entries = 3;
-    c.l1d_mshr_max_merge = 2;
-    c.icnt_queue_entries = 1;
+    mem_config c = tiny_on_miss();
     reexec_entries = 4;
     run_config("tiny on_miss re-exec 4", &c, n / 4 ? n / 4 : 1, 7);
 
