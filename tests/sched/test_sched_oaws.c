@@ -17,64 +17,26 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sched_if.h"
+#include "sched_scenario.h"
 
-typedef struct env {
-    sched_backend *b;
-    sched_inputs   in;       /* levels persist between steps; events are cleared */
-    uint64_t       cycles;   /* steps since reset */
-} env;
-
+/* OAWS mode `mode` (1 static, 2 dynamic), 32 MSHRs, the OCW logic's
+ * paper values loaded at the first edge (OCW 2). */
 static void env_init(env *e, unsigned mode, uint64_t warps)
 {
-    sched_params p = { 48, 2, 6, 3, 4, 2, 8, 8 };
-    char err[512] = "";
-#ifdef SCHED_TEST_RTL
-    e->b = sched_rtl_create(&p, NULL, err, sizeof err);
-#else
-    e->b = sched_cmodel_create(&p, err, sizeof err);
-#endif
-    if (!e->b) fail_msg("create: %s", err);
-    memset(&e->in, 0, sizeof e->in);
-    e->cycles = 0;
-    e->in.policy = SCHED_POLICY_GTO;
+    env_open(e, warps);
     e->in.oaws = (uint8_t)mode;
     e->in.oaws_cap = 32;
-    /* the OCW logic: the paper's values, loaded at the first edge: OCW 2 */
     e->in.ocw_event = 3;
     e->in.ocw_min = 2;
     e->in.ocw_max = 48;
     e->in.cnt_max = 255;
     e->in.cnt_init = 128;
-    e->in.launch = warps;
-    for (unsigned s = 0; s < 2; s++) e->in.unit_avail[s] = 0xF;
-}
-
-static const sched_outputs *out(env *e) { return sched_get_outputs(e->b); }
-
-/* One rising edge, then clear the one-cycle events. */
-static const sched_outputs *step(env *e)
-{
-    int rc = sched_step(e->b, &e->in);
-    if (rc != 0) fail_msg("sched_step: %s", sched_error(e->b));
-    e->cycles++;
-    e->in.launch = e->in.finish = 0;
-    e->in.ldst_retire_miss = 0;
-    e->in.ocw_event = e->in.ocw_half = 0;
-    memset(e->in.push, 0, sizeof e->in.push);
-    memset(e->in.wb, 0, sizeof e->in.wb);
-    return out(e);
 }
 
 /* Push one instruction (no registers) into warp w at this edge. */
 static void push(env *e, unsigned w, unsigned op, unsigned pred_miss, unsigned pred_div)
 {
-    sched_push *p = &e->in.push[w % 2];
-    assert_int_equal(p->valid, 0);
-    p->valid = 1;
-    p->warp = (uint8_t)w;
-    p->instr.pc = 0x100 * w;
-    p->instr.op = (uint8_t)op;
+    sched_push *p = push_op(e, w, op);
     p->instr.pred_miss = (uint8_t)pred_miss;
     p->instr.pred_div = (uint8_t)pred_div;
 }
@@ -109,7 +71,7 @@ static void test_eq1_boundary(void **state)
             uint32_t n[SCHED_NUM_REASONS], sum = 0;
             sched_counters(e.b, 0, n);
             for (unsigned r = 0; r < SCHED_NUM_REASONS; r++) sum += n[r];
-            assert_int_equal(sum, e.cycles);
+            assert_int_equal(sum, e.edges);
             /* one more free MSHR lets it issue the cycle after */
             e.in.mshr_avail = 17;
             step(&e);

@@ -19,68 +19,23 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sched_if.h"
+#include "sched_scenario.h"
 
-typedef struct env {
-    sched_backend *b;
-    sched_inputs   in;       /* levels persist between steps; events are cleared */
-    uint64_t       edges;    /* steps since reset */
-} env;
-
+/* Peer `peer` (1 CCWS, 2 MASCAR) on GTO. */
 static void env_init(env *e, unsigned peer, uint64_t warps)
 {
-    sched_params p = { 48, 2, 6, 3, 4, 2, 8, 8 };
-    char err[512] = "";
-#ifdef SCHED_TEST_RTL
-    e->b = sched_rtl_create(&p, NULL, err, sizeof err);
-#else
-    e->b = sched_cmodel_create(&p, err, sizeof err);
-#endif
-    if (!e->b) fail_msg("create: %s", err);
-    memset(&e->in, 0, sizeof e->in);
-    e->edges = 0;
-    e->in.policy = SCHED_POLICY_GTO;
+    env_open(e, warps);
     e->in.peer = (uint8_t)peer;
     /* Table 3: base score 100, K_THROTTLE 8 -> a VTA hit adds 800 */
     e->in.ccws_base = 100;
     e->in.ccws_bump = 800;
-    e->in.launch = warps;
-    for (unsigned s = 0; s < 2; s++) e->in.unit_avail[s] = 0xF;
-}
-
-static const sched_outputs *out(env *e) { return sched_get_outputs(e->b); }
-
-/* One rising edge, then clear the one-cycle events. */
-static const sched_outputs *step(env *e)
-{
-    int rc = sched_step(e->b, &e->in);
-    if (rc != 0) fail_msg("sched_step: %s", sched_error(e->b));
-    e->edges++;
-    e->in.launch = e->in.finish = 0;
-    e->in.vta_valid = 0;
-    e->in.vta_warp = 0;
-    memset(e->in.push, 0, sizeof e->in.push);
-    memset(e->in.wb, 0, sizeof e->in.wb);
-    return out(e);
-}
-
-/* Steps until `edges` edges have been made. */
-static const sched_outputs *step_to(env *e, uint64_t edges)
-{
-    while (e->edges < edges) step(e);
-    return out(e);
 }
 
 /* Push one instruction into warp w at the next edge: op class, long-latency
  * flag (a global/local load), destination (or -1) and first source (or -1). */
 static void push(env *e, unsigned w, unsigned op, unsigned long_lat, int dst, int src)
 {
-    sched_push *p = &e->in.push[w % 2];
-    assert_int_equal(p->valid, 0);
-    p->valid = 1;
-    p->warp = (uint8_t)w;
-    p->instr.pc = 0x100 * w;
-    p->instr.op = (uint8_t)op;
+    sched_push *p = push_op(e, w, op);
     p->instr.long_lat = (uint8_t)long_lat;
     if (dst >= 0) {
         p->instr.dst_valid = 1;
