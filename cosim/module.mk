@@ -32,9 +32,13 @@ VSCHED_CLASSES  := $(addprefix Vsc_,$(VSCHED_CONFIGS))
 # Verilator's default limits of 256 bits and 32 array elements.
 VSCHED_TRACE_FLAGS := --trace-fst --trace-max-width 8192 --trace-max-array 1024
 # rtl/module.mk is read after this file, so name the sources here (a
-# prerequisite list is expanded when it is read).
-VSCHED_RTL      := $(wildcard rtl/*.sv)
+# prerequisite list is expanded when it is read). MACU_SOURCES: the RTL
+# beside the core on the SM's memory side (OAWS's DLC), not part of it.
+MACU_SOURCES    := rtl/macu_dlc.sv
+VSCHED_RTL      := $(filter-out $(MACU_SOURCES),$(wildcard rtl/*.sv))
 VSCHED_MODEL_OBJS := $(foreach c,$(VSCHED_CLASSES),$(VSCHED_DIR)/$(c).o)
+VDLC_DIR        := $(VSCHED_DIR)/Vdlc
+VDLC_MODEL_OBJ  := $(VSCHED_DIR)/Vdlc.o
 # Verilator's runtime, compiled once and kept across rebuilds of the models.
 VSCHED_RT_OBJS  := $(VSCHED_RT_DIR)/verilated.o $(VSCHED_RT_DIR)/verilated_fst_c.o \
                    $(VSCHED_RT_DIR)/verilated_threads.o
@@ -43,10 +47,11 @@ VSCHED_LDLIBS   := -lstdc++ -lz -pthread -latomic
 INCLUDES += -Icosim -Icosim/offload
 
 SCHED_OBJS  := $(B)/cosim/sched_if.o $(B)/cosim/sched_cmodel.o $(B)/cosim/sched_stim.o \
+               $(B)/cosim/dlc.o $(B)/cosim/dlc_cmodel.o \
                $(B)/cosim/offload/offload_token.o $(B)/cosim/offload/offload_transports.o \
                $(B)/cosim/offload/offload_cmodel.o
 VSCHED_OBJS := $(B)/cosim/sched_rtl.o $(B)/cosim/sched_lockstep.o $(B)/cosim/vsched_shim.o \
-               $(B)/cosim/sched_ctrace.o
+               $(B)/cosim/sched_ctrace.o $(B)/cosim/vdlc_shim.o
 # The C model's FST writer uses fstapi (header with Verilator, code in the
 # runtime's verilated_fst_c.o).
 $(B)/cosim/sched_ctrace.o: INCLUDES += -I$(VERILATOR_INC)
@@ -55,7 +60,7 @@ $(SCHED_LIB): $(SCHED_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-$(VSCHED_LIB): $(VSCHED_OBJS) $(VSCHED_MODEL_OBJS) $(VSCHED_RT_OBJS)
+$(VSCHED_LIB): $(VSCHED_OBJS) $(VSCHED_MODEL_OBJS) $(VDLC_MODEL_OBJ) $(VSCHED_RT_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
@@ -77,6 +82,20 @@ $(VSCHED_DIR)/%/stamp: $(VSCHED_RTL) cosim/module.mk
 	  $(if $(filter m,$(call vsched_field,$*,9)),+define+SCHED_MUTANTS) \
 	  --prefix $* -Mdir $(@D) $(call vsched_params,$*) $(RTL_SOURCES) --top-module $(RTL_TOP)
 	@touch $@
+
+# OAWS's DLC (rtl/macu_dlc.sv; cosim/dlc.h): one model, the largest table
+# (sched.oaws_dlc_entries up to 64; the entries in use are an input) with
+# the read ports of four schedulers. An explicit rule, so the pattern rule
+# above (the scheduler core's sets) does not apply to it.
+$(VDLC_DIR)/stamp: $(MACU_SOURCES) cosim/module.mk
+	@rm -rf $(@D) && mkdir -p $(@D)
+	verilator $(VSCHED_VFLAGS) --prefix Vdlc -Mdir $(@D) -GDlcEntries=64 -GNumSchedulers=4 \
+	  $(MACU_SOURCES) --top-module macu_dlc
+	@touch $@
+
+$(B)/cosim/vdlc_shim.o: cosim/vdlc_shim.cpp cosim/dlc.h $(VDLC_DIR)/stamp
+	@mkdir -p $(@D)
+	$(VSCHED_CXX) -Icosim -I$(VDLC_DIR) -c $< -o $@
 
 $(VSCHED_DIR)/%.o: $(VSCHED_DIR)/%/stamp
 	@cd $(VSCHED_DIR)/$* && ls *.cpp | sort | sed 's/.*/#include "&"/' > ../$*__unity.cpp

@@ -16,6 +16,9 @@ RTL_SOURCES := rtl/sched_core.sv rtl/sched_ibuffer.sv rtl/sched_ibuffer_bank.sv 
                rtl/sched_oaws.sv rtl/sched_oaws_ocw.sv rtl/sched_ccws.sv rtl/sched_mascar.sv \
                rtl/sched_group.sv
 RTL_WAIVERS := rtl/lint_waivers.vlt
+# Beside the core, on the SM's memory side (the paper's MACU): OAWS's DLC,
+# $(MACU_SOURCES) (named in cosim/module.mk, which is read first), Verilated
+# on its own and measured standalone by `make area`.
 # at least this many $$assert cells in sched_core with its default parameters
 RTL_MIN_ASSERTS := 40
 RTL_BLOCKS  := $(filter-out $(RTL_TOP),$(basename $(notdir $(RTL_SOURCES))))
@@ -36,12 +39,15 @@ rtl-lint:
 	@for m in $(RTL_BLOCKS); do \
 	  verilator --lint-only -Wall $(RTL_WAIVERS) $(RTL_SOURCES) --top-module $$m || exit 1; \
 	done
+	@for p in "" "-GDlcEntries=64 -GNumSchedulers=4" "-GDlcEntries=1 -GNumSchedulers=1"; do \
+	  verilator --lint-only -Wall $(RTL_WAIVERS) $(MACU_SOURCES) --top-module macu_dlc $$p || exit 1; \
+	done
 	@# the test-only planted bugs (docs/testing.md, "Detection power"), as Verilated for the tests
 	@verilator --lint-only -Wall $(RTL_WAIVERS) +define+SCHED_MUTANTS $(RTL_SOURCES) --top-module $(RTL_TOP) \
 	  -GNumWarps=32 -GNumSchedulers=1 -GIbufDepth=1 -GSbEntries=8 -GWbPorts=1
 	@# the assertions (docs/rtl.md, "Assertions") are Yosys-readable too: with -formal
 	@# (no SYNTHESIS define) it must find them all as $$assert cells
 	@yosys -q -p 'read_verilog -sv -formal $(RTL_SOURCES); hierarchy -top $(RTL_TOP); proc; select -assert-min $(RTL_MIN_ASSERTS) t:$$assert'
-	@echo "rtl-lint: $(words $(RTL_SOURCES)) files clean under verilator --lint-only -Wall"
+	@echo "rtl-lint: $(words $(RTL_SOURCES) $(MACU_SOURCES)) files clean under verilator --lint-only -Wall"
 
 LINT_TARGETS += rtl-lint

@@ -10,6 +10,7 @@
 
 TIMING_FST_OBJ  := $(B)/csrc/timing/fst.o
 TIMING_RTL_LINK := $(TIMING_FST_OBJ) -Wl,-u,sched_rtl_create -Wl,-u,sched_lockstep_create \
+                   -Wl,-u,vdlc_api_get \
                    -Wl,-u,sched_cmodel_create_traced \
                    $(VSCHED_LIB) -lstdc++ -lz -pthread -latomic
 # fstapi's header comes with Verilator (the code is in $(VSCHED_LIB))
@@ -36,12 +37,12 @@ endif
 # position-independent (the Verilated models once more, with -fPIC).
 TIMING_PLUGIN := $(B)/lib/libsmc_vsched.so
 ifneq ($(TIMING_HAVE_SCHED),)
-TIMING_PLUGIN_MODELS := $(foreach c,$(VSCHED_CLASSES),$(VSCHED_DIR)/pic/$(c).o)
+TIMING_PLUGIN_MODELS := $(foreach c,$(VSCHED_CLASSES) Vdlc,$(VSCHED_DIR)/pic/$(c).o)
 TIMING_PLUGIN_VRT    := $(patsubst $(VSCHED_RT_DIR)/%,$(VSCHED_RT_DIR)/pic/%,$(VSCHED_RT_OBJS))
 TIMING_PLUGIN_COBJS  := $(patsubst %.c,$(B)/pic/%.o,cosim/sched_if.c cosim/sched_cmodel.c \
                           cosim/sched_rtl.c cosim/sched_lockstep.c cosim/sched_ctrace.c \
                           csrc/timing/fst.c)
-TIMING_PLUGIN_SHIM   := $(B)/pic/cosim/vsched_shim.o
+TIMING_PLUGIN_SHIM   := $(B)/pic/cosim/vsched_shim.o $(B)/pic/cosim/vdlc_shim.o
 
 # the unity file is written by the rule of the non-PIC model object
 $(VSCHED_DIR)/pic/%.o: $(VSCHED_DIR)/%.o
@@ -53,9 +54,12 @@ $(VSCHED_RT_DIR)/pic/%.o: $(VERILATOR_INC)/%.cpp
 $(TIMING_PLUGIN_COBJS): $(B)/pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC $(INCLUDES) -I/usr/share/verilator/include -c $< -o $@
-$(TIMING_PLUGIN_SHIM): cosim/vsched_shim.cpp $(B)/cosim/vsched_shim.o
+$(B)/pic/cosim/vsched_shim.o: cosim/vsched_shim.cpp $(B)/cosim/vsched_shim.o
 	@mkdir -p $(@D)
 	$(VSCHED_CXX) -fPIC -Icosim -I$(VSCHED_DIR) $(addprefix -I$(VSCHED_DIR)/,$(VSCHED_CLASSES)) -c $< -o $@
+$(B)/pic/cosim/vdlc_shim.o: cosim/vdlc_shim.cpp $(B)/cosim/vdlc_shim.o
+	@mkdir -p $(@D)
+	$(VSCHED_CXX) -fPIC -Icosim -I$(VDLC_DIR) -c $< -o $@
 
 $(TIMING_PLUGIN): $(TIMING_PLUGIN_COBJS) $(TIMING_PLUGIN_SHIM) $(TIMING_PLUGIN_MODELS) $(TIMING_PLUGIN_VRT)
 	@mkdir -p $(@D)

@@ -160,7 +160,9 @@ void tm_sm_reset(timing_gpu *g, tm_sm *sm)
     sm->mr_free = -1;
     sm->haws_mode = 0;
     memset(sm->hbr, 0, sizeof sm->hbr);
-    oaws_sm_reset(&sm->oaws, &g->oaws);      /* the DLC is cleared per launch (§4.2) */
+    oaws_sm_reset(&sm->oaws, &g->oaws);
+    if (sm->dlc)
+        dlc_clear(sm->dlc);                   /* the DLC is cleared per launch (§4.2) */
     sm->core_alive = 0;
     sm->oaws_avail = 0;
     sm->ldst_cheap = 0;
@@ -343,7 +345,10 @@ static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched
                   in->mem_space == SP_GENERIC);
         unsigned lanes = ld ? sched_popcount64(g->src.ops->active_mask(w->cta, w->widx)) : 0;
         uint8_t div = 0;
-        unsigned pm = oaws_predict(&sm->oaws, &g->oaws, ld, pc, lanes, &div);
+        /* the DLC's read port of this warp's scheduler (port 0 is the
+         * retiring load's) */
+        int in_dlc = ld && dlc_lookup(sm->dlc, 1 + wi % g->cfg.num_schedulers, pc, NULL);
+        unsigned pm = oaws_predict(&g->oaws, ld, in_dlc, lanes, &div);
         e.pred_miss = (uint8_t)(pm > 63 ? 63 : pm);   /* 6 bits; lanes <= 32 keeps it <= 32 */
         e.pred_div = div;
         p->instr.pred_miss = e.pred_miss;
@@ -669,7 +674,7 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
          * the DLC (§4.2; #acc and #sets from the coalescer, #17) */
         if (g->oaws.mode && rq.op == MEM_LOAD && (rq.space == MEM_GLOBAL || rq.space == MEM_LOCAL)) {
             if (!ci.coherent && ci.transactions)
-                oaws_dlc_update(&sm->oaws, &g->oaws, x.pc, ci.transactions, ci.sets);
+                dlc_fill(sm->dlc, x.pc, ci.transactions, ci.sets);
             if (e.pred_div) {
                 timing_oaws_stats *os = &g->st->oaws;
                 if (os->pred_div_loads++ == 0 || sm->oaws_avail < os->pred_div_min_avail)
@@ -747,8 +752,9 @@ static void oaws_retire(timing_gpu *g, tm_sm *sm)
     os->div_fully_cached += fully;
     os->div_replay_mshr += r.replay_mshr;
     os->div_replay_icnt += r.replay_icnt;
-    const oaws_dlc_entry *d = oaws_dlc_find(&sm->oaws, mr->info->pc);
-    sm->ocw_event = (uint8_t)oaws_ocw_event(&g->oaws, fully, oaws_assoc_sensitive(d), &sm->ocw_half);
+    int sensitive = 0;
+    dlc_lookup(sm->dlc, 0, mr->info->pc, &sensitive);   /* no entry: not sensitive */
+    sm->ocw_event = (uint8_t)oaws_ocw_event(&g->oaws, fully, sensitive, &sm->ocw_half);
 }
 
 /* ---- one SM, one cycle -------------------------------------------------- */
@@ -1014,6 +1020,13 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
     memcpy(in.hbr, sm->hbr, sizeof in.hbr);
     memset(sm->hbr, 0, sizeof sm->hbr);
 
+    /* a lockstep DLC compared its C model and RTL at every read this cycle */
+    if (sm->dlc && dlc_failure(sm->dlc)[0]) {
+        g->fault = SMC_ERR_LAUNCH_FAILED;
+        tm_set_msg(g, "OAWS DLC of SM %u failed at cycle %llu: %s", sm->id,
+                   (unsigned long long)t, dlc_failure(sm->dlc));
+        return -1;
+    }
     g->sched_in[sm->id] = in;   /* the edge: sched_group_step, all SMs at once (timing.c) */
     return 0;
 }

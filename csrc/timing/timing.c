@@ -138,6 +138,29 @@ static int open_cores(timing_gpu *g, char *err, size_t errlen)
     return 0;
 }
 
+/* OAWS: every SM's DLC (cosim/dlc.h), of the scheduler back end's kind:
+ * the RTL with --sched rtl, both in lockstep with --sched lockstep, else the
+ * C model (the DLC is beside the core, not in it: an offloaded core leaves
+ * it on the host). One read port per scheduler and one for the retiring
+ * load. */
+static int open_dlcs(timing_gpu *g, char *err, size_t errlen)
+{
+    if (!g->oaws.mode)
+        return 0;
+    dlc_kind kind = g->cfg.backend == GPU_SCHED_RTL      ? DLC_RTL
+                  : g->cfg.backend == GPU_SCHED_LOCKSTEP ? DLC_LOCKSTEP : DLC_C;
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        char e2[512] = "";
+        g->sm[i].dlc = dlc_open(kind, g->oaws.dlc_entries, g->cfg.num_schedulers + 1, e2,
+                                sizeof e2);
+        if (!g->sm[i].dlc) {
+            snprintf(err, errlen, "sched.oaws_dlc_entries = %u: %s", g->oaws.dlc_entries, e2);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The edge ending cycle t for every SM that tm_sm_back prepared, then the
  * after-edge work of each. A failing core fails the launch, naming the SM
  * and the cycle (with a replay check, the cycle of the first difference,
@@ -262,7 +285,7 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
             return NULL;
         }
     }
-    if (open_cores(g, err, errlen) != 0) {
+    if (open_cores(g, err, errlen) != 0 || open_dlcs(g, err, errlen) != 0) {
         timing_destroy(g, NULL, 0);
         return NULL;
     }
@@ -300,6 +323,7 @@ int timing_destroy(timing_gpu *g, char *err, size_t errlen)
             free(sm->unit_next[u]);
         free(sm->wb);
         free(sm->mr);
+        dlc_close(sm->dlc);
     }
     sched_group_close(g->cores);   /* closes the RTL's own FST */
     free(g->sched_in);
@@ -577,8 +601,8 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
     }
     out->host_seconds = now_seconds() - t0;
     for (uint32_t i = 0; i < g->nsm && g->oaws.mode; i++)
-        if (g->sm[i].oaws.n > out->oaws.dlc_max)
-            out->oaws.dlc_max = g->sm[i].oaws.n;
+        if (dlc_count(g->sm[i].dlc) > out->oaws.dlc_max)
+            out->oaws.dlc_max = dlc_count(g->sm[i].dlc);
     /* leave no CTA behind (a fault or interruption stops mid-launch) */
     for (uint32_t i = 0; i < g->nsm; i++) {
         tm_sm *sm = &g->sm[i];

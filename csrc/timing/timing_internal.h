@@ -25,6 +25,7 @@
 #include "../ptx/ptx.h"
 #include "../../hints/haws_hint.h"
 #include "oaws.h"
+#include "dlc.h"
 
 #define TM_REG_SLOTS (PTX_MAX_PHYS_REGS + 1 + PTX_MAX_PRED_REGS)  /* alias table */
 #define TM_PRED_BASE (PTX_MAX_PHYS_REGS + 1)
@@ -130,8 +131,10 @@ typedef struct tm_sm {
      * hint-mode branches issued this cycle (inputs of the next edge) */
     uint64_t haws_mode;
     sched_hbr hbr[SCHED_MAX_SCHEDULERS];
-    /* OAWS (docs/oaws.md): DLC, OCW, eff not yet retired; the core's alive
-     * warps (its alive_q, mirrored) and the Avail_mshr given at the last edge */
+    /* OAWS (docs/oaws.md): the DLC (C, RTL or both: cosim/dlc.h), eff not
+     * yet retired; the core's alive warps (its alive_q, mirrored) and the
+     * Avail_mshr given at the last edge */
+    dlc     *dlc;
     oaws_sm  oaws;
     uint64_t core_alive;
     uint32_t oaws_avail;

@@ -143,6 +143,11 @@ RTL_FORMULAS = {
     # mode, saturated, owner valid, owner id: the id register is 6 bits, but
     # it only ever holds warp ids, so synthesis keeps ceil(log2(NumWarps))
     "sched_mascar": lambda p: 2 + 1 + 1 + max(1, (p["NumWarps"] - 1).bit_length()),
+    # OAWS's DLC (standalone: the SM's memory side), per entry pc, #acc and
+    # #sets (10 bits each), the associativity bit and a recency rank; the count
+    "macu_dlc": lambda p: (p["DlcEntries"] * (p["PcWidth"] + 2 * 10 + 1
+                                              + max(1, clog2(p["DlcEntries"])))
+                           + clog2(p["DlcEntries"] + 1)),
     "sched_qualify": lambda p: 0,
     "sched_rr_pick": lambda p: 0,
     "sched_haws": lambda p: haws_bits(p["NumWarps"], p["SbEntries"], p["RcuDepth"]),

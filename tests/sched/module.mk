@@ -122,6 +122,25 @@ TEST_DEPS   += $(SCHED_TEST_DIR)/test_sched_oaws_c $(SCHED_TEST_DIR)/test_sched_
 SAN_SUITES  += $(SCHED_TEST_DIR)/test_sched_oaws_c
 SAN_DEPS    += $(SCHED_TEST_DIR)/test_sched_oaws_c
 
+# OAWS's DLC (tests/sched/test_dlc.c): the C model's fields, hand-worked
+# sequences through the C model, the Verilated RTL and the lockstep pair,
+# random lockstep; test_dlc_c is the C model alone (also ASan).
+$(SCHED_TEST_DIR)/test_dlc_c: $(SCHED_TEST_DIR)/test_dlc.o $(SCHED_LIB)
+	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(LDLIBS)
+
+$(SCHED_TEST_DIR)/test_dlc_rtl.o: tests/sched/test_dlc.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(INCLUDES) -DDLC_TEST_RTL -c $< -o $@
+
+# (-u: the RTL is a weak reference of cosim/dlc.c; pull its shim in)
+$(SCHED_TEST_DIR)/test_dlc_rtl: $(SCHED_TEST_DIR)/test_dlc_rtl.o $(VSCHED_LIB) $(SCHED_LIB)
+	$(CC) $(LDFLAGS) -Wl,-u,vdlc_api_get $^ -o $@ -lcmocka $(VSCHED_LDLIBS) $(LDLIBS)
+
+TEST_SUITES += $(SCHED_TEST_DIR)/test_dlc_c $(SCHED_TEST_DIR)/test_dlc_rtl
+TEST_DEPS   += $(SCHED_TEST_DIR)/test_dlc_c $(SCHED_TEST_DIR)/test_dlc_rtl
+SAN_SUITES  += $(SCHED_TEST_DIR)/test_dlc_c
+SAN_DEPS    += $(SCHED_TEST_DIR)/test_dlc_c
+
 # Peers of OAWS, directed scenarios (tests/sched/test_sched_peers.c): CCWS
 # scores, cutoff and load holds; MASCAR modes, owner and order; rejected
 # inputs; C model (also ASan) and the Verilated RTL (Fermi set).

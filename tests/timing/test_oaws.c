@@ -1,5 +1,5 @@
 /*
- * test_oaws.c — OAWS's SM-side logic (csrc/timing/oaws.c: prediction, DLC,
+ * test_oaws.c — OAWS's SM-side logic (csrc/timing/oaws.c: prediction,
  * OCW/CNT) by exact sequences, and a synthetic kernel where OAWS removes the
  * MSHR replays of a divergent load (docs/oaws.md; seed 001 §4.2–§4.3,
  * ../shared/design/oaws.md D.2, D.4). Every expected value is worked out
@@ -27,92 +27,37 @@ static void test_predict(void **state)
 {
     (void)state;
     oaws_params p = params(OAWS_STATIC, 50);
-    oaws_sm o;
-    oaws_sm_reset(&o, &p);
-    oaws_dlc_update(&o, &p, 40, 32, 8);       /* pc 40 is a divergent load */
     uint8_t div = 9;
-    assert_int_equal(oaws_predict(&o, &p, 1, 40, 32, &div), 16);
+    /* a load whose pc is in the DLC (a divergent load) */
+    assert_int_equal(oaws_predict(&p, 1, 1, 32, &div), 16);
     assert_int_equal(div, 1);
-    assert_int_equal(oaws_predict(&o, &p, 1, 40, 31, &div), 16);   /* 15.5 -> 16 */
-    assert_int_equal(oaws_predict(&o, &p, 1, 40, 17, &div), 9);    /* 8.5 -> 9 */
-    assert_int_equal(oaws_predict(&o, &p, 1, 40, 1, &div), 1);
+    assert_int_equal(oaws_predict(&p, 1, 1, 31, &div), 16);   /* 15.5 -> 16 */
+    assert_int_equal(oaws_predict(&p, 1, 1, 17, &div), 9);    /* 8.5 -> 9 */
+    assert_int_equal(oaws_predict(&p, 1, 1, 1, &div), 1);
     /* a load not in the DLC: one miss, not divergent */
-    assert_int_equal(oaws_predict(&o, &p, 1, 41, 32, &div), 1);
+    assert_int_equal(oaws_predict(&p, 1, 0, 32, &div), 1);
     assert_int_equal(div, 0);
     /* not a global/local load (store, atomic, shared, const, ALU): 0 */
-    assert_int_equal(oaws_predict(&o, &p, 0, 40, 32, &div), 0);
+    assert_int_equal(oaws_predict(&p, 0, 1, 32, &div), 0);
     assert_int_equal(div, 0);
     p.smr = 5;
-    assert_int_equal(oaws_predict(&o, &p, 1, 40, 32, &div), 2);    /* 1.6 -> 2 */
+    assert_int_equal(oaws_predict(&p, 1, 1, 32, &div), 2);    /* 1.6 -> 2 */
     p.smr = 100;
-    assert_int_equal(oaws_predict(&o, &p, 1, 40, 32, &div), 32);
+    assert_int_equal(oaws_predict(&p, 1, 1, 32, &div), 32);
     /* SMR 0 = GTO: nothing predicts a miss, not even a coherent load */
     p.smr = 0;
-    assert_int_equal(oaws_predict(&o, &p, 1, 40, 32, &div), 0);
-    assert_int_equal(oaws_predict(&o, &p, 1, 41, 32, &div), 0);
+    assert_int_equal(oaws_predict(&p, 1, 1, 32, &div), 0);
+    assert_int_equal(oaws_predict(&p, 1, 0, 32, &div), 0);
     assert_int_equal(div, 0);
     /* dynamic: the stored part is Div_pred x 50 % whatever the SMR key says */
     p = params(OAWS_DYNAMIC, 0);
-    assert_int_equal(oaws_predict(&o, &p, 1, 40, 32, &div), 16);
+    assert_int_equal(oaws_predict(&p, 1, 1, 32, &div), 16);
     assert_int_equal(div, 1);
     p = params(OAWS_OFF, 50);
-    assert_int_equal(oaws_predict(&o, &p, 1, 40, 32, &div), 0);
+    assert_int_equal(oaws_predict(&p, 1, 1, 32, &div), 0);
 }
 
-/* ---- DLC (§4.2, §4.4; #15, #16) ---- */
-
-static void test_dlc(void **state)
-{
-    (void)state;
-    oaws_params p = params(OAWS_STATIC, 50);
-    oaws_sm o;
-    oaws_sm_reset(&o, &p);
-    assert_null(oaws_dlc_find(&o, 7));
-    oaws_dlc_update(&o, &p, 7, 32, 16);
-    oaws_dlc_update(&o, &p, 7, 32, 16);       /* same pc: no second entry */
-    assert_int_equal(o.n, 1);
-    const oaws_dlc_entry *e = oaws_dlc_find(&o, 7);
-    assert_non_null(e);
-    assert_int_equal(e->inst, 2);
-    assert_int_equal(e->acc, 64);
-    assert_int_equal(e->sets, 32);
-    /* #inst saturates at 127 (7 bits); #acc stays below 1024 by halving:
-     * after 31 updates of 32 accesses #acc = 992, the 32nd would give 1024,
-     * so the entry is halved first (inst 31 -> 15, acc 496, sets 248) */
-    oaws_sm_reset(&o, &p);
-    for (unsigned i = 0; i < 31; i++) oaws_dlc_update(&o, &p, 9, 32, 8);
-    e = oaws_dlc_find(&o, 9);
-    assert_int_equal(e->inst, 31);
-    assert_int_equal(e->acc, 992);
-    assert_int_equal(e->sets, 248);
-    oaws_dlc_update(&o, &p, 9, 32, 8);
-    assert_int_equal(e->inst, 16);            /* 15 + 1 */
-    assert_int_equal(e->acc, 496 + 32);
-    assert_int_equal(e->sets, 124 + 8);
-    oaws_sm_reset(&o, &p);
-    for (unsigned i = 0; i < 200; i++) oaws_dlc_update(&o, &p, 9, 1, 1);
-    assert_int_equal(oaws_dlc_find(&o, 9)->inst, 127);
-    /* 32 entries; a 33rd pc replaces the least recently updated one */
-    oaws_sm_reset(&o, &p);
-    for (unsigned pc = 100; pc < 132; pc++) oaws_dlc_update(&o, &p, pc, 32, 8);
-    oaws_dlc_update(&o, &p, 100, 32, 8);      /* 100 is now the most recent; 101 the least */
-    oaws_dlc_update(&o, &p, 500, 32, 8);
-    assert_int_equal(o.n, 32);
-    assert_non_null(oaws_dlc_find(&o, 500));
-    assert_non_null(oaws_dlc_find(&o, 100));
-    assert_null(oaws_dlc_find(&o, 101));
-    assert_non_null(oaws_dlc_find(&o, 102));
-    /* cleared per launch */
-    oaws_sm_reset(&o, &p);
-    assert_int_equal(o.n, 0);
-    assert_null(oaws_dlc_find(&o, 500));
-    /* associativity-sensitive: #acc > 1.5 #sets */
-    oaws_dlc_entry a = { 1, 1, 32, 16, 0 }, b = { 1, 1, 24, 16, 0 }, c = { 1, 1, 25, 16, 0 };
-    assert_true(oaws_assoc_sensitive(&a));     /* 64 > 48 */
-    assert_false(oaws_assoc_sensitive(&b));    /* 48 > 48 is false */
-    assert_true(oaws_assoc_sensitive(&c));     /* 50 > 48 */
-    assert_false(oaws_assoc_sensitive(NULL));
-}
+/* (The DLC, C model and RTL: tests/sched/test_dlc.c.) */
 
 /* ---- OCW / CNT (§4.3.1, Fig. 7; #13, #14): the rule the core implements
  * (sched_oaws_ocw_step, cosim/sched_if.h; the same sequences run on the
@@ -292,7 +237,6 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_predict),
-        cmocka_unit_test(test_dlc),
         cmocka_unit_test(test_ocw),
         cmocka_unit_test(test_d32),
         cmocka_unit_test(test_smr0_is_gto),
