@@ -40,6 +40,10 @@ int bench_threedconv(smc_device *dev, const bench_opts *o);
 int bench_fdtd2d(smc_device *dev, const bench_opts *o);
 int bench_streamcluster(smc_device *dev, const bench_opts *o);
 int bench_particlefilter(smc_device *dev, const bench_opts *o);
+int bench_srad1(smc_device *dev, const bench_opts *o);
+int bench_srad2(smc_device *dev, const bench_opts *o);
+int bench_backprop(smc_device *dev, const bench_opts *o);
+int bench_lbm(smc_device *dev, const bench_opts *o);
 
 const bench_entry bench_registry[] = {
     { "vectoradd",  bench_vectoradd,  "C = A + B (SDK vectorAdd)", NULL },
@@ -77,6 +81,11 @@ const bench_entry bench_registry[] = {
     { "fdtd2d",     bench_fdtd2d,     "PolyBench fdtd-2d: Yee grid, three kernels per time step", NULL },
     { "streamcluster", bench_streamcluster, "Rodinia StreamCluster pgain: array-of-structs loads, divergent", NULL },
     { "particlefilter", bench_particlefilter, "Rodinia particle filter: image gathers, per-lane index search", NULL },
+    /* More of seed 001 Table 2, memory-coherent (Rodinia, Parboil). */
+    { "srad1",      bench_srad1,      "Rodinia srad_v1 style: six kernels, a reduction per level, many launches", NULL },
+    { "srad2",      bench_srad2,      "Rodinia srad_v2 style: shared-memory tiles, two kernels per iteration", NULL },
+    { "backprop",   bench_backprop,   "Rodinia backprop style: layer forward with a shared-memory tree, weight adjust", NULL },
+    { "lbm",        bench_lbm,        "Parboil lbm style: D3Q19 stream-collide, 19 loads and 19 stores per cell", NULL },
 };
 
 const size_t bench_registry_len = sizeof bench_registry / sizeof bench_registry[0];

@@ -55,7 +55,9 @@ for m in "gesummv|0,/fma.rn.f32/s/fma.rn.f32 \t\(%f[0-9]*\), \(%f[0-9]*\), \(%f[
          "syrk|s/0f3F000000/0f3F800000/" "syr2k|0,/add.f32/s/add.f32/sub.f32/" \
          "3mm|0,/fma.rn.f32/s/fma.rn.f32 \t\(%f[0-9]*\), \(%f[0-9]*\), \(%f[0-9]*\), %f[0-9]*;/mul.f32 \t\1, \2, \3;/" \
          "3dconv|s/0f3EC00000/0f3E800000/" "fdtd2d|s/0fBF400000/0fBF000000/" \
-         "streamcluster|s/setp.lt.f32/setp.le.f32/" "particlefilter|s/0f3CA3D70A/0f3CA3D70B/"; do
+         "streamcluster|s/setp.lt.f32/setp.le.f32/" "particlefilter|s/0f3CA3D70A/0f3CA3D70B/" \
+         "srad1|s/0f3E000000/0f3E800000/" "srad2|s/0f3D800000/0f3D000000/" \
+         "backprop|s/0f3E99999A/0f3E99999B/" "lbm|s/0f3FF9999A/0f3FF9999B/"; do
   name=${m%%|*}
   sed "${m#*|}" "bench/ptx/$name.ptx" >"$tmp/ptx/$name.ptx"
   ! cmp -s "bench/ptx/$name.ptx" "$tmp/ptx/$name.ptx" &&

@@ -45,6 +45,10 @@
 #include "../../bench/ref/fdtd2d.h"
 #include "../../bench/ref/streamcluster.h"
 #include "../../bench/ref/particlefilter.h"
+#include "../../bench/ref/srad1.h"
+#include "../../bench/ref/srad2.h"
+#include "../../bench/ref/backprop.h"
+#include "../../bench/ref/lbm.h"
 
 static void test_rng_is_deterministic_and_seeded(void **state)
 {
@@ -780,6 +784,237 @@ static void test_particlefilter_by_hand(void **state)
                     oy[i] >= PF_MARGIN && oy[i] < PF_H - PF_MARGIN);
 }
 
+/* SRAD (srad.h): the coefficient and the update worked by hand. jc = 1,
+ * dN = 1, the rest 0: G2 = 1, L = 1, num = 1/2 - 1/16 = 0.4375, den = 1.25,
+ * q^2 = 0.4375 / 1.5625 = 0.28; with q0^2 = 0.25: (0.28 - 0.25) / (0.25 *
+ * 1.25) = 0.096, c = 1 / 1.096; with q0^2 = 1: c = 1 / (1 - 0.36) > 1,
+ * clamped to 1. Update: D = 0.5*1 + 1*2 + 0.5*4 + 0*8 = 4.5, J = 1 +
+ * 4.5 / 8 = 1.5625. q0^2 of 1, 1, 3, 3: mean 2, variance 1, 0.25. */
+static double srad_coef_double(double jc, double dn, double ds, double dw, double de, double q0)
+{
+    double g2 = (dn * dn + ds * ds + dw * dw + de * de) / (jc * jc);
+    double l = (dn + ds + dw + de) / jc;
+    double q = (0.5 * g2 - l * l / 16) / ((1 + l / 4) * (1 + l / 4));
+    double c = 1 / (1 + (q - q0) / (q0 * (1 + q0)));
+    return c < 0 ? 0 : c > 1 ? 1 : c;
+}
+
+/* One SRAD iteration in double, written from the formulas (not from
+ * srad_iteration): neighbours by clamped coordinates. */
+static void srad_iteration_double(int n, double *img, double q0)
+{
+    double *c = calloc((size_t)n * n, sizeof *c), *o = calloc((size_t)n * n, sizeof *o);
+    assert_non_null(c); assert_non_null(o);
+    memcpy(o, img, (size_t)n * n * sizeof *o);
+#define AT(i, j) o[(size_t)((i) < 0 ? 0 : (i) >= n ? n - 1 : (i)) * n + ((j) < 0 ? 0 : (j) >= n ? n - 1 : (j))]
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            c[(size_t)i * n + j] = srad_coef_double(AT(i, j), AT(i - 1, j) - AT(i, j),
+                AT(i + 1, j) - AT(i, j), AT(i, j - 1) - AT(i, j), AT(i, j + 1) - AT(i, j), q0);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double cs = c[(size_t)(i + 1 < n ? i + 1 : i) * n + j];
+            double ce = c[(size_t)i * n + (j + 1 < n ? j + 1 : j)], cc = c[(size_t)i * n + j];
+            double d = cc * (AT(i - 1, j) - AT(i, j)) + cs * (AT(i + 1, j) - AT(i, j)) +
+                       cc * (AT(i, j - 1) - AT(i, j)) + ce * (AT(i, j + 1) - AT(i, j));
+            img[(size_t)i * n + j] = AT(i, j) + 0.125 * d;
+        }
+#undef AT
+    free(c); free(o);
+}
+
+static void test_srad_by_hand(void **state)
+{
+    (void)state;
+    assert_true(fabs(srad_coef(1, 1, 0, 0, 0, 0.25f) - 1 / 1.096) < 1e-6);
+    assert_true(srad_coef(1, 1, 0, 0, 0, 1.0f) == 1.0f);
+    assert_true(srad_update(1, 0.5f, 1, 0, 1, 2, 4, 8) == 1.5625f);
+    const float img[4] = { 1, 1, 3, 3 };
+    assert_true(srad_q0sqr(2, img, 2, 2) == 0.25f);
+    assert_true(srad_q0sqr(2, img, 1, 2) == 0.0f);     /* region of the first row: flat */
+    /* srad1's host step and its reduction tree */
+    assert_true(srad1_q0sqr(4, 8, 20) == 0.25f);
+    assert_int_equal(srad1_levels(256), 1);
+    assert_int_equal(srad1_levels(257), 2);
+    assert_int_equal(srad1_levels(4096), 2);
+    assert_int_equal(srad1_levels(65537), 3);
+    float *a = calloc(70000, sizeof *a);
+    assert_non_null(a);
+    for (int k = 0; k < 600; k++)
+        a[k] = (float)k;
+    srad1_reduce_ref(600, a);       /* 3 blocks, then one: 0 + 1 + ... + 599 */
+    assert_true(a[0] == 179700.0f);
+    for (int k = 0; k < 65537; k++)
+        a[k] = 1.0f;
+    srad1_reduce_ref(65537, a);     /* three levels, a partial block at each */
+    assert_true(a[0] == 65537.0f);
+    free(a);
+    /* the float references against the formulas in double, on a random
+     * 20 x 20 image, three iterations (each q0^2 from the current image) */
+    int n = 20;
+    bench_params p = { n, 3, BENCH_DEFAULT_SEED };
+    float *f = calloc((size_t)n * n, sizeof *f), *c = calloc((size_t)n * n, sizeof *c);
+    double *d = calloc((size_t)n * n, sizeof *d);
+    assert_non_null(f); assert_non_null(c); assert_non_null(d);
+    srad2_inputs(&p, f);
+    for (int k = 0; k < n * n; k++)
+        d[k] = f[k];
+    float *g = calloc((size_t)n * n, sizeof *g), *f0 = calloc((size_t)n * n, sizeof *f0);
+    assert_non_null(g); assert_non_null(f0);
+    memcpy(g, f, (size_t)n * n * sizeof *g);
+    memcpy(f0, f, (size_t)n * n * sizeof *f0);
+    srad2_reference(n, 3, g);
+    int moved = 0;
+    for (int t = 0; t < 3; t++) {
+        float q0 = srad2_q0sqr(n, f);
+        srad_iteration(n, f, c, q0);
+        srad_iteration_double(n, d, q0);
+    }
+    for (int k = 0; k < n * n; k++) {
+        assert_true(fabs(f[k] - d[k]) < 1e-5);
+        assert_true(f[k] == g[k]);                  /* srad2_reference = the loop above */
+        moved += fabsf(f[k] - f0[k]) > 1e-3f;
+    }
+    assert_true(moved > n * n / 2);                 /* the diffusion did something */
+    free(f); free(c); free(d); free(g); free(f0);
+}
+
+/* srad1's whole program against extract / iterate / compress in double. */
+static void test_srad1_reference_against_double(void **state)
+{
+    (void)state;
+    int n = 17;
+    bench_params p = { n, 2, BENCH_DEFAULT_SEED };
+    size_t ne = (size_t)n * n;
+    float *img = calloc(ne, sizeof *img), *orig = calloc(ne, sizeof *orig);
+    int32_t in[17], is[17], jw[17], je[17];
+    double *d = calloc(ne, sizeof *d);
+    assert_non_null(img); assert_non_null(orig); assert_non_null(d);
+    srad1_inputs(&p, img, in, is, jw, je);
+    assert_true(in[0] == 0 && is[16] == 16 && jw[5] == 4 && je[5] == 6);
+    memcpy(orig, img, ne * sizeof *img);
+    srad1_reference(n, 2, img);
+    for (size_t k = 0; k < ne; k++) {
+        assert_true(orig[k] == floorf(orig[k]) && orig[k] >= 0 && orig[k] <= 255);
+        d[k] = orig[k] / 255.0 + 1;
+    }
+    for (int t = 0; t < 2; t++) {
+        double s = 0, s2 = 0;
+        for (size_t k = 0; k < ne; k++) {
+            s += d[k];
+            s2 += d[k] * d[k];
+        }
+        double mean = s / ne;
+        srad_iteration_double(n, d, (s2 / ne - mean * mean) / (mean * mean));
+    }
+    int changed = 0;
+    for (size_t k = 0; k < ne; k++) {
+        assert_true(fabs(img[k] - (d[k] - 1) * 255) < 1e-3);
+        changed += fabsf(img[k] - orig[k]) > 0.01f;
+    }
+    assert_true(changed > (int)ne / 2);     /* the diffusion did something */
+    free(img); free(orig); free(d);
+}
+
+/* backprop: weights 1 and inputs 1..16 give the partial sum 136 for every
+ * hidden unit; the tree sums what a plain loop sums (to rounding). The
+ * adjust by hand: delta 1, input 2, oldw 1: 0.3 * 2 + 0.3 = 0.9; the bias
+ * row 0.3 * 1 + 0.3 * oldw. The host step with zero partials, zero bias and
+ * zero output weights: hidden 0.5, output 0.5, output error 0.25 * (0.1 -
+ * 0.5) = -0.1, hidden errors 0, output weight changes -0.03 (bias unit 1)
+ * and -0.015 (hidden 0.5). */
+static void test_backprop_by_hand(void **state)
+{
+    (void)state;
+    float in[17], w[17 * BP_W], oldw[17 * BP_W], part[BP_HID], delta[BP_W];
+    for (int k = 0; k <= 16; k++)
+        in[k] = (float)k;
+    for (int i = 0; i < 17 * BP_W; i++) {
+        w[i] = 1.0f;
+        oldw[i] = 1.0f;
+    }
+    bp_forward_ref(16, in, w, part);
+    for (int j = 0; j < BP_HID; j++)
+        assert_true(part[j] == 136.0f);
+    for (int j = 0; j < BP_W; j++)
+        delta[j] = 1.0f;
+    for (int k = 0; k <= 16; k++)
+        in[k] = 2.0f;
+    bp_adjust_ref(16, delta, in, w, oldw);
+    for (int k = 0; k <= 16; k++)
+        for (int j = 0; j < BP_W; j++) {
+            float want = j == 0 ? 1.0f : k == 0 ? 1.0f + (0.3f + 0.3f) : 1.0f + (0.6f + 0.3f);
+            assert_true(fabsf(w[k * BP_W + j] - want) < 1e-6f);
+            assert_true(fabsf(oldw[k * BP_W + j] - (want - 1.0f) - (j == 0)) < 1e-6f);
+        }
+    bp_net net;
+    memset(&net, 0, sizeof net);
+    float zero[BP_HID] = { 0 }, wz[BP_W] = { 0 };
+    bp_host_step(16, zero, wz, &net);
+    assert_true(net.hidden[0] == 1.0f && net.hidden[5] == 0.5f && net.out == 0.5f);
+    assert_true(net.delta[3] == 0.0f);
+    assert_true(fabsf(net.who[0] + 0.03f) < 1e-7f && fabsf(net.who[7] + 0.015f) < 1e-7f);
+    /* random inputs: the tree against a double sum */
+    bench_params p = { 64, 1, BENCH_DEFAULT_SEED };
+    float *xin = calloc(65, sizeof *xin), *xw = calloc(65 * BP_W, sizeof *xw);
+    float xp[4 * BP_HID];
+    assert_non_null(xin); assert_non_null(xw);
+    bp_inputs(&p, xin, xw, &net);
+    bp_forward_ref(64, xin, xw, xp);
+    for (int b = 0; b < 4; b++)
+        for (int j = 0; j < BP_HID; j++) {
+            double s = 0;
+            for (int k = 1; k <= 16; k++)
+                s += (double)xw[(b * 16 + k) * BP_W + j + 1] * xin[b * 16 + k];
+            assert_true(fabs(xp[b * BP_HID + j] - s) < 1e-6);
+        }
+    free(xin); free(xw);
+}
+
+/* lbm: bounce-back by hand (an obstacle cell's f_e lands, as the opposite
+ * direction, in the cell behind it), and mass conservation of a step over
+ * the seeded grid (BGK keeps sum f; bounce-back moves values), in double. */
+static void test_lbm_by_hand_and_mass(void **state)
+{
+    (void)state;
+    int n = 32, nz = 8;
+    size_t cells = lbm_cells(n);
+    int32_t *flags = calloc(cells, sizeof *flags);
+    float *f = calloc(cells * LBM_Q, sizeof *f), *g = calloc(cells * LBM_Q, sizeof *g);
+    assert_non_null(flags); assert_non_null(f); assert_non_null(g);
+    for (size_t c = 0; c < cells; c++)
+        flags[c] = LBM_OBSTACLE;
+    size_t c0 = 0;                              /* x = y = z = 0 */
+    for (int e = 0; e < LBM_Q; e++)
+        f[(size_t)e * cells + c0] = (float)(e + 1);
+    lbm_step_ref(n, flags, f, g);
+    /* N (e 1, +y) goes to S (e 2) of the cell at y = -1 -> n - 1;
+     * NE (7: +x +y) to SW (10) at x = y = n - 1; T (5) to B (6) at z = nz - 1 */
+    assert_true(g[2 * cells + (size_t)n * (n - 1)] == 2.0f);
+    assert_true(g[10 * cells + (n - 1) + (size_t)n * (n - 1)] == 8.0f);
+    assert_true(g[6 * cells + (size_t)n * n * (nz - 1)] == 6.0f);
+    assert_true(g[0] == 1.0f);
+    double sum = 0;
+    for (size_t k = 0; k < cells * LBM_Q; k++)
+        sum += g[k];
+    assert_true(sum == 190.0);                  /* 1 + 2 + ... + 19, nothing else */
+    bench_params p = { n, 1, BENCH_DEFAULT_SEED };
+    lbm_inputs(&p, flags, f);
+    double m0 = 0, m1 = 0;
+    int kinds[3] = { 0, 0, 0 };
+    for (size_t c = 0; c < cells; c++)
+        kinds[flags[c]]++;
+    assert_true(kinds[LBM_FLUID] > 0 && kinds[LBM_OBSTACLE] > 0 && kinds[LBM_ACCEL] > 0);
+    for (size_t k = 0; k < cells * LBM_Q; k++)
+        m0 += f[k];
+    lbm_reference(n, 2, flags, f);
+    for (size_t k = 0; k < cells * LBM_Q; k++)
+        m1 += f[k];
+    /* accel cells fix u, not rho: the sum of feq is still rho */
+    assert_true(fabs(m1 - m0) < 1e-4 * m0);
+    free(flags); free(f); free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -811,6 +1046,10 @@ int main(void)
         cmocka_unit_test(test_oaws_exact_and_double_agree_on_q8),
         cmocka_unit_test(test_streamcluster_by_hand),
         cmocka_unit_test(test_particlefilter_by_hand),
+        cmocka_unit_test(test_srad_by_hand),
+        cmocka_unit_test(test_srad1_reference_against_double),
+        cmocka_unit_test(test_backprop_by_hand),
+        cmocka_unit_test(test_lbm_by_hand_and_mass),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
