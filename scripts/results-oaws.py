@@ -33,6 +33,7 @@ usage: scripts/results-oaws.py [--build DIR] [--size small|default|large]
                                [--out DIR] [--quick] [--no-sweeps] [--no-plots] [NAME...]
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import shutil
@@ -119,10 +120,16 @@ PAPER_ALLOC = {"gto": "1.209 (+20.9 %)", "ccws": "< 1 (the only one favouring on
 
 
 class Runner:
+    """Runs benchmarks (each run once; results cached by benchmark, policy
+    and sets). In planning mode run() only records what would be run and
+    returns a neutral stand-in, so that the tables' code can be walked once
+    to list its runs, which then go in parallel (run_all)."""
     def __init__(self, build, size, out):
         self.build, self.size, self.out = build, size, out
         self.cache = {}
         self.avail = {}
+        self.planning = False
+        self.planned = []
 
     def env(self, policy, sets, json_path):
         env = {k: v for k, v in os.environ.items() if not k.startswith("SMCOSIM_")}
@@ -154,6 +161,25 @@ class Runner:
         key = (name, policy, tuple(sets))
         if key in self.cache:
             return self.cache[key]
+        if self.planning:
+            if key not in self.planned:
+                self.planned.append(key)
+            return {"cycles": 1, "warp_insts": 1, "ipc": 1.0, "ldst": {}, "slots": {},
+                    "div_insts": 0, "kernels": {}, "fully": None}
+        return self.measure(key)
+
+    def run_all(self, jobs):
+        """Every planned run, `jobs` at a time (each is its own process;
+        results do not depend on the order: the runs are deterministic)."""
+        todo = [k for k in self.planned if k not in self.cache]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(jobs, 1)) as ex:
+            for done, _ in enumerate(ex.map(self.measure, todo), 1):
+                if done % 50 == 0 or done == len(todo):
+                    print("results-oaws: %d of %d runs" % (done, len(todo)), flush=True)
+        self.planned = []
+
+    def measure(self, key):
+        name, policy, sets = key
         tag = "%s-%s-%s" % (name, policy.replace(":", ""),
                             "-".join(s.split("=")[1] for s in sets) or "base")
         path = os.path.join(self.out, "runs", tag + ".json")
@@ -208,6 +234,8 @@ def main():
     ap.add_argument("--no-plots", action="store_true")
     ap.add_argument("--no-sweeps", action="store_true",
                     help="main table and deep queues only (no MSHR, allocation or SMR sweep)")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
+                    help="benchmark runs at a time (default: the number of CPUs)")
     ap.add_argument("names", nargs="*", help="suite benchmarks (default: every Table 2 one we have)")
     a = ap.parse_args()
     out = a.out or os.path.join(a.build, "results", "oaws")
@@ -230,79 +258,90 @@ def main():
     if not P["gto"]["ok"]:
         sys.exit("results-oaws: GTO itself is rejected: %s" % P["gto"]["why"])
 
-    rows = [b for b in BENCHES if b[1] and (not a.names or b[1] in a.names)]
-    div = [b for b in rows if b[2] == "divergent"]
-    res = {"size": a.size, "preset": PRESET, "quick": a.quick,
-           "policies": [{k: p[k] for k in ("key", "label", "paper", "ok", "why")} for p in pols],
-           "main": {}, "deep": {}, "mshr": {}, "alloc": {}, "smr": {}}
+    def tables():
+        rows = [b for b in BENCHES if b[1] and (not a.names or b[1] in a.names)]
+        div = [b for b in rows if b[2] == "divergent"]
+        res = {"size": a.size, "preset": PRESET, "quick": a.quick,
+               "policies": [{k: p[k] for k in ("key", "label", "paper", "ok", "why")} for p in pols],
+               "main": {}, "deep": {}, "mshr": {}, "alloc": {}, "smr": {}}
 
-    def pol_string(p, limit):
-        return p["fn"](limit) if p["ok"] else None
+        def pol_string(p, limit):
+            return p["fn"](limit) if p["ok"] else None
 
-    # main + stall breakdown (Figs. 8, 9), and the deep-queue configuration
-    for cname, extra, bset in (("main", (), rows), ("deep", DEEP, div)):
-        for abbr, name, cls, limit in bset:
-            base = R.run(name, "gto", BASE + extra)
-            r = {"bench": name, "class": cls, "policy": {}, "stalls": {}}
+        # main + stall breakdown (Figs. 8, 9), and the deep-queue configuration
+        for cname, extra, bset in (("main", (), rows), ("deep", DEEP, div)):
+            for abbr, name, cls, limit in bset:
+                base = R.run(name, "gto", BASE + extra)
+                r = {"bench": name, "class": cls, "policy": {}, "stalls": {}}
+                for p in pols:
+                    ps = pol_string(p, limit)
+                    if ps is None:
+                        continue
+                    m = R.run(name, ps, BASE + extra)
+                    r["policy"][p["key"]] = {"string": ps, "norm_ipc": norm_ipc(m, base),
+                                             "cycles": m["cycles"], "ipc": m["ipc"],
+                                             "div_kernels": {k: ratio(base["kernels"][k]["cycles"], v["cycles"])
+                                                             for k, v in m["kernels"].items()
+                                                             if base["kernels"][k]["div_insts"]}}
+                    if m["fully"] and m["fully"][0]:
+                        r["policy"][p["key"]]["fully_cached"] = 100.0 * m["fully"][1] / m["fully"][0]
+                    busy = base["ldst"].get("busy_cycles", 0)
+                    r["stalls"][p["key"]] = {k: ratio(m["ldst"].get(k, 0), busy)
+                                             for k in ("stall_coal", "stall_mshr", "stall_icnt", "busy_cycles")}
+                    # Fig. 9's MASCAR_Replay: cycles in which the head of MASCAR's
+                    # re-execution queue could not be sent (memory.ldst, only when
+                    # the queue is on: absent = n/a)
+                    if "mascar_replay" in m["ldst"]:
+                        r["stalls"][p["key"]]["mascar_replay"] = ratio(m["ldst"]["mascar_replay"], busy)
+                r["div_kernels"] = sorted(k for k, v in base["kernels"].items() if v["div_insts"])
+                # GTO's fully cached loads: from oaws-static:0, which is GTO
+                # exactly (§5.4, tests/oaws/oaws-suite.sh) and counts them
+                if P["static"]["ok"] and cls == "divergent" and not extra and "gto" in r["policy"]:
+                    g0 = R.run(name, "oaws-static:0", BASE)
+                    if g0["fully"] and g0["fully"][0] and g0["cycles"] == base["cycles"]:
+                        r["policy"]["gto"]["fully_cached"] = 100.0 * g0["fully"][1] / g0["fully"][0]
+                # GTO with these queues over GTO on the preset (1 for the preset itself)
+                r["gto_vs_preset"] = norm_ipc(base, R.run(name, "gto", BASE))
+                res[cname][abbr] = r
+                if not R.planning:
+                    print("%-6s %-5s %s" % (cname, abbr, "  ".join(
+                        "%s %.3f" % (k, v["norm_ipc"]) for k, v in r["policy"].items())), flush=True)
+
+        # MSHR sweep (Fig. 13) and allocation policy (Fig. 14), divergent set
+        mshrs = (32, 48) if a.quick else MSHRS
+        for abbr, name, cls, limit in ([] if a.no_sweeps else div):
+            g32 = R.run(name, "gto", BASE)
+            res["mshr"][abbr] = {}
+            for k in MSHR_POLICIES:
+                if not P[k]["ok"]:
+                    continue
+                res["mshr"][abbr][k] = {m: norm_ipc(R.run(name, pol_string(P[k], limit),
+                                                          ("l1d.mshr_entries=%d" % m, BASE[1])), g32)
+                                        for m in mshrs}
+            res["alloc"][abbr] = {}
             for p in pols:
                 ps = pol_string(p, limit)
-                if ps is None:
+                if ps is None or p["key"] == "swl-sm" or (a.quick and p["key"] != "gto"):
                     continue
-                m = R.run(name, ps, BASE + extra)
-                r["policy"][p["key"]] = {"string": ps, "norm_ipc": norm_ipc(m, base),
-                                         "cycles": m["cycles"], "ipc": m["ipc"],
-                                         "div_kernels": {k: ratio(base["kernels"][k]["cycles"], v["cycles"])
-                                                         for k, v in m["kernels"].items()
-                                                         if base["kernels"][k]["div_insts"]}}
-                if m["fully"] and m["fully"][0]:
-                    r["policy"][p["key"]]["fully_cached"] = 100.0 * m["fully"][1] / m["fully"][0]
-                busy = base["ldst"].get("busy_cycles", 0)
-                r["stalls"][p["key"]] = {k: ratio(m["ldst"].get(k, 0), busy)
-                                         for k in ("stall_coal", "stall_mshr", "stall_icnt", "busy_cycles")}
-                # Fig. 9's MASCAR_Replay: cycles in which the head of MASCAR's
-                # re-execution queue could not be sent (memory.ldst, only when
-                # the queue is on: absent = n/a)
-                if "mascar_replay" in m["ldst"]:
-                    r["stalls"][p["key"]]["mascar_replay"] = ratio(m["ldst"]["mascar_replay"], busy)
-            r["div_kernels"] = sorted(k for k, v in base["kernels"].items() if v["div_insts"])
-            # GTO's fully cached loads: from oaws-static:0, which is GTO
-            # exactly (§5.4, tests/oaws/oaws-suite.sh) and counts them
-            if P["static"]["ok"] and cls == "divergent" and not extra and "gto" in r["policy"]:
-                g0 = R.run(name, "oaws-static:0", BASE)
-                if g0["fully"] and g0["fully"][0] and g0["cycles"] == base["cycles"]:
-                    r["policy"]["gto"]["fully_cached"] = 100.0 * g0["fully"][1] / g0["fully"][0]
-            # GTO with these queues over GTO on the preset (1 for the preset itself)
-            r["gto_vs_preset"] = norm_ipc(base, R.run(name, "gto", BASE))
-            res[cname][abbr] = r
-            print("%-6s %-5s %s" % (cname, abbr, "  ".join(
-                "%s %.3f" % (k, v["norm_ipc"]) for k, v in r["policy"].items())), flush=True)
+                fill = R.run(name, ps, BASE)
+                miss = R.run(name, ps, (BASE[0], "l1d.alloc=on_miss"))
+                res["alloc"][abbr][p["key"]] = norm_ipc(fill, miss)
 
-    # MSHR sweep (Fig. 13) and allocation policy (Fig. 14), divergent set
-    mshrs = (32, 48) if a.quick else MSHRS
-    for abbr, name, cls, limit in ([] if a.no_sweeps else div):
-        g32 = R.run(name, "gto", BASE)
-        res["mshr"][abbr] = {}
-        for k in MSHR_POLICIES:
-            if not P[k]["ok"]:
-                continue
-            res["mshr"][abbr][k] = {m: norm_ipc(R.run(name, pol_string(P[k], limit),
-                                                      ("l1d.mshr_entries=%d" % m, BASE[1])), g32)
-                                    for m in mshrs}
-        res["alloc"][abbr] = {}
-        for p in pols:
-            ps = pol_string(p, limit)
-            if ps is None or p["key"] == "swl-sm" or (a.quick and p["key"] != "gto"):
-                continue
-            fill = R.run(name, ps, BASE)
-            miss = R.run(name, ps, (BASE[0], "l1d.alloc=on_miss"))
-            res["alloc"][abbr][p["key"]] = norm_ipc(fill, miss)
+        # SMR sweep (Fig. 12): oaws-static:S, normalised to GTO
+        if P["static"]["ok"] and not a.no_sweeps:
+            smrs = (0, 50, 100) if a.quick else SMRS
+            for abbr, name, cls, limit in div:
+                g = R.run(name, "gto", BASE)
+                res["smr"][abbr] = {s: norm_ipc(R.run(name, "oaws-static:%d" % s, BASE), g) for s in smrs}
+        return res, rows
 
-    # SMR sweep (Fig. 12): oaws-static:S, normalised to GTO
-    if P["static"]["ok"] and not a.no_sweeps:
-        smrs = (0, 50, 100) if a.quick else SMRS
-        for abbr, name, cls, limit in div:
-            g = R.run(name, "gto", BASE)
-            res["smr"][abbr] = {s: norm_ipc(R.run(name, "oaws-static:%d" % s, BASE), g) for s in smrs}
+    # walk the tables once to list their runs, run those in parallel, then
+    # build the tables from the results
+    R.planning = True
+    tables()
+    R.planning = False
+    R.run_all(a.jobs)
+    res, rows = tables()
 
     json.dump(res, open(os.path.join(out, "results.json"), "w"), indent=1, default=str)
     write_markdown(res, pols, a, os.path.join(out, "results.md"))
