@@ -510,7 +510,7 @@ def write_markdown(res, pols, a, path):
         ss = sorted({s for v in res["smr"].values() for s in v})
         L.append("## SMR sweep, divergent set (Fig. 12)\n")
         L.append("`oaws-static:S`, IPC over GTO. Paper (five unnamed benchmarks): S = 0 is GTO, "
-                 "peak +35.3 %% at 50 %%, flat (sd 0.014) over 35-90 %%.\n")
+                 "peak +35.3 % at 50 %, flat (sd 0.014) over 35-90 %.\n")
         L.append("| bench | " + " | ".join("%d %%" % s for s in ss) + " |")
         L.append("|---|" + "---|" * len(ss))
         for abbr, v in res["smr"].items():
