@@ -1255,6 +1255,23 @@ def render_seed_section(results, top):
                          "| est. storage area 45nm um2, macros + DFF | um2 per bit, 45nm |")
             lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
             lines += ours
+            if pattern is OAWS_PATTERN:
+                # the stored predictions are bit-sliced in the instruction
+                # buffer (pred_miss 6 + pred_div 1 per entry), so they are in
+                # sched_ibuffer's rows, not in a block of their own
+                lines.append("")
+                for set_name, rows in results:
+                    for r in rows:
+                        if r["block"] == "sched_ibuffer":
+                            p = r["params"]
+                            bits = p["NumWarps"] * p["Depth"] * 7
+                            lines.append(
+                                f"- `{set_name}`: the per-instruction predictions (pred_miss 6 + "
+                                f"pred_div 1 bits per buffer entry) are inside `sched_ibuffer`: "
+                                f"{p['NumWarps']} warps x {p['Depth']} entries x 7 = {bits} bits "
+                                f"(the paper: 48 x 2 x 5 = 480); our DLC (`macu_dlc`) keeps no "
+                                f"#inst but a recency rank and an associativity bit per entry "
+                                f"(docs/oaws.md, \"DLC\").")
             if pattern is HAWS_PATTERN:
                 lines.append("")
                 for set_name, rows in results:
