@@ -44,6 +44,7 @@ int bench_srad1(smc_device *dev, const bench_opts *o);
 int bench_srad2(smc_device *dev, const bench_opts *o);
 int bench_backprop(smc_device *dev, const bench_opts *o);
 int bench_lbm(smc_device *dev, const bench_opts *o);
+int bench_iix(smc_device *dev, const bench_opts *o);
 
 const bench_entry bench_registry[] = {
     { "vectoradd",  bench_vectoradd,  "C = A + B (SDK vectorAdd)", NULL },
@@ -86,6 +87,8 @@ const bench_entry bench_registry[] = {
     { "srad2",      bench_srad2,      "Rodinia srad_v2 style: shared-memory tiles, two kernels per iteration", NULL },
     { "backprop",   bench_backprop,   "Rodinia backprop style: layer forward with a shared-memory tree, weight adjust", NULL },
     { "lbm",        bench_lbm,        "Parboil lbm style: D3Q19 stream-collide, 19 loads and 19 stores per cell", NULL },
+    /* The last of seed 001 Table 2, memory- and branch-divergent (Mars). */
+    { "iix",        bench_iix,        "Mars InvertedIndex style: a thread scans its own page for links, bitonic sort", NULL },
 };
 
 const size_t bench_registry_len = sizeof bench_registry / sizeof bench_registry[0];

@@ -49,6 +49,7 @@
 #include "../../bench/ref/srad2.h"
 #include "../../bench/ref/backprop.h"
 #include "../../bench/ref/lbm.h"
+#include "../../bench/ref/iix.h"
 
 static void test_rng_is_deterministic_and_seeded(void **state)
 {
@@ -974,6 +975,62 @@ static void test_backprop_by_hand(void **state)
 /* lbm: bounce-back by hand (an obstacle cell's f_e lands, as the opposite
  * direction, in the cell behind it), and mass conservation of a step over
  * the seeded grid (BGK keeps sum f; bounce-back moves values), in double. */
+/* iix by hand. FNV-1a of "a" is 0xe40c292c and of "b" 0xe70c2de5 (the FNV
+ * reference test vectors). In the first document: a link to "a"; "hhref="
+ * (a mismatch on an 'h' restarts the match at 1) to "b"; "href=x" is no
+ * link; "a" again; an unclosed "href="c" at the end is dropped: 3 links.
+ * The index of three documents ("b" then "a"; empty; "a"): the pairs sorted
+ * by (key, document) are (a, 0), (a, 2), (b, 0), posting lists 2 and 1. */
+static void test_iix_by_hand(void **state)
+{
+    (void)state;
+    const char *doc = "x<a href=\"a\">hhref=\"b\" href=x href=\"a\" href=\"c";
+    uint32_t keys[8];
+    assert_int_equal(iix_scan_ref(doc, (int)strlen(doc), keys), 3);
+    assert_true(keys[0] == 0xe40c292cu && keys[1] == 0xe70c2de5u && keys[2] == 0xe40c292cu);
+    assert_int_equal(iix_scan_ref(doc, 12, NULL), 1);     /* cut after the first '"' */
+    assert_int_equal(iix_scan_ref(doc, 11, NULL), 0);     /* ... and before it */
+
+    const char *text = "href=\"b\"href=\"a\"href=\"a\"";
+    int32_t start[4] = { 0, 16, 16, 24 }, count[3], offset[4], run[3];
+    uint32_t key[3], val[3];
+    iix_count_ref(3, text, start, count);
+    assert_true(count[0] == 2 && count[1] == 0 && count[2] == 1);
+    assert_int_equal(iix_offsets(3, count, offset), 3);
+    assert_true(offset[0] == 0 && offset[1] == 2 && offset[2] == 2 && offset[3] == 3);
+    iix_reference(3, text, start, offset, key, val, run);
+    assert_true(key[0] == 0xe40c292cu && val[0] == 0 && run[0] == 2);
+    assert_true(key[1] == 0xe40c292cu && val[1] == 2 && run[1] == 0);
+    assert_true(key[2] == 0xe70c2de5u && val[2] == 0 && run[2] == 1);
+    assert_true(iix_padded(0) == 2 && iix_padded(3) == 4 && iix_padded(4) == 4 &&
+                iix_padded(5) == 8);
+
+    /* The generated pages: lengths in [len/2, len/2 + len), printable, and
+     * the links the scan finds are exactly the generator's "<a href=" tags
+     * (counted with strstr, independently of the scan). */
+    bench_params p = { 200, 96, BENCH_DEFAULT_SEED };
+    char *t = calloc(iix_text_bytes(p.n, p.iters) + 1, 1);
+    int32_t *st = calloc((size_t)p.n + 1, sizeof *st), *cnt = calloc((size_t)p.n, sizeof *cnt);
+    iix_inputs(&p, t, st);
+    iix_count_ref(p.n, t, st, cnt);
+    int total = 0;
+    for (int d = 0; d < p.n; d++) {
+        int len = st[d + 1] - st[d];
+        assert_true(len >= p.iters / 2 && len < p.iters / 2 + p.iters);
+        char *doc_d = strndup(t + st[d], (size_t)len);
+        int tags = 0;
+        for (const char *q = doc_d; (q = strstr(q, "<a href=")) != NULL; q++)
+            tags++;
+        for (int i = 0; i < len; i++)
+            assert_true(doc_d[i] >= ' ' && doc_d[i] <= '~');
+        assert_int_equal(cnt[d], tags);
+        total += tags;
+        free(doc_d);
+    }
+    assert_true(total > p.n);               /* more than one link a page on average */
+    free(t); free(st); free(cnt);
+}
+
 static void test_lbm_by_hand_and_mass(void **state)
 {
     (void)state;
@@ -1050,6 +1107,7 @@ int main(void)
         cmocka_unit_test(test_srad1_reference_against_double),
         cmocka_unit_test(test_backprop_by_hand),
         cmocka_unit_test(test_lbm_by_hand_and_mass),
+        cmocka_unit_test(test_iix_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,15 +19,16 @@ secs=$(( $(date +%s) - start ))
 fails=0
 md=$tmp/results.md
 # main table: one row each; deep-queue table: the divergent ones again
-for abbr in ATAX BICG MVT GES SYRK SYR2K PF BFS SC KMN SPMV 3DC 2MM SRAD1 SRAD2 BP FD 3MM LBM; do
+for abbr in ATAX BICG MVT GES SYRK SYR2K PF BFS SC KMN SPMV IIX 3DC 2MM SRAD1 SRAD2 BP FD 3MM LBM; do
   n=$(grep -c "^| $abbr | [a-z0-9]* | \(divergent\|coherent\) |" "$md")
   case $abbr in 3DC|2MM|SRAD1|SRAD2|BP|FD|3MM|LBM) want=1 ;; *) want=2 ;; esac
   [ "$n" -eq "$want" ] || { echo "FAIL: $abbr has $n IPC rows, expected $want"; fails=$((fails + 1)); }
 done
-for abbr in IIX; do
-  grep -q "^| $abbr | - | .*not in the suite |$" "$md" ||
-    { echo "FAIL: $abbr is not listed as missing from the suite"; fails=$((fails + 1)); }
-done
+# every Table 2 benchmark is in the suite now (IIX was the last one)
+if grep -q "not in the suite" "$md"; then
+  echo "FAIL: a benchmark is listed as missing from the suite:"; grep "not in the suite" "$md"
+  fails=$((fails + 1))
+fi
 # availability: what the binary says, asked here directly
 for pair in "MASCAR|mascar" "CCWS|ccws" "OAWS-Static|oaws-static:50" "OAWS-Dyn|oaws-dyn" \
             "SWL-Best|swl:2"; do
