@@ -93,7 +93,7 @@ $(VDLC_DIR)/stamp: $(MACU_SOURCES) cosim/module.mk
 	  $(MACU_SOURCES) --top-module macu_dlc
 	@touch $@
 
-$(B)/cosim/vdlc_shim.o: cosim/vdlc_shim.cpp cosim/dlc.h $(VDLC_DIR)/stamp
+$(B)/cosim/vdlc_shim.o: cosim/vdlc_shim.cpp cosim/dlc.h cosim/vl_reset.h $(VDLC_DIR)/stamp
 	@mkdir -p $(@D)
 	$(VSCHED_CXX) -Icosim -I$(VDLC_DIR) -c $< -o $@
 
@@ -119,7 +119,7 @@ $(VSCHED_DIR)/vsched_models.h: cosim/module.mk
 	     printf ' \\\n    VSCHED_MODEL(Vsc_%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)' $$c $$1 $$2 $$3 $$4 $$5 $$6 $$7 $$8 $$t; \
 	   done; echo; } > $@.tmp && mv $@.tmp $@
 
-$(B)/cosim/vsched_shim.o: cosim/vsched_shim.cpp cosim/vsched_shim.h cosim/sched_if.h \
+$(B)/cosim/vsched_shim.o: cosim/vsched_shim.cpp cosim/vsched_shim.h cosim/sched_if.h cosim/vl_reset.h \
                           cosim/sched_ports.h cosim/sched_ports.def cosim/sched_reasons.def \
                           $(VSCHED_DIR)/vsched_models.h $(foreach c,$(VSCHED_CLASSES),$(VSCHED_DIR)/$(c)/stamp)
 	@mkdir -p $(@D)

@@ -15,6 +15,7 @@
 
 #include "verilated.h"
 #include "Vdlc.h"
+#include "vl_reset.h"
 
 struct vdlc {
     std::unique_ptr<VerilatedContext> ctx;
@@ -50,13 +51,7 @@ vdlc *create(unsigned entries, char *err, size_t errlen)
     m->clk_i = 0;
     m->fill_i = 0;
     m->clear_i = 0;
-    // asynchronous reset: raise, lower, raise (a fresh model starts low)
-    m->rst_ni = 1;
-    m->eval();
-    m->rst_ni = 0;
-    m->eval();
-    m->rst_ni = 1;
-    m->eval();
+    vl_async_reset(m);
     return v;
 }
 

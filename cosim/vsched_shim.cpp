@@ -25,6 +25,7 @@
 #include "Vsc_32_1_8_1_8_1_8_8_m.h"
 #endif
 #include "sched_ports.h"
+#include "vl_reset.h"
 
 // A failing RTL assertion (compiled in with Verilator's --assert) ends in
 // vl_stop(); with VL_USER_STOP (cosim/module.mk) this one replaces
@@ -183,15 +184,7 @@ public:
         sched_inputs idle;
         std::memset(&idle, 0, sizeof idle);
         set_inputs(idle);
-        // The reset is asynchronous (negedge rst_ni): a fresh model starts
-        // with rst_ni 0, where lowering it is no edge and resets nothing, so
-        // raise it first (no clock edge: changes no state).
-        m->rst_ni = 1;
-        m->eval();
-        m->rst_ni = 0;
-        m->eval();
-        m->rst_ni = 1;
-        m->eval();
+        vl_async_reset(m);
         check_assertions();
         dump(0);
     }
