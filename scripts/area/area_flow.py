@@ -119,11 +119,21 @@ def parse_param_set(path):
 # Running Yosys and nextpnr
 # --------------------------------------------------------------------------
 
+# CPU seconds (user + system) of the tools run by the current thread's job:
+# the machine is shared, so the flow reports CPU time beside the jobs' wall
+# time (docs/area.md, "Where the time goes").
+_job_cpu = threading.local()
+
+
 def run_tool(argv, out_path, what, cwd=None):
     """Run a tool with its stdout/stderr in out_path; on failure raise
-    FlowError with the tool's own error lines (or the tail of its output)."""
+    FlowError with the tool's own error lines (or the tail of its output).
+    The tool's CPU time is added to the running job's."""
     with open(out_path, "w", encoding="utf-8") as out:
-        proc = subprocess.run(argv, stdout=out, stderr=subprocess.STDOUT, cwd=cwd)
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, cwd=cwd)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    _job_cpu.seconds = getattr(_job_cpu, "seconds", 0.0) + usage.ru_utime + usage.ru_stime
     if proc.returncode == 0:
         return
     with open(out_path, encoding="utf-8", errors="replace") as out:
@@ -163,12 +173,48 @@ def yosys(script_text, d, stem, what, cwd):
 # has -noshare; synth_xilinx and synth_ice40 do not, so their coarse step is
 # spelled out here as Yosys 0.23 runs it, without `share`.
 
-def synth_xilinx_script(top):
+#
+# `synth` and `synth_xilinx` start alike: proc and the same generic
+# optimisations (synth's `coarse` up to its first opt_clean after peepopt is
+# synth_xilinx's `prepare` up to the same opt_clean; `tribuf -logic` and
+# `deminout`, which synth_xilinx adds after proc, change nothing in RTL
+# without tri-states or inout ports, as ours is).  The `generic` job runs
+# that shared prefix once and writes its netlist (COARSE_SPLIT); the `xilinx`
+# job starts from it and runs only what is Xilinx's own.  COARSE_PREFIX +
+# COARSE_TAIL is Yosys 0.23's `synth -noshare` coarse step, spelled out.
+COARSE_PREFIX = ["proc", "opt_expr", "opt_clean", "check", "opt -nodffe -nosdff", "fsm",
+                 "opt", "wreduce", "peepopt", "opt_clean"]
+COARSE_TAIL = ["alumacc", "opt", "memory -nomap", "opt_clean"]
+
+
+def write_coarse_split(path):
+    """Write the netlist at the split point without disturbing the run:
+    write_rtlil sorts the design it writes, and a different cell order
+    gives ABC a different start (other gate and LUT counts), so the copy is
+    written and the design itself continues untouched."""
+    return ["design -push-copy", f"write_rtlil {path}", "design -pop"]
+
+
+def synth_xilinx_script(top, coarse_il, memories):
+    """synth_xilinx from the shared coarse prefix (COARSE_PREFIX) on: the
+    rest of its `prepare` step, `map_dsp`, its `coarse` step without share,
+    and the mapping.  `memories`: whether the netlist has memory cells;
+    without any, `map_memory` (memory_libmap and the LUTRAM and block-RAM
+    techmaps, which parse their map files, about 1 s per run) has nothing to
+    do and is skipped.  The final `check` step (hierarchy -check, stat,
+    check: messages only) is left out."""
     opts = f"-top {top} -noiopad -noclkbuf"   # out of context: a block is not a chip
-    return [f"synth_xilinx {opts} -run begin:coarse",
-            "techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6", "alumacc",
-            "opt", "memory -nomap", "opt_clean",
-            f"synth_xilinx {opts} -run map_memory:"]
+    return [  # synth_xilinx's `begin` reads cells_sim.v with -specify and
+              # cells_xtra.v (further primitives, as black boxes): a netlist
+              # of ours uses only cells of cells_sim.v, and one that needed
+              # another would fail at `hierarchy -check`
+            "read_verilog -lib -specify +/xilinx/cells_sim.v",
+            f"read_rtlil {coarse_il}", f"hierarchy -check -top {top}",
+            "tribuf -logic", "deminout", "pmux2shiftx", "clean",
+            f"synth_xilinx {opts} -run map_dsp:coarse",
+            "techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6"] + COARSE_TAIL + [
+            f"synth_xilinx {opts} -run {'map_memory' if memories else 'map_ffram'}:check",
+            "blackbox =A:whitebox"]
 
 
 def synth_ice40_script(top):
@@ -277,6 +323,7 @@ class Job:
         self.result = None
         self.cached = False
         self.seconds = 0.0
+        self.cpu = 0.0
 
     def __repr__(self):
         return f"{self.kind} {self.label}"
@@ -313,8 +360,10 @@ class Runner:
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
         t0 = time.monotonic()
+        _job_cpu.seconds = 0.0
         result = job.build(job, d)
         job.seconds = time.monotonic() - t0
+        job.cpu = _job_cpu.seconds
         with open(os.path.join(d, "result.json"), "w", encoding="utf-8") as f:
             json.dump(result, f, sort_keys=True)
         job.result, job.dir = result, d
@@ -370,7 +419,8 @@ class Runner:
                         continue
                     done.add(j)
                     self.ran.append(j)
-                    print(f"area: ran {j.kind} {j.label} ({j.seconds:.1f} s)",
+                    print(f"area: ran {j.kind} {j.label} ({j.seconds:.1f} s, "
+                          f"{j.cpu:.1f} s CPU)",
                           file=sys.stderr, flush=True)
         if error is not None:
             raise error
@@ -616,10 +666,16 @@ class Design:
         self.units = {}
 
 
-    def elaborate(self, root, params):
-        """The tree of units below `root` with the given parameters: Yosys
-        elaborates it (proc) and lists each derived module's parameters and
-        sub-blocks.  Returns the root unit."""
+    def elaborate(self, roots):
+        """The trees of units below each (root, params) of `roots`: Yosys
+        elaborates each (proc; the elaborations run in parallel) and lists
+        each derived module's parameters and sub-blocks.  Returns the root
+        units."""
+        jobs = [self.elaborate_job(root, params) for root, params in roots]
+        self.runner.run(jobs)
+        return [self.units_of(job, root) for job, (root, _) in zip(jobs, roots)]
+
+    def elaborate_job(self, root, params):
         rtl = self.rtl
 
         def build(job, d):
@@ -646,9 +702,12 @@ class Design:
                                          for n, q in mod["ports"].items()]
             return {"modules": out}
 
-        job = Job("elaborate", f"{root}[{' '.join(f'{k}={v}' for k, v in params.items())}]",
-                  [rtl.source_key(root), root, params, self.versions["yosys"]], build)
-        self.runner.run([job])
+        return Job("elaborate", f"{root}[{' '.join(f'{k}={v}' for k, v in params.items())}]",
+                   [rtl.source_key(root), root, params, self.versions["yosys"]], build)
+
+    def units_of(self, job, root):
+        """The root unit of an elaboration job's result."""
+        rtl = self.rtl
         mods = job.result["modules"]
         if root not in mods:
             raise FlowError(f"elaboration of '{root}' lists no module '{root}'")
@@ -681,13 +740,16 @@ class Design:
         drop_kids = [f"delete t:{n}" for n in bbs] + ["delete =A:blackbox"]
 
         def generic(job, d):
-            mems, stat, il = (os.path.join(d, f) for f in ("mems.txt", "generic.json",
-                                                           "generic.il"))
-            yosys("\n".join(load + [
-                f"synth -top {u.block} -noshare -run begin:fine",
+            mems, coarse, il = (os.path.join(d, f) for f in ("mems.txt", "coarse.il",
+                                                             "generic.il"))
+            # `synth -noshare -run begin:fine` with the netlist written at
+            # the split for the xilinx job; the final `check` step (messages
+            # only) is left out
+            yosys("\n".join(load + [f"synth -top {u.block} -noshare -run begin:coarse"]
+                            + COARSE_PREFIX + write_coarse_split(coarse) + COARSE_TAIL + [
                 # the memories (RTL arrays) before they become flip-flops
                 f"tee -q -o {mems} dump t:$mem_v2",
-                f"synth -top {u.block} -noshare -run fine:",
+                f"synth -top {u.block} -noshare -run fine:check",
                 f"write_rtlil {il}"]) + "\n",
                 d, "generic", f"Yosys synthesis of {u.label}", cwd=rtl.dir)
             return {"mems": parse_mems(mems)}
@@ -722,22 +784,27 @@ class Design:
 
         def xilinx(job, d):
             stat, il = os.path.join(d, "xilinx.json"), os.path.join(d, "xilinx.il")
+            coarse = os.path.join(job.deps[0].dir, "coarse.il")
+            with open(coarse, encoding="utf-8") as f:
+                memories = any(re.match(r"\s*cell \$mem", line) for line in f)
             # out of context (no I/O or clock buffers): a block is not a chip
-            yosys("\n".join(load + synth_xilinx_script(u.block) + [
+            yosys("\n".join(synth_xilinx_script(u.block, coarse, memories) + [
                                     "delete =A:blackbox", f"write_rtlil {il}"]
                             + drop_kids + [f"tee -q -o {stat} stat -json"]) + "\n",
                   d, "xilinx", f"Yosys synth_xilinx of {u.label}", cwd=rtl.dir)
             return xilinx_figures(stat, u.block)
 
-        # cost: the elaborated cell count; `generic` counts with the two jobs
-        # it unlocks, so the longest chains start first
+        # cost: the elaborated cell count; `generic` counts with the three
+        # jobs it unlocks, so the longest chains start first
         size = max(u.ncells, 1)
         j = {}
-        j["generic"] = Job("generic", u.label, ident, generic, cost=size * 2)
+        j["generic"] = Job("generic", u.label, ident, generic, cost=size * 3)
         j["cmos"] = Job("cmos", u.label, [j["generic"].key], cmos, [j["generic"]], size / 2)
         j["nangate"] = Job("nangate", u.label, [j["generic"].key, self.liberty_hash],
                            nangate, [j["generic"]], size / 2)
-        j["xilinx"] = Job("xilinx", u.label, ident, xilinx, cost=size * 1.5)
+        # xilinx starts from generic's coarse netlist (synth_xilinx_script)
+        j["xilinx"] = Job("xilinx", u.label, [j["generic"].key], xilinx, [j["generic"]],
+                          cost=size)
         u.jobs = j
         if u.kids:
             for kind in ("cmos", "nangate", "xilinx"):
@@ -765,8 +832,7 @@ class Design:
             # the cell library, so that the checks and opt_clean know each
             # cell's ports
             script = {"cmos": [], "nangate": [f"read_liberty -lib {self.liberty}"],
-                      "xilinx": ["read_verilog -lib +/xilinx/cells_sim.v "
-                                 "+/xilinx/cells_xtra.v"]}[kind]
+                      "xilinx": ["read_verilog -lib +/xilinx/cells_sim.v"]}[kind]
             script.append(f"read_rtlil {os.path.join(net[id(u)].dir, kind + '.il')}")
             # each netlist's module has its block's name: read it and give it
             # the name its parent uses (plain names last, so none is taken)
@@ -1387,12 +1453,17 @@ def main(argv):
         unused = [k for k in params if not any(k in rtl.declared[b] for b in blocks)]
         if unused:
             raise FlowError(f"{path}: parameter(s) {', '.join(unused)} declared by no RTL block")
-        own = lambda b: {k: v for k, v in params.items() if k in rtl.declared[b]}
-        top = design.elaborate(a.top, own(a.top))
+    def own(params, b):
+        return {k: v for k, v in params.items() if k in rtl.declared[b]}
+    tops = design.elaborate([(a.top, own(params, a.top)) for _, _, params, _ in parsed])
+    covered = [{v.block for v in top.subtree()} for top in tops]
+    alone = [(i, b) for i in range(len(parsed)) for b in blocks
+             if b not in covered[i] and b in wanted_blocks]
+    alone_units = design.elaborate([(b, own(parsed[i][2], b)) for i, b in alone])
+    for i, (path, name, params, options) in enumerate(parsed):
+        top = tops[i]
         inst = instances(top)
-        covered = {v.block for v in top.subtree()}
-        standalone = [design.elaborate(b, own(b)) for b in blocks
-                      if b not in covered and b in wanted_blocks]
+        standalone = [u for (k, _), u in zip(alone, alone_units) if k == i]
         rows, seen = [], {id(top)}
         for root in [top] + standalone:
             for v in root.subtree():
@@ -1467,10 +1538,11 @@ def main(argv):
     report_text = "\n".join(report)
     write_atomic(os.path.join(out, "report.md"), report_text)
     print(report_text)
-    cpu = sum(j.seconds for j in runner.ran)
+    tool = sum(j.seconds for j in runner.ran)
+    cpu = sum(j.cpu for j in runner.ran)
     print(f"area: {len(runner.ran)} tool run(s), {runner.hits} cached; "
-          f"{cpu:.0f} s of tool time in {time.monotonic() - started:.0f} s wall "
-          f"(-j {a.jobs})", file=sys.stderr)
+          f"{tool:.0f} s of tool time ({cpu:.0f} s CPU) in "
+          f"{time.monotonic() - started:.0f} s wall (-j {a.jobs})", file=sys.stderr)
     return 0
 
 

@@ -517,6 +517,31 @@ class Cache(unittest.TestCase):
         self.assertEqual({b for k, b in ran_jobs(proc.stderr) if k not in ("discover", "elaborate")},
                          {"fx_ibuf"})
 
+    def test_xilinx_starts_from_the_generic_coarse_netlist(self):
+        # the xilinx job of a block reads the netlist its generic job wrote
+        # at the end of the shared coarse steps, so it runs after it ...
+        first = self.flow("a", "--cache", self.cache)
+        order = [(m.group(1), m.group(2)) for m in
+                 re.finditer(r"^area: ran (\S+) ([A-Za-z_]\w*)\[", first.stderr, re.M)]
+        for block in ("fx_core", "fx_ibuf", "fx_extra"):
+            self.assertLess(order.index(("generic", block)), order.index(("xilinx", block)))
+        # ... and from a cached one: with only its own result gone, it alone
+        # runs again, and the tables are the same
+        xilinx_dirs = []
+        for root, _, files in os.walk(self.cache):
+            if "xilinx.ys" in files:
+                with open(os.path.join(root, "xilinx.ys"), encoding="utf-8") as f:
+                    script = f.read()
+                self.assertIn("coarse.il", script)
+                self.assertNotIn("read_verilog -sv", script)
+                if re.search(r"-top fx_ibuf\b", script):
+                    xilinx_dirs.append(root)
+        self.assertEqual(len(xilinx_dirs), 1)
+        shutil.rmtree(xilinx_dirs[0])
+        again = self.flow("b", "--cache", self.cache)
+        self.assertEqual(ran_jobs(again.stderr), {("xilinx", "fx_ibuf")})
+        self.assertEqual(self.tables("a"), self.tables("b"))
+
     def test_parameters_are_part_of_the_key(self):
         self.flow("a", "--cache", self.cache)
         with open(self.conf, "a", encoding="utf-8") as f:
