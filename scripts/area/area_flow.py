@@ -361,9 +361,11 @@ class Runner:
         os.makedirs(d)
         t0 = time.monotonic()
         _job_cpu.seconds = 0.0
+        own0 = time.thread_time()
         result = job.build(job, d)
         job.seconds = time.monotonic() - t0
-        job.cpu = _job_cpu.seconds
+        # the tools' CPU time and this thread's (netlists read in Python)
+        job.cpu = _job_cpu.seconds + time.thread_time() - own0
         with open(os.path.join(d, "result.json"), "w", encoding="utf-8") as f:
             json.dump(result, f, sort_keys=True)
         job.result, job.dir = result, d
@@ -679,13 +681,28 @@ class Design:
         rtl = self.rtl
 
         def build(job, d):
-            hier = os.path.join(d, "hier.json")
-            script = rtl.load_script(root, params) + ["proc", f"write_json {hier}"]
+            # The instances and parameters are known once `hierarchy` has
+            # derived the modules; `proc` (about half of this job's time on
+            # the presets' cores, all of it repeated by the blocks' own
+            # `generic` jobs) is not needed for them: the processes are
+            # deleted (write_json does not take them) after their size is
+            # noted for the job ordering.
+            hier, procs = os.path.join(d, "hier.json"), os.path.join(d, "procs.txt")
+            script = rtl.load_script(root, params) + [
+                f"tee -q -o {procs} dump -m p:*", "delete p:*", f"write_json {hier}"]
             yosys("\n".join(script) + "\n", d, "elaborate",
                   f"Yosys elaboration of '{root}'", cwd=rtl.dir)
             with open(hier, encoding="utf-8") as f:
                 mods = json.load(f)["modules"]
             os.unlink(hier)
+            proc_lines, current = {}, None
+            with open(procs, encoding="utf-8") as f:
+                for line in f:
+                    if line.startswith("module "):
+                        current = line.split()[1].lstrip("\\")
+                    elif current is not None:
+                        proc_lines[current] = proc_lines.get(current, 0) + 1
+            os.unlink(procs)
             out = {}
             for key, mod in mods.items():
                 src = mod.get("attributes", {}).get("src", "")
@@ -694,7 +711,9 @@ class Design:
                 for cell in mod.get("cells", {}).values():
                     if cell["type"] in mods:
                         kids[cell["type"]] = kids.get(cell["type"], 0) + 1
-                out[key] = {"block": block, "kids": kids, "ncells": len(mod.get("cells", {})),
+                # size for the job ordering: cells plus lines of processes
+                size = len(mod.get("cells", {})) + proc_lines.get(key, 0)
+                out[key] = {"block": block, "kids": kids, "ncells": size,
                             "params": {k: param_value(v) for k, v in
                                        sorted((mod.get("parameter_default_values") or {}).items())}}
                 if key == root:
@@ -756,19 +775,18 @@ class Design:
 
         def cmos(job, d):
             gen = job.deps[0]
-            stat, blif, il = (os.path.join(d, f) for f in ("cmos.json", "depth.blif", "cmos.il"))
+            stat, blif = os.path.join(d, "cmos.json"), os.path.join(d, "cmos.blif")
+            # the gate netlist as BLIF, the sub-blocks as .subckt instances:
+            # for the logic depth and for the blocks above (compose_cmos)
             script = [f"read_rtlil {os.path.join(gen.dir, 'generic.il')}",
-                      "async2sync", "dffunmap", "abc -g cmos2", "opt_clean"]
-            if not bbs:
-                script.append(f"write_blif -icells -conn {blif}")
-            # the netlist without the black boxes, for the blocks above
-            script += ["delete =A:blackbox", f"write_rtlil {il}"]
+                      "async2sync", "dffunmap", "abc -g cmos2", "opt_clean",
+                      "delete =A:blackbox", f"write_blif -icells -conn {blif}"]
             script += [f"delete t:{n}" for n in bbs] + [f"tee -q -o {stat} stat -json -tech cmos"]
             yosys("\n".join(script) + "\n", d, "cmos", f"Yosys gate mapping of {u.label}",
                   cwd=rtl.dir)
             r = cmos_figures(stat, u.block)
             if not bbs:
-                r["depth"] = read_depth(blif, u.block)
+                r["depth"] = compose_cmos(blif, {}, u.block)["depth"]
             return r
 
         def nangate(job, d):
@@ -827,11 +845,19 @@ class Design:
         net = {id(v): self.jobs_of(v)[kind] for v in u.subtree()}
         deps = list(dict.fromkeys(net.values()))
 
+        def build_cmos(job, d):
+            # flatten, remove what drives nothing and measure, in Python from
+            # the blocks' BLIF netlists (compose_cmos; Yosys's flatten and
+            # opt_clean took most of the flow's longest jobs)
+            return compose_cmos(os.path.join(net[id(u)].dir, "cmos.blif"),
+                                {blif_name(n): os.path.join(net[id(refs[n])].dir, "cmos.blif")
+                                 for n in order}, u.block)
+
         def build(job, d):
-            stat, blif = os.path.join(d, "stat.txt"), os.path.join(d, "depth.blif")
+            stat = os.path.join(d, "stat.txt")
             # the cell library, so that the checks and opt_clean know each
             # cell's ports
-            script = {"cmos": [], "nangate": [f"read_liberty -lib {self.liberty}"],
+            script = {"nangate": [f"read_liberty -lib {self.liberty}"],
                       "xilinx": ["read_verilog -lib +/xilinx/cells_sim.v"]}[kind]
             script.append(f"read_rtlil {os.path.join(net[id(u)].dir, kind + '.il')}")
             # each netlist's module has its block's name: read it and give it
@@ -842,19 +868,12 @@ class Design:
                 if n != k.block:
                     script.append(f"rename {k.block} {n}")
             script += [f"hierarchy -check -top {u.block}", "flatten", "opt_clean"]
-            if kind == "cmos":
-                script += [f"tee -q -o {stat} stat -json -tech cmos",
-                           f"write_blif -icells -conn {blif}"]
-            elif kind == "nangate":
+            if kind == "nangate":
                 script.append(f"tee -q -o {stat} stat -liberty {self.liberty}")
             else:
                 script.append(f"tee -q -o {stat} stat -json")
             yosys("\n".join(script) + "\n", d, "whole", f"Yosys {kind} netlist of {u.label} "
                   "as a whole", cwd=self.rtl.dir)
-            if kind == "cmos":
-                r = cmos_figures(stat, u.block)
-                r["depth"] = read_depth(blif, u.block)
-                return r
             if kind == "nangate":
                 return nangate_figures(stat, u.block)
             return xilinx_figures(stat, u.block)
@@ -862,7 +881,7 @@ class Design:
         key = [[n, refs[n].label] for n in order] + [j.key for j in deps]
         if kind == "nangate":
             key.append(self.liberty_hash)
-        return Job("whole-" + kind, u.label, key, build, deps,
+        return Job("whole-" + kind, u.label, key, build_cmos if kind == "cmos" else build, deps,
                    cost=sum(v.ncells for v in u.subtree()) / 20)
 
     def fmax_job(self, u):
@@ -882,6 +901,12 @@ def cmos_figures(stat, module):
     """Storage bits (every flip-flop is a $_DFF_P_ here), gates and
     transistors of a `stat -json -tech cmos`."""
     c = stats_of(load_stat_json(stat), module, stat)
+    # the whole-block figures are counted with CMOS_TRANSISTORS: it must
+    # agree with Yosys on every block
+    if sum(CMOS_TRANSISTORS.get(t, -10 ** 9) * n for t, n in c["cells"].items()) \
+            != transistors(c, module, stat):
+        raise FlowError(f"{stat}: CMOS_TRANSISTORS does not count {module}'s cells "
+                        f"({', '.join(sorted(c['cells']))}) as Yosys does")
     return {"storage_bits": sum(n for t, n in c["cells"].items() if is_generic_ff(t))
             + c["memory_bits"],
             "gates": sum(n for t, n in c["cells"].items() if not is_generic_ff(t)),
@@ -925,57 +950,156 @@ def parse_mems(path):
     return sorted(mems)
 
 
-def read_depth(path, module):
-    """Logic depth of the gate netlist Yosys wrote as BLIF (`write_blif
-    -icells -conn`): the most gates on a path from an input port or a
-    flip-flop output to an output port or a flip-flop input, the number
-    Yosys `ltp -noff` prints as "length".  Computed here because `ltp` took
-    most of the longest jobs' time (31 s of the Kepler core's 49 s
-    `whole-cmos`), this takes about 2 s on the same 386 k gates; the two
-    agree on every block of both presets (docs/area.md, "Where the time
-    goes").  `.conn a b` makes two names one net (no gate); flip-flops
-    (`$_DFF_*`, `$_DLATCH_*`, `$_SR_*` and their variants) cut paths; every
-    other cell is a gate whose output is its `Y` pin.  The BLIF is removed
-    afterwards (the Kepler core's is 75 MB)."""
-    parent = {}
+# Transistors per cell of the NAND2/NOR2/INV netlist, as Yosys 0.23's `stat
+# -tech cmos` counts them (kernel/cost.h; a flip-flop 16).  compose_cmos
+# checks the table against Yosys's own count of every block it reads.
+CMOS_TRANSISTORS = {"$_NOT_": 2, "$_NAND_": 4, "$_NOR_": 4, "$_BUF_": 1,
+                    "$_DFF_P_": 16, "$_DFF_N_": 16}
+
+FF_CELL = re.compile(r"\$_(DFF|DFFE|SDFF|SDFFE|SDFFCE|ALDFF|ALDFFE|DFFSR|DFFSRE|"
+                     r"DLATCH|DLATCHSR|SR)_")
+
+_blif_cache, _blif_lock = {}, threading.Lock()
+
+
+def blif_name(name):
+    """A module name as write_blif writes it (`#=<>` become `?`)."""
+    return re.sub(r"[#=<>]", "?", name)
+
+
+def parse_blif(path):
+    """(model, inputs, outputs, cells [(type, {pin: net})], conns [(a, b)])
+    of a one-model BLIF that Yosys wrote (`write_blif -icells -conn`).  A
+    block's netlist is read once per run however many blocks above it use
+    it (the cache directories never change)."""
+    with _blif_lock:
+        if path in _blif_cache:
+            return _blif_cache[path]
+    model, inputs, outputs, cells, conns = None, [], [], [], []
+    with open(path, encoding="utf-8") as f:
+        text = f.read().replace("\\\n", " ")
+    for line in text.split("\n"):
+        if line.startswith(".subckt") or line.startswith(".gate"):
+            parts = line.split()
+            cells.append((parts[1], dict(p.split("=", 1) for p in parts[2:])))
+        elif line.startswith(".conn"):
+            _, a, b = line.split()
+            conns.append((a, b))
+        elif line.startswith(".inputs"):
+            inputs += line.split()[1:]
+        elif line.startswith(".outputs"):
+            outputs += line.split()[1:]
+        elif line.startswith(".model"):
+            if model is not None:
+                raise FlowError(f"{path}: more than one model")
+            model = line.split()[1]
+    parsed = (model, inputs, outputs, cells, conns)
+    with _blif_lock:
+        _blif_cache[path] = parsed
+    return parsed
+
+
+def compose_cmos(top_blif, kid_blifs, module):
+    """Figures of a block as a whole from the NAND2/NOR2/INV netlists of it
+    and its sub-blocks: the netlists flattened (a .subckt named in
+    `kid_blifs` is replaced by that netlist), then what Yosys `opt_clean`
+    removes after `flatten` removed (every gate and flip-flop whose output
+    reaches no output port of the block, through gates and flip-flops that
+    are kept), then counted as `stat -tech cmos` counts (storage bits,
+    gates, transistors), and the logic depth: the most gates on a path from
+    an input port or a flip-flop output to an output port or a flip-flop
+    input (Yosys `ltp -noff`'s "length").  Done here, not in Yosys, because
+    Yosys's flatten, opt_clean and ltp on the whole core took the flow's
+    longest jobs (docs/area.md, "Where the time goes"); the figures are the
+    same (checked on both presets)."""
+    parent = []
+
+    def new_net():
+        parent.append(len(parent))
+        return len(parent) - 1
 
     def find(n):
         root = n
-        while parent.get(root, root) != root:
+        while parent[root] != root:
             root = parent[root]
-        while parent.get(n, n) != root:
+        while parent[n] != root:
             parent[n], n = root, parent[n]
         return root
 
-    gates = []                                    # (output net, input nets)
-    model = None
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.startswith(".subckt") or line.startswith(".gate"):
-                parts = line.split()
-                typ, pins = parts[1], dict(p.split("=", 1) for p in parts[2:])
-                if re.match(r"\$_(DFF|DFFE|SDFF|SDFFE|SDFFCE|ALDFF|ALDFFE|DFFSR|DFFSRE|"
-                            r"DLATCH|DLATCHSR|SR)_", typ):
-                    continue
-                if "Y" not in pins:
-                    raise FlowError(f"{path}: cell type {typ} has no output Y; cannot "
-                                    "measure logic depth")
-                y = pins.pop("Y")
-                gates.append((y, list(pins.values())))
-            elif line.startswith(".conn"):
-                _, a, b = line.split()
-                ra, rb = find(a), find(b)
-                if ra != rb:
-                    parent[rb] = ra
-            elif line.startswith(".model"):
-                model = line.split()[1]
+    def union(a, b):
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[rb] = ra
+
+    cells = []                                     # (type, output net, input nets)
+
+    def instantiate(path, binding):
+        model, inputs, outputs, mcells, conns = parse_blif(path)
+        local = {}
+
+        def net(name):
+            n = local.get(name)
+            if n is None:
+                n = local[name] = new_net()
+            return n
+        for pin, n in binding.items():
+            if pin in local:
+                union(local[pin], n)
+            else:
+                local[pin] = n
+        for a, b in conns:
+            union(net(a), net(b))
+        for typ, pins in mcells:
+            if typ in kid_blifs:
+                instantiate(kid_blifs[typ], {p: net(v) for p, v in pins.items()})
+                continue
+            out = "Q" if FF_CELL.match(typ) else "Y"
+            if out not in pins:
+                raise FlowError(f"{path}: cell type {typ} has no output {out}; cannot "
+                                "measure the netlist")
+            cells.append((typ, net(pins[out]), [net(v) for p, v in pins.items() if p != out]))
+        return model, [net(o) for o in outputs]
+
+    model, outs = instantiate(top_blif, {})
     if model != module:
-        raise FlowError(f"{path}: no logic depth for module '{module}'")
+        raise FlowError(f"{top_blif}: no netlist of module '{module}'")
     driver = {}
-    for y, ins in gates:
-        driver[find(y)] = [find(i) for i in ins]
+    for i, (_, y, _) in enumerate(cells):
+        driver[find(y)] = i
+    # opt_clean: keep what an output port needs, through kept cells
+    kept = bytearray(len(cells))
+    todo, seen = [find(o) for o in outs], set()
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        i = driver.get(n)
+        if i is not None and not kept[i]:
+            kept[i] = 1
+            todo.extend(find(x) for x in cells[i][2])
+    storage = gates = trans = 0
+    gates_of = {}                                  # kept gate: output -> inputs
+    for i, (typ, y, ins) in enumerate(cells):
+        if not kept[i]:
+            continue
+        if typ not in CMOS_TRANSISTORS:
+            raise FlowError(f"{top_blif}: cell type {typ} has no CMOS transistor count")
+        trans += CMOS_TRANSISTORS[typ]
+        if FF_CELL.match(typ):
+            storage += 1
+        else:
+            gates += 1
+            gates_of[find(y)] = [find(x) for x in ins]
+    return {"storage_bits": storage, "gates": gates, "transistors": trans,
+            "depth": logic_depth(gates_of, top_blif)}
+
+
+def logic_depth(gates_of, path):
+    """Most gates on a path through `gates_of` (output net -> input nets;
+    flip-flops are not in it, so they cut paths)."""
     depth, state = {}, {}                          # state: 1 on the stack, 2 done
-    for start in driver:
+    for start in gates_of:
         if start in depth:
             continue
         stack = [start]
@@ -984,7 +1108,7 @@ def read_depth(path, module):
             if n in depth:
                 stack.pop()
                 continue
-            ins = driver.get(n)
+            ins = gates_of.get(n)
             if ins is None:
                 depth[n] = 0
                 stack.pop()
@@ -994,15 +1118,14 @@ def read_depth(path, module):
                 state[n] = 1
                 for i in todo:
                     if state.get(i) == 1:
-                        raise FlowError(f"{path}: combinational loop through net {i}")
+                        raise FlowError(f"{path}: combinational loop")
                 stack.extend(todo)
                 continue
             if todo:
-                raise FlowError(f"{path}: combinational loop through net {todo[0]}")
+                raise FlowError(f"{path}: combinational loop")
             depth[n] = 1 + max((depth[i] for i in ins), default=0)
             state[n] = 2
             stack.pop()
-    os.remove(path)
     return max(depth.values(), default=0)
 
 
