@@ -179,7 +179,7 @@ def yosys(script_text, d, stem, what, cwd):
 # synth_xilinx's `prepare` up to the same opt_clean; `tribuf -logic` and
 # `deminout`, which synth_xilinx adds after proc, change nothing in RTL
 # without tri-states or inout ports, as ours is).  The `generic` job runs
-# that shared prefix once and writes its netlist (COARSE_SPLIT); the `xilinx`
+# that shared prefix once and writes its netlist (write_coarse_split); the `xilinx`
 # job starts from it and runs only what is Xilinx's own.  COARSE_PREFIX +
 # COARSE_TAIL is Yosys 0.23's `synth -noshare` coarse step, spelled out.
 COARSE_PREFIX = ["proc", "opt_expr", "opt_clean", "check", "opt -nodffe -nosdff", "fsm",
@@ -670,9 +670,9 @@ class Design:
 
     def elaborate(self, roots):
         """The trees of units below each (root, params) of `roots`: Yosys
-        elaborates each (proc; the elaborations run in parallel) and lists
-        each derived module's parameters and sub-blocks.  Returns the root
-        units."""
+        elaborates each (`hierarchy`; the elaborations run in parallel) and
+        lists each derived module's parameters and sub-blocks.  Returns the
+        root units."""
         jobs = [self.elaborate_job(root, params) for root, params in roots]
         self.runner.run(jobs)
         return [self.units_of(job, root) for job, (root, _) in zip(jobs, roots)]
@@ -833,7 +833,8 @@ class Design:
         """A block with sub-blocks as a whole: its `kind` netlist and those
         below it, flattened, with what no longer drives anything removed
         (`opt_clean`: e.g. a sub-block's register whose output the block
-        does not read), then measured as one module."""
+        does not read), then measured as one module (Yosys for nangate and
+        xilinx, compose_cmos for cmos)."""
         refs, order = {}, []          # name Yosys gives a sub-block -> its unit
         def walk(v):
             for n, k, _ in v.kids:
