@@ -119,11 +119,21 @@ def parse_param_set(path):
 # Running Yosys and nextpnr
 # --------------------------------------------------------------------------
 
+# CPU seconds (user + system) of the tools run by the current thread's job:
+# the machine is shared, so the flow reports CPU time beside the jobs' wall
+# time (docs/area.md, "Where the time goes").
+_job_cpu = threading.local()
+
+
 def run_tool(argv, out_path, what, cwd=None):
     """Run a tool with its stdout/stderr in out_path; on failure raise
-    FlowError with the tool's own error lines (or the tail of its output)."""
+    FlowError with the tool's own error lines (or the tail of its output).
+    The tool's CPU time is added to the running job's."""
     with open(out_path, "w", encoding="utf-8") as out:
-        proc = subprocess.run(argv, stdout=out, stderr=subprocess.STDOUT, cwd=cwd)
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, cwd=cwd)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    _job_cpu.seconds = getattr(_job_cpu, "seconds", 0.0) + usage.ru_utime + usage.ru_stime
     if proc.returncode == 0:
         return
     with open(out_path, encoding="utf-8", errors="replace") as out:
@@ -163,12 +173,48 @@ def yosys(script_text, d, stem, what, cwd):
 # has -noshare; synth_xilinx and synth_ice40 do not, so their coarse step is
 # spelled out here as Yosys 0.23 runs it, without `share`.
 
-def synth_xilinx_script(top):
+#
+# `synth` and `synth_xilinx` start alike: proc and the same generic
+# optimisations (synth's `coarse` up to its first opt_clean after peepopt is
+# synth_xilinx's `prepare` up to the same opt_clean; `tribuf -logic` and
+# `deminout`, which synth_xilinx adds after proc, change nothing in RTL
+# without tri-states or inout ports, as ours is).  The `generic` job runs
+# that shared prefix once and writes its netlist (write_coarse_split); the `xilinx`
+# job starts from it and runs only what is Xilinx's own.  COARSE_PREFIX +
+# COARSE_TAIL is Yosys 0.23's `synth -noshare` coarse step, spelled out.
+COARSE_PREFIX = ["proc", "opt_expr", "opt_clean", "check", "opt -nodffe -nosdff", "fsm",
+                 "opt", "wreduce", "peepopt", "opt_clean"]
+COARSE_TAIL = ["alumacc", "opt", "memory -nomap", "opt_clean"]
+
+
+def write_coarse_split(path):
+    """Write the netlist at the split point without disturbing the run:
+    write_rtlil sorts the design it writes, and a different cell order
+    gives ABC a different start (other gate and LUT counts), so the copy is
+    written and the design itself continues untouched."""
+    return ["design -push-copy", f"write_rtlil {path}", "design -pop"]
+
+
+def synth_xilinx_script(top, coarse_il, memories):
+    """synth_xilinx from the shared coarse prefix (COARSE_PREFIX) on: the
+    rest of its `prepare` step, `map_dsp`, its `coarse` step without share,
+    and the mapping.  `memories`: whether the netlist has memory cells;
+    without any, `map_memory` (memory_libmap and the LUTRAM and block-RAM
+    techmaps, which parse their map files, about 1 s per run) has nothing to
+    do and is skipped.  The final `check` step (hierarchy -check, stat,
+    check: messages only) is left out."""
     opts = f"-top {top} -noiopad -noclkbuf"   # out of context: a block is not a chip
-    return [f"synth_xilinx {opts} -run begin:coarse",
-            "techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6", "alumacc",
-            "opt", "memory -nomap", "opt_clean",
-            f"synth_xilinx {opts} -run map_memory:"]
+    return [  # synth_xilinx's `begin` reads cells_sim.v with -specify and
+              # cells_xtra.v (further primitives, as black boxes): a netlist
+              # of ours uses only cells of cells_sim.v, and one that needed
+              # another would fail at `hierarchy -check`
+            "read_verilog -lib -specify +/xilinx/cells_sim.v",
+            f"read_rtlil {coarse_il}", f"hierarchy -check -top {top}",
+            "tribuf -logic", "deminout", "pmux2shiftx", "clean",
+            f"synth_xilinx {opts} -run map_dsp:coarse",
+            "techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6"] + COARSE_TAIL + [
+            f"synth_xilinx {opts} -run {'map_memory' if memories else 'map_ffram'}:check",
+            "blackbox =A:whitebox"]
 
 
 def synth_ice40_script(top):
@@ -277,6 +323,7 @@ class Job:
         self.result = None
         self.cached = False
         self.seconds = 0.0
+        self.cpu = 0.0
 
     def __repr__(self):
         return f"{self.kind} {self.label}"
@@ -313,8 +360,12 @@ class Runner:
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
         t0 = time.monotonic()
+        _job_cpu.seconds = 0.0
+        own0 = time.thread_time()
         result = job.build(job, d)
         job.seconds = time.monotonic() - t0
+        # the tools' CPU time and this thread's (netlists read in Python)
+        job.cpu = _job_cpu.seconds + time.thread_time() - own0
         with open(os.path.join(d, "result.json"), "w", encoding="utf-8") as f:
             json.dump(result, f, sort_keys=True)
         job.result, job.dir = result, d
@@ -370,7 +421,8 @@ class Runner:
                         continue
                     done.add(j)
                     self.ran.append(j)
-                    print(f"area: ran {j.kind} {j.label} ({j.seconds:.1f} s)",
+                    print(f"area: ran {j.kind} {j.label} ({j.seconds:.1f} s, "
+                          f"{j.cpu:.1f} s CPU)",
                           file=sys.stderr, flush=True)
         if error is not None:
             raise error
@@ -616,20 +668,41 @@ class Design:
         self.units = {}
 
 
-    def elaborate(self, root, params):
-        """The tree of units below `root` with the given parameters: Yosys
-        elaborates it (proc) and lists each derived module's parameters and
-        sub-blocks.  Returns the root unit."""
+    def elaborate(self, roots):
+        """The trees of units below each (root, params) of `roots`: Yosys
+        elaborates each (`hierarchy`; the elaborations run in parallel) and
+        lists each derived module's parameters and sub-blocks.  Returns the
+        root units."""
+        jobs = [self.elaborate_job(root, params) for root, params in roots]
+        self.runner.run(jobs)
+        return [self.units_of(job, root) for job, (root, _) in zip(jobs, roots)]
+
+    def elaborate_job(self, root, params):
         rtl = self.rtl
 
         def build(job, d):
-            hier = os.path.join(d, "hier.json")
-            script = rtl.load_script(root, params) + ["proc", f"write_json {hier}"]
+            # The instances and parameters are known once `hierarchy` has
+            # derived the modules; `proc` (about half of this job's time on
+            # the presets' cores, all of it repeated by the blocks' own
+            # `generic` jobs) is not needed for them: the processes are
+            # deleted (write_json does not take them) after their size is
+            # noted for the job ordering.
+            hier, procs = os.path.join(d, "hier.json"), os.path.join(d, "procs.txt")
+            script = rtl.load_script(root, params) + [
+                f"tee -q -o {procs} dump -m p:*", "delete p:*", f"write_json {hier}"]
             yosys("\n".join(script) + "\n", d, "elaborate",
                   f"Yosys elaboration of '{root}'", cwd=rtl.dir)
             with open(hier, encoding="utf-8") as f:
                 mods = json.load(f)["modules"]
             os.unlink(hier)
+            proc_lines, current = {}, None
+            with open(procs, encoding="utf-8") as f:
+                for line in f:
+                    if line.startswith("module "):
+                        current = line.split()[1].lstrip("\\")
+                    elif current is not None:
+                        proc_lines[current] = proc_lines.get(current, 0) + 1
+            os.unlink(procs)
             out = {}
             for key, mod in mods.items():
                 src = mod.get("attributes", {}).get("src", "")
@@ -638,7 +711,9 @@ class Design:
                 for cell in mod.get("cells", {}).values():
                     if cell["type"] in mods:
                         kids[cell["type"]] = kids.get(cell["type"], 0) + 1
-                out[key] = {"block": block, "kids": kids, "ncells": len(mod.get("cells", {})),
+                # size for the job ordering: cells plus lines of processes
+                size = len(mod.get("cells", {})) + proc_lines.get(key, 0)
+                out[key] = {"block": block, "kids": kids, "ncells": size,
                             "params": {k: param_value(v) for k, v in
                                        sorted((mod.get("parameter_default_values") or {}).items())}}
                 if key == root:
@@ -646,9 +721,12 @@ class Design:
                                          for n, q in mod["ports"].items()]
             return {"modules": out}
 
-        job = Job("elaborate", f"{root}[{' '.join(f'{k}={v}' for k, v in params.items())}]",
-                  [rtl.source_key(root), root, params, self.versions["yosys"]], build)
-        self.runner.run([job])
+        return Job("elaborate", f"{root}[{' '.join(f'{k}={v}' for k, v in params.items())}]",
+                   [rtl.source_key(root), root, params, self.versions["yosys"]], build)
+
+    def units_of(self, job, root):
+        """The root unit of an elaboration job's result."""
+        rtl = self.rtl
         mods = job.result["modules"]
         if root not in mods:
             raise FlowError(f"elaboration of '{root}' lists no module '{root}'")
@@ -681,32 +759,34 @@ class Design:
         drop_kids = [f"delete t:{n}" for n in bbs] + ["delete =A:blackbox"]
 
         def generic(job, d):
-            mems, stat, il = (os.path.join(d, f) for f in ("mems.txt", "generic.json",
-                                                           "generic.il"))
-            yosys("\n".join(load + [
-                f"synth -top {u.block} -noshare -run begin:fine",
+            mems, coarse, il = (os.path.join(d, f) for f in ("mems.txt", "coarse.il",
+                                                             "generic.il"))
+            # `synth -noshare -run begin:fine` with the netlist written at
+            # the split for the xilinx job; the final `check` step (messages
+            # only) is left out
+            yosys("\n".join(load + [f"synth -top {u.block} -noshare -run begin:coarse"]
+                            + COARSE_PREFIX + write_coarse_split(coarse) + COARSE_TAIL + [
                 # the memories (RTL arrays) before they become flip-flops
                 f"tee -q -o {mems} dump t:$mem_v2",
-                f"synth -top {u.block} -noshare -run fine:",
+                f"synth -top {u.block} -noshare -run fine:check",
                 f"write_rtlil {il}"]) + "\n",
                 d, "generic", f"Yosys synthesis of {u.label}", cwd=rtl.dir)
             return {"mems": parse_mems(mems)}
 
         def cmos(job, d):
             gen = job.deps[0]
-            stat, blif, il = (os.path.join(d, f) for f in ("cmos.json", "depth.blif", "cmos.il"))
+            stat, blif = os.path.join(d, "cmos.json"), os.path.join(d, "cmos.blif")
+            # the gate netlist as BLIF, the sub-blocks as .subckt instances:
+            # for the logic depth and for the blocks above (compose_cmos)
             script = [f"read_rtlil {os.path.join(gen.dir, 'generic.il')}",
-                      "async2sync", "dffunmap", "abc -g cmos2", "opt_clean"]
-            if not bbs:
-                script.append(f"write_blif -icells -conn {blif}")
-            # the netlist without the black boxes, for the blocks above
-            script += ["delete =A:blackbox", f"write_rtlil {il}"]
+                      "async2sync", "dffunmap", "abc -g cmos2", "opt_clean",
+                      "delete =A:blackbox", f"write_blif -icells -conn {blif}"]
             script += [f"delete t:{n}" for n in bbs] + [f"tee -q -o {stat} stat -json -tech cmos"]
             yosys("\n".join(script) + "\n", d, "cmos", f"Yosys gate mapping of {u.label}",
                   cwd=rtl.dir)
             r = cmos_figures(stat, u.block)
             if not bbs:
-                r["depth"] = read_depth(blif, u.block)
+                r["depth"] = compose_cmos(blif, {}, u.block)["depth"]
             return r
 
         def nangate(job, d):
@@ -722,22 +802,27 @@ class Design:
 
         def xilinx(job, d):
             stat, il = os.path.join(d, "xilinx.json"), os.path.join(d, "xilinx.il")
+            coarse = os.path.join(job.deps[0].dir, "coarse.il")
+            with open(coarse, encoding="utf-8") as f:
+                memories = any(re.match(r"\s*cell \$mem", line) for line in f)
             # out of context (no I/O or clock buffers): a block is not a chip
-            yosys("\n".join(load + synth_xilinx_script(u.block) + [
+            yosys("\n".join(synth_xilinx_script(u.block, coarse, memories) + [
                                     "delete =A:blackbox", f"write_rtlil {il}"]
                             + drop_kids + [f"tee -q -o {stat} stat -json"]) + "\n",
                   d, "xilinx", f"Yosys synth_xilinx of {u.label}", cwd=rtl.dir)
             return xilinx_figures(stat, u.block)
 
-        # cost: the elaborated cell count; `generic` counts with the two jobs
-        # it unlocks, so the longest chains start first
+        # cost: the elaborated cell count; `generic` counts with the three
+        # jobs it unlocks, so the longest chains start first
         size = max(u.ncells, 1)
         j = {}
-        j["generic"] = Job("generic", u.label, ident, generic, cost=size * 2)
+        j["generic"] = Job("generic", u.label, ident, generic, cost=size * 3)
         j["cmos"] = Job("cmos", u.label, [j["generic"].key], cmos, [j["generic"]], size / 2)
         j["nangate"] = Job("nangate", u.label, [j["generic"].key, self.liberty_hash],
                            nangate, [j["generic"]], size / 2)
-        j["xilinx"] = Job("xilinx", u.label, ident, xilinx, cost=size * 1.5)
+        # xilinx starts from generic's coarse netlist (synth_xilinx_script)
+        j["xilinx"] = Job("xilinx", u.label, [j["generic"].key], xilinx, [j["generic"]],
+                          cost=size)
         u.jobs = j
         if u.kids:
             for kind in ("cmos", "nangate", "xilinx"):
@@ -748,7 +833,8 @@ class Design:
         """A block with sub-blocks as a whole: its `kind` netlist and those
         below it, flattened, with what no longer drives anything removed
         (`opt_clean`: e.g. a sub-block's register whose output the block
-        does not read), then measured as one module."""
+        does not read), then measured as one module (Yosys for nangate and
+        xilinx, compose_cmos for cmos)."""
         refs, order = {}, []          # name Yosys gives a sub-block -> its unit
         def walk(v):
             for n, k, _ in v.kids:
@@ -760,13 +846,20 @@ class Design:
         net = {id(v): self.jobs_of(v)[kind] for v in u.subtree()}
         deps = list(dict.fromkeys(net.values()))
 
+        def build_cmos(job, d):
+            # flatten, remove what drives nothing and measure, in Python from
+            # the blocks' BLIF netlists (compose_cmos; Yosys's flatten and
+            # opt_clean took most of the flow's longest jobs)
+            return compose_cmos(os.path.join(net[id(u)].dir, "cmos.blif"),
+                                {blif_name(n): os.path.join(net[id(refs[n])].dir, "cmos.blif")
+                                 for n in order}, u.block)
+
         def build(job, d):
-            stat, blif = os.path.join(d, "stat.txt"), os.path.join(d, "depth.blif")
+            stat = os.path.join(d, "stat.txt")
             # the cell library, so that the checks and opt_clean know each
             # cell's ports
-            script = {"cmos": [], "nangate": [f"read_liberty -lib {self.liberty}"],
-                      "xilinx": ["read_verilog -lib +/xilinx/cells_sim.v "
-                                 "+/xilinx/cells_xtra.v"]}[kind]
+            script = {"nangate": [f"read_liberty -lib {self.liberty}"],
+                      "xilinx": ["read_verilog -lib +/xilinx/cells_sim.v"]}[kind]
             script.append(f"read_rtlil {os.path.join(net[id(u)].dir, kind + '.il')}")
             # each netlist's module has its block's name: read it and give it
             # the name its parent uses (plain names last, so none is taken)
@@ -776,19 +869,12 @@ class Design:
                 if n != k.block:
                     script.append(f"rename {k.block} {n}")
             script += [f"hierarchy -check -top {u.block}", "flatten", "opt_clean"]
-            if kind == "cmos":
-                script += [f"tee -q -o {stat} stat -json -tech cmos",
-                           f"write_blif -icells -conn {blif}"]
-            elif kind == "nangate":
+            if kind == "nangate":
                 script.append(f"tee -q -o {stat} stat -liberty {self.liberty}")
             else:
                 script.append(f"tee -q -o {stat} stat -json")
             yosys("\n".join(script) + "\n", d, "whole", f"Yosys {kind} netlist of {u.label} "
                   "as a whole", cwd=self.rtl.dir)
-            if kind == "cmos":
-                r = cmos_figures(stat, u.block)
-                r["depth"] = read_depth(blif, u.block)
-                return r
             if kind == "nangate":
                 return nangate_figures(stat, u.block)
             return xilinx_figures(stat, u.block)
@@ -796,7 +882,7 @@ class Design:
         key = [[n, refs[n].label] for n in order] + [j.key for j in deps]
         if kind == "nangate":
             key.append(self.liberty_hash)
-        return Job("whole-" + kind, u.label, key, build, deps,
+        return Job("whole-" + kind, u.label, key, build_cmos if kind == "cmos" else build, deps,
                    cost=sum(v.ncells for v in u.subtree()) / 20)
 
     def fmax_job(self, u):
@@ -816,6 +902,12 @@ def cmos_figures(stat, module):
     """Storage bits (every flip-flop is a $_DFF_P_ here), gates and
     transistors of a `stat -json -tech cmos`."""
     c = stats_of(load_stat_json(stat), module, stat)
+    # the whole-block figures are counted with CMOS_TRANSISTORS: it must
+    # agree with Yosys on every block
+    if sum(CMOS_TRANSISTORS.get(t, -10 ** 9) * n for t, n in c["cells"].items()) \
+            != transistors(c, module, stat):
+        raise FlowError(f"{stat}: CMOS_TRANSISTORS does not count {module}'s cells "
+                        f"({', '.join(sorted(c['cells']))}) as Yosys does")
     return {"storage_bits": sum(n for t, n in c["cells"].items() if is_generic_ff(t))
             + c["memory_bits"],
             "gates": sum(n for t, n in c["cells"].items() if not is_generic_ff(t)),
@@ -859,57 +951,156 @@ def parse_mems(path):
     return sorted(mems)
 
 
-def read_depth(path, module):
-    """Logic depth of the gate netlist Yosys wrote as BLIF (`write_blif
-    -icells -conn`): the most gates on a path from an input port or a
-    flip-flop output to an output port or a flip-flop input, the number
-    Yosys `ltp -noff` prints as "length".  Computed here because `ltp` took
-    most of the longest jobs' time (31 s of the Kepler core's 49 s
-    `whole-cmos`), this takes about 2 s on the same 386 k gates; the two
-    agree on every block of both presets (docs/area.md, "Where the time
-    goes").  `.conn a b` makes two names one net (no gate); flip-flops
-    (`$_DFF_*`, `$_DLATCH_*`, `$_SR_*` and their variants) cut paths; every
-    other cell is a gate whose output is its `Y` pin.  The BLIF is removed
-    afterwards (the Kepler core's is 75 MB)."""
-    parent = {}
+# Transistors per cell of the NAND2/NOR2/INV netlist, as Yosys 0.23's `stat
+# -tech cmos` counts them (kernel/cost.h; a flip-flop 16).  compose_cmos
+# checks the table against Yosys's own count of every block it reads.
+CMOS_TRANSISTORS = {"$_NOT_": 2, "$_NAND_": 4, "$_NOR_": 4, "$_BUF_": 1,
+                    "$_DFF_P_": 16, "$_DFF_N_": 16}
+
+FF_CELL = re.compile(r"\$_(DFF|DFFE|SDFF|SDFFE|SDFFCE|ALDFF|ALDFFE|DFFSR|DFFSRE|"
+                     r"DLATCH|DLATCHSR|SR)_")
+
+_blif_cache, _blif_lock = {}, threading.Lock()
+
+
+def blif_name(name):
+    """A module name as write_blif writes it (`#=<>` become `?`)."""
+    return re.sub(r"[#=<>]", "?", name)
+
+
+def parse_blif(path):
+    """(model, inputs, outputs, cells [(type, {pin: net})], conns [(a, b)])
+    of a one-model BLIF that Yosys wrote (`write_blif -icells -conn`).  A
+    block's netlist is read once per run however many blocks above it use
+    it (the cache directories never change)."""
+    with _blif_lock:
+        if path in _blif_cache:
+            return _blif_cache[path]
+    model, inputs, outputs, cells, conns = None, [], [], [], []
+    with open(path, encoding="utf-8") as f:
+        text = f.read().replace("\\\n", " ")
+    for line in text.split("\n"):
+        if line.startswith(".subckt") or line.startswith(".gate"):
+            parts = line.split()
+            cells.append((parts[1], dict(p.split("=", 1) for p in parts[2:])))
+        elif line.startswith(".conn"):
+            _, a, b = line.split()
+            conns.append((a, b))
+        elif line.startswith(".inputs"):
+            inputs += line.split()[1:]
+        elif line.startswith(".outputs"):
+            outputs += line.split()[1:]
+        elif line.startswith(".model"):
+            if model is not None:
+                raise FlowError(f"{path}: more than one model")
+            model = line.split()[1]
+    parsed = (model, inputs, outputs, cells, conns)
+    with _blif_lock:
+        _blif_cache[path] = parsed
+    return parsed
+
+
+def compose_cmos(top_blif, kid_blifs, module):
+    """Figures of a block as a whole from the NAND2/NOR2/INV netlists of it
+    and its sub-blocks: the netlists flattened (a .subckt named in
+    `kid_blifs` is replaced by that netlist), then what Yosys `opt_clean`
+    removes after `flatten` removed (every gate and flip-flop whose output
+    reaches no output port of the block, through gates and flip-flops that
+    are kept), then counted as `stat -tech cmos` counts (storage bits,
+    gates, transistors), and the logic depth: the most gates on a path from
+    an input port or a flip-flop output to an output port or a flip-flop
+    input (Yosys `ltp -noff`'s "length").  Done here, not in Yosys, because
+    Yosys's flatten, opt_clean and ltp on the whole core took the flow's
+    longest jobs (docs/area.md, "Where the time goes"); the figures are the
+    same (checked on both presets)."""
+    parent = []
+
+    def new_net():
+        parent.append(len(parent))
+        return len(parent) - 1
 
     def find(n):
         root = n
-        while parent.get(root, root) != root:
+        while parent[root] != root:
             root = parent[root]
-        while parent.get(n, n) != root:
+        while parent[n] != root:
             parent[n], n = root, parent[n]
         return root
 
-    gates = []                                    # (output net, input nets)
-    model = None
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.startswith(".subckt") or line.startswith(".gate"):
-                parts = line.split()
-                typ, pins = parts[1], dict(p.split("=", 1) for p in parts[2:])
-                if re.match(r"\$_(DFF|DFFE|SDFF|SDFFE|SDFFCE|ALDFF|ALDFFE|DFFSR|DFFSRE|"
-                            r"DLATCH|DLATCHSR|SR)_", typ):
-                    continue
-                if "Y" not in pins:
-                    raise FlowError(f"{path}: cell type {typ} has no output Y; cannot "
-                                    "measure logic depth")
-                y = pins.pop("Y")
-                gates.append((y, list(pins.values())))
-            elif line.startswith(".conn"):
-                _, a, b = line.split()
-                ra, rb = find(a), find(b)
-                if ra != rb:
-                    parent[rb] = ra
-            elif line.startswith(".model"):
-                model = line.split()[1]
+    def union(a, b):
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[rb] = ra
+
+    cells = []                                     # (type, output net, input nets)
+
+    def instantiate(path, binding):
+        model, inputs, outputs, mcells, conns = parse_blif(path)
+        local = {}
+
+        def net(name):
+            n = local.get(name)
+            if n is None:
+                n = local[name] = new_net()
+            return n
+        for pin, n in binding.items():
+            if pin in local:
+                union(local[pin], n)
+            else:
+                local[pin] = n
+        for a, b in conns:
+            union(net(a), net(b))
+        for typ, pins in mcells:
+            if typ in kid_blifs:
+                instantiate(kid_blifs[typ], {p: net(v) for p, v in pins.items()})
+                continue
+            out = "Q" if FF_CELL.match(typ) else "Y"
+            if out not in pins:
+                raise FlowError(f"{path}: cell type {typ} has no output {out}; cannot "
+                                "measure the netlist")
+            cells.append((typ, net(pins[out]), [net(v) for p, v in pins.items() if p != out]))
+        return model, [net(o) for o in outputs]
+
+    model, outs = instantiate(top_blif, {})
     if model != module:
-        raise FlowError(f"{path}: no logic depth for module '{module}'")
+        raise FlowError(f"{top_blif}: no netlist of module '{module}'")
     driver = {}
-    for y, ins in gates:
-        driver[find(y)] = [find(i) for i in ins]
+    for i, (_, y, _) in enumerate(cells):
+        driver[find(y)] = i
+    # opt_clean: keep what an output port needs, through kept cells
+    kept = bytearray(len(cells))
+    todo, seen = [find(o) for o in outs], set()
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        i = driver.get(n)
+        if i is not None and not kept[i]:
+            kept[i] = 1
+            todo.extend(find(x) for x in cells[i][2])
+    storage = gates = trans = 0
+    gates_of = {}                                  # kept gate: output -> inputs
+    for i, (typ, y, ins) in enumerate(cells):
+        if not kept[i]:
+            continue
+        if typ not in CMOS_TRANSISTORS:
+            raise FlowError(f"{top_blif}: cell type {typ} has no CMOS transistor count")
+        trans += CMOS_TRANSISTORS[typ]
+        if FF_CELL.match(typ):
+            storage += 1
+        else:
+            gates += 1
+            gates_of[find(y)] = [find(x) for x in ins]
+    return {"storage_bits": storage, "gates": gates, "transistors": trans,
+            "depth": logic_depth(gates_of, top_blif)}
+
+
+def logic_depth(gates_of, path):
+    """Most gates on a path through `gates_of` (output net -> input nets;
+    flip-flops are not in it, so they cut paths)."""
     depth, state = {}, {}                          # state: 1 on the stack, 2 done
-    for start in driver:
+    for start in gates_of:
         if start in depth:
             continue
         stack = [start]
@@ -918,7 +1109,7 @@ def read_depth(path, module):
             if n in depth:
                 stack.pop()
                 continue
-            ins = driver.get(n)
+            ins = gates_of.get(n)
             if ins is None:
                 depth[n] = 0
                 stack.pop()
@@ -928,15 +1119,14 @@ def read_depth(path, module):
                 state[n] = 1
                 for i in todo:
                     if state.get(i) == 1:
-                        raise FlowError(f"{path}: combinational loop through net {i}")
+                        raise FlowError(f"{path}: combinational loop")
                 stack.extend(todo)
                 continue
             if todo:
-                raise FlowError(f"{path}: combinational loop through net {todo[0]}")
+                raise FlowError(f"{path}: combinational loop")
             depth[n] = 1 + max((depth[i] for i in ins), default=0)
             state[n] = 2
             stack.pop()
-    os.remove(path)
     return max(depth.values(), default=0)
 
 
@@ -1404,12 +1594,17 @@ def main(argv):
         unused = [k for k in params if not any(k in rtl.declared[b] for b in blocks)]
         if unused:
             raise FlowError(f"{path}: parameter(s) {', '.join(unused)} declared by no RTL block")
-        own = lambda b: {k: v for k, v in params.items() if k in rtl.declared[b]}
-        top = design.elaborate(a.top, own(a.top))
+    def own(params, b):
+        return {k: v for k, v in params.items() if k in rtl.declared[b]}
+    tops = design.elaborate([(a.top, own(params, a.top)) for _, _, params, _ in parsed])
+    covered = [{v.block for v in top.subtree()} for top in tops]
+    alone = [(i, b) for i in range(len(parsed)) for b in blocks
+             if b not in covered[i] and b in wanted_blocks]
+    alone_units = design.elaborate([(b, own(parsed[i][2], b)) for i, b in alone])
+    for i, (path, name, params, options) in enumerate(parsed):
+        top = tops[i]
         inst = instances(top)
-        covered = {v.block for v in top.subtree()}
-        standalone = [design.elaborate(b, own(b)) for b in blocks
-                      if b not in covered and b in wanted_blocks]
+        standalone = [u for (k, _), u in zip(alone, alone_units) if k == i]
         rows, seen = [], {id(top)}
         for root in [top] + standalone:
             for v in root.subtree():
@@ -1484,10 +1679,11 @@ def main(argv):
     report_text = "\n".join(report)
     write_atomic(os.path.join(out, "report.md"), report_text)
     print(report_text)
-    cpu = sum(j.seconds for j in runner.ran)
+    tool = sum(j.seconds for j in runner.ran)
+    cpu = sum(j.cpu for j in runner.ran)
     print(f"area: {len(runner.ran)} tool run(s), {runner.hits} cached; "
-          f"{cpu:.0f} s of tool time in {time.monotonic() - started:.0f} s wall "
-          f"(-j {a.jobs})", file=sys.stderr)
+          f"{tool:.0f} s of tool time ({cpu:.0f} s CPU) in "
+          f"{time.monotonic() - started:.0f} s wall (-j {a.jobs})", file=sys.stderr)
     return 0
 
 

@@ -15,7 +15,11 @@
   byte-identical tables, as does a run without the cache; a changed RTL file
   re-runs exactly the jobs of the blocks that contain it;
 - the estimated SRAM-macro columns of the tiny set against the model of
-  docs/area.md ("Macro estimate"), computed here from the RTL's arrays.
+  docs/area.md ("Macro estimate"), computed here from the RTL's arrays;
+- the xilinx job starts from the generic job's coarse netlist (also when
+  that comes from the cache);
+- the whole-block gate figures composed from BLIF netlists (compose_cmos)
+  on netlists counted by hand.
 
 The formulas below are written from the RTL specifications independently of
 the flow's code; keep them that way.
@@ -445,6 +449,69 @@ def ran_jobs(stderr):
             re.finditer(r"^area: ran (\S+) ([A-Za-z_]\w*)\[", stderr, re.M)}
 
 
+def load_flow_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("area_flow", FLOW)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class ComposeCmos(unittest.TestCase):
+    """compose_cmos: a block with sub-blocks measured as a whole from the
+    blocks' BLIF netlists (what Yosys flatten + opt_clean + stat -tech cmos
+    + ltp -noff gave before), on netlists small enough to count by hand."""
+
+    KID = """.model kid
+.inputs a b clk
+.outputs y z
+.subckt $_NAND_ A=a B=b Y=n1
+.subckt $_NOT_ A=n1 Y=y
+.subckt $_NOR_ A=a B=b Y=n2
+.subckt $_DFF_P_ C=clk D=n2 Q=z
+.end
+"""
+
+    def compose(self, top):
+        flow = load_flow_module()
+        d = tempfile.mkdtemp(prefix="area-compose-")
+        self.addCleanup(shutil.rmtree, d, True)
+        paths = {}
+        for name, text in (("kid", self.KID), ("top", top)):
+            paths[name] = os.path.join(d, name + ".blif")
+            with open(paths[name], "w", encoding="utf-8") as f:
+                f.write(text)
+        return flow.compose_cmos(paths["top"], {"kid": paths["kid"]}, "top")
+
+    def test_unread_sub_block_output_is_removed(self):
+        # z is not read: its flip-flop and the NOR before it go, as with
+        # opt_clean after flatten; o = NOT(NOT(NAND)), p is y through a wire
+        r = self.compose(""".model top
+.inputs i0 i1 clk
+.outputs o p
+.subckt kid a=i0 b=i1 clk=clk y=w z=unused
+.subckt $_NOT_ A=w Y=o
+.conn w p
+.end
+""")
+        self.assertEqual(r, {"storage_bits": 0, "gates": 3, "transistors": 4 + 2 + 2,
+                             "depth": 3})
+
+    def test_read_output_keeps_its_flip_flop(self):
+        # z read: NOR and flip-flop stay (16 transistors); the flip-flop cuts
+        # the path, so the depth is still NAND, NOT, NOT
+        r = self.compose(""".model top
+.inputs i0 i1 clk
+.outputs o q
+.subckt kid a=i0 b=i1 clk=clk y=w z=q0
+.subckt $_NOT_ A=w Y=o
+.subckt $_NAND_ A=q0 B=q0 Y=q
+.end
+""")
+        self.assertEqual(r, {"storage_bits": 1, "gates": 5,
+                             "transistors": 4 + 2 + 2 + 4 + 16 + 4, "depth": 3})
+
+
 class Cache(unittest.TestCase):
     """The result cache: keyed by what determines each result."""
 
@@ -521,6 +588,31 @@ class Cache(unittest.TestCase):
         # (the core is elaborated again: it gives fx_ibuf its parameters)
         self.assertEqual({b for k, b in ran_jobs(proc.stderr) if k not in ("discover", "elaborate")},
                          {"fx_ibuf"})
+
+    def test_xilinx_starts_from_the_generic_coarse_netlist(self):
+        # the xilinx job of a block reads the netlist its generic job wrote
+        # at the end of the shared coarse steps, so it runs after it ...
+        first = self.flow("a", "--cache", self.cache)
+        order = [(m.group(1), m.group(2)) for m in
+                 re.finditer(r"^area: ran (\S+) ([A-Za-z_]\w*)\[", first.stderr, re.M)]
+        for block in ("fx_core", "fx_ibuf", "fx_extra"):
+            self.assertLess(order.index(("generic", block)), order.index(("xilinx", block)))
+        # ... and from a cached one: with only its own result gone, it alone
+        # runs again, and the tables are the same
+        xilinx_dirs = []
+        for root, _, files in os.walk(self.cache):
+            if "xilinx.ys" in files:
+                with open(os.path.join(root, "xilinx.ys"), encoding="utf-8") as f:
+                    script = f.read()
+                self.assertIn("coarse.il", script)
+                self.assertNotIn("read_verilog -sv", script)
+                if re.search(r"-top fx_ibuf\b", script):
+                    xilinx_dirs.append(root)
+        self.assertEqual(len(xilinx_dirs), 1)
+        shutil.rmtree(xilinx_dirs[0])
+        again = self.flow("b", "--cache", self.cache)
+        self.assertEqual(ran_jobs(again.stderr), {("xilinx", "fx_ibuf")})
+        self.assertEqual(self.tables("a"), self.tables("b"))
 
     def test_parameters_are_part_of_the_key(self):
         self.flow("a", "--cache", self.cache)
