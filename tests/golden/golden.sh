@@ -35,7 +35,9 @@ case $mode in check|update) ;; *) echo "golden.sh: unknown mode '$mode'"; exit 2
 presets="kepler-k20x fermi-gtx480 si-7970"
 rtl_presets="kepler-k20x fermi-gtx480"     # presets with a Verilated variant
 policies="lrr gto two-level swl:2"
-nobarrier="vectoradd gemm 2mm jacobi2d conv2d mvt atax bicg bfs spmv kmeans binarysearch inlinemath gesummv syrk syr2k 3mm 3dconv fdtd2d streamcluster particlefilter lbm iix"
+# the benchmarks swl:2 runs (no barrier), one list for every suite that
+# compares against the swl:2 golden files (tests/haws/haws-suite.sh too)
+nobarrier=$(cat tests/golden/nobarrier.list)
 # The runs must not pick up a caller's settings (SMCOSIM_SET, SMCOSIM_SEED, ...).
 for v in $(compgen -e | grep '^SMCOSIM_'); do unset "$v"; done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
