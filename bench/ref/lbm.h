@@ -46,6 +46,15 @@ enum { LBM_FLUID = 0, LBM_OBSTACLE = 1, LBM_ACCEL = 2 };
     D(16, 1, 0, -1, LBM_W2, 17) D(17, -1, 0, 1, LBM_W2, 16)                  \
     D(18, -1, 0, -1, LBM_W2, 15)
 
+/* The directions as a table (the host's reference and inputs use it; the
+ * kernel spells them out as bit masks). */
+typedef struct lbm_dir_t { int dx, dy, dz; float w; int opp; } lbm_dir_t;
+static const lbm_dir_t lbm_dir[LBM_Q] = {
+#define LBM_DIR_(e, x, y, z, we, op) { x, y, z, we, op },
+    LBM_DIRS(LBM_DIR_)
+#undef LBM_DIR_
+};
+
 static const bench_params lbm_presets[3] = {
     { 32, 1, BENCH_DEFAULT_SEED },
     { 64, 2, BENCH_DEFAULT_SEED },
@@ -72,11 +81,6 @@ static inline size_t lbm_cells(int n) { return (size_t)n * n * (n / 4); }
  * (w_e) times 1 +- 5 %. */
 static inline void lbm_inputs(const bench_params *p, int32_t *flags, float *f)
 {
-    static const float w[LBM_Q] = {
-#define LBM_W_(e, dx, dy, dz, we, op) we,
-        LBM_DIRS(LBM_W_)
-#undef LBM_W_
-    };
     bench_rng r = bench_rng_make(p->seed);
     int n = p->n, nz = n / 4;
     size_t cells = lbm_cells(n);
@@ -89,37 +93,12 @@ static inline void lbm_inputs(const bench_params *p, int32_t *flags, float *f)
             }
     for (int e = 0; e < LBM_Q; e++)
         for (size_t c = 0; c < cells; c++)
-            f[(size_t)e * cells + c] = w[e] * bench_rand_float(&r, 0.95f, 1.05f);
+            f[(size_t)e * cells + c] = lbm_dir[e].w * bench_rand_float(&r, 0.95f, 1.05f);
 }
 
 /* One time step src -> dst (float, the kernel's order). */
 static inline void lbm_step_ref(int n, const int32_t *flags, const float *src, float *dst)
 {
-    static const int dx[LBM_Q] = {
-#define LBM_X_(e, x, y, z, we, op) x,
-        LBM_DIRS(LBM_X_)
-#undef LBM_X_
-    };
-    static const int dy[LBM_Q] = {
-#define LBM_Y_(e, x, y, z, we, op) y,
-        LBM_DIRS(LBM_Y_)
-#undef LBM_Y_
-    };
-    static const int dz[LBM_Q] = {
-#define LBM_Z_(e, x, y, z, we, op) z,
-        LBM_DIRS(LBM_Z_)
-#undef LBM_Z_
-    };
-    static const float w[LBM_Q] = {
-#define LBM_W_(e, x, y, z, we, op) we,
-        LBM_DIRS(LBM_W_)
-#undef LBM_W_
-    };
-    static const int opp[LBM_Q] = {
-#define LBM_O_(e, x, y, z, we, op) op,
-        LBM_DIRS(LBM_O_)
-#undef LBM_O_
-    };
     int nx = n, ny = n, nz = n / 4;
     size_t cells = lbm_cells(n);
     for (int z = 0; z < nz; z++)
@@ -134,8 +113,10 @@ static inline void lbm_step_ref(int n, const int32_t *flags, const float *src, f
     ((size_t)((x + (sx) + nx) % nx) +                                             \
      (size_t)nx * ((size_t)((y + (sy) + ny) % ny) + (size_t)ny * ((z + (sz) + nz) % nz)))
                 if (flags[c] == LBM_OBSTACLE) {
-                    for (int e = 0; e < LBM_Q; e++)
-                        dst[(size_t)opp[e] * cells + LBM_NB(-dx[e], -dy[e], -dz[e])] = f[e];
+                    for (int e = 0; e < LBM_Q; e++) {
+                        const lbm_dir_t *d = &lbm_dir[e];
+                        dst[(size_t)d->opp * cells + LBM_NB(-d->dx, -d->dy, -d->dz)] = f[e];
+                    }
                     continue;
                 }
                 float rho = f[0];
@@ -143,12 +124,12 @@ static inline void lbm_step_ref(int n, const int32_t *flags, const float *src, f
                     rho = rho + f[e];
                 float ux = 0.0f, uy = 0.0f, uz = 0.0f;
                 for (int e = 0; e < LBM_Q; e++) {
-                    if (dx[e] > 0) ux = ux + f[e];
-                    if (dx[e] < 0) ux = ux - f[e];
-                    if (dy[e] > 0) uy = uy + f[e];
-                    if (dy[e] < 0) uy = uy - f[e];
-                    if (dz[e] > 0) uz = uz + f[e];
-                    if (dz[e] < 0) uz = uz - f[e];
+                    if (lbm_dir[e].dx > 0) ux = ux + f[e];
+                    if (lbm_dir[e].dx < 0) ux = ux - f[e];
+                    if (lbm_dir[e].dy > 0) uy = uy + f[e];
+                    if (lbm_dir[e].dy < 0) uy = uy - f[e];
+                    if (lbm_dir[e].dz > 0) uz = uz + f[e];
+                    if (lbm_dir[e].dz < 0) uz = uz - f[e];
                 }
                 ux = ux / rho;
                 uy = uy / rho;
@@ -164,18 +145,18 @@ static inline void lbm_step_ref(int n, const int32_t *flags, const float *src, f
                 u2 = 1.5f * u2;
                 for (int e = 0; e < LBM_Q; e++) {
                     float eu = 0.0f;
-                    if (dx[e] > 0) eu = eu + ux;
-                    if (dx[e] < 0) eu = eu - ux;
-                    if (dy[e] > 0) eu = eu + uy;
-                    if (dy[e] < 0) eu = eu - uy;
-                    if (dz[e] > 0) eu = eu + uz;
-                    if (dz[e] < 0) eu = eu - uz;
+                    if (lbm_dir[e].dx > 0) eu = eu + ux;
+                    if (lbm_dir[e].dx < 0) eu = eu - ux;
+                    if (lbm_dir[e].dy > 0) eu = eu + uy;
+                    if (lbm_dir[e].dy < 0) eu = eu - uy;
+                    if (lbm_dir[e].dz > 0) eu = eu + uz;
+                    if (lbm_dir[e].dz < 0) eu = eu - uz;
                     float t = 1.0f + 3.0f * eu;
                     t = t + 4.5f * (eu * eu);
                     t = t - u2;
-                    float feq = (w[e] * rho) * t;
+                    float feq = (lbm_dir[e].w * rho) * t;
                     float fn = f[e] + LBM_OMEGA * (feq - f[e]);
-                    dst[(size_t)e * cells + LBM_NB(dx[e], dy[e], dz[e])] = fn;
+                    dst[(size_t)e * cells + LBM_NB(lbm_dir[e].dx, lbm_dir[e].dy, lbm_dir[e].dz)] = fn;
                 }
 #undef LBM_NB
             }
