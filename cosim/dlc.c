@@ -96,10 +96,7 @@ void dlc_clear(dlc *d)
 void dlc_fill(dlc *d, uint32_t pc, unsigned acc, unsigned sets)
 {
     d->edges++;
-    if (acc > DLC_FILL_MAX)
-        acc = DLC_FILL_MAX;
-    if (sets > DLC_FILL_MAX)
-        sets = DLC_FILL_MAX;
+    /* (each half saturates acc and sets at its 7-bit ports) */
     if (d->kind != DLC_RTL)
         dlc_cmodel_fill(&d->c, pc, acc, sets);
     if (d->rtl)
@@ -110,8 +107,6 @@ void dlc_fill(dlc *d, uint32_t pc, unsigned acc, unsigned sets)
 int dlc_lookup(dlc *d, unsigned port, uint32_t pc, int *assoc)
 {
     int a = 0, hit = 0;
-    if (port >= d->ports)
-        port = d->ports - 1;    /* callers pass 0..ports-1; never out of the model */
     if (d->kind != DLC_RTL) {
         const dlc_entry *e = dlc_cmodel_find(&d->c, pc);
         hit = e != NULL;

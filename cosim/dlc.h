@@ -54,7 +54,7 @@ typedef struct dlc_cmodel {
 
 void dlc_cmodel_init(dlc_cmodel *m, unsigned entries);   /* empty */
 void dlc_cmodel_clear(dlc_cmodel *m);
-/* acc, sets <= DLC_FILL_MAX (the caller saturates). */
+/* acc and sets above DLC_FILL_MAX saturate there (the RTL's 7-bit ports). */
 void dlc_cmodel_fill(dlc_cmodel *m, uint32_t pc, unsigned acc, unsigned sets);
 const dlc_entry *dlc_cmodel_find(const dlc_cmodel *m, uint32_t pc);
 
@@ -72,7 +72,8 @@ void dlc_close(dlc *d);
 void dlc_clear(dlc *d);
 /* acc and sets above DLC_FILL_MAX saturate there. */
 void dlc_fill(dlc *d, uint32_t pc, unsigned acc, unsigned sets);
-/* 1 when pc has an entry (then *assoc, when not NULL, is its bit), else 0. */
+/* port: 0..ports-1. 1 when pc has an entry (then *assoc, when not NULL, is
+ * its bit), else 0. */
 int dlc_lookup(dlc *d, unsigned port, uint32_t pc, int *assoc);
 unsigned dlc_count(dlc *d);
 /* "" while the two halves of a lockstep DLC agree; else the first

@@ -154,7 +154,8 @@ static int open_dlcs(timing_gpu *g, char *err, size_t errlen)
         g->sm[i].dlc = dlc_open(kind, g->oaws.dlc_entries, g->cfg.num_schedulers + 1, e2,
                                 sizeof e2);
         if (!g->sm[i].dlc) {
-            snprintf(err, errlen, "sched.oaws_dlc_entries = %u: %s", g->oaws.dlc_entries, e2);
+            snprintf(err, errlen, "OAWS DLC (sched.oaws_dlc_entries = %u): %s",
+                     g->oaws.dlc_entries, e2);
             return -1;
         }
     }
