@@ -19,7 +19,7 @@ for v in $(compgen -e | grep '^SMCOSIM_'); do unset "$v"; done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 all="vectoradd matmul transpose scalarprod bitonic fwt histogram scan gemm 2mm jacobi2d conv2d mvt atax bicg bfs spmv kmeans binarysearch dct dwthaar1d fft reduction inlinemath"
-nobarrier="vectoradd gemm 2mm jacobi2d conv2d mvt atax bicg bfs spmv kmeans binarysearch inlinemath"
+nobarrier=$(cat tests/golden/nobarrier.list)   # swl:2 runs only these (no barrier)
 # name|overrides|benchmarks (bitonic and fwt use 16-warp blocks: not on 8 warps).
 # One scheduler with the preset's pool of 8 and 16-warp blocks (bitonic, fwt):
 # barrier waiters must leave the two-level pool, else these hang
