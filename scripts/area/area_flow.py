@@ -39,6 +39,7 @@ succeeded, so a failed run never leaves a partial table.
 import argparse
 import concurrent.futures
 import csv
+import decimal
 import hashlib
 import io
 import json
@@ -315,9 +316,12 @@ class Job:
     directory d and returns the job's result (JSON); files it leaves in d
     stay with the result (netlists that later jobs read)."""
 
-    def __init__(self, kind, label, key_parts, build, deps=(), cost=1.0):
+    def __init__(self, kind, label, key_parts, build, deps=(), cost=1.0, in_process=False):
         self.kind, self.label, self.build = kind, label, build
         self.deps, self.cost = list(deps), cost
+        # runs in this Python process (no tool): one such job at a time, as
+        # two would take turns at Python's global lock
+        self.in_process = in_process
         self.key = digest([FLOW_HASH, kind, key_parts])
         self.dir = None
         self.result = None
@@ -402,7 +406,8 @@ class Runner:
                             done.add(j)
                             self.hits += 1
                             progressed = True
-                        elif len(running) < self.workers:
+                        elif len(running) < self.workers and not (
+                                j.in_process and any(r.in_process for r in running.values())):
                             pending.remove(j)
                             running[ex.submit(self._execute, j)] = j
                 if not running:
@@ -666,6 +671,7 @@ class Design:
         self.versions = versions
         self.liberty_hash = sha256_file(liberty)
         self.units = {}
+        self.libraries = {}                        # kind -> its library_job
 
 
     def elaborate(self, roots):
@@ -790,24 +796,24 @@ class Design:
             return r
 
         def nangate(job, d):
-            gen = job.deps[0]
-            stat, il = os.path.join(d, "nangate.txt"), os.path.join(d, "nangate.il")
-            lib = self.liberty
+            gen, lib = job.deps[0], job.deps[1].result
+            stat, blif = os.path.join(d, "nangate.txt"), os.path.join(d, "nangate.blif")
             yosys("\n".join([f"read_rtlil {os.path.join(gen.dir, 'generic.il')}",
-                             "dffunmap", f"dfflibmap -liberty {lib}", f"abc -liberty {lib}",
-                             "opt_clean", "delete =A:blackbox", f"write_rtlil {il}"]
-                            + drop_kids + [f"tee -q -o {stat} stat -liberty {lib}"]) + "\n",
-                  d, "nangate", f"Yosys Nangate45 mapping of {u.label}", cwd=rtl.dir)
-            return nangate_figures(stat, u.block)
+                             "dffunmap", f"dfflibmap -liberty {self.liberty}",
+                             f"abc -liberty {self.liberty}", "opt_clean",
+                             "delete =A:blackbox", f"write_blif -conn {blif}"]
+                            + drop_kids + [f"tee -q -o {stat} stat -liberty {self.liberty}"])
+                  + "\n", d, "nangate", f"Yosys Nangate45 mapping of {u.label}", cwd=rtl.dir)
+            return nangate_figures(stat, u.block, lib)
 
         def xilinx(job, d):
-            stat, il = os.path.join(d, "xilinx.json"), os.path.join(d, "xilinx.il")
+            stat, blif = os.path.join(d, "xilinx.json"), os.path.join(d, "xilinx.blif")
             coarse = os.path.join(job.deps[0].dir, "coarse.il")
             with open(coarse, encoding="utf-8") as f:
                 memories = any(re.match(r"\s*cell \$mem", line) for line in f)
             # out of context (no I/O or clock buffers): a block is not a chip
             yosys("\n".join(synth_xilinx_script(u.block, coarse, memories) + [
-                                    "delete =A:blackbox", f"write_rtlil {il}"]
+                                    "delete =A:blackbox", f"write_blif -conn {blif}"]
                             + drop_kids + [f"tee -q -o {stat} stat -json"]) + "\n",
                   d, "xilinx", f"Yosys synth_xilinx of {u.label}", cwd=rtl.dir)
             return xilinx_figures(stat, u.block)
@@ -819,7 +825,7 @@ class Design:
         j["generic"] = Job("generic", u.label, ident, generic, cost=size * 3)
         j["cmos"] = Job("cmos", u.label, [j["generic"].key], cmos, [j["generic"]], size / 2)
         j["nangate"] = Job("nangate", u.label, [j["generic"].key, self.liberty_hash],
-                           nangate, [j["generic"]], size / 2)
+                           nangate, [j["generic"], self.library_job("nangate")], size / 2)
         # xilinx starts from generic's coarse netlist (synth_xilinx_script)
         j["xilinx"] = Job("xilinx", u.label, [j["generic"].key], xilinx, [j["generic"]],
                           cost=size)
@@ -833,8 +839,8 @@ class Design:
         """A block with sub-blocks as a whole: its `kind` netlist and those
         below it, flattened, with what no longer drives anything removed
         (`opt_clean`: e.g. a sub-block's register whose output the block
-        does not read), then measured as one module (Yosys for nangate and
-        xilinx, compose_cmos for cmos)."""
+        does not read), then measured as one module, in Python (kept_cells
+        and compose_cmos, compose_nangate, compose_xilinx)."""
         refs, order = {}, []          # name Yosys gives a sub-block -> its unit
         def walk(v):
             for n, k, _ in v.kids:
@@ -845,45 +851,51 @@ class Design:
         walk(u)
         net = {id(v): self.jobs_of(v)[kind] for v in u.subtree()}
         deps = list(dict.fromkeys(net.values()))
-
-        def build_cmos(job, d):
-            # flatten, remove what drives nothing and measure, in Python from
-            # the blocks' BLIF netlists (compose_cmos; Yosys's flatten and
-            # opt_clean took most of the flow's longest jobs)
-            return compose_cmos(os.path.join(net[id(u)].dir, "cmos.blif"),
-                                {blif_name(n): os.path.join(net[id(refs[n])].dir, "cmos.blif")
-                                 for n in order}, u.block)
+        if kind != "cmos":
+            deps.append(self.library_job(kind))
 
         def build(job, d):
-            stat = os.path.join(d, "stat.txt")
-            # the cell library, so that the checks and opt_clean know each
-            # cell's ports
-            script = {"nangate": [f"read_liberty -lib {self.liberty}"],
-                      "xilinx": ["read_verilog -lib +/xilinx/cells_sim.v"]}[kind]
-            script.append(f"read_rtlil {os.path.join(net[id(u)].dir, kind + '.il')}")
-            # each netlist's module has its block's name: read it and give it
-            # the name its parent uses (plain names last, so none is taken)
-            for n in sorted(order, key=lambda n: (n == refs[n].block, n)):
-                k = refs[n]
-                script.append(f"read_rtlil {os.path.join(net[id(k)].dir, kind + '.il')}")
-                if n != k.block:
-                    script.append(f"rename {k.block} {n}")
-            script += [f"hierarchy -check -top {u.block}", "flatten", "opt_clean"]
-            if kind == "nangate":
-                script.append(f"tee -q -o {stat} stat -liberty {self.liberty}")
-            else:
-                script.append(f"tee -q -o {stat} stat -json")
-            yosys("\n".join(script) + "\n", d, "whole", f"Yosys {kind} netlist of {u.label} "
-                  "as a whole", cwd=self.rtl.dir)
-            if kind == "nangate":
-                return nangate_figures(stat, u.block)
-            return xilinx_figures(stat, u.block)
+            # flatten, remove what drives nothing and measure, in Python from
+            # the blocks' BLIF netlists (kept_cells; Yosys's read_rtlil,
+            # flatten and opt_clean took most of the flow's longest jobs)
+            top = os.path.join(net[id(u)].dir, kind + ".blif")
+            kids = {blif_name(n): os.path.join(net[id(refs[n])].dir, kind + ".blif")
+                    for n in order}
+            if kind == "cmos":
+                return compose_cmos(top, kids, u.block)
+            compose = {"nangate": compose_nangate, "xilinx": compose_xilinx}[kind]
+            return compose(top, kids, u.block, job.deps[-1].result)
 
         key = [[n, refs[n].label] for n in order] + [j.key for j in deps]
-        if kind == "nangate":
-            key.append(self.liberty_hash)
-        return Job("whole-" + kind, u.label, key, build_cmos if kind == "cmos" else build, deps,
-                   cost=sum(v.ncells for v in u.subtree()) / 20)
+        return Job("whole-" + kind, u.label, key, build, deps,
+                   cost=sum(v.ncells for v in u.subtree()) / 20, in_process=True)
+
+    def library_job(self, kind):
+        """The cells a `kind` netlist is made of: each cell type's output
+        ports (Yosys reads the cell library and writes its interfaces), and
+        for nangate each cell's Liberty area."""
+        if kind in self.libraries:
+            return self.libraries[kind]
+        read = {"nangate": f"read_liberty -lib {self.liberty}",
+                "xilinx": "read_verilog -lib +/xilinx/cells_sim.v\nblackbox =A:whitebox"}[kind]
+
+        def build(job, d):
+            ports = os.path.join(d, "cells.json")
+            yosys(f"{read}\nwrite_json {ports}\n", d, "library",
+                  f"Yosys reading the {kind} cell library", cwd=self.rtl.dir)
+            with open(ports, encoding="utf-8") as f:
+                mods = json.load(f)["modules"]
+            os.unlink(ports)
+            r = {"outputs": {t: sorted(n for n, q in m["ports"].items()
+                                       if q["direction"] != "input")
+                             for t, m in mods.items()}}
+            if kind == "nangate":
+                r["areas"] = liberty_areas(self.liberty)
+            return r
+
+        key = [kind, self.versions["yosys"]] + ([self.liberty_hash] if kind == "nangate" else [])
+        self.libraries[kind] = Job("library", kind, key, build, cost=10 ** 9)
+        return self.libraries[kind]
 
     def fmax_job(self, u):
         """Fmax of the whole block on an iCE40 HX8K (the block wrapped in shift
@@ -914,7 +926,10 @@ def cmos_figures(stat, module):
             "transistors": transistors(c, module, stat)}
 
 
-def nangate_figures(stat, module):
+def nangate_figures(stat, module, library):
+    """The chip area of a `stat -liberty`, checked against the cells it
+    lists times their areas as the flow reads them from the Liberty file
+    (liberty_areas; the whole blocks are summed that way)."""
     with open(stat, encoding="utf-8") as f:
         text = f.read()
     unmapped = sorted({l.split()[0] for l in text.splitlines()
@@ -926,11 +941,21 @@ def nangate_figures(stat, module):
                   + r"':\s+([0-9.]+)", text)
     if not m:
         raise FlowError(f"{stat}: no chip area for module '{module}'")
-    return {"area45_um2": float(m.group(1))}
+    area = float(m.group(1))
+    counts = {t: int(n) for t, n in re.findall(r"^\s+(\S+)\s+(\d+)$", text, flags=re.M)
+              if t in library["areas"]}
+    if abs(liberty_area(counts, library, stat) - area) > 1e-6 * area + 1e-3:
+        raise FlowError(f"{stat}: the cells' Liberty areas as the flow reads them add up to "
+                        f"{liberty_area(counts, library, stat):.6f}, not Yosys's {area:.6f}")
+    return {"area45_um2": area}
 
 
 def xilinx_figures(stat, module):
-    x = stats_of(load_stat_json(stat), module, stat)["cells"]
+    return xilinx_counts(stats_of(load_stat_json(stat), module, stat)["cells"])
+
+
+def xilinx_counts(x):
+    """LUT, LUTRAM, FF, CARRY and block-RAM counts of {cell type: count}."""
     return {"lut": count(x, r"^LUT[1-6]$"), "lutram": count(x, r"^RAM\d+[MSX]"),
             "ff": count(x, r"^FD[A-Z]*$"), "carry": count(x, r"^CARRY"),
             "bram": sum(n * (0.5 if "18" in t else 1.0) for t, n in x.items()
@@ -960,7 +985,7 @@ CMOS_TRANSISTORS = {"$_NOT_": 2, "$_NAND_": 4, "$_NOR_": 4, "$_BUF_": 1,
 FF_CELL = re.compile(r"\$_(DFF|DFFE|SDFF|SDFFE|SDFFCE|ALDFF|ALDFFE|DFFSR|DFFSRE|"
                      r"DLATCH|DLATCHSR|SR)_")
 
-_blif_cache, _blif_lock = {}, threading.Lock()
+_netlist_cache, _netlist_lock = {}, threading.Lock()
 
 
 def blif_name(name):
@@ -968,56 +993,83 @@ def blif_name(name):
     return re.sub(r"[#=<>]", "?", name)
 
 
-def parse_blif(path):
-    """(model, inputs, outputs, cells [(type, {pin: net})], conns [(a, b)])
-    of a one-model BLIF that Yosys wrote (`write_blif -icells -conn`).  A
-    block's netlist is read once per run however many blocks above it use
-    it (the cache directories never change)."""
-    with _blif_lock:
-        if path in _blif_cache:
-            return _blif_cache[path]
-    model, inputs, outputs, cells, conns = None, [], [], [], []
+class Netlist:
+    """A one-model BLIF netlist that Yosys wrote (`write_blif -conn`),
+    ready to be flattened: its nets numbered 0..nets-1 (one number per
+    name), `ports` {port bit name: net}, `outputs` the output port nets,
+    `conns` the nets `.conn` joins, `cells` its library cells as (type,
+    output nets, input nets) and `subs` its sub-blocks as (type, [(pin,
+    net)])."""
+
+    __slots__ = ("model", "nets", "ports", "outputs", "conns", "cells", "subs")
+
+
+def read_netlist(path, is_block, outputs_of):
+    """The Netlist of a BLIF file.  `is_block(type)`: whether a .subckt is a
+    sub-block (else a library cell); `outputs_of(type, path)`: a cell
+    type's output ports (a pin `CO[2]` is bit 2 of port `CO`).  A block's
+    netlist is read once per run however many blocks above it use it (the
+    cache directories never change)."""
+    with _netlist_lock:
+        if path in _netlist_cache:
+            return _netlist_cache[path]
+    ids, port_of = {}, {}
+
+    def nid(name):
+        n = ids.get(name)
+        if n is None:
+            n = ids[name] = len(ids)
+        return n
+    nl = Netlist()
+    nl.model, inputs, outputs, nl.conns, nl.cells, nl.subs = None, [], [], [], [], []
     with open(path, encoding="utf-8") as f:
         text = f.read().replace("\\\n", " ")
     for line in text.split("\n"):
         if line.startswith(".subckt") or line.startswith(".gate"):
             parts = line.split()
-            cells.append((parts[1], dict(p.split("=", 1) for p in parts[2:])))
+            typ, pins = parts[1], [p.split("=", 1) for p in parts[2:]]
+            if is_block(typ):
+                nl.subs.append((typ, [(p, nid(v)) for p, v in pins]))
+                continue
+            outs, ys, xs = outputs_of(typ, path), [], []
+            for p, v in pins:
+                port = port_of.get(p)
+                if port is None:
+                    port = port_of[p] = re.sub(r"\[\d+\]$", "", p)
+                (ys if port in outs else xs).append(nid(v))
+            nl.cells.append((typ, ys, xs))
         elif line.startswith(".conn"):
             _, a, b = line.split()
-            conns.append((a, b))
+            nl.conns.append((nid(a), nid(b)))
         elif line.startswith(".inputs"):
             inputs += line.split()[1:]
         elif line.startswith(".outputs"):
             outputs += line.split()[1:]
         elif line.startswith(".model"):
-            if model is not None:
+            if nl.model is not None:
                 raise FlowError(f"{path}: more than one model")
-            model = line.split()[1]
-    parsed = (model, inputs, outputs, cells, conns)
-    with _blif_lock:
-        _blif_cache[path] = parsed
-    return parsed
+            nl.model = line.split()[1]
+    nl.ports = {name: nid(name) for name in inputs + outputs}
+    nl.outputs = [ids[o] for o in outputs]
+    nl.nets = len(ids)
+    with _netlist_lock:
+        _netlist_cache[path] = nl
+    return nl
 
 
-def compose_cmos(top_blif, kid_blifs, module):
-    """Figures of a block as a whole from the NAND2/NOR2/INV netlists of it
+def kept_cells(top_blif, kid_blifs, module, outputs_of, nets=True):
+    """The cells of a block as a whole, from the gate netlists (BLIF) of it
     and its sub-blocks: the netlists flattened (a .subckt named in
     `kid_blifs` is replaced by that netlist), then what Yosys `opt_clean`
-    removes after `flatten` removed (every gate and flip-flop whose output
-    reaches no output port of the block, through gates and flip-flops that
-    are kept), then counted as `stat -tech cmos` counts (storage bits,
-    gates, transistors), and the logic depth: the most gates on a path from
-    an input port or a flip-flop output to an output port or a flip-flop
-    input (Yosys `ltp -noff`'s "length").  Done here, not in Yosys, because
-    Yosys's flatten, opt_clean and ltp on the whole core took the flow's
-    longest jobs (docs/area.md, "Where the time goes"); the figures are the
-    same (checked on both presets)."""
+    removes after `flatten` removed: every cell none of whose outputs
+    reaches an output port of the block, through cells that are kept.
+    `outputs_of(type, path)`: the output ports of a cell type.  Returns the
+    kept cells as (type, output nets, input nets), each net a number,
+    connected nets one number (only the types with nets=False).  Done
+    here, not in Yosys, because Yosys's flatten and opt_clean over the whole
+    core took the flow's longest jobs (docs/area.md, "Where the time goes");
+    the figures are Yosys's (checked on both presets)."""
     parent = []
-
-    def new_net():
-        parent.append(len(parent))
-        return len(parent) - 1
 
     def find(n):
         root = n
@@ -1032,41 +1084,33 @@ def compose_cmos(top_blif, kid_blifs, module):
         if ra != rb:
             parent[rb] = ra
 
-    cells = []                                     # (type, output net, input nets)
+    cells = []                                     # (cell of a Netlist, its first net)
+
+    def is_block(typ):
+        return typ in kid_blifs
 
     def instantiate(path, binding):
-        model, inputs, outputs, mcells, conns = parse_blif(path)
-        local = {}
+        nl = read_netlist(path, is_block, outputs_of)
+        base = len(parent)
+        parent.extend(range(base, base + nl.nets))
+        for pin, n in binding:
+            local = nl.ports.get(pin)
+            if local is not None:
+                union(base + local, n)
+        for a, b in nl.conns:
+            union(base + a, base + b)
+        for typ, pins in nl.subs:
+            instantiate(kid_blifs[typ], [(p, base + v) for p, v in pins])
+        cells.extend((c, base) for c in nl.cells)
+        return nl.model, [base + o for o in nl.outputs]
 
-        def net(name):
-            n = local.get(name)
-            if n is None:
-                n = local[name] = new_net()
-            return n
-        for pin, n in binding.items():
-            if pin in local:
-                union(local[pin], n)
-            else:
-                local[pin] = n
-        for a, b in conns:
-            union(net(a), net(b))
-        for typ, pins in mcells:
-            if typ in kid_blifs:
-                instantiate(kid_blifs[typ], {p: net(v) for p, v in pins.items()})
-                continue
-            out = "Q" if FF_CELL.match(typ) else "Y"
-            if out not in pins:
-                raise FlowError(f"{path}: cell type {typ} has no output {out}; cannot "
-                                "measure the netlist")
-            cells.append((typ, net(pins[out]), [net(v) for p, v in pins.items() if p != out]))
-        return model, [net(o) for o in outputs]
-
-    model, outs = instantiate(top_blif, {})
+    model, outs = instantiate(top_blif, [])
     if model != module:
         raise FlowError(f"{top_blif}: no netlist of module '{module}'")
     driver = {}
-    for i, (_, y, _) in enumerate(cells):
-        driver[find(y)] = i
+    for i, ((_, ys, _), base) in enumerate(cells):
+        for y in ys:
+            driver[find(base + y)] = i
     # opt_clean: keep what an output port needs, through kept cells
     kept = bytearray(len(cells))
     todo, seen = [find(o) for o in outs], set()
@@ -1078,22 +1122,104 @@ def compose_cmos(top_blif, kid_blifs, module):
         i = driver.get(n)
         if i is not None and not kept[i]:
             kept[i] = 1
-            todo.extend(find(x) for x in cells[i][2])
+            (_, _, xs), base = cells[i]
+            todo.extend(find(base + x) for x in xs)
+    if not nets:
+        return [c[0] for i, (c, _) in enumerate(cells) if kept[i]]
+    return [(typ, [find(base + y) for y in ys], [find(base + x) for x in xs])
+            for i, ((typ, ys, xs), base) in enumerate(cells) if kept[i]]
+
+
+def compose_cmos(top_blif, kid_blifs, module):
+    """Figures of a block as a whole from the NAND2/NOR2/INV netlists of it
+    and its sub-blocks (kept_cells), counted as `stat -tech cmos` counts
+    (storage bits, gates, transistors), and the logic depth: the most gates
+    on a path from an input port or a flip-flop output to an output port or
+    a flip-flop input (Yosys `ltp -noff`'s "length")."""
+    def outputs_of(typ, path):
+        if typ not in CMOS_TRANSISTORS:
+            raise FlowError(f"{path}: cell type {typ} has no CMOS transistor count")
+        return ("Q",) if FF_CELL.match(typ) else ("Y",)
+
     storage = gates = trans = 0
     gates_of = {}                                  # kept gate: output -> inputs
-    for i, (typ, y, ins) in enumerate(cells):
-        if not kept[i]:
-            continue
-        if typ not in CMOS_TRANSISTORS:
-            raise FlowError(f"{top_blif}: cell type {typ} has no CMOS transistor count")
+    for typ, ys, xs in kept_cells(top_blif, kid_blifs, module, outputs_of):
         trans += CMOS_TRANSISTORS[typ]
         if FF_CELL.match(typ):
             storage += 1
         else:
             gates += 1
-            gates_of[find(y)] = [find(x) for x in ins]
+            gates_of[ys[0]] = xs
     return {"storage_bits": storage, "gates": gates, "transistors": trans,
             "depth": logic_depth(gates_of, top_blif)}
+
+
+def cell_counts(types):
+    counts = {}
+    for typ in types:
+        counts[typ] = counts.get(typ, 0) + 1
+    return counts
+
+
+def compose_nangate(top_blif, kid_blifs, module, library):
+    """The 45 nm area of a block as a whole from the Nangate45 netlists of it
+    and its sub-blocks (kept_cells): the sum of its kept cells' Liberty
+    areas, as Yosys `stat -liberty` sums them (`library`: a cell_library
+    result with the areas)."""
+    counts = cell_counts(kept_cells(top_blif, kid_blifs, module,
+                                    library_outputs(library), nets=False))
+    return {"area45_um2": liberty_area(counts, library, top_blif)}
+
+
+def compose_xilinx(top_blif, kid_blifs, module, library):
+    """The 7-series cell counts of a block as a whole from the synth_xilinx
+    netlists of it and its sub-blocks (kept_cells)."""
+    return xilinx_counts(cell_counts(kept_cells(top_blif, kid_blifs, module,
+                                                library_outputs(library), nets=False)))
+
+
+def library_outputs(library):
+    outputs = {t: frozenset(p) for t, p in library["outputs"].items()}
+
+    def outputs_of(typ, path):
+        o = outputs.get(typ)
+        if o is None:
+            raise FlowError(f"{path}: cell type {typ} is not in the cell library")
+        return o
+    return outputs_of
+
+
+def liberty_area(counts, library, what):
+    """Sum of count x area per cell type, exact in decimal (every Liberty
+    area is a decimal number), as a float."""
+    total = decimal.Decimal(0)
+    for typ, n in counts.items():
+        a = library["areas"].get(typ)
+        if a is None:
+            raise FlowError(f"{what}: cell type {typ} has no area in the Liberty file")
+        total += decimal.Decimal(a) * n
+    return float(total)
+
+
+def liberty_areas(path):
+    """{cell: area as written} of a Liberty file: the first `area : X;` in
+    each `cell (NAME) { ... }` group at the group's own level.  Checked
+    against Yosys's `stat -liberty` on every block (the nangate job)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = re.sub(r"/\*.*?\*/", " ", f.read(), flags=re.S)
+    areas, stack = {}, []                          # stack: the open groups' cell names
+    for t in re.finditer(r"\bcell\s*\(\s*\"?([^\s\")]+)\"?\s*\)\s*\{|\{|\}|"
+                         r"\barea\s*:\s*\"?([0-9.eE+-]+)\"?\s*;", text):
+        if t.group(1):
+            stack.append(t.group(1))
+        elif t.group(0) == "{":
+            stack.append(None)
+        elif t.group(0) == "}":
+            if stack:
+                stack.pop()
+        elif stack and stack[-1] is not None:
+            areas.setdefault(stack[-1], t.group(2))
+    return areas
 
 
 def logic_depth(gates_of, path):

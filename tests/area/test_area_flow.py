@@ -18,8 +18,9 @@
   docs/area.md ("Macro estimate"), computed here from the RTL's arrays;
 - the xilinx job starts from the generic job's coarse netlist (also when
   that comes from the cache);
-- the whole-block gate figures composed from BLIF netlists (compose_cmos)
-  on netlists counted by hand.
+- the whole-block figures composed from BLIF netlists (compose_cmos,
+  compose_nangate, compose_xilinx) on netlists counted by hand, and the
+  Liberty areas the flow reads.
 
 The formulas below are written from the RTL specifications independently of
 the flow's code; keep them that way.
@@ -510,6 +511,106 @@ class ComposeCmos(unittest.TestCase):
 """)
         self.assertEqual(r, {"storage_bits": 1, "gates": 5,
                              "transistors": 4 + 2 + 2 + 4 + 16 + 4, "depth": 3})
+
+
+class ComposeLibraries(unittest.TestCase):
+    """compose_nangate and compose_xilinx: the whole-block area and cell
+    counts from Liberty and 7-series netlists, whose cells have several
+    outputs (a flip-flop's Q and QN, a CARRY4's CO and O buses): a cell
+    stays when any one of its outputs is read.  Counted by hand."""
+
+    # the flow reads these from Yosys (the `library` job); here by hand
+    NANGATE = {"outputs": {"INV_X1": ["ZN"], "NAND2_X1": ["ZN"], "DFF_X1": ["Q", "QN"]},
+               "areas": {"INV_X1": "0.532", "NAND2_X1": "0.798", "DFF_X1": "4.522"}}
+    XILINX = {"outputs": {"LUT2": ["O"], "FDRE": ["Q"], "CARRY4": ["CO", "O"]}}
+
+    def compose(self, kind, kid, top):
+        flow = self.flow = getattr(self, "flow", None) or load_flow_module()
+        d = tempfile.mkdtemp(prefix="area-compose-")
+        self.addCleanup(shutil.rmtree, d, True)
+        paths = {}
+        for name, text in (("kid", kid), ("top", top)):
+            paths[name] = os.path.join(d, name + ".blif")
+            with open(paths[name], "w", encoding="utf-8") as f:
+                f.write(text)
+        if kind == "nangate":
+            return flow.compose_nangate(paths["top"], {"kid": paths["kid"]}, "top",
+                                        self.NANGATE)
+        return flow.compose_xilinx(paths["top"], {"kid": paths["kid"]}, "top", self.XILINX)
+
+    NG_KID = """.model kid
+.inputs a clk
+.outputs y q qn
+.subckt INV_X1 A=a ZN=n1
+.subckt NAND2_X1 A1=n1 A2=a ZN=y
+.subckt DFF_X1 CK=clk D=n1 Q=q QN=qn
+.subckt DFF_X1 CK=clk D=a Q=q2 QN=qn2
+.end
+"""
+
+    def test_nangate_cell_kept_by_its_second_output(self):
+        # only the kid's qn is read: its flip-flop stays through QN, the INV
+        # feeding it stays, the NAND (y) and the unread second flip-flop go
+        r = self.compose("nangate", self.NG_KID, """.model top
+.inputs i clk
+.outputs o
+.subckt kid a=i clk=clk y=unused q=unused2 qn=w
+.subckt INV_X1 A=w ZN=o
+.end
+""")
+        self.assertAlmostEqual(r["area45_um2"], 4.522 + 0.532 + 0.532, places=9)
+
+    def test_nangate_everything_read(self):
+        r = self.compose("nangate", self.NG_KID, """.model top
+.inputs i clk
+.outputs y q
+.subckt kid a=i clk=clk y=y q=q qn=unused
+.end
+""")
+        self.assertAlmostEqual(r["area45_um2"], 0.532 + 0.798 + 4.522, places=9)
+
+    def test_xilinx_carry_kept_by_one_bit_of_a_bus(self):
+        # the carry chain stays for CO[3] alone; the LUT feeding it stays,
+        # the flip-flop on the unread O[0] goes
+        r = self.compose("xilinx", """.model kid
+.inputs a b c clk
+.outputs co f
+.subckt LUT2 I0=a I1=b O=s
+.subckt CARRY4 CI=c CYINIT=c DI[0]=a S[0]=s S[1]=b CO[0]=x CO[3]=co O[0]=o0
+.subckt FDRE C=clk CE=a R=b D=o0 Q=f
+.end
+""", """.model top
+.inputs a b c clk
+.outputs o
+.subckt kid a=a b=b c=c clk=clk co=o f=unused
+.end
+""")
+        self.assertEqual(r, {"lut": 1, "lutram": 0, "ff": 0, "carry": 1, "bram": 0})
+
+    def test_unknown_cell_type_is_an_error(self):
+        self.flow = load_flow_module()
+        with self.assertRaisesRegex(self.flow.FlowError,
+                                    r"kid\.blif: cell type MUX2_X1 is not in the cell library"):
+            self.compose("nangate", self.NG_KID.replace("INV_X1 A=a ZN=n1",
+                                                        "MUX2_X1 A=a B=a S=a Z=n1"),
+                         ".model top\n.inputs i clk\n.outputs y\n"
+                         ".subckt kid a=i clk=clk y=y q=q qn=qn\n.end\n")
+
+    def test_liberty_areas_reads_each_cell_group_own_area(self):
+        flow = load_flow_module()
+        d = tempfile.mkdtemp(prefix="area-lib-")
+        self.addCleanup(shutil.rmtree, d, True)
+        path = os.path.join(d, "x.lib")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("""library (x) { /* area : 9; */
+  cell (A_X1) { pin (Z) { direction : output; area : 7.0; } area : 1.25; }
+  cell ("B_X2") {
+    area : "2.5" ;
+    leakage_power () { value : 3; }
+  }
+}
+""")
+        self.assertEqual(flow.liberty_areas(path), {"A_X1": "1.25", "B_X2": "2.5"})
 
 
 class Cache(unittest.TestCase):
