@@ -19,8 +19,10 @@
 # The Verilated RTL and the lockstep back end are checked against the same
 # files (their JSON differs only in the "sched" field) on every preset with a
 # Verilated variant, so "C equals RTL" and "nothing moved" are one check.
+# The runs are independent and run in parallel (tests/lib/par.sh).
 set -u
 cd "$(dirname "$0")/../.."
+. tests/lib/par.sh
 build=${1:?usage: golden.sh BUILD_DIR check|update}
 mode=${2:-check}
 backends_checked=${3:-all}
@@ -59,44 +61,52 @@ run_suite() {
 
 # compare NAME GOLDEN NEW: byte-identical, else a per-statistic diff.
 compare() {
-  checks=$((checks + 1))
   if [ ! -f "$2" ]; then
-    echo "FAIL $1: no golden file $2 (run make update-golden and commit it)"; fails=$((fails + 1))
+    echo "FAIL $1: no golden file $2 (run make update-golden and commit it)"; return 1
   elif cmp -s "$2" "$3"; then
     echo "ok   $1"
   else
     echo "FAIL $1: differs from $2"
     python3 tests/golden/golden_diff.py "$2" "$3" | head -40
-    fails=$((fails + 1))
+    return 1
   fi
 }
 
+# one BACKEND PRESET POLICY: run the suite, then compare it with the C
+# golden file (the C model with `update`: rewrite that file)
+one() {
+  local f out
+  f=$(echo "$3" | tr -d :)
+  out=$tmp/$1-$2-$f.json
+  run_suite "$1" "$2" "$3" "$out" || return 1
+  if [ "$mode" = update ]; then
+    mkdir -p "$gold/suite/$2"; cp "$out" "$gold/suite/$2/$f.json"; return
+  fi
+  if [ "$1" = c ]; then
+    compare "suite c/$2/$3" "$gold/suite/$2/$f.json" "$out"
+  else
+    sed -i "s/\"sched\": \"$1\"/\"sched\": \"c\"/" "$out"
+    compare "suite $1/$2/$3 (against the C golden)" "$gold/suite/$2/$f.json" "$out"
+  fi
+}
+
+par_init "$tmp"
 for preset in $presets; do
   for pol in $policies; do
-    f=$(echo "$pol" | tr -d :)
-    out=$tmp/$preset-$f.json
-    if ! run_suite c "$preset" "$pol" "$out"; then fails=$((fails + 1)); continue; fi
-    if [ "$mode" = update ]; then
-      mkdir -p "$gold/suite/$preset"; cp "$out" "$gold/suite/$preset/$f.json"
-    else
-      compare "suite c/$preset/$pol" "$gold/suite/$preset/$f.json" "$out"
-    fi
+    par one c "$preset" "$pol"; checks=$((checks + 1))
   done
 done
-
 if [ "$mode" = check ] && [ "$backends_checked" = all ]; then
   for be in rtl lockstep; do
     for preset in $rtl_presets; do
       for pol in $policies; do
-        f=$(echo "$pol" | tr -d :)
-        out=$tmp/$be-$preset-$f.json
-        if ! run_suite "$be" "$preset" "$pol" "$out"; then fails=$((fails + 1)); continue; fi
-        sed -i "s/\"sched\": \"$be\"/\"sched\": \"c\"/" "$out"
-        compare "suite $be/$preset/$pol (against the C golden)" "$gold/suite/$preset/$f.json" "$out"
+        par one "$be" "$preset" "$pol"; checks=$((checks + 1))
       done
     done
   done
 fi
+par_wait
+fails=$((fails + par_failed))
 
 "$digest" >"$tmp/mem-digest.txt" 2>&1 || { echo "FAIL: mem-digest exited $?"; fails=$((fails + 1)); }
 if [ "$mode" = update ]; then

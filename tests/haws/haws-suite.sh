@@ -8,26 +8,27 @@
 # golden statistics (tests/golden/suite), and its issue slots equal
 # warp-instructions + copies + hinted branches; RTL and lockstep JSON equal
 # the C model's but for the back-end name.
+# The (preset, policy, trigger) groups run in parallel (tests/lib/par.sh).
 #   tests/haws/haws-suite.sh BUILD_DIR [c]     (c: the C model only, for ASan)
 set -u
 cd "$(dirname "$0")/../.."
+. tests/lib/par.sh
 B=${1:-build}
 only=${2:-all}
 bench=$B/bin/smcosim-bench
 for v in $(compgen -e | grep '^SMCOSIM_'); do unset "$v"; done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 nobarrier=$(cat tests/golden/nobarrier.list)   # as tests/golden/golden.sh runs swl:2
-fails=0; runs=0
+runs=0
 
-run() {   # BACKEND PRESET POLICY TRIGGER
-  local names="" out="$tmp/$1-$2-$3-$4.json"
+run() {   # BACKEND PRESET POLICY TRIGGER; fails when a check does
+  local names="" out="$tmp/$1-$2-$3-$4.json" bad=0
   [ "$3" = swl:2 ] && names=$nobarrier
-  runs=$((runs + 1))
   # shellcheck disable=SC2086
   if ! SMC_VERIFY_REGALLOC=1 SMCOSIM_MODE=timing SMCOSIM_SCHED=$1 SMCOSIM_CONFIG=$2 SMCOSIM_POLICY=$3 \
        SMCOSIM_SET="sched.haws=$4" SMCOSIM_JSON=$out "$bench" --size small $names >"$out.log" 2>&1 \
      || ! tail -1 "$out.log" | grep -q ' 0 failed$'; then
-    echo "FAIL: $1 $2 $3 sched.haws=$4:"; grep -v ': PASS' "$out.log" | head -5; fails=$((fails + 1)); return
+    echo "FAIL: $1 $2 $3 sched.haws=$4:"; grep -v ': PASS' "$out.log" | head -5; return 1
   fi
   local gold="tests/golden/suite/$2/${3/:/}.json"
   if ! python3 - "$out" "$gold" "$1" <<'PY'
@@ -48,24 +49,37 @@ for i, (n, g) in enumerate(zip(new, gold)):
     if h["skips"] + h["copies"] != h["hinted_issues"] - h["hinted_branches"] or h["reexec"] != h["hinted_branches"]:
         sys.exit("  launch %d %s: return pass %s does not account for the hinted issues" % (i, n["kernel"], h))
 PY
-  then echo "FAIL: $1 $2 $3 sched.haws=$4 (against $gold)"; fails=$((fails + 1)); fi
+  then echo "FAIL: $1 $2 $3 sched.haws=$4 (against $gold)"; bad=1; fi
   if [ "$1" != c ]; then
     sed 's/"sched": "[a-z]*"/"sched": "X"/' "$out" >"$out.n"
     sed 's/"sched": "[a-z]*"/"sched": "X"/' "$tmp/c-$2-$3-$4.json" >"$out.c"
-    cmp -s "$out.n" "$out.c" || { echo "FAIL: $1 $2 $3 sched.haws=$4: JSON differs from the C model's"; fails=$((fails + 1)); }
+    cmp -s "$out.n" "$out.c" || { echo "FAIL: $1 $2 $3 sched.haws=$4: JSON differs from the C model's"; bad=1; }
   fi
+  return $bad
 }
 
+with_rtl() { [ "$only" != c ] && [ "$1" != si-7970 ]; }
+
+group() {   # PRESET POLICY TRIGGER: the C model, then the RTL and lockstep against it
+  local bad=0
+  run c "$@" || bad=1
+  if with_rtl "$1"; then
+    run rtl "$@" || bad=1
+    run lockstep "$@" || bad=1
+  fi
+  return $bad
+}
+
+par_init "$tmp"
 for preset in kepler-k20x fermi-gtx480 si-7970; do
   for pol in lrr gto two-level swl:2; do
     for trig in warp all; do
-      run c $preset $pol $trig
-      if [ "$only" != c ] && [ $preset != si-7970 ]; then
-        run rtl $preset $pol $trig
-        run lockstep $preset $pol $trig
-      fi
+      par group $preset $pol $trig
+      runs=$((runs + $(with_rtl $preset && echo 3 || echo 1)))
     done
   done
 done
+par_wait
+fails=$par_failed
 [ $fails -eq 0 ] && echo "haws suite: $runs runs (c$([ "$only" != c ] && echo ", rtl, lockstep")), every benchmark PASS, counts equal HAWS off"
 [ $fails -eq 0 ]

@@ -10,9 +10,12 @@
 # but for the policy string and the OAWS-only keys (§5.4), and so does
 # oaws-dyn with OCW held at 48 (every warp a locality warp, eff 0). The same
 # for the peers ccws and mascar (docs/oaws.md, "Peers").
+# Independent runs (and each C run with the RTL and lockstep runs checked
+# against it) run in parallel (tests/lib/par.sh).
 #   tests/oaws/oaws-suite.sh BUILD_DIR [c]     (c: the C model only, for ASan)
 set -u
 cd "$(dirname "$0")/../.."
+. tests/lib/par.sh
 B=${1:-build}
 only=${2:-all}
 bench=$B/bin/smcosim-bench
@@ -21,15 +24,17 @@ for v in $(compgen -e | grep '^SMCOSIM_'); do unset "$v"; done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 preset=fermi-gtx480
 gold=tests/golden/suite/$preset/gto.json
-fails=0; runs=0
 
-run() {   # BACKEND POLICY [KEYS]   (with KEYS: the statistics must equal GTO's)
-  local out="$tmp/$1-$2${3:+-gto}.json"
-  runs=$((runs + 1))
+# the JSON of a run: BACKEND POLICY [KEYS] (runs with other keys, other files)
+json_of() { echo "$tmp/$1-$2${3:+-$(printf %s "$3" | cksum | cut -d' ' -f1)}.json"; }
+
+run() {   # BACKEND POLICY [KEYS]   (with KEYS: the statistics must equal GTO's); fails when a check does
+  local out bad=0
+  out=$(json_of "$@")
   if ! SMCOSIM_MODE=timing SMCOSIM_SCHED=$1 SMCOSIM_CONFIG=$preset SMCOSIM_POLICY=$2 \
        SMCOSIM_SET="${3:-}" SMCOSIM_JSON=$out "$bench" --size small >"$out.log" 2>&1 \
      || ! tail -1 "$out.log" | grep -q ' 0 failed$'; then
-    echo "FAIL: $1 $2:"; grep -v ': PASS' "$out.log" | head -5; fails=$((fails + 1)); return
+    echo "FAIL: $1 $2:"; grep -v ': PASS' "$out.log" | head -5; return 1
   fi
   if ! python3 - "$out" "$gold" "$2" "${3:-}" <<'PY'
 import json, sys
@@ -68,12 +73,13 @@ for i, (n, g) in enumerate(zip(new, gold)):
         if n != g:
             sys.exit("  launch %d %s: %s differs from GTO" % (i, n["kernel"], pol))
 PY
-  then echo "FAIL: $1 $2 (against $gold)"; fails=$((fails + 1)); fi
+  then echo "FAIL: $1 $2 (against $gold)"; bad=1; fi
   if [ "$1" != c ]; then
     sed 's/"sched": "[a-z]*"/"sched": "X"/' "$out" >"$out.n"
-    sed 's/"sched": "[a-z]*"/"sched": "X"/' "$tmp/c-$2.json" >"$out.c"
-    cmp -s "$out.n" "$out.c" || { echo "FAIL: $1 $2: JSON differs from the C model's"; fails=$((fails + 1)); }
+    sed 's/"sched": "[a-z]*"/"sched": "X"/' "$(json_of c "$2")" >"$out.c"
+    cmp -s "$out.n" "$out.c" || { echo "FAIL: $1 $2: JSON differs from the C model's"; bad=1; }
   fi
+  return $bad
 }
 
 # The peers CCWS and MASCAR (docs/oaws.md, "Peers"): every benchmark PASSes,
@@ -84,12 +90,12 @@ PY
 # re-execution queue (P10) writes memory.ldst.reexec_accesses/mascar_replay
 # exactly when it is on, and is used somewhere in the suite.
 run_peer() {   # BACKEND POLICY [KEYS [gto]]   (gto: the statistics must equal GTO's)
-  local out="$tmp/$1-$2${3:+-k}.json"
-  runs=$((runs + 1))
+  local out bad=0
+  out=$(json_of "$1" "$2" "${3:-}")
   if ! SMCOSIM_MODE=timing SMCOSIM_SCHED=$1 SMCOSIM_CONFIG=$preset SMCOSIM_POLICY=$2 \
        SMCOSIM_SET="${3:-}" SMCOSIM_JSON=$out "$bench" --size small >"$out.log" 2>&1 \
      || ! tail -1 "$out.log" | grep -q ' 0 failed$'; then
-    echo "FAIL: $1 $2:"; grep -v ': PASS' "$out.log" | head -5; fails=$((fails + 1)); return
+    echo "FAIL: $1 $2:"; grep -v ': PASS' "$out.log" | head -5; return 1
   fi
   if ! python3 - "$out" "$gold" "$2" "${4:-}" "${3:-}" <<'PY'
 import json, sys
@@ -122,39 +128,48 @@ for i, (n, g) in enumerate(zip(new, gold)):
 if reexec and queued == 0:
     sys.exit("  MASCAR's re-execution queue never used over the suite")
 PY
-  then echo "FAIL: $1 $2 (against $gold)"; fails=$((fails + 1)); fi
+  then echo "FAIL: $1 $2 (against $gold)"; bad=1; fi
   if [ "$1" != c ]; then
     sed 's/"sched": "[a-z]*"/"sched": "X"/' "$out" >"$out.n"
-    sed 's/"sched": "[a-z]*"/"sched": "X"/' "$tmp/c-$2${3:+-k}.json" >"$out.c"
-    cmp -s "$out.n" "$out.c" || { echo "FAIL: $1 $2: JSON differs from the C model's"; fails=$((fails + 1)); }
+    sed 's/"sched": "[a-z]*"/"sched": "X"/' "$(json_of c "$2" "${3:-}")" >"$out.c"
+    cmp -s "$out.n" "$out.c" || { echo "FAIL: $1 $2: JSON differs from the C model's"; bad=1; }
   fi
+  return $bad
 }
 
-run_peer c ccws "sched.ccws_k_throttle=0" gto
-# At --size small the 32 KiB L1D hardly evicts, so CCWS never throttles;
-# with a 256-byte L1D (2 sets, hash index) the VTA hits tens of thousands of
-# times and CCWS holds warps: the lockstep must still see no difference.
+# c_rtl_lockstep: RUN_FN POLICY — the C model, then the RTL and lockstep against it
+c_rtl_lockstep() {
+  local bad=0
+  $1 c "$2" || bad=1
+  if [ "$only" != c ]; then
+    $1 rtl "$2" || bad=1
+    $1 lockstep "$2" || bad=1
+  fi
+  return $bad
+}
+# tiny_ccws: CCWS on a 2-set L1D, C then lockstep.  At --size small the 32
+# KiB L1D hardly evicts, so CCWS never throttles; with a 256-byte L1D (2
+# sets, hash index) the VTA hits tens of thousands of times and CCWS holds
+# warps: the lockstep must still see no difference.
 tiny="l1d.sets=2;l1d.index=hash"
-run_peer c ccws "$tiny"
-[ "$only" != c ] && run_peer lockstep ccws "$tiny"
-# MASCAR without its re-execution queue: the scheduling half alone
-run_peer c mascar "sched.mascar_reexec_entries=0"
-for pol in ccws mascar; do
-  run_peer c $pol
-  if [ "$only" != c ]; then
-    run_peer rtl $pol
-    run_peer lockstep $pol
-  fi
-done
+tiny_ccws() {
+  local bad=0
+  run_peer c ccws "$tiny" || bad=1
+  if [ "$only" != c ]; then run_peer lockstep ccws "$tiny" || bad=1; fi
+  return $bad
+}
 
-run c oaws-static:0
-run c oaws-dyn "sched.oaws_ocw_min=48"    # every warp a locality warp: GTO
-for pol in oaws-static oaws-dyn; do
-  run c $pol
-  if [ "$only" != c ]; then
-    run rtl $pol
-    run lockstep $pol
-  fi
-done
+par_init "$tmp"
+par run_peer c ccws "sched.ccws_k_throttle=0" gto
+par tiny_ccws
+# MASCAR without its re-execution queue: the scheduling half alone
+par run_peer c mascar "sched.mascar_reexec_entries=0"
+for pol in ccws mascar; do par c_rtl_lockstep run_peer $pol; done
+par run c oaws-static:0
+par run c oaws-dyn "sched.oaws_ocw_min=48"    # every warp a locality warp: GTO
+for pol in oaws-static oaws-dyn; do par c_rtl_lockstep run $pol; done
+par_wait
+fails=$par_failed
+runs=$(ls "$tmp"/*.json.log | wc -l)
 [ $fails -eq 0 ] && echo "oaws suite: $runs runs on $preset (c$([ "$only" != c ] && echo ", rtl, lockstep")), every benchmark PASS, counts equal GTO"
 [ $fails -eq 0 ]
