@@ -2,19 +2,22 @@
 # HAWS on the whole benchmark suite (spec D.1 #1, #2, #4): every benchmark
 # PASSes its CPU check with sched.haws=warp and =all under lrr, gto and
 # two-level (swl:2 on the barrier-free ones) on every preset with the C model,
-# and on kepler-k20x and fermi-gtx480 with the Verilated RTL and the lockstep
-# back end (zero mismatches), all with the register-allocation verifier on;
+# and on kepler-k20x and fermi-gtx480 with the Verilated RTL or the lockstep
+# back end (zero mismatches; `make test`: the lockstep under sched.haws=warp,
+# the RTL under =all; `long`, in `make check-long`: both under both), all
+# with the register-allocation verifier on;
 # every launch's warp- and thread-instructions equal the committed HAWS-off
 # golden statistics (tests/golden/suite), and its issue slots equal
 # warp-instructions + copies + hinted branches; RTL and lockstep JSON equal
 # the C model's but for the back-end name.
 # The (preset, policy, trigger) groups run in parallel (tests/lib/par.sh).
-#   tests/haws/haws-suite.sh BUILD_DIR [c]     (c: the C model only, for ASan)
+#   tests/haws/haws-suite.sh BUILD_DIR [c|long]   (c: the C model only, for ASan)
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib/par.sh
 B=${1:-build}
 only=${2:-all}
+case $only in all|c|long) ;; *) echo "haws-suite.sh: unknown mode '$only' (c or long)"; exit 2 ;; esac
 bench=$B/bin/smcosim-bench
 for v in $(compgen -e | grep '^SMCOSIM_'); do unset "$v"; done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -58,15 +61,20 @@ PY
   return $bad
 }
 
-with_rtl() { [ "$only" != c ] && [ "$1" != si-7970 ]; }
+# the Verilated back ends a PRESET TRIGGER runs with
+backends() {
+  [ "$only" = c ] || [ "$1" = si-7970 ] && return
+  case $only:$2 in
+    long:*) echo rtl lockstep ;;
+    *:warp) echo lockstep ;;
+    *)      echo rtl ;;
+  esac
+}
 
-group() {   # PRESET POLICY TRIGGER: the C model, then the RTL and lockstep against it
-  local bad=0
+group() {   # PRESET POLICY TRIGGER: the C model, then the Verilated back ends against it
+  local bad=0 be
   run c "$@" || bad=1
-  if with_rtl "$1"; then
-    run rtl "$@" || bad=1
-    run lockstep "$@" || bad=1
-  fi
+  for be in $(backends "$1" "$3"); do run "$be" "$@" || bad=1; done
   return $bad
 }
 
@@ -75,7 +83,7 @@ for preset in kepler-k20x fermi-gtx480 si-7970; do
   for pol in lrr gto two-level swl:2; do
     for trig in warp all; do
       par group $preset $pol $trig
-      runs=$((runs + $(with_rtl $preset && echo 3 || echo 1)))
+      runs=$((runs + 1 + $(backends $preset $trig | wc -w)))
     done
   done
 done

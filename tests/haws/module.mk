@@ -19,9 +19,11 @@ TEST_DEPS   += $(B)/bin/smcosim-bench
 endif
 
 # The whole suite with HAWS on (tests/haws/haws-suite.sh): every benchmark
-# PASSes under both triggers and every policy, c/rtl/lockstep, counts equal
-# HAWS off; the C model's part again under ASan/UBSan.
+# PASSes under both triggers and every policy, c and rtl or lockstep (both
+# under both triggers in check-long), counts equal HAWS off; the C model's
+# part again under ASan/UBSan.
 ifneq ($(and $(TIMING_HAVE_SCHED),$(wildcard bench/drivers/main.c)),)
 TEST_SUITES += "tests/haws/haws-suite.sh $(B)"
 SAN_SUITES  += "tests/haws/haws-suite.sh $(B) c"
+LONG_SUITES += "tests/haws/haws-suite.sh $(B) long"
 endif
