@@ -163,6 +163,8 @@ void tm_sm_reset(timing_gpu *g, tm_sm *sm)
     oaws_sm_reset(&sm->oaws, &g->oaws);
     if (sm->dlc)
         dlc_clear(sm->dlc);                   /* the DLC is cleared per launch (§4.2) */
+    sm->dlc_fills = sm->dlc_last_pc = 0;
+    sm->dlc_last_acc = sm->dlc_last_sets = 0;
     sm->core_alive = 0;
     sm->oaws_avail = 0;
     sm->ldst_cheap = 0;
@@ -673,8 +675,13 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
         /* OAWS: a divergent global/local load occurrence enters or updates
          * the DLC (§4.2; #acc and #sets from the coalescer, #17) */
         if (g->oaws.mode && rq.op == MEM_LOAD && (rq.space == MEM_GLOBAL || rq.space == MEM_LOCAL)) {
-            if (!ci.coherent && ci.transactions)
+            if (!ci.coherent && ci.transactions) {
                 dlc_fill(sm->dlc, x.pc, ci.transactions, ci.sets);
+                sm->dlc_fills++;
+                sm->dlc_last_pc = x.pc;
+                sm->dlc_last_acc = (uint8_t)(ci.transactions < 127 ? ci.transactions : 127);
+                sm->dlc_last_sets = (uint8_t)(ci.sets < 127 ? ci.sets : 127);
+            }
             if (e.pred_div) {
                 timing_oaws_stats *os = &g->st->oaws;
                 if (os->pred_div_loads++ == 0 || sm->oaws_avail < os->pred_div_min_avail)

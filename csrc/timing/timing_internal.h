@@ -144,6 +144,10 @@ typedef struct tm_sm {
     uint64_t ldst_cheap;                 /* LD/ST heads predicting at most 1 miss and not
                                             divergent: eff <= 1 in every mode */
     uint8_t  ocw_event, ocw_half;        /* the core's OCW event for the next edge */
+    /* the DLC fills of this launch and the last one's inputs (the waveform's
+     * dlc scope) */
+    uint32_t dlc_fills, dlc_last_pc;
+    uint8_t  dlc_last_acc, dlc_last_sets;
 } tm_sm;
 
 typedef struct tm_wave tm_wave;   /* timing_wave.c */

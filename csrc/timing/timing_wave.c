@@ -79,6 +79,7 @@ int tm_wave_resolve(const char *what, char *err, size_t errlen)
 struct tm_wave {
     tm_fst  *fst;
     uint32_t var0;
+    int      dlc_var0;              /* OAWS: the dlc scope's first variable (-1 none) */
     char     seg_path[4096];        /* the back end's own file of one launch */
     sched_trace_opts trace;         /* { seg_path, from, to } */
     char     err[512];              /* first failure ("" none) */
@@ -88,6 +89,7 @@ struct tm_wave {
 enum { FV_CYCLE, FV_RESIDENT, FV_MSHR, FV_MEM_OUT, FV_LDST_READY, FV_SM_COUNT };
 enum { FV_ISSUE_VALID, FV_ISSUE_WARP, FV_ISSUE_PC, FV_STALL, FV_SCHED_COUNT };
 enum { FV_STATE, FV_PC, FV_IBUF_COUNT, FV_IBUF0, FV_IBUF1, FV_SB_PENDING, FV_INFLIGHT, FV_WARP_COUNT };
+enum { FV_DLC_ENTRIES, FV_DLC_FILLS, FV_DLC_PC, FV_DLC_ACC, FV_DLC_SETS };
 
 static int wave_declare(const timing_gpu *g, tm_wave *wv)
 {
@@ -118,6 +120,18 @@ static int wave_declare(const timing_gpu *g, tm_wave *wv)
         bad |= fa.var(f, sc, "ibuf1_pc", 32) < 0;
         bad |= fa.var(f, sc, "sb_pending", 8) < 0;
         bad |= fa.var(f, sc, "inflight", 16) < 0;
+    }
+    /* OAWS: the SM's DLC (rtl/macu_dlc.sv or its C twin, as --sched picks):
+     * its entry count (the block's count_o) and the fills the LD/ST unit
+     * made (its fill_* inputs, the last one held) */
+    wv->dlc_var0 = -1;
+    if (g->oaws.mode) {
+        wv->dlc_var0 = fa.var(f, "dlc", "entries", 7);
+        bad |= wv->dlc_var0 < 0;
+        bad |= fa.var(f, "dlc", "fills", 32) < 0;
+        bad |= fa.var(f, "dlc", "last_fill_pc", 32) < 0;
+        bad |= fa.var(f, "dlc", "last_fill_acc", 7) < 0;
+        bad |= fa.var(f, "dlc", "last_fill_sets", 7) < 0;
     }
     return bad ? -1 : 0;
 }
@@ -179,6 +193,14 @@ static void wave_sample(timing_gpu *g, tm_sm *sm, uint64_t cycle)
                   tw->buf[(tw->head + 1) % SCHED_MAX_IBUF_DEPTH].info->pc : 0);
         fa.sample(f, v + FV_SB_PENDING, pend);
         fa.sample(f, v + FV_INFLIGHT, tw->inflight);
+    }
+    if (g->wave->dlc_var0 >= 0) {
+        v = (uint32_t)g->wave->dlc_var0;
+        fa.sample(f, v + FV_DLC_ENTRIES, sm->dlc ? dlc_count(sm->dlc) : 0);
+        fa.sample(f, v + FV_DLC_FILLS, sm->dlc_fills);
+        fa.sample(f, v + FV_DLC_PC, sm->dlc_last_pc);
+        fa.sample(f, v + FV_DLC_ACC, sm->dlc_last_acc);
+        fa.sample(f, v + FV_DLC_SETS, sm->dlc_last_sets);
     }
 }
 

@@ -62,6 +62,47 @@ done
 check "--sched c: scopes sm0, sched1 (2 schedulers), warp47 (48 warps)" \
   "grep -q '\$scope module sched1 \$end' '$tmp/c.vcd' && grep -q '\$scope module warp47 \$end' '$tmp/c.vcd' && ! grep -q '\$scope module sched2 \$end' '$tmp/c.vcd'"
 check "--sched c: save file names the C model" "grep -q 'C model scheduler core outputs' '$tmp/c.fst.gtkw'"
+# OAWS: the DLC's scope (rtl/macu_dlc.sv's count_o and the fills the LD/ST
+# unit gives it), absent without OAWS; atax_kernel1 has four divergent load
+# pcs (its unrolled a[i*n+j] loads, as tests/oaws/oaws-suite.sh checks), so
+# the table grows to four entries; the C DLC (--sched c) shows the same
+check "no dlc scope without OAWS" "! grep -q '\$scope module dlc \$end' '$tmp/w.vcd'"
+# dlc_values VCD NAME: the values NAME takes in the dlc scope, in order
+dlc_values() {
+  python3 - "$1" "$2" <<'PY'
+import sys
+ids, scope, out = {}, [], []
+for line in open(sys.argv[1]):
+    t = line.split()
+    if t[:2] == ["$scope", "module"]:
+        scope.append(t[2])
+    elif t[:1] == ["$upscope"]:
+        scope.pop()
+    elif t[:1] == ["$var"] and scope[-1:] == ["dlc"] and t[4] == sys.argv[2]:
+        ids[t[3]] = 1
+    elif len(t) == 2 and t[1] in ids and t[0][:1] == "b":
+        out.append(str(int(t[0][1:], 2)))
+print(" ".join(out))
+PY
+}
+for be in rtl c; do
+  "$b/bin/smcosim" run --sched $be --policy oaws-dyn --fst "$tmp/o$be.fst" --fst-window 0:3000 \
+      --bench atax --size small > "$tmp/o$be.out" 2>&1
+  check "oaws-dyn --sched $be: run passes" "grep -q 'atax: PASS' '$tmp/o$be.out'"
+  fst2vcd "$tmp/o$be.fst" > "$tmp/o$be.vcd" 2> /dev/null
+  for v in entries fills last_fill_pc last_fill_acc last_fill_sets; do
+    check "oaws-dyn --sched $be: dlc signal $v" "grep -q '\$var .* $v \(\[[0-9:]*\] \)\?\$end' '$tmp/o$be.vcd'"
+  done
+  check "oaws-dyn --sched $be: gtkw group 'C side: dlc'" "grep -qx -- '-C side: dlc' '$tmp/o$be.fst.gtkw'"
+  dlc_values "$tmp/o$be.vcd" entries > "$tmp/o$be.entries"
+  dlc_values "$tmp/o$be.vcd" fills > "$tmp/o$be.fills"
+  check "oaws-dyn --sched $be: entries 0 to 4 ($(cat "$tmp/o$be.entries"))" \
+    "[ \"\$(cat '$tmp/o$be.entries')\" = '0 1 2 3 4' ]"
+  check "oaws-dyn --sched $be: fills counted up ($(wc -w < "$tmp/o$be.fills") values)" \
+    "[ \$(wc -w < '$tmp/o$be.fills') -gt 4 ]"
+done
+check "oaws-dyn: the C DLC's fills and entries are the RTL's" \
+  "cmp -s '$tmp/ortl.fills' '$tmp/oc.fills' && cmp -s '$tmp/ortl.entries' '$tmp/oc.entries'"
 "$b/bin/smcosim" run --sched rtl --fst "$tmp/x.fst" --fst-window 9:3 --bench vectoradd --size small > "$tmp/err" 2>&1
 check "bad window is refused" "grep -q 'fst-window' '$tmp/err'"
 exit $fail
