@@ -101,6 +101,7 @@ static const ck_key gpu_keys[] = {
     CK_KEY_U64("gpu.watchdog_insts", gpu_config, watchdog_insts, 1, UINT64_C(1) << 50, "watchdog, both modes: warp-instructions one warp may execute while no warp exits, no barrier completes and no CTA starts before the launch is reported hung (SMC_ERR_LAUNCH_TIMEOUT)"),
     CK_KEY_U64("gpu.watchdog_cycles", gpu_config, watchdog_cycles, 1000, UINT64_C(1) << 50, "watchdog, timing mode: cycles in which no warp exits, no barrier completes and no CTA starts before the launch is reported hung (SMC_ERR_LAUNCH_TIMEOUT)"),
     G32("gpu.progress_seconds", progress_seconds, 0, 3600, "a progress line on stderr every N seconds of host time (0 = never)"),
+    CK_KEY_BOOL("stats.per_sm", gpu_config, stats_per_sm, "timing mode: each launch's statistics also per SM (issue slots by stall reason, active cycles, CTAs; JSON \"per_sm\", docs/statistics.md)"),
     CK_KEY_ENUM("sched.haws", gpu_config, haws, haws_names, "HAWS (docs/haws.md) on top of the policy: off; warp = a warp enters hint mode when its next instruction waits on a long-latency load (seed 000 §5.3.3); all = only in a cycle its scheduler issued nothing"),
     G32("haws.rcu_depth", haws_rcu_depth, 1, 8, "HAWS: Result Collection Unit entries per warp, the scheduler core's RcuDepth (seed 000 §5.3.3: 8); the Verilated models have 8"),
     G32("haws.copy_latency", haws_copy_latency, 2, 1000, "HAWS: cycles from a return-pass copy's issue until a dependent may issue (an issue slot, no unit; at least 2 like a unit latency)"),

@@ -132,6 +132,7 @@ typedef struct gpu_config {
     uint64_t watchdog_insts;
     uint64_t watchdog_cycles;
     uint32_t progress_seconds;    /* progress line on stderr every N s (0 = never) */
+    uint32_t stats_per_sm;        /* statistics also per SM (docs/statistics.md) */
 
     /* HAWS (docs/haws.md): the mode, and the hint pass's options
      * (hints/haws_pass.h haws_opts_from_config). With haws = off nothing

@@ -164,6 +164,7 @@ void tm_sm_reset(timing_gpu *g, tm_sm *sm)
     if (sm->dlc)
         dlc_clear(sm->dlc);                   /* the DLC is cleared per launch (§4.2) */
     sm->dlc_fills = sm->dlc_last_pc = 0;
+    memset(&sm->st, 0, sizeof sm->st);
     sm->dlc_last_acc = sm->dlc_last_sets = 0;
     sm->core_alive = 0;
     sm->oaws_avail = 0;
@@ -773,13 +774,19 @@ int tm_sm_front(timing_gpu *g, tm_sm *sm, uint64_t t, int *issued)
     unsigned ns = g->cfg.num_schedulers;
     int counted = sm->resident > 0;
     for (unsigned s = 0; s < ns; s++) {
-        if (counted)
-            g->st->slots[o->stall_reason[s] < TS_COUNT ? o->stall_reason[s] : TS_NO_INSTR]++;
-        else
+        if (counted) {
+            unsigned r = o->stall_reason[s] < TS_COUNT ? o->stall_reason[s] : TS_NO_INSTR;
+            g->st->slots[r]++;
+            sm->st.slots[r]++;
+        } else {
             g->st->idle_slots++;
+            sm->st.idle_slots++;
+        }
     }
-    if (counted)
+    if (counted) {
         g->st->sm_active_cycles++;
+        sm->st.active_cycles++;
+    }
     /* OAWS: the eff Eq. 1 charged to each LD/ST issue, given back when the
      * LD/ST unit is free again (tm_sm_back) */
     if (g->oaws.mode)

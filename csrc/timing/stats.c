@@ -27,6 +27,8 @@ void timing_stats_free(timing_stats *s)
         return;
     free(s->mem_json);
     s->mem_json = NULL;
+    free(s->per_sm);
+    s->per_sm = NULL;
 }
 
 static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
@@ -91,6 +93,23 @@ void timing_stats_print(const timing_stats *s, FILE *out)
         if (slot_shown(s, i))
             fprintf(out, "    %-24s %12llu  %5.1f%%\n", timing_slot_names[i],
                     (unsigned long long)s->slots[i], pct(s->slots[i], slots));
+    if (s->per_sm) {                    /* stats.per_sm: one line per SM */
+        fprintf(out, "  per SM    %6s %13s", "CTAs", "active_cycles");
+        for (unsigned i = 0; i < TS_COUNT; i++)
+            if (slot_shown(s, i))
+                fprintf(out, " %s", timing_slot_names[i]);
+        fprintf(out, " idle_slots\n");
+        for (uint32_t k = 0; k < s->num_sms; k++) {
+            const timing_sm_stats *p = &s->per_sm[k];
+            fprintf(out, "    sm%-4u %6llu %13llu", (unsigned)k, (unsigned long long)p->ctas,
+                    (unsigned long long)p->active_cycles);
+            for (unsigned i = 0; i < TS_COUNT; i++)
+                if (slot_shown(s, i))
+                    fprintf(out, " %*llu", (int)strlen(timing_slot_names[i]),
+                            (unsigned long long)p->slots[i]);
+            fprintf(out, " %10llu\n", (unsigned long long)p->idle_slots);
+        }
+    }
     const mem_stats *m = &s->mem;
     uint64_t l1h = m->l1_hit[0] + m->l1_hit[1] + m->l1_hit[2];
     uint64_t l1m = m->l1_miss[0] + m->l1_miss[1] + m->l1_miss[2];
@@ -233,6 +252,21 @@ void timing_stats_json(const timing_stats *s, FILE *out)
             fprintf(out, "%s\"%s\": %llu", i ? ", " : "", timing_slot_names[i],
                     (unsigned long long)s->slots[i]);
     fprintf(out, "}, \"idle_slots\": %llu", (unsigned long long)s->idle_slots);
+    if (s->per_sm) {                    /* stats.per_sm only: other records stay as they were */
+        fprintf(out, ",\n  \"per_sm\": [");
+        for (uint32_t k = 0; k < s->num_sms; k++) {
+            const timing_sm_stats *p = &s->per_sm[k];
+            fprintf(out, "%s{\"sm\": %u, \"ctas\": %llu, \"active_cycles\": %llu, \"issue_slots\": {",
+                    k ? ",\n    " : "\n    ", (unsigned)k, (unsigned long long)p->ctas,
+                    (unsigned long long)p->active_cycles);
+            for (unsigned i = 0; i < TS_COUNT; i++)
+                if (slot_shown(s, i))
+                    fprintf(out, "%s\"%s\": %llu", i ? ", " : "", timing_slot_names[i],
+                            (unsigned long long)p->slots[i]);
+            fprintf(out, "}, \"idle_slots\": %llu}", (unsigned long long)p->idle_slots);
+        }
+        fprintf(out, "]");
+    }
     fprintf(out, ",\n  \"unit_insts\": {");
     for (unsigned i = 0; i < GPU_UNIT_COUNT; i++)
         fprintf(out, "%s\"%s\": %llu", i ? ", " : "", gpu_unit_name(i),

@@ -601,6 +601,10 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
         out->mem_json = buf;
     }
     out->host_seconds = now_seconds() - t0;
+    /* stats.per_sm: each SM's share (out of host memory: none) */
+    if (g->cfg.stats_per_sm && (out->per_sm = malloc(g->nsm * sizeof *out->per_sm)) != NULL)
+        for (uint32_t i = 0; i < g->nsm; i++)
+            out->per_sm[i] = g->sm[i].st;
     for (uint32_t i = 0; i < g->nsm && g->oaws.mode; i++)
         if (dlc_count(g->sm[i].dlc) > out->oaws.dlc_max)
             out->oaws.dlc_max = dlc_count(g->sm[i].dlc);

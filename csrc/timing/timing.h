@@ -130,6 +130,16 @@ typedef struct timing_peers_stats {
     uint64_t coh_loads, coh_fully_cached;   /* ... (Fig. 11) */
 } timing_peers_stats;
 
+/* One SM's share of a launch's statistics (stats.per_sm): its issue slots
+ * by reason, its slots while nothing was resident, its cycles with
+ * resident warps and the CTAs it ran. The launch's totals are their sums. */
+typedef struct timing_sm_stats {
+    uint64_t slots[TS_COUNT];
+    uint64_t idle_slots;
+    uint64_t active_cycles;
+    uint64_t ctas;
+} timing_sm_stats;
+
 typedef struct timing_stats {
     char     kernel[128];
     char     config[32];
@@ -162,6 +172,7 @@ typedef struct timing_stats {
     mem_stats mem;                /* caches, MSHRs, interconnect, DRAM */
     uint32_t num_sms;             /* SMs of the GPU (mem's per-SM averages) */
     char    *mem_json;            /* the memory model's own JSON members (owned) */
+    timing_sm_stats *per_sm;      /* stats.per_sm: num_sms entries (owned), else NULL */
     double   host_seconds;        /* not written to JSON (not deterministic) */
 } timing_stats;
 

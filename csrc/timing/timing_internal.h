@@ -147,6 +147,7 @@ typedef struct tm_sm {
     /* the DLC fills of this launch and the last one's inputs (the waveform's
      * dlc scope) */
     uint32_t dlc_fills, dlc_last_pc;
+    timing_sm_stats st;                  /* this SM's share of the launch's statistics */
     uint8_t  dlc_last_acc, dlc_last_sets;
 } tm_sm;
 

@@ -39,7 +39,8 @@ endif
 ifneq ($(TIMING_HAVE_SCHED),)
 TEST_SUITES += "tests/timing/cuda-backends.sh $(B)" "tests/timing/mismatch-fst.sh $(B)" \
                "tests/timing/fst-cuda.sh $(B)" \
-               "tests/timing/swl-barrier.sh $(B)"
+               "tests/timing/swl-barrier.sh $(B)" \
+               "tests/timing/per-sm.sh $(B)"
 TEST_DEPS   += $(B)/bin/smcosim $(TIMING_PLUGIN) $(CUDART_SO)
 endif
 
