@@ -37,6 +37,7 @@ succeeded, so a failed run never leaves a partial table.
 """
 
 import argparse
+import collections
 import concurrent.futures
 import csv
 import decimal
@@ -266,10 +267,13 @@ def count(cells, pattern):
     return sum(n for t, n in cells.items() if re.match(pattern, t))
 
 
+# Yosys internal single-bit flip-flops and latches: $_DFF_*, $_DFFE_*,
+# $_SDFF*_, $_ALDFF*_, $_DFFSR*_, $_DLATCH*_ ...
+GENERIC_FF = re.compile(r"\$_(S?DFF|ALDFF|DLATCH|SR_)")
+
+
 def is_generic_ff(cell_type):
-    # Yosys internal single-bit flip-flops and latches: $_DFF_*, $_DFFE_*,
-    # $_SDFF*_, $_ALDFF*_, $_DFFSR*_, $_DLATCH*_ ...
-    return bool(re.match(r"^\$_(S?DFF|ALDFF|DLATCH|SR_)", cell_type))
+    return GENERIC_FF.match(cell_type) is not None
 
 
 def transistors(stats, key, path):
@@ -795,8 +799,10 @@ class Design:
                 r["depth"] = compose_cmos(blif, {}, u.block)["depth"]
             return r
 
+        lib_nangate = self.library_job("nangate")
+
         def nangate(job, d):
-            gen, lib = job.deps[0], job.deps[1].result
+            gen, lib = job.deps[0], lib_nangate.result
             stat, blif = os.path.join(d, "nangate.txt"), os.path.join(d, "nangate.blif")
             yosys("\n".join([f"read_rtlil {os.path.join(gen.dir, 'generic.il')}",
                              "dffunmap", f"dfflibmap -liberty {self.liberty}",
@@ -825,7 +831,7 @@ class Design:
         j["generic"] = Job("generic", u.label, ident, generic, cost=size * 3)
         j["cmos"] = Job("cmos", u.label, [j["generic"].key], cmos, [j["generic"]], size / 2)
         j["nangate"] = Job("nangate", u.label, [j["generic"].key, self.liberty_hash],
-                           nangate, [j["generic"], self.library_job("nangate")], size / 2)
+                           nangate, [j["generic"], lib_nangate], size / 2)
         # xilinx starts from generic's coarse netlist (synth_xilinx_script)
         j["xilinx"] = Job("xilinx", u.label, [j["generic"].key], xilinx, [j["generic"]],
                           cost=size)
@@ -851,8 +857,9 @@ class Design:
         walk(u)
         net = {id(v): self.jobs_of(v)[kind] for v in u.subtree()}
         deps = list(dict.fromkeys(net.values()))
-        if kind != "cmos":
-            deps.append(self.library_job(kind))
+        lib = None if kind == "cmos" else self.library_job(kind)
+        if lib:
+            deps.append(lib)
 
         def build(job, d):
             # flatten, remove what drives nothing and measure, in Python from
@@ -864,7 +871,7 @@ class Design:
             if kind == "cmos":
                 return compose_cmos(top, kids, u.block)
             compose = {"nangate": compose_nangate, "xilinx": compose_xilinx}[kind]
-            return compose(top, kids, u.block, job.deps[-1].result)
+            return compose(top, kids, u.block, lib.result)
 
         key = [[n, refs[n].label] for n in order] + [j.key for j in deps]
         return Job("whole-" + kind, u.label, key, build, deps,
@@ -944,9 +951,10 @@ def nangate_figures(stat, module, library):
     area = float(m.group(1))
     counts = {t: int(n) for t, n in re.findall(r"^\s+(\S+)\s+(\d+)$", text, flags=re.M)
               if t in library["areas"]}
-    if abs(liberty_area(counts, library, stat) - area) > 1e-6 * area + 1e-3:
+    ours = liberty_area(counts, library, stat)
+    if abs(ours - area) > 1e-6 * area + 1e-3:
         raise FlowError(f"{stat}: the cells' Liberty areas as the flow reads them add up to "
-                        f"{liberty_area(counts, library, stat):.6f}, not Yosys's {area:.6f}")
+                        f"{ours:.6f}, not Yosys's {area:.6f}")
     return {"area45_um2": area}
 
 
@@ -978,12 +986,11 @@ def parse_mems(path):
 
 # Transistors per cell of the NAND2/NOR2/INV netlist, as Yosys 0.23's `stat
 # -tech cmos` counts them (kernel/cost.h; a flip-flop 16).  compose_cmos
-# checks the table against Yosys's own count of every block it reads.
+# counts with it; cmos_figures checks it against Yosys's own count of every
+# block.
 CMOS_TRANSISTORS = {"$_NOT_": 2, "$_NAND_": 4, "$_NOR_": 4, "$_BUF_": 1,
                     "$_DFF_P_": 16, "$_DFF_N_": 16}
 
-FF_CELL = re.compile(r"\$_(DFF|DFFE|SDFF|SDFFE|SDFFCE|ALDFF|ALDFFE|DFFSR|DFFSRE|"
-                     r"DLATCH|DLATCHSR|SR)_")
 
 _netlist_cache, _netlist_lock = {}, threading.Lock()
 
@@ -1139,13 +1146,13 @@ def compose_cmos(top_blif, kid_blifs, module):
     def outputs_of(typ, path):
         if typ not in CMOS_TRANSISTORS:
             raise FlowError(f"{path}: cell type {typ} has no CMOS transistor count")
-        return ("Q",) if FF_CELL.match(typ) else ("Y",)
+        return ("Q",) if is_generic_ff(typ) else ("Y",)
 
     storage = gates = trans = 0
     gates_of = {}                                  # kept gate: output -> inputs
     for typ, ys, xs in kept_cells(top_blif, kid_blifs, module, outputs_of):
         trans += CMOS_TRANSISTORS[typ]
-        if FF_CELL.match(typ):
+        if is_generic_ff(typ):
             storage += 1
         else:
             gates += 1
@@ -1154,19 +1161,12 @@ def compose_cmos(top_blif, kid_blifs, module):
             "depth": logic_depth(gates_of, top_blif)}
 
 
-def cell_counts(types):
-    counts = {}
-    for typ in types:
-        counts[typ] = counts.get(typ, 0) + 1
-    return counts
-
-
 def compose_nangate(top_blif, kid_blifs, module, library):
     """The 45 nm area of a block as a whole from the Nangate45 netlists of it
     and its sub-blocks (kept_cells): the sum of its kept cells' Liberty
     areas, as Yosys `stat -liberty` sums them (`library`: a cell_library
     result with the areas)."""
-    counts = cell_counts(kept_cells(top_blif, kid_blifs, module,
+    counts = collections.Counter(kept_cells(top_blif, kid_blifs, module,
                                     library_outputs(library), nets=False))
     return {"area45_um2": liberty_area(counts, library, top_blif)}
 
@@ -1174,7 +1174,7 @@ def compose_nangate(top_blif, kid_blifs, module, library):
 def compose_xilinx(top_blif, kid_blifs, module, library):
     """The 7-series cell counts of a block as a whole from the synth_xilinx
     netlists of it and its sub-blocks (kept_cells)."""
-    return xilinx_counts(cell_counts(kept_cells(top_blif, kid_blifs, module,
+    return xilinx_counts(collections.Counter(kept_cells(top_blif, kid_blifs, module,
                                                 library_outputs(library), nets=False)))
 
 
