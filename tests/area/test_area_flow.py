@@ -450,12 +450,31 @@ def ran_jobs(stderr):
             re.finditer(r"^area: ran (\S+) ([A-Za-z_]\w*)\[", stderr, re.M)}
 
 
+_flow_module = None
+
+
 def load_flow_module():
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("area_flow", FLOW)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """area_flow.py as a module (loaded once: its FlowError is one class)."""
+    global _flow_module
+    if _flow_module is None:
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("area_flow", FLOW)
+        _flow_module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(_flow_module)
+    return _flow_module
+
+
+def write_blifs(test, **texts):
+    """{name: path} of each text written as <name>.blif in a directory the
+    test removes at its end."""
+    d = tempfile.mkdtemp(prefix="area-compose-")
+    test.addCleanup(shutil.rmtree, d, True)
+    paths = {}
+    for name, text in texts.items():
+        paths[name] = os.path.join(d, name + ".blif")
+        with open(paths[name], "w", encoding="utf-8") as f:
+            f.write(text)
+    return paths
 
 
 class ComposeCmos(unittest.TestCase):
@@ -474,15 +493,8 @@ class ComposeCmos(unittest.TestCase):
 """
 
     def compose(self, top):
-        flow = load_flow_module()
-        d = tempfile.mkdtemp(prefix="area-compose-")
-        self.addCleanup(shutil.rmtree, d, True)
-        paths = {}
-        for name, text in (("kid", self.KID), ("top", top)):
-            paths[name] = os.path.join(d, name + ".blif")
-            with open(paths[name], "w", encoding="utf-8") as f:
-                f.write(text)
-        return flow.compose_cmos(paths["top"], {"kid": paths["kid"]}, "top")
+        paths = write_blifs(self, kid=self.KID, top=top)
+        return load_flow_module().compose_cmos(paths["top"], {"kid": paths["kid"]}, "top")
 
     def test_unread_sub_block_output_is_removed(self):
         # z is not read: its flip-flop and the NOR before it go, as with
@@ -525,14 +537,7 @@ class ComposeLibraries(unittest.TestCase):
     XILINX = {"outputs": {"LUT2": ["O"], "FDRE": ["Q"], "CARRY4": ["CO", "O"]}}
 
     def compose(self, kind, kid, top):
-        flow = self.flow = getattr(self, "flow", None) or load_flow_module()
-        d = tempfile.mkdtemp(prefix="area-compose-")
-        self.addCleanup(shutil.rmtree, d, True)
-        paths = {}
-        for name, text in (("kid", kid), ("top", top)):
-            paths[name] = os.path.join(d, name + ".blif")
-            with open(paths[name], "w", encoding="utf-8") as f:
-                f.write(text)
+        flow, paths = load_flow_module(), write_blifs(self, kid=kid, top=top)
         if kind == "nangate":
             return flow.compose_nangate(paths["top"], {"kid": paths["kid"]}, "top",
                                         self.NANGATE)
@@ -588,8 +593,7 @@ class ComposeLibraries(unittest.TestCase):
         self.assertEqual(r, {"lut": 1, "lutram": 0, "ff": 0, "carry": 1, "bram": 0})
 
     def test_unknown_cell_type_is_an_error(self):
-        self.flow = load_flow_module()
-        with self.assertRaisesRegex(self.flow.FlowError,
+        with self.assertRaisesRegex(load_flow_module().FlowError,
                                     r"kid\.blif: cell type MUX2_X1 is not in the cell library"):
             self.compose("nangate", self.NG_KID.replace("INV_X1 A=a ZN=n1",
                                                         "MUX2_X1 A=a B=a S=a Z=n1"),
