@@ -140,7 +140,6 @@ static int dispatch_offer(timing_gpu *g, tm_sm *sm, uint32_t linear)
     }
     sm->grp_ctas++;
     sm->resident++;
-    g->st->ctas++;
     sm->st.ctas++;
     return 1;
 }

@@ -164,8 +164,8 @@ void tm_sm_reset(timing_gpu *g, tm_sm *sm)
     if (sm->dlc)
         dlc_clear(sm->dlc);                   /* the DLC is cleared per launch (§4.2) */
     sm->dlc_fills = sm->dlc_last_pc = 0;
-    memset(&sm->st, 0, sizeof sm->st);
     sm->dlc_last_acc = sm->dlc_last_sets = 0;
+    memset(&sm->st, 0, sizeof sm->st);
     sm->core_alive = 0;
     sm->oaws_avail = 0;
     sm->ldst_cheap = 0;
@@ -680,8 +680,9 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
                 dlc_fill(sm->dlc, x.pc, ci.transactions, ci.sets);
                 sm->dlc_fills++;
                 sm->dlc_last_pc = x.pc;
-                sm->dlc_last_acc = (uint8_t)(ci.transactions < 127 ? ci.transactions : 127);
-                sm->dlc_last_sets = (uint8_t)(ci.sets < 127 ? ci.sets : 127);
+                sm->dlc_last_acc = (uint8_t)(ci.transactions < DLC_FILL_MAX ? ci.transactions
+                                                                           : DLC_FILL_MAX);
+                sm->dlc_last_sets = (uint8_t)(ci.sets < DLC_FILL_MAX ? ci.sets : DLC_FILL_MAX);
             }
             if (e.pred_div) {
                 timing_oaws_stats *os = &g->st->oaws;
@@ -774,19 +775,13 @@ int tm_sm_front(timing_gpu *g, tm_sm *sm, uint64_t t, int *issued)
     unsigned ns = g->cfg.num_schedulers;
     int counted = sm->resident > 0;
     for (unsigned s = 0; s < ns; s++) {
-        if (counted) {
-            unsigned r = o->stall_reason[s] < TS_COUNT ? o->stall_reason[s] : TS_NO_INSTR;
-            g->st->slots[r]++;
-            sm->st.slots[r]++;
-        } else {
-            g->st->idle_slots++;
+        if (counted)
+            sm->st.slots[o->stall_reason[s] < TS_COUNT ? o->stall_reason[s] : TS_NO_INSTR]++;
+        else
             sm->st.idle_slots++;
-        }
     }
-    if (counted) {
-        g->st->sm_active_cycles++;
+    if (counted)
         sm->st.active_cycles++;
-    }
     /* OAWS: the eff Eq. 1 charged to each LD/ST issue, given back when the
      * LD/ST unit is free again (tm_sm_back) */
     if (g->oaws.mode)

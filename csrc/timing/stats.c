@@ -31,6 +31,15 @@ void timing_stats_free(timing_stats *s)
     s->per_sm = NULL;
 }
 
+/* The members of an "issue_slots" object: the launch's, or one SM's. */
+static void json_slots(const timing_stats *s, const uint64_t slots[TS_COUNT], FILE *out)
+{
+    for (unsigned i = 0; i < TS_COUNT; i++)
+        if (slot_shown(s, i))
+            fprintf(out, "%s\"%s\": %llu", i ? ", " : "", timing_slot_names[i],
+                    (unsigned long long)slots[i]);
+}
+
 static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
 
 void timing_stats_print(const timing_stats *s, FILE *out)
@@ -247,10 +256,7 @@ void timing_stats_json(const timing_stats *s, FILE *out)
                 (unsigned long long)p->coh_fully_cached);
     }
     fprintf(out, ",\n  \"issue_slots\": {");
-    for (unsigned i = 0; i < TS_COUNT; i++)
-        if (slot_shown(s, i))
-            fprintf(out, "%s\"%s\": %llu", i ? ", " : "", timing_slot_names[i],
-                    (unsigned long long)s->slots[i]);
+    json_slots(s, s->slots, out);
     fprintf(out, "}, \"idle_slots\": %llu", (unsigned long long)s->idle_slots);
     if (s->per_sm) {                    /* stats.per_sm only: other records stay as they were */
         fprintf(out, ",\n  \"per_sm\": [");
@@ -259,10 +265,7 @@ void timing_stats_json(const timing_stats *s, FILE *out)
             fprintf(out, "%s{\"sm\": %u, \"ctas\": %llu, \"active_cycles\": %llu, \"issue_slots\": {",
                     k ? ",\n    " : "\n    ", (unsigned)k, (unsigned long long)p->ctas,
                     (unsigned long long)p->active_cycles);
-            for (unsigned i = 0; i < TS_COUNT; i++)
-                if (slot_shown(s, i))
-                    fprintf(out, "%s\"%s\": %llu", i ? ", " : "", timing_slot_names[i],
-                            (unsigned long long)p->slots[i]);
+            json_slots(s, p->slots, out);
             fprintf(out, "}, \"idle_slots\": %llu}", (unsigned long long)p->idle_slots);
         }
         fprintf(out, "]");

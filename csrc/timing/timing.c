@@ -601,7 +601,17 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
         out->mem_json = buf;
     }
     out->host_seconds = now_seconds() - t0;
-    /* stats.per_sm: each SM's share (out of host memory: none) */
+    /* the issue slots, active cycles and CTAs, counted per SM: the launch's
+     * are their sums; stats.per_sm keeps them apart (out of host memory:
+     * not apart) */
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        const timing_sm_stats *p = &g->sm[i].st;
+        for (unsigned r = 0; r < TS_COUNT; r++)
+            out->slots[r] += p->slots[r];
+        out->idle_slots += p->idle_slots;
+        out->sm_active_cycles += p->active_cycles;
+        out->ctas += p->ctas;
+    }
     if (g->cfg.stats_per_sm && (out->per_sm = malloc(g->nsm * sizeof *out->per_sm)) != NULL)
         for (uint32_t i = 0; i < g->nsm; i++)
             out->per_sm[i] = g->sm[i].st;

@@ -144,11 +144,13 @@ typedef struct tm_sm {
     uint64_t ldst_cheap;                 /* LD/ST heads predicting at most 1 miss and not
                                             divergent: eff <= 1 in every mode */
     uint8_t  ocw_event, ocw_half;        /* the core's OCW event for the next edge */
-    /* the DLC fills of this launch and the last one's inputs (the waveform's
-     * dlc scope) */
+    /* the DLC fills of this launch and the last one's inputs, saturated as
+     * at the DLC's ports (the waveform's dlc scope) */
     uint32_t dlc_fills, dlc_last_pc;
-    timing_sm_stats st;                  /* this SM's share of the launch's statistics */
     uint8_t  dlc_last_acc, dlc_last_sets;
+    /* this SM's issue slots, active cycles and CTAs; the launch's are their
+     * sums (timing_run_source), stats.per_sm shows them apart */
+    timing_sm_stats st;
 } tm_sm;
 
 typedef struct tm_wave tm_wave;   /* timing_wave.c */

@@ -5,7 +5,9 @@
 # (issue slots by reason, idle slots, active cycles, CTAs), and each SM's
 # slots are its active cycles times its schedulers (one slot per scheduler
 # and cycle); without the key there is no "per_sm" and every other statistic
-# is the same; a bad value names the key.
+# is the same; a bad value names the key. (The launch's totals are computed
+# as these sums, so the sums also check that summation; the per-SM counting
+# itself is what the unchanged golden statistics check, tests/golden.)
 #   tests/timing/per-sm.sh BUILD_DIR
 set -u
 b=${1:-build}
