@@ -32,7 +32,7 @@ log=$(mktemp); trap 'rm -f "$log"' EXIT
 expected=()
 if [ -f "$expected_file" ]; then
   while IFS='|' read -r s t _; do
-    s=$(echo "$s" | xargs); t=$(echo "$t" | sed 's/^ *//; s/ *$//')
+    s=$(echo "$s" | sed 's/^ *//; s/ *$//'); t=$(echo "$t" | sed 's/^ *//; s/ *$//')
     [ -z "$s" ] && continue
     case $s in \#*) continue ;; esac
     expected+=("$s|$t")
