@@ -42,7 +42,7 @@ LTO      ?= 1
 endif
 ifeq ($(LTO),1)
 LTO_CFLAGS  := -flto=auto -ffat-lto-objects
-LTO_LDFLAGS := -flto=auto
+LTO_LDFLAGS  = -flto=auto $(WARN)   # warnings of the link-time compile are errors too
 endif
 
 CC       := gcc

@@ -156,7 +156,10 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
         for (; lane + 16 <= n; lane += 16)
             sd |= load_v2u64(&req->size[lane]) ^ vs;
         uint64_t sdiff = sd[0] | sd[1];
-        for (; lane < n; lane++)
+        /* The tails: n <= MEM_MAX_LANES since the mask has 64 bits; the
+         * bound is spelled out because GCC, inlining a caller that sets 32
+         * lanes, cannot see it and warns of iterations past the array. */
+        for (; lane < n && lane < MEM_MAX_LANES; lane++)
             sdiff |= req->size[lane] ^ s0;
         /* Every lane's bytes are in b0's block if every address, XOR b0,
          * is below blk (same block) and a multiple of s0 (a naturally
@@ -170,7 +173,7 @@ int mem_coalesce_tx(const mem_config *cfg, const mem_request *req, mem_tx *tx,
         }
         x0 |= x1 | x2 | x3;
         uint64_t x = x0[0] | x0[1];
-        for (; lane < n; lane++)
+        for (; lane < n && lane < MEM_MAX_LANES; lane++)
             x |= req->addr[lane] ^ b0;
         if (!sdiff && valid_size(s0) && s0 <= blk && x < blk && !(x & (s0 - 1)) &&
             b0 <= UINT64_MAX - 16 - (blk - 1)) {
