@@ -8,10 +8,12 @@
 #
 #   make demo     build everything and run the main job on the default preset
 #   make test     lint + unit/differential/end-to-end tests + an ASan/UBSan pass
+#                 + a ThreadSanitizer pass of the runtime's host-thread test
 #   make bench    simulator-speed tables
 #   make lint     Verilator lint of rtl/
 #
-# `make SAN=1 ...` builds into build/asan with AddressSanitizer and UBSan.
+# `make SAN=1 ...` builds into build/asan with AddressSanitizer and UBSan,
+# `make SAN=thread ...` into build/tsan with ThreadSanitizer.
 
 .DEFAULT_GOAL := all
 SHELL := /bin/bash
@@ -19,7 +21,13 @@ NPROC := $(shell nproc 2>/dev/null || echo 2)
 export PATH := /usr/local/cuda/bin:$(PATH)
 
 SAN ?= 0
-ifeq ($(SAN),1)
+ifeq ($(SAN),thread)
+# ThreadSanitizer build of the drop-in runtime (the only multi-threaded
+# code: host threads calling CUDA, docs/runtime.md), for `make check-tsan`.
+B        := build/tsan
+SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
+OPT      := -O1 -g
+else ifeq ($(SAN),1)
 B        := build/asan
 # Alignment checks stay on: fstapi (which does unaligned accesses on purpose)
 # is compiled only inside the Verilator runtime of $(VSCHED_LIB), which this
@@ -61,6 +69,8 @@ TEST_SUITES   :=   # executables run by `make check` (cmocka binaries, scripts)
 TEST_DEPS     :=   # what must be built before they run
 SAN_SUITES    :=   # suites also run in the ASan/UBSan pass (paths under $(B))
 SAN_DEPS      :=
+TSAN_SUITES   :=   # run under ThreadSanitizer (SAN=thread, paths under $(B))
+TSAN_DEPS     :=
 LONG_SUITES   :=   # run by `make check-long` only (full sizes, minutes each)
 BENCH_TARGETS :=   # phony targets, each prints a table
 LINT_TARGETS  :=   # phony lint targets
@@ -83,10 +93,10 @@ $(B)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(INCLUDES) -c $< -o $@
 
-# Header dependencies of this build's objects (the ASan build's own when SAN=1).
--include $(shell find $(B) $(if $(filter 1,$(SAN)),,-path build/asan -prune -o) -name '*.d' -print 2>/dev/null)
+# Header dependencies of this build's objects (a sanitizer build's own when SAN is set).
+-include $(shell find $(B) $(if $(filter 0,$(SAN)),\( -path build/asan -o -path build/tsan \) -prune -o) -name '*.d' -print 2>/dev/null)
 
-.PHONY: all deps demo test check check-long check-san bench lint clean
+.PHONY: all deps demo test check check-long check-san check-tsan bench lint clean
 all: $(ALL_TARGETS)
 
 deps:
@@ -105,10 +115,14 @@ check-long: $(TEST_DEPS)
 check-san: $(SAN_DEPS)
 	@scripts/run-tests.sh asan $(SAN_SUITES)
 
+check-tsan: $(TSAN_DEPS)
+	@scripts/run-tests.sh tsan $(TSAN_SUITES)
+
 test: deps
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory -j$(NPROC) check
 	@$(MAKE) --no-print-directory -j$(NPROC) SAN=1 check-san
+	@$(MAKE) --no-print-directory -j$(NPROC) SAN=thread check-tsan
 
 lint: $(LINT_TARGETS)
 

@@ -29,7 +29,8 @@ SAN_DEPS    += $(RT_FATBIN_TEST)
 
 # ---- the runtime library ----
 RT_SRCS := csrc/runtime/runtime.c csrc/runtime/rt_api.c csrc/runtime/rt_attr.c \
-           csrc/runtime/rt_stream.c csrc/runtime/rt_graph.c csrc/runtime/fatbin.c
+           csrc/runtime/rt_stream.c csrc/runtime/rt_graph.c csrc/runtime/rt_thread.c \
+           csrc/runtime/fatbin.c
 RT_PIC_OBJS := $(patsubst %.c,$(B)/pic/%.o,$(RT_SRCS))
 RT_GEN_DIR := $(B)/gen/runtime
 
@@ -99,7 +100,7 @@ RT_PTX75 := -gencode arch=compute_75,code=compute_75
 # name : source : extra nvcc flags
 RT_CU_PROGS := rt_api_zstd rt_api_plain rt_api_lz4 rt_fault rt_sass rt_multiarch rt_rdc rt_attrs rt_thrust rt_unsupported \
                rt_bf16 rt_simd rt_stream rt_graph rt_occupancy rt_malloc \
-               rt_misc rt_misc_ptds rt_coop rt_locality
+               rt_misc rt_misc_ptds rt_coop rt_locality rt_threads
 $(RT_CU_DIR)/rt_api_zstd:  RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_api_plain: RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress=false
 $(RT_CU_DIR)/rt_api_lz4:   RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress-mode=speed
@@ -134,6 +135,8 @@ $(RT_CU_DIR)/rt_graph:     RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_graph: tests/runtime/rt_graph.cu
 $(RT_CU_DIR)/rt_coop:      RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_coop: tests/runtime/rt_coop.cu
+$(RT_CU_DIR)/rt_threads:   RT_CU_FLAGS := $(RT_PTX75)
+$(RT_CU_DIR)/rt_threads: tests/runtime/rt_threads.cu
 $(RT_CU_DIR)/rt_locality:  RT_CU_FLAGS := $(RT_PTX75) -Icsrc/include
 $(RT_CU_DIR)/rt_locality: tests/runtime/rt_locality.cu csrc/include/smcosim_cuda.h
 
@@ -148,6 +151,9 @@ TEST_SUITES += "tests/runtime/run_cuda_tests.sh $(B)" "tests/runtime/exports-che
 # The ASan/UBSan pass runs the same programs on an instrumented library.
 SAN_DEPS    += $(CUDART_SO) $(SMC_CLI) $(if $(RT_NVCC),$(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)))
 SAN_SUITES  += "tests/runtime/run_cuda_tests.sh $(B) --asan"
+# The ThreadSanitizer pass: the host-thread program on an instrumented library.
+TSAN_DEPS   += $(CUDART_SO) $(if $(RT_NVCC),$(RT_CU_DIR)/rt_threads)
+TSAN_SUITES += "tests/runtime/tsan_threads.sh $(B)"
 
 else   # no CUDA headers or no emulator: say so when the library is asked for
 

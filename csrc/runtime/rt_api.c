@@ -60,12 +60,14 @@ static cudaError_t alloc_kind(void **p, size_t size, smc_mem_kind kind,
 
 cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
+    RT_API();
     RT_ENTER();
     return alloc_kind(devPtr, size, SMC_MEM_DEVICE, "cudaMalloc");
 }
 
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 {
+    RT_API();
     RT_ENTER();
     if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
         return rt_ret(cudaErrorInvalidValue);
@@ -74,6 +76,7 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 
 cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
+    RT_API();
     RT_ENTER();
     cudaError_t e = alloc_kind(ptr, size, SMC_MEM_HOST, "cudaMallocHost");
     if (e == cudaSuccess && *ptr)
@@ -83,6 +86,7 @@ cudaError_t cudaMallocHost(void **ptr, size_t size)
 
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
+    RT_API();
     RT_ENTER();
     /* Portable, mapped and write-combined memory are all the same here
      * (every pinned allocation is device-mapped); the flags are kept for
@@ -99,6 +103,7 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost,
                                      unsigned int flags)
 {
+    RT_API();
     RT_ENTER();
     if (!pDevice || flags != 0)
         return rt_ret(cudaErrorInvalidValue);
@@ -114,6 +119,7 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost,
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
                             size_t height)
 {
+    RT_API();
     RT_ENTER();
     if (!pitch)
         return rt_ret(cudaErrorInvalidValue);
@@ -133,11 +139,20 @@ static cudaError_t free_any(void *p, const char *call)
     return smc_ret(call, smc_free(rt_dev(), rt_dev_addr(p)));
 }
 
-cudaError_t cudaFree(void *devPtr) { return free_any(devPtr, "cudaFree"); }
-cudaError_t cudaFreeHost(void *ptr) { return free_any(ptr, "cudaFreeHost"); }
+cudaError_t cudaFree(void *devPtr)
+{
+    RT_API();
+    return free_any(devPtr, "cudaFree");
+}
+cudaError_t cudaFreeHost(void *ptr)
+{
+    RT_API();
+    return free_any(ptr, "cudaFreeHost");
+}
 
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
+    RT_API();
     RT_ENTER();
     smc_device_props pr;
     smc_device_get_props(rt_dev(), &pr);
@@ -209,6 +224,7 @@ cudaError_t rt_copy(void *dst, const void *src, size_t n,
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
                        enum cudaMemcpyKind kind)
 {
+    RT_API();
     RT_ENTER();
     return rt_copy(dst, src, count, kind, "cudaMemcpy");
 }
@@ -216,6 +232,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
                             enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    RT_API();
     RT_ENTER();
     if (rt_capturing(stream))
         return rt_capture_copy(stream, dst, src, count, count, count, 1, kind);
@@ -241,6 +258,7 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
                          size_t spitch, size_t width, size_t height,
                          enum cudaMemcpyKind kind)
 {
+    RT_API();
     RT_ENTER();
     return copy_2d(dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2D");
 }
@@ -249,6 +267,7 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
                               size_t spitch, size_t width, size_t height,
                               enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    RT_API();
     RT_ENTER();
     if (rt_capturing(stream)) {
         if (width > dpitch || width > spitch)
@@ -276,6 +295,7 @@ cudaError_t rt_memset(void *p, int value, size_t n, const char *call)
 
 cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
+    RT_API();
     RT_ENTER();
     return rt_memset(devPtr, value, count, "cudaMemset");
 }
@@ -283,6 +303,7 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
                             cudaStream_t stream)
 {
+    RT_API();
     RT_ENTER();
     if (rt_capturing(stream))
         return rt_capture_memset(stream, devPtr, count, value, count, 1);
@@ -305,6 +326,7 @@ static cudaError_t set_2d(void *p, size_t pitch, int value, size_t width,
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
                          size_t height)
 {
+    RT_API();
     RT_ENTER();
     return set_2d(devPtr, pitch, value, width, height, "cudaMemset2D");
 }
@@ -312,6 +334,7 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
 cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value,
                               size_t width, size_t height, cudaStream_t stream)
 {
+    RT_API();
     RT_ENTER();
     if (rt_capturing(stream)) {
         if (width > pitch)
@@ -325,6 +348,7 @@ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
                                  struct cudaMemLocation location,
                                  unsigned int flags, cudaStream_t stream)
 {
+    RT_API();
     /* Managed memory has one copy shared by host and device: prefetching
      * has nothing to move. The range is still checked. */
     (void)location; (void)flags; (void)stream;
@@ -355,6 +379,7 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
                                size_t count, size_t offset,
                                enum cudaMemcpyKind kind)
 {
+    RT_API();
     RT_ENTER();
     uint64_t d;
     cudaError_t e = symbol_range(symbol, count, offset, &d);
@@ -372,6 +397,7 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src,
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count,
                                  size_t offset, enum cudaMemcpyKind kind)
 {
+    RT_API();
     RT_ENTER();
     uint64_t d;
     cudaError_t e = symbol_range(symbol, count, offset, &d);
@@ -388,6 +414,7 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src,
                                     size_t count, size_t offset,
                                     enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    RT_API();
     if (rt_capturing(stream)) {
         RT_ENTER();
         uint64_t d;
@@ -405,6 +432,7 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
                                       enum cudaMemcpyKind kind,
                                       cudaStream_t stream)
 {
+    RT_API();
     if (rt_capturing(stream)) {
         RT_ENTER();
         uint64_t d;
@@ -419,6 +447,7 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol,
 
 cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 {
+    RT_API();
     RT_ENTER();
     uint64_t d;
     cudaError_t e = symbol_range(symbol, 0, 0, &d);
@@ -432,6 +461,7 @@ cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol)
 
 cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 {
+    RT_API();
     RT_ENTER();
     rt_var *v = rt_var_by_host(symbol);
     if (!v)
@@ -446,6 +476,7 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol)
 
 cudaError_t cudaGetDeviceCount(int *count)
 {
+    RT_API();
     if (!count)
         return rt_ret(cudaErrorInvalidValue);
     cudaError_t e = rt_ready();
@@ -455,6 +486,7 @@ cudaError_t cudaGetDeviceCount(int *count)
 
 cudaError_t cudaGetDevice(int *device)
 {
+    RT_API();
     if (!device)
         return rt_ret(cudaErrorInvalidValue);
     *device = 0;
@@ -463,6 +495,7 @@ cudaError_t cudaGetDevice(int *device)
 
 cudaError_t cudaSetDevice(int device)
 {
+    RT_API();
     if (device != 0)
         return rt_ret(cudaErrorInvalidDevice);
     return rt_ret(rt_ready());
@@ -470,12 +503,14 @@ cudaError_t cudaSetDevice(int device)
 
 cudaError_t cudaSetDeviceFlags(unsigned int flags)
 {
+    RT_API();
     (void)flags;   /* scheduling/mapping flags do not change a simulation */
     return cudaSuccess;
 }
 
 cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 {
+    RT_API();
     if (!flags)
         return rt_ret(cudaErrorInvalidValue);
     *flags = cudaDeviceMapHost;
@@ -484,6 +519,7 @@ cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
 {
+    RT_API();
     if (!prop)
         return rt_ret(cudaErrorInvalidValue);
     if (device != 0)
@@ -512,6 +548,7 @@ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr,
                                    int device)
 {
+    RT_API();
     if (!value)
         return rt_ret(cudaErrorInvalidValue);
     if (device != 0)
@@ -533,6 +570,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr,
 
 cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
 {
+    RT_API();
     if (!runtimeVersion)
         return rt_ret(cudaErrorInvalidValue);
     *runtimeVersion = CUDART_VERSION;
@@ -541,6 +579,7 @@ cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
 
 cudaError_t cudaDriverGetVersion(int *driverVersion)
 {
+    RT_API();
     if (!driverVersion)
         return rt_ret(cudaErrorInvalidValue);
     *driverVersion = CUDART_VERSION;
@@ -549,12 +588,14 @@ cudaError_t cudaDriverGetVersion(int *driverVersion)
 
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
 {
+    RT_API();
     (void)cacheConfig;   /* accepted; the L1/shared split comes from config */
     return cudaSuccess;
 }
 
 cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
 {
+    RT_API();
     (void)cacheConfig;   /* accepted; the L1/shared split comes from config */
     return rt_kernel_by_host(func) ? cudaSuccess
                                    : rt_ret(cudaErrorInvalidDeviceFunction);
@@ -564,6 +605,7 @@ cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheCon
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
 {
+    RT_API();
     static uint32_t next_id = 1;
     if (!pStream)
         return rt_ret(cudaErrorInvalidValue);
@@ -578,12 +620,14 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
 
 cudaError_t cudaStreamCreate(cudaStream_t *pStream)
 {
+    RT_API();
     return cudaStreamCreateWithFlags(pStream, cudaStreamDefault);
 }
 
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream,
                                          unsigned int flags, int priority)
 {
+    RT_API();
     /* One priority level (cudaDeviceGetStreamPriorityRange): clamped to 0,
      * as CUDA clamps a priority outside the range. */
     (void)priority;
@@ -592,6 +636,7 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream,
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
+    RT_API();
     if (!stream || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
         return rt_ret(cudaErrorInvalidResourceHandle);
     if (stream->cap)
@@ -603,6 +648,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
+    RT_API();
     if (rt_capturing(stream))
         return rt_ret(cudaErrorStreamCaptureUnsupported);
     if (rt_sticky() != cudaSuccess)
@@ -612,12 +658,14 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
+    RT_API();
     return cudaStreamSynchronize(stream);
 }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
                                 unsigned int flags)
 {
+    RT_API();
     (void)flags;
     if (!event)
         return rt_ret(cudaErrorInvalidResourceHandle);
@@ -628,6 +676,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event,
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 {
+    RT_API();
     (void)flags;
     if (!event)
         return rt_ret(cudaErrorInvalidValue);
@@ -640,11 +689,13 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
 
 cudaError_t cudaEventCreate(cudaEvent_t *event)
 {
+    RT_API();
     return cudaEventCreateWithFlags(event, cudaEventDefault);
 }
 
 cudaError_t cudaEventDestroy(cudaEvent_t event)
 {
+    RT_API();
     if (!event)
         return rt_ret(cudaErrorInvalidResourceHandle);
     free(event->deps);
@@ -654,6 +705,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
+    RT_API();
     if (!event)
         return rt_ret(cudaErrorInvalidResourceHandle);
     if (rt_capturing(stream))
@@ -670,6 +722,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
+    RT_API();
     if (!event)
         return rt_ret(cudaErrorInvalidResourceHandle);
     if (rt_sticky() != cudaSuccess)
@@ -679,6 +732,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event)
 
 cudaError_t cudaEventQuery(cudaEvent_t event)
 {
+    RT_API();
     return cudaEventSynchronize(event);
 }
 
@@ -686,6 +740,7 @@ cudaError_t cudaEventQuery(cudaEvent_t event)
  * (advanced by launches, rt_sim_cycles) divided by the configured clock. */
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
+    RT_API();
     if (!ms)
         return rt_ret(cudaErrorInvalidValue);
     if (!start || !end || !start->recorded || !end->recorded)
@@ -721,6 +776,7 @@ static cudaError_t rt_kernel_query(const void *func, smc_kernel_info *ki,
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr,
                                   const void *func)
 {
+    RT_API();
     if (!attr)
         return rt_ret(cudaErrorInvalidValue);
     RT_ENTER();
@@ -751,6 +807,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize,
     unsigned int flags)
 {
+    RT_API();
     (void)flags;
     if (!numBlocks)
         return rt_ret(cudaErrorInvalidValue);
@@ -771,6 +828,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
     int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize)
 {
+    RT_API();
     return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
         numBlocks, func, blockSize, dynamicSMemSize, cudaOccupancyDefault);
 }
@@ -782,6 +840,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
                                  int value)
 {
+    RT_API();
     RT_ENTER();
     rt_kernel *k = rt_kernel_by_host(func);
     if (!k)
@@ -817,6 +876,7 @@ static size_t rt_limits[] = {
 
 cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 {
+    RT_API();
     if ((unsigned)limit >= sizeof rt_limits / sizeof rt_limits[0] ||
         rt_limits[limit] == 0)
         return rt_ret(cudaErrorUnsupportedLimit);
@@ -832,6 +892,7 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 
 cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
 {
+    RT_API();
     if (!pValue)
         return rt_ret(cudaErrorInvalidValue);
     if ((unsigned)limit >= sizeof rt_limits / sizeof rt_limits[0] ||
@@ -843,6 +904,7 @@ cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
 
 cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 {
+    RT_API();
     if (!device || !prop)
         return rt_ret(cudaErrorInvalidValue);
     *device = 0;
@@ -852,6 +914,7 @@ cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 cudaError_t cudaInitDevice(int device, unsigned int deviceFlags,
                            unsigned int flags)
 {
+    RT_API();
     (void)deviceFlags; (void)flags;
     if (device != 0)
         return rt_ret(cudaErrorInvalidDevice);
@@ -861,6 +924,7 @@ cudaError_t cudaInitDevice(int device, unsigned int deviceFlags,
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
                                      unsigned int flags)
 {
+    RT_API();
     (void)flags;
     return cudaEventRecord(event, stream);
 }
@@ -868,6 +932,7 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream,
 cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority,
                                              int *greatestPriority)
 {
+    RT_API();
     /* One priority level: streams are executed in order anyway. */
     if (leastPriority)
         *leastPriority = 0;
@@ -878,6 +943,7 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority,
 
 cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
 {
+    RT_API();
     if (!flags)
         return rt_ret(cudaErrorInvalidValue);
     *flags = rt_stream(hStream)->flags;
@@ -886,6 +952,7 @@ cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
 
 cudaError_t cudaFuncGetName(const char **name, const void *func)
 {
+    RT_API();
     if (!name)
         return rt_ret(cudaErrorInvalidValue);
     rt_kernel *k = rt_kernel_by_host(func);

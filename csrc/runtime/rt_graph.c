@@ -111,6 +111,7 @@ static void node_free(rt_node *n)
 
 cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
 {
+    RT_API();
     if (!pGraph || flags != 0)
         return rt_ret(cudaErrorInvalidValue);
     *pGraph = xalloc(NULL, sizeof **pGraph);
@@ -120,6 +121,7 @@ cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
 
 cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 {
+    RT_API();
     if (!graph)
         return rt_ret(cudaErrorInvalidValue);
     for (size_t i = 0; i < graph->n; i++)
@@ -234,6 +236,7 @@ static cudaGraph_t graph_clone(cudaGraph_t g)
 
 cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
 {
+    RT_API();
     if (!pGraphClone || !originalGraph)
         return rt_ret(cudaErrorInvalidValue);
     *pGraphClone = graph_clone(originalGraph);
@@ -286,6 +289,7 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
                                    size_t numDependencies,
                                    const struct cudaKernelNodeParams *pNodeParams)
 {
+    RT_API();
     if (!pGraphNode)
         return rt_ret(cudaErrorInvalidValue);
     rt_node *n = new_node(cudaGraphNodeTypeKernel);
@@ -323,6 +327,7 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
                                    size_t numDependencies,
                                    const struct cudaMemcpy3DParms *pCopyParams)
 {
+    RT_API();
     if (!pGraphNode)
         return rt_ret(cudaErrorInvalidValue);
     cudaError_t e = copy_check(pCopyParams);
@@ -363,6 +368,7 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode,
                                      const void *src, size_t count,
                                      enum cudaMemcpyKind kind)
 {
+    RT_API();
     struct cudaMemcpy3DParms p = copy_params(dst, src, count, count, count, 1, kind);
     return cudaGraphAddMemcpyNode(pGraphNode, graph, pDependencies,
                                   numDependencies, &p);
@@ -384,6 +390,7 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
                                    size_t numDependencies,
                                    const struct cudaMemsetParams *pMemsetParams)
 {
+    RT_API();
     if (!pGraphNode)
         return rt_ret(cudaErrorInvalidValue);
     cudaError_t e = memset_check(pMemsetParams);
@@ -399,6 +406,7 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                  size_t numDependencies,
                                  const struct cudaHostNodeParams *pNodeParams)
 {
+    RT_API();
     if (!pGraphNode || !pNodeParams || !pNodeParams->fn)
         return rt_ret(cudaErrorInvalidValue);
     rt_node *n = new_node(cudaGraphNodeTypeHost);
@@ -410,6 +418,7 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph
                                   const cudaGraphNode_t *pDependencies,
                                   size_t numDependencies)
 {
+    RT_API();
     if (!pGraphNode)
         return rt_ret(cudaErrorInvalidValue);
     return add_node(graph, pDependencies, numDependencies,
@@ -422,6 +431,7 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode,
                                        size_t numDependencies,
                                        cudaGraph_t childGraph)
 {
+    RT_API();
     if (!pGraphNode || !childGraph || childGraph == graph)
         return rt_ret(cudaErrorInvalidValue);
     rt_node *n = new_node(cudaGraphNodeTypeGraph);
@@ -433,6 +443,7 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode,
 
 cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph)
 {
+    RT_API();
     if (!node || !pGraph || node->type != cudaGraphNodeTypeGraph)
         return rt_ret(cudaErrorInvalidValue);
     *pGraph = node->u.child;
@@ -461,6 +472,7 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
                                      const cudaGraphEdgeData *edgeData,
                                      size_t numDependencies)
 {
+    RT_API();
     if (!graph || (numDependencies && (!from || !to)))
         return rt_ret(cudaErrorInvalidValue);
     if (!edges_default(edgeData, numDependencies))
@@ -485,6 +497,7 @@ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph,
                                         const cudaGraphEdgeData *edgeData,
                                         size_t numDependencies)
 {
+    RT_API();
     (void)edgeData;
     if (!graph || (numDependencies && (!from || !to)))
         return rt_ret(cudaErrorInvalidValue);
@@ -506,6 +519,7 @@ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph,
 
 cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
 {
+    RT_API();
     if (!node)
         return rt_ret(cudaErrorInvalidValue);
     cudaGraph_t g = node->g;
@@ -552,6 +566,7 @@ static cudaError_t give_list(rt_node **list, size_t n, cudaGraphNode_t *out,
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes,
                               size_t *numNodes)
 {
+    RT_API();
     if (!graph)
         return rt_ret(cudaErrorInvalidValue);
     return give_list(graph->nodes, graph->n, nodes, numNodes);
@@ -560,6 +575,7 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes,
 cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes,
                                   size_t *pNumRootNodes)
 {
+    RT_API();
     if (!graph)
         return rt_ret(cudaErrorInvalidValue);
     rt_node **roots = xalloc(NULL, graph->n * sizeof *roots);
@@ -577,6 +593,7 @@ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node,
                                          cudaGraphEdgeData *edgeData,
                                          size_t *pNumDependencies)
 {
+    RT_API();
     if (!node)
         return rt_ret(cudaErrorInvalidValue);
     if (edgeData && pNumDependencies)
@@ -589,6 +606,7 @@ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node,
                                            cudaGraphEdgeData *edgeData,
                                            size_t *pNumDependentNodes)
 {
+    RT_API();
     if (!node)
         return rt_ret(cudaErrorInvalidValue);
     cudaGraph_t g = node->g;
@@ -608,6 +626,7 @@ cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from,
                               cudaGraphNode_t *to, cudaGraphEdgeData *edgeData,
                               size_t *numEdges)
 {
+    RT_API();
     if (!graph || !numEdges || (!from) != (!to))
         return rt_ret(cudaErrorInvalidValue);
     size_t n = 0;
@@ -631,6 +650,7 @@ cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from,
 
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType)
 {
+    RT_API();
     if (!node || !pType)
         return rt_ret(cudaErrorInvalidValue);
     *pType = node->type;
@@ -640,6 +660,7 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *p
 cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
                                          struct cudaKernelNodeParams *pNodeParams)
 {
+    RT_API();
     if (!node || !pNodeParams || node->type != cudaGraphNodeTypeKernel)
         return rt_ret(cudaErrorInvalidValue);
     pNodeParams->func = (void *)node->u.kern.k->host_fun;
@@ -654,6 +675,7 @@ cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
                                          const struct cudaKernelNodeParams *pNodeParams)
 {
+    RT_API();
     if (!node || node->type != cudaGraphNodeTypeKernel)
         return rt_ret(cudaErrorInvalidValue);
     cudaError_t e = kern_set_params(node, pNodeParams);
@@ -663,6 +685,7 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
 cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node,
                                          struct cudaMemcpy3DParms *pNodeParams)
 {
+    RT_API();
     if (!node || !pNodeParams || node->type != cudaGraphNodeTypeMemcpy)
         return rt_ret(cudaErrorInvalidValue);
     *pNodeParams = node->u.copy;
@@ -672,6 +695,7 @@ cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node,
 cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
                                          const struct cudaMemcpy3DParms *pNodeParams)
 {
+    RT_API();
     if (!node || node->type != cudaGraphNodeTypeMemcpy)
         return rt_ret(cudaErrorInvalidValue);
     cudaError_t e = copy_check(pNodeParams);
@@ -684,6 +708,7 @@ cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
 cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node,
                                          struct cudaMemsetParams *pNodeParams)
 {
+    RT_API();
     if (!node || !pNodeParams || node->type != cudaGraphNodeTypeMemset)
         return rt_ret(cudaErrorInvalidValue);
     *pNodeParams = node->u.set;
@@ -693,6 +718,7 @@ cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node,
 cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
                                          const struct cudaMemsetParams *pNodeParams)
 {
+    RT_API();
     if (!node || node->type != cudaGraphNodeTypeMemset)
         return rt_ret(cudaErrorInvalidValue);
     cudaError_t e = memset_check(pNodeParams);
@@ -705,6 +731,7 @@ cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
 cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node,
                                        struct cudaHostNodeParams *pNodeParams)
 {
+    RT_API();
     if (!node || !pNodeParams || node->type != cudaGraphNodeTypeHost)
         return rt_ret(cudaErrorInvalidValue);
     *pNodeParams = node->u.host;
@@ -714,6 +741,7 @@ cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node,
 cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node,
                                        const struct cudaHostNodeParams *pNodeParams)
 {
+    RT_API();
     if (!node || !pNodeParams || !pNodeParams->fn ||
         node->type != cudaGraphNodeTypeHost)
         return rt_ret(cudaErrorInvalidValue);
@@ -812,7 +840,7 @@ static cudaError_t run_node(rt_node *n, cudaStream_t s)
     case cudaGraphNodeTypeMemset:
         return run_memset(&n->u.set);
     case cudaGraphNodeTypeHost:
-        n->u.host.fn(n->u.host.userData);
+        rt_run_host_fn(n->u.host.fn, n->u.host.userData);
         return cudaSuccess;
     case cudaGraphNodeTypeGraph:
         return run_graph(n->u.child, NULL, s);
@@ -842,6 +870,7 @@ static cudaError_t run_graph(cudaGraph_t g, rt_node **order, cudaStream_t s)
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                  unsigned long long flags)
 {
+    RT_API();
     (void)flags;   /* auto-free, upload, device launch, priority: no effect */
     if (!pGraphExec || !graph)
         return rt_ret(cudaErrorInvalidValue);
@@ -865,11 +894,13 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec,
                                           cudaGraph_t graph,
                                           unsigned long long flags)
 {
+    RT_API();
     return cudaGraphInstantiate(pGraphExec, graph, flags);
 }
 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
 {
+    RT_API();
     if (!graphExec)
         return rt_ret(cudaErrorInvalidValue);
     cudaGraphDestroy(graphExec->g);
@@ -891,6 +922,7 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec,
                                              cudaGraphNode_t node,
                                              const struct cudaKernelNodeParams *pNodeParams)
 {
+    RT_API();
     rt_node *n = exec_node(hGraphExec, node);
     if (!n || n->type != cudaGraphNodeTypeKernel)
         return rt_ret(cudaErrorInvalidValue);
@@ -902,6 +934,7 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec,
                                              cudaGraphNode_t node,
                                              const struct cudaMemcpy3DParms *pNodeParams)
 {
+    RT_API();
     rt_node *n = exec_node(hGraphExec, node);
     if (!n || n->type != cudaGraphNodeTypeMemcpy)
         return rt_ret(cudaErrorInvalidValue);
@@ -912,6 +945,7 @@ cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec,
                                              cudaGraphNode_t node,
                                              const struct cudaMemsetParams *pNodeParams)
 {
+    RT_API();
     rt_node *n = exec_node(hGraphExec, node);
     if (!n || n->type != cudaGraphNodeTypeMemset)
         return rt_ret(cudaErrorInvalidValue);
@@ -922,6 +956,7 @@ cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec,
                                            cudaGraphNode_t node,
                                            const struct cudaHostNodeParams *pNodeParams)
 {
+    RT_API();
     rt_node *n = exec_node(hGraphExec, node);
     if (!n || n->type != cudaGraphNodeTypeHost)
         return rt_ret(cudaErrorInvalidValue);
@@ -931,6 +966,7 @@ cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec,
 /* Nothing to upload: the graph runs where it is. */
 cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
+    RT_API();
     (void)stream;
     return graphExec ? cudaSuccess : rt_ret(cudaErrorInvalidValue);
 }
@@ -939,6 +975,7 @@ static cudaError_t capture_add(cudaStream_t s, rt_node *n);
 
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
+    RT_API();
     if (!graphExec)
         return rt_ret(cudaErrorInvalidValue);
     if (rt_capturing(stream)) {
@@ -1103,6 +1140,7 @@ cudaError_t rt_capture_event_wait(cudaStream_t s, cudaEvent_t e)
 cudaError_t cudaStreamBeginCapture(cudaStream_t stream,
                                    enum cudaStreamCaptureMode mode)
 {
+    RT_API();
     if (is_default_stream(stream)) {
         fprintf(stderr, "smcosim runtime: cudaStreamBeginCapture: the legacy "
                 "default stream cannot be captured; use a created stream\n");
@@ -1133,6 +1171,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream,
 
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 {
+    RT_API();
     if (!pGraph)
         return rt_ret(cudaErrorInvalidValue);
     struct CUstream_st *st = rt_stream(stream);
@@ -1183,6 +1222,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
                                   enum cudaStreamCaptureStatus *pCaptureStatus)
 {
+    RT_API();
     if (!pCaptureStatus)
         return rt_ret(cudaErrorInvalidValue);
     *pCaptureStatus = rt_capturing(stream) ? cudaStreamCaptureStatusActive
@@ -1198,6 +1238,7 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
                                      const cudaGraphEdgeData **edgeData_out,
                                      size_t *numDependencies_out)
 {
+    RT_API();
     static cudaGraphEdgeData *zero_edges;
     static size_t nzero;
     if (!captureStatus_out)

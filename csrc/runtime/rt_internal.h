@@ -5,8 +5,8 @@
  * It keeps what nvcc's generated host code registers (fatbinaries, kernels,
  * variables), the launch configuration stack, the error state and the
  * per-launch statistics; everything that concerns the device itself lives
- * behind smcosim.h. The runtime is not thread-safe: programs that call CUDA
- * from several host threads at once are not supported (docs/runtime.md).
+ * behind smcosim.h. Host threads may call it concurrently: every exported
+ * entry point holds the API lock (RT_API, rt_thread.c; docs/runtime.md).
  */
 #ifndef SMC_RUNTIME_INTERNAL_H
 #define SMC_RUNTIME_INTERNAL_H
@@ -81,6 +81,26 @@ struct CUstream_st *rt_stream(cudaStream_t s);
  * the device and loads every registered module on first use. */
 cudaError_t rt_ready(void);
 smc_device *rt_dev(void);
+
+/* Host threads (rt_thread.c). Every exported entry point starts with
+ * RT_API() (functions returning cudaError_t) or RT_LOCKED() (the others): it
+ * holds the runtime's recursive API lock until the function returns. On the
+ * callback thread, RT_API() returns cudaErrorNotPermitted instead: CUDA
+ * forbids API calls from stream callbacks and host functions, and the
+ * enqueuing call holds the lock while it waits for them. */
+int  rt_lock_acquire(void);
+void rt_lock_release(int *held);
+int  rt_on_callback_thread(void);
+#define RT_LOCKED()                                                        \
+    __attribute__((cleanup(rt_lock_release), unused)) int rt_lock_held_ = \
+        rt_lock_acquire()
+#define RT_API()                                                           \
+    if (rt_on_callback_thread())                                           \
+        return rt_ret(cudaErrorNotPermitted);                              \
+    RT_LOCKED()
+/* Run a stream callback, host function or graph host node on the callback
+ * thread and wait for it to return. */
+void rt_run_host_fn(void (*fn)(void *), void *arg);
 
 /* Record `e` as the last error (when not cudaSuccess) and return it. */
 cudaError_t rt_ret(cudaError_t e);

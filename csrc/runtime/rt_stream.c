@@ -6,7 +6,8 @@
  *
  * Every launch and copy completes before its call returns (docs/runtime.md),
  * so "all earlier work of the stream is done" holds at every call: a host
- * function or callback runs at the call itself, in issue order.
+ * function or callback runs at the call itself, in issue order, on the
+ * runtime's callback thread (rt_thread.c), and the call returns when it has.
  */
 #include "rt_internal.h"
 
@@ -44,13 +45,28 @@ struct CUstream_st *rt_stream(cudaStream_t s)
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
                                void *userData)
 {
+    RT_API();
     if (!fn)
         return rt_ret(cudaErrorInvalidValue);
     if (rt_capturing(stream))
         return rt_capture_host(stream, fn, userData);
     RT_ENTER();
-    fn(userData);
+    rt_run_host_fn(fn, userData);
     return cudaSuccess;
+}
+
+/* cudaStreamAddCallback's function, its arguments, on the callback thread. */
+typedef struct stream_callback {
+    cudaStreamCallback_t fn;
+    cudaStream_t stream;
+    cudaError_t status;
+    void *data;
+} stream_callback;
+
+static void call_stream_callback(void *p)
+{
+    const stream_callback *c = p;
+    c->fn(c->stream, c->status, c->data);
 }
 
 /* Runs now with the stream's status: cudaSuccess, or the sticky error of a
@@ -60,12 +76,14 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream,
                                   cudaStreamCallback_t callback,
                                   void *userData, unsigned int flags)
 {
+    RT_API();
     if (!callback || flags != 0)
         return rt_ret(cudaErrorInvalidValue);
     if (rt_capturing(stream))
         return rt_ret(cudaErrorStreamCaptureUnsupported);
     cudaError_t status = rt_sticky();
-    callback(stream, status, userData);
+    stream_callback c = { callback, stream, status, userData };
+    rt_run_host_fn(call_stream_callback, &c);
     return status == cudaSuccess ? cudaSuccess : rt_ret(status);
 }
 
@@ -91,6 +109,7 @@ static int stream_attr_ok(cudaStreamAttrID a)
 cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
                                    const cudaStreamAttrValue *value)
 {
+    RT_API();
     if (!value || !stream_attr_ok(attr) || (unsigned)attr >= RT_STREAM_ATTRS)
         return rt_ret(cudaErrorInvalidValue);
     struct CUstream_st *s = rt_stream(hStream);
@@ -103,6 +122,7 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
 cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
                                    cudaStreamAttrValue *value_out)
 {
+    RT_API();
     if (!value_out || !stream_attr_ok(attr) || (unsigned)attr >= RT_STREAM_ATTRS)
         return rt_ret(cudaErrorInvalidValue);
     *value_out = rt_stream(hStream)->attr[attr];
@@ -113,6 +133,7 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
 
 cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)
 {
+    RT_API();
     struct CUstream_st *d = rt_stream(dst), *s = rt_stream(src);
     memcpy(d->attr, s->attr, sizeof d->attr);
     d->priority = s->priority;
@@ -121,6 +142,7 @@ cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src)
 
 cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
 {
+    RT_API();
     if (!priority)
         return rt_ret(cudaErrorInvalidValue);
     *priority = rt_stream(hStream)->priority;
@@ -129,6 +151,7 @@ cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority)
 
 cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
 {
+    RT_API();
     if (!streamId)
         return rt_ret(cudaErrorInvalidValue);
     *streamId = rt_stream(hStream)->id;
@@ -208,6 +231,7 @@ void rt_hostreg_pull(void)
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
+    RT_API();
     RT_ENTER();
     if (!ptr || size == 0 ||
         (flags & ~(unsigned)(cudaHostRegisterPortable | cudaHostRegisterMapped |
@@ -232,6 +256,7 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 
 cudaError_t cudaHostUnregister(void *ptr)
 {
+    RT_API();
     for (size_t i = 0; i < nregs; i++) {
         if (regs[i].host != ptr)
             continue;
@@ -259,6 +284,7 @@ void rt_hostalloc_note(void *p, size_t size, unsigned flags)
  * cudaHostRegisterMapped for registered memory (it has a shadow). */
 cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
 {
+    RT_API();
     if (!pFlags || !pHost)
         return rt_ret(cudaErrorInvalidValue);
     hostreg *r = nregs ? reg_of_host(pHost, 1) : NULL;
@@ -321,6 +347,7 @@ void rt_stream_reset(void)
 
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
 {
+    RT_API();
     if (!memPool)
         return rt_ret(cudaErrorInvalidValue);
     if (device != 0)
@@ -331,12 +358,14 @@ cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
 
 cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
 {
+    RT_API();
     return cudaDeviceGetDefaultMemPool(memPool, device);
 }
 
 /* Only the default pool exists (cudaMemPoolCreate is not implemented). */
 cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
 {
+    RT_API();
     if (device != 0)
         return rt_ret(cudaErrorInvalidDevice);
     return memPool == &default_pool ? cudaSuccess
@@ -368,17 +397,20 @@ static cudaError_t pool_alloc(void **ptr, size_t size, cudaMemPool_t pool,
 
 cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
 {
+    RT_API();
     return pool_alloc(devPtr, size, &default_pool, hStream, "cudaMallocAsync");
 }
 
 cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size,
                                     cudaMemPool_t memPool, cudaStream_t stream)
 {
+    RT_API();
     return pool_alloc(ptr, size, memPool, stream, "cudaMallocFromPoolAsync");
 }
 
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
 {
+    RT_API();
     if (rt_capturing(hStream)) {
         fprintf(stderr, "smcosim runtime: cudaFreeAsync in a capturing stream "
                 "(graph memory nodes) is not supported\n");
@@ -389,6 +421,7 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
 
 cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
 {
+    RT_API();
     (void)minBytesToKeep;   /* nothing cached: nothing to release */
     return memPool == &default_pool ? cudaSuccess
                                     : rt_ret(cudaErrorInvalidValue);
@@ -397,6 +430,7 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
 cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool,
                                     enum cudaMemPoolAttr attr, void *value)
 {
+    RT_API();
     if (memPool != &default_pool || !value)
         return rt_ret(cudaErrorInvalidValue);
     struct CUmemPoolHandle_st *p = memPool;
@@ -428,6 +462,7 @@ cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool,
 cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool,
                                     enum cudaMemPoolAttr attr, void *value)
 {
+    RT_API();
     if (memPool != &default_pool || !value)
         return rt_ret(cudaErrorInvalidValue);
     struct CUmemPoolHandle_st *p = memPool;
@@ -458,6 +493,7 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool,
 cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device,
                                     int peerDevice)
 {
+    RT_API();
     if (!canAccessPeer)
         return rt_ret(cudaErrorInvalidValue);
     if (device != 0 || peerDevice != 0)
@@ -468,12 +504,14 @@ cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device,
 
 cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
 {
+    RT_API();
     (void)peerDevice; (void)flags;
     return rt_ret(cudaErrorInvalidDevice);   /* there is no other device */
 }
 
 cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 {
+    RT_API();
     (void)peerDevice;
     return rt_ret(cudaErrorInvalidDevice);
 }
@@ -482,6 +520,7 @@ cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
  * is 0), so there is nothing to reset. */
 cudaError_t cudaCtxResetPersistingL2Cache(void)
 {
+    RT_API();
     return cudaSuccess;
 }
 
@@ -494,6 +533,7 @@ cudaError_t cudaCtxResetPersistingL2Cache(void)
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config,
                                 const void *func, void **args)
 {
+    RT_API();
     if (!config)
         return rt_ret(cudaErrorInvalidValue);
     if (config->numAttrs && !config->attrs)

@@ -49,10 +49,6 @@ static struct {
     rt_kernel **kernels;  size_t n_kernels;
     rt_var    **vars;     size_t n_vars;
 
-    rt_config configs[RT_CONFIG_DEPTH];
-    unsigned n_configs;
-
-    cudaError_t last_error;      /* cleared by cudaGetLastError */
     cudaError_t sticky;          /* guest fault: until cudaDeviceReset */
 
     uint32_t dev_launches_seen;  /* smc_launch_count() already collected */
@@ -63,6 +59,13 @@ static struct {
     char faults[RT_MAX_FAULTS][512];
     unsigned n_faults;
 } rt;
+
+/* Kept per host thread, as in CUDA: the last error (cleared by
+ * cudaGetLastError) and the <<<...>>> configurations pushed by the
+ * generated launch code and popped by its stub. */
+static _Thread_local cudaError_t last_error;
+static _Thread_local rt_config configs[RT_CONFIG_DEPTH];
+static _Thread_local unsigned n_configs;
 
 static void record_new_launches(const dim3 *grid, const dim3 *block);
 
@@ -93,7 +96,7 @@ static char *dup_str(const char *s)
 cudaError_t rt_ret(cudaError_t e)
 {
     if (e != cudaSuccess)
-        rt.last_error = e;
+        last_error = e;
     return e;
 }
 
@@ -102,6 +105,7 @@ cudaError_t rt_ret(cudaError_t e)
  * first time it is called, and cudaErrorNotSupported. */
 cudaError_t rt_unsupported(const char *function)
 {
+    RT_API();
     static const char *said[64];
     static unsigned nsaid;
     for (unsigned i = 0; i < nsaid; i++)
@@ -377,6 +381,7 @@ uint64_t rt_dev_addr(const void *p)
 
 void **__cudaRegisterFatBinary(void *fatCubin)
 {
+    RT_LOCKED();
     rt_fatbin *fb = calloc(1, sizeof *fb);
     if (!fb) {
         fprintf(stderr, "smcosim runtime: out of host memory\n");
@@ -390,6 +395,7 @@ void **__cudaRegisterFatBinary(void *fatCubin)
 
 void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
 {
+    RT_LOCKED();
     /* A library dlopen'ed after the device exists is loaded right away. */
     if (rt.dev)
         load_fatbin((rt_fatbin *)fatCubinHandle);
@@ -397,6 +403,7 @@ void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
 
 void __cudaUnregisterFatBinary(void **fatCubinHandle)
 {
+    RT_LOCKED();
     rt_fatbin *fb = (rt_fatbin *)fatCubinHandle;
     if (fb)
         fb->unregistered = 1;   /* module memory goes with the device */
@@ -407,6 +414,7 @@ void __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun,
                             int thread_limit, uint3 *tid, uint3 *bid,
                             dim3 *bDim, dim3 *gDim, int *wSize)
 {
+    RT_LOCKED();
     (void)deviceName; (void)thread_limit; (void)tid; (void)bid;
     (void)bDim; (void)gDim; (void)wSize;
     rt_kernel *k = calloc(1, sizeof *k);
@@ -442,6 +450,7 @@ void __cudaRegisterVar(void **fatCubinHandle, char *hostVar,
                        char *deviceAddress, const char *deviceName, int ext,
                        size_t size, int constant, int global)
 {
+    RT_LOCKED();
     (void)deviceAddress; (void)ext; (void)constant; (void)global;
     register_var(fatCubinHandle, hostVar, NULL, deviceName, size);
 }
@@ -450,6 +459,7 @@ void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress,
                               char *deviceAddress, const char *deviceName,
                               int ext, size_t size, int constant, int global)
 {
+    RT_LOCKED();
     (void)deviceAddress; (void)ext; (void)constant; (void)global;
     register_var(fatCubinHandle, hostVarPtrAddress, hostVarPtrAddress,
                  deviceName, size);
@@ -460,6 +470,7 @@ void __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress,
  * success. */
 char __cudaInitModule(void **fatCubinHandle)
 {
+    RT_LOCKED();
     if (rt_ready() != cudaSuccess)
         return 0;
     char ok = 1;
@@ -477,12 +488,12 @@ char __cudaInitModule(void **fatCubinHandle)
 unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim,
                                      size_t sharedMem, struct CUstream_st *stream)
 {
-    if (rt.n_configs >= RT_CONFIG_DEPTH) {
+    if (n_configs >= RT_CONFIG_DEPTH) {
         fprintf(stderr, "smcosim runtime: more than %d nested launch "
                 "configurations\n", RT_CONFIG_DEPTH);
         return 1;   /* nonzero: the generated code skips the launch */
     }
-    rt_config *c = &rt.configs[rt.n_configs++];
+    rt_config *c = &configs[n_configs++];
     c->grid = gridDim;
     c->block = blockDim;
     c->smem = sharedMem;
@@ -493,9 +504,9 @@ unsigned __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim,
 cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
                                        size_t *sharedMem, void *stream)
 {
-    if (rt.n_configs == 0)
+    if (n_configs == 0)
         return rt_ret(cudaErrorMissingConfiguration);
-    rt_config *c = &rt.configs[--rt.n_configs];
+    rt_config *c = &configs[--n_configs];
     *gridDim = c->grid;
     *blockDim = c->block;
     *sharedMem = c->smem;
@@ -505,6 +516,7 @@ cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim,
 
 cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
 {
+    RT_API();
     rt_kernel *k = rt_kernel_by_host(hostFun);
     *kernel = k;
     return k ? cudaSuccess : rt_ret(cudaErrorInvalidDeviceFunction);
@@ -715,6 +727,7 @@ static cudaError_t launch_now(rt_kernel *k, dim3 grid, dim3 block, void **args,
 cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
                                void **args, size_t sharedMem, cudaStream_t stream)
 {
+    RT_API();
     return rt_launch(kernel, gridDim, blockDim, args, sharedMem, stream);
 }
 
@@ -722,12 +735,14 @@ cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
                                     dim3 blockDim, void **args,
                                     size_t sharedMem, cudaStream_t stream)
 {
+    RT_API();
     return rt_launch(kernel, gridDim, blockDim, args, sharedMem, stream);
 }
 
 cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
                              void **args, size_t sharedMem, cudaStream_t stream)
 {
+    RT_API();
     return rt_launch(rt_kernel_by_host(func), gridDim, blockDim, args,
                      sharedMem, stream);
 }
@@ -740,6 +755,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
                                         dim3 blockDim, void **args,
                                         size_t sharedMem, cudaStream_t stream)
 {
+    RT_API();
     if (rt_capturing(stream)) {
         fprintf(stderr, "smcosim runtime: cudaLaunchCooperativeKernel into a "
                 "capturing stream is not supported by the simulator\n");
@@ -753,6 +769,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim,
 
 cudaError_t cudaDeviceSynchronize(void)
 {
+    RT_API();
     /* Launches complete before they return, so there is nothing to wait
      * for; only a pending fault is reported. */
     if (rt.sticky != cudaSuccess)
@@ -762,24 +779,27 @@ cudaError_t cudaDeviceSynchronize(void)
 
 cudaError_t cudaDeviceReset(void)
 {
+    RT_API();
     rt_stream_reset();
     drop_device();
     rt.sticky = cudaSuccess;
-    rt.last_error = cudaSuccess;
-    rt.n_configs = 0;
+    last_error = cudaSuccess;
+    n_configs = 0;
     return cudaSuccess;
 }
 
 cudaError_t cudaGetLastError(void)
 {
-    cudaError_t e = rt.last_error != cudaSuccess ? rt.last_error : rt.sticky;
-    rt.last_error = cudaSuccess;
+    RT_API();
+    cudaError_t e = last_error != cudaSuccess ? last_error : rt.sticky;
+    last_error = cudaSuccess;
     return e;
 }
 
 cudaError_t cudaPeekAtLastError(void)
 {
-    return rt.last_error != cudaSuccess ? rt.last_error : rt.sticky;
+    RT_API();
+    return last_error != cudaSuccess ? last_error : rt.sticky;
 }
 
 /* ---- error names and strings -------------------------------------------- */
@@ -878,5 +898,6 @@ static void write_stats(void)
 
 __attribute__((destructor)) static void rt_fini(void)
 {
+    RT_LOCKED();
     write_stats();
 }

@@ -227,6 +227,30 @@ if run "rt_rdc" 0 "$CU/rt_rdc" --expect-no-image; then
     expect_err "rt_rdc: message says -rdc is not supported" "relocatable device code (-rdc) and separately linked device code are not supported"
 fi
 
+# Host threads: eight threads allocate, copy, launch, record events and add
+# callbacks at once, round after round. One run proves little about a race,
+# so it runs RT_THREADS_RUNS times (default 200, about 20 ms each; 20 in
+# the slower ASan/UBSan pass), in functional mode, then once in timing mode.
+runs=${RT_THREADS_RUNS:-$([ -n "$PRELOAD" ] && echo 20 || echo 200)}
+failed_at=
+for i in $(seq 1 "$runs"); do
+    if ! SMCOSIM_MODE=functional run "rt_threads (run $i of $runs)" 0 "$CU/rt_threads" ||
+       ! grep -qF "rt_threads: all checks passed" "$tmp/out"; then
+        failed_at=$i
+        break
+    fi
+done
+if [ -z "$failed_at" ]; then
+    ok "rt_threads: $runs runs of 8 host threads, no crash, every result right"
+else
+    bad "rt_threads: run $failed_at of $runs failed"
+fi
+if SMCOSIM_MODE=timing run "rt_threads (timing)" 0 "$CU/rt_threads"; then
+    expect_out "rt_threads (timing): 8 host threads on the timing model" "rt_threads: all checks passed"
+    n=$(awk -F'\t' '$1 == "launch" && $5 > 0' "$tmp/stats" 2>/dev/null | wc -l)
+    [ "$n" -eq 96 ] && ok "rt_threads (timing): all 96 launches recorded" || bad "rt_threads (timing): $n launches recorded, expected 96"
+fi
+
 if [ -x "$CLI" ]; then
     export LD_PRELOAD="$PRELOAD"
     if "$CLI" run --report "$tmp/report" -- "$CU/rt_api_zstd" >"$tmp/out" 2>"$tmp/err"; then
