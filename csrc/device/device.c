@@ -367,7 +367,12 @@ void smc_device_destroy(smc_device *dev) {
 
 const char *smc_last_message(const smc_device *dev) { return dev ? dev->msg : ""; }
 
-void smc_device_get_props(const smc_device *dev, smc_device_props *out) { if (dev && out) *out = dev->props; }
+/* No device: all zero, so that a caller never reads uninitialised fields. */
+void smc_device_get_props(const smc_device *dev, smc_device_props *out) {
+    if (!out) return;
+    if (dev) *out = dev->props;
+    else memset(out, 0, sizeof *out);
+}
 
 /* ---- modules ------------------------------------------------------------------ */
 static void module_free(smc_module *m) {
@@ -494,7 +499,12 @@ smc_status smc_module_get_global(smc_module *mod, const char *name, uint64_t *dp
     return fail(mod->dev, SMC_ERR_NOT_FOUND, "global '%s' not found in module %s", name, mod->pm->name);
 }
 
-void smc_kernel_get_info(const smc_kernel *k, smc_kernel_info *out) { if (k && out) *out = k->info; }
+/* No kernel: all zero, so that a caller never reads uninitialised fields. */
+void smc_kernel_get_info(const smc_kernel *k, smc_kernel_info *out) {
+    if (!out) return;
+    if (k) *out = k->info;
+    else memset(out, 0, sizeof *out);
+}
 
 void smc_device_set_heap_limit(smc_device *dev, uint64_t bytes) { if (dev) dev->mem.heap_limit = bytes; }
 uint64_t smc_device_bytes_in_use(const smc_device *dev) { return dev ? dev->mem.bytes_in_use : 0; }

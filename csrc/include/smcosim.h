@@ -132,6 +132,7 @@ typedef struct smc_device_props {
     uint64_t global_mem_bytes;
     uint32_t cc_major, cc_minor;     /* what PTX targets we accept (7.5) */
 } smc_device_props;
+/* Fills *out; all zero when dev is NULL. */
 void smc_device_get_props(const smc_device *dev, smc_device_props *out);
 
 /* ---- modules and kernels ------------------------------------------------ */
@@ -165,6 +166,7 @@ typedef struct smc_kernel_info {
     uint32_t num_params;
     uint32_t max_threads_per_block; /* .maxntid product, 0 when absent */
 } smc_kernel_info;
+/* Fills *out; all zero when k is NULL. */
 void smc_kernel_get_info(const smc_kernel *k, smc_kernel_info *out);
 /* Resident CTAs of `k` per SM for blocks of `block_threads` threads with
  * `dyn_smem` bytes of dynamic shared memory, under the device's configuration:
