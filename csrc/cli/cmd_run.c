@@ -35,11 +35,12 @@
 
 #define RUN_USAGE \
     "usage: smcosim run [options] -- PROGRAM [ARGS...]\n" \
-    "       smcosim run [options] --bench NAME [smcosim-bench options]\n" \
+    "       smcosim run [options] --bench NAME... [smcosim-bench options] [options]\n" \
     "       smcosim run [options] --trace DIR/kernelslist.g\n" \
     "  Runs a CUDA program (nvcc --cudart shared), or a benchmark's C driver, on\n" \
     "  the timing model and prints each kernel's statistics on stderr, then\n" \
-    "  per-kernel instruction counts.\n" \
+    "  per-kernel instruction counts. With --bench, run options may also follow the\n" \
+    "  benchmark names; --seed there, and everything after --, is smcosim-bench's.\n" \
     "  --trace LIST         run an Accel-Sim trace (kernelslist.g) instead of a program:\n" \
     "                       every kernel on the timing model (docs/traces.md)\n" \
     "  --report FILE        also write the instruction-count table to FILE\n" \
@@ -398,10 +399,36 @@ static int run_trace(const run_options *opt)
 
 /* ---- the command ------------------------------------------------------------ */
 
+/* Options smcosim-bench has too: after --bench NAME they stay the
+ * benchmark driver's (its --seed picks the inputs). */
+static int is_bench_option(const char *a)
+{
+    return strcmp(a, "--seed") == 0;
+}
+
+static int is_run_option(const char *a)
+{
+    static const char *const own[] = { "--set", "--functional", "--bench",
+                                       "-h", "--help" };
+    for (size_t k = 0; k < sizeof own / sizeof *own; k++)
+        if (strcmp(a, own[k]) == 0)
+            return 1;
+    for (size_t k = 0; k < sizeof run_option_table / sizeof *run_option_table; k++)
+        if (strcmp(a, run_option_table[k].name) == 0)
+            return 1;
+    return 0;
+}
+
 int cli_run(int argc, char **argv)
 {
     run_options opt = { NULL };
     const char *bench = NULL;
+    /* After --bench NAME, the arguments that are not run options, in order,
+     * for smcosim-bench: compacted into argv[1..] in place (each is stored
+     * at an index no higher than the one it is read from, and everything
+     * read later lies above it). */
+    char **bench_args = argv + 1;
+    int nbench_args = 0;
     /* timing mode and per-kernel statistics unless the caller says otherwise
      * (SMC_HAVE_TIMING: the tree has the scheduler core, csrc/timing/module.mk) */
 #ifdef SMC_HAVE_TIMING
@@ -414,6 +441,12 @@ int cli_run(int argc, char **argv)
         if (strcmp(a, "--") == 0) {
             i++;
             break;
+        }
+        if (bench && (a[0] != '-' || is_bench_option(a) || !is_run_option(a))) {
+            /* a benchmark name, an option of smcosim-bench or its value
+             * (the driver checks them) */
+            bench_args[nbench_args++] = argv[i];
+            continue;
         }
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(RUN_USAGE, stdout);
@@ -433,9 +466,13 @@ int cli_run(int argc, char **argv)
             continue;
         }
         if (strcmp(a, "--bench") == 0) {
+            if (bench) {
+                fprintf(stderr, "smcosim run: --bench given twice (name several "
+                        "benchmarks after one --bench)\n");
+                return 2;
+            }
             bench = argv[++i];
-            i++;
-            break;                   /* the rest goes to smcosim-bench */
+            continue;                /* run options may still follow */
         }
         if (a[0] != '-')
             break;                   /* the program, without "--" */
@@ -477,13 +514,16 @@ int cli_run(int argc, char **argv)
         bench_path[n] = '\0';
         char *slash = strrchr(bench_path, '/');
         snprintf(slash ? slash + 1 : bench_path, 32, "smcosim-bench");
-        bench_argv = calloc((size_t)(argc - i) + 3, sizeof *bench_argv);
+        /* after "--": the rest is the driver's, whatever it looks like */
+        for (; i < argc; i++)
+            bench_args[nbench_args++] = argv[i];
+        bench_argv = calloc((size_t)nbench_args + 3, sizeof *bench_argv);
         if (!bench_argv)
             return 2;
         bench_argv[0] = bench_path;
         bench_argv[1] = (char *)bench;
-        for (int k = i; k < argc; k++)
-            bench_argv[2 + k - i] = argv[k];
+        for (int k = 0; k < nbench_args; k++)
+            bench_argv[2 + k] = bench_args[k];
         prog = bench_argv;
     } else if (i >= argc) {
         fprintf(stderr, "smcosim run: no program given\n" RUN_USAGE);

@@ -43,5 +43,24 @@ check "--json is written by a good run (exit $rc)" $?
 [ $rc -eq 0 ] && grep -q '"policy": "gto"' "$tmp/s.json"
 check "--json over an existing file is rewritten (exit $rc)" $?
 
+# Run options after --bench NAME are run options (users put them where they
+# like); the driver's own options stay the driver's, and so does --seed.
+rm -f "$tmp/a.json"
+"$cli" run --bench vectoradd --json "$tmp/a.json" --size small --policy gto >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && grep -q '"policy": "gto"' "$tmp/a.json" && grep -q "vectoradd" "$tmp/out"
+check "--json and --policy after --bench NAME are run options (exit $rc)" $?
+"$cli" run --bench vectoradd --size small --set sm.no_such_key=1 >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "sm.no_such_key" "$tmp/err"
+check "--set after --bench NAME is checked as a run option (exit $rc)" $?
+"$cli" run --bench vectoradd --size small --seed 3 --json "$tmp/b.json" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && [ -s "$tmp/b.json" ]
+check "--seed after --bench NAME goes to the driver, the run still takes --json (exit $rc)" $?
+"$cli" run --bench vectoradd --size small --bogus >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -ne 0 ] && grep -q -- "--bogus" "$tmp/err"
+check "an unknown option after --bench NAME is refused by the driver, named (exit $rc)" $?
+"$cli" run --bench vectoradd --bench gemm >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "given twice" "$tmp/err"
+check "--bench twice is refused (exit $rc)" $?
+
 echo "run-checks: $fails failed checks"
 [ $fails -eq 0 ]
