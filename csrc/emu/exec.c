@@ -1415,11 +1415,16 @@ static int exec_atom(ctx *X, uint32_t act) {
     return EMU_OK;
 }
 
+/* shfl.sync: source lane j and predicate p as in the PTX pseudocode (p false:
+ * own value). The member mask only synchronises. A source lane that does not
+ * execute this shfl (diverged, exited, beyond the block, guarded off) gives 0,
+ * as NVIDIA GPUs are reported to; an active lane outside the mask gives its
+ * value (docs/isa-coverage.md, "Shuffle sources that do not execute"). */
 static int exec_shfl(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
-    uint64_t src[32];
-    for (int i = 0; i < 32; i++) src[i] = val(X, &o[1], i);   /* inactive lanes: their register value */
+    uint64_t src[32] = { 0 };
+    LANES(act) src[lane] = val(X, &o[1], (int)lane);
     uint64_t res[32]; uint8_t pv[32];
     LANES(act) {
         int32_t b = (int32_t)(val(X, &o[2], (int)lane) & 31);   /* b[4:0] */

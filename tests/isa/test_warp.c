@@ -1,7 +1,8 @@
 /*
  * test_warp.c — warp-level and CTA-level cooperation, and special registers:
  * shfl.sync (idx/up/down/bfly, clamp and segment masks, predicate output,
- * out-of-range lanes keeping their own value), vote.sync (all/any/uni/
+ * out-of-range lanes keeping their own value, sources that do not execute
+ * the shfl giving 0, active sources outside the member mask), vote.sync (all/any/uni/
  * ballot), activemask (full, partial warp, divergent), match.any/all,
  * bar.sync/bar.arrive producer-consumer, bar.red.popc/and/or, and
  * %tid/%ntid/%ctaid/%nctaid in 3D, %laneid, %lanemask_*, %warpid/%nwarpid,
@@ -104,6 +105,108 @@ static void run_shfl(void **state)
         }
     if (bad)
         fail_msg("%s: %u lanes wrong", tc->name, bad);
+}
+
+/* Shuffle sources that do not execute the shfl (docs/isa-coverage.md,
+ * "Shuffle sources that do not execute"). One warp of a 24-thread CTA:
+ *   lanes 24..31   do not exist (partial warp),
+ *   lanes 20..23   exit before the shfl,
+ *   lanes 3,7,..19 branch around it (diverged, parked at the reconvergence point),
+ *   lanes 5, 13    reach it with a false guard (@%p3),
+ * every other lane executes it with its member mask = its own 8-lane tile
+ * restricted to the lanes that execute, so sources in other tiles are active
+ * but outside the mask. Every lane sets the source register before any of
+ * that, so a shuffle that read the register of a lane that does not execute
+ * would see lane * 7 + 11, not 0. Expected: out of range (p false) -> own
+ * value; in range and executing -> its value, mask or not; in range and not
+ * executing -> 0; p is the range check either way. The same lanes then run
+ * vote.sync.ballot (all true) and match.any with the same masks: both give
+ * member lanes only, never an active lane of another tile or one that does
+ * not execute. Not silicon-measured here: bench/microbench/shfl_probe.cu
+ * measures the same cases on a GPU. */
+static const shfl_case shfl_inactive_cases[] = {
+    { "shfl.sync.up inactive sources", UP, 0 }, { "shfl.sync.down inactive sources", DOWN, 0 },
+    { "shfl.sync.bfly inactive sources", BFLY, 0 }, { "shfl.sync.idx inactive sources", IDX, 0 },
+};
+
+static int shfl_lane_executes(int lane)
+{
+    return lane < 20 && (lane & 3) != 3 && (lane & 7) != 5;
+}
+
+static void run_shfl_inactive(void **state)
+{
+    isa_ctx *c = *state;
+    const shfl_case *tc = c->tcase;
+    const char *m = mode_name[tc->mode];
+    isa_loadf(c, ISA_PTX_HEADER
+        ".visible .entry k(.param .u64 pout, .param .u32 pb, .param .u32 pc)\n{\n"
+        "\t.reg .pred %%p<6>;\n\t.reg .b32 %%r<16>;\n\t.reg .b64 %%rd<4>;\n"
+        "\tmov.u32 %%r1, %%laneid;\n\tmad.lo.u32 %%r2, %%r1, 7, 11;\n"
+        "\tld.param.u32 %%r3, [pb];\n\tld.param.u32 %%r4, [pc];\n"
+        "\tld.param.u64 %%rd1, [pout];\n\tcvta.to.global.u64 %%rd1, %%rd1;\n"
+        "\tmul.wide.u32 %%rd2, %%r1, 16;\n\tadd.u64 %%rd3, %%rd1, %%rd2;\n"
+        "\tsetp.ge.u32 %%p1, %%r1, 20;\n\t@%%p1 exit;\n"
+        "\tand.b32 %%r5, %%r1, 3;\n\tsetp.eq.u32 %%p2, %%r5, 3;\n\t@%%p2 bra DONE;\n"
+        "\tand.b32 %%r6, %%r1, 7;\n\tsetp.ne.u32 %%p3, %%r6, 5;\n"
+        "\tactivemask.b32 %%r7;\n\tvote.sync.ballot.b32 %%r8, %%p3, %%r7;\n"
+        "\tand.b32 %%r9, %%r1, 24;\n\tmov.u32 %%r10, 255;\n\tshl.b32 %%r10, %%r10, %%r9;\n"
+        "\tand.b32 %%r10, %%r10, %%r8;\n"
+        "\tmov.u32 %%r11, 0xdead;\n\tmov.u32 %%r12, 2;\n"
+        "\tmov.u32 %%r13, 0xdead;\n\tmov.u32 %%r14, 0xdead;\n"
+        "\t@%%p3 shfl.sync.%s.b32 %%r11|%%p4, %%r2, %%r3, %%r4, %%r10;\n"
+        "\t@%%p3 selp.u32 %%r12, 1, 0, %%p4;\n"
+        "\tsetp.eq.u32 %%p5, %%r1, %%r1;\n"
+        "\t@%%p3 vote.sync.ballot.b32 %%r13, %%p5, %%r10;\n"
+        "\tshr.u32 %%r15, %%r1, 1;\n\tand.b32 %%r15, %%r15, 1;\n"
+        "\t@%%p3 match.any.sync.b32 %%r14, %%r15, %%r10;\n"
+        "\tst.global.v4.u32 [%%rd3], {%%r11, %%r12, %%r13, %%r14};\n"
+        "DONE:\n\tret;\n}\n", m);
+    /* b: sources diverged (3), guarded off (5), exited (21), beyond the CTA
+     * (27), in another tile (8, 9, 16); c: no clamp, 8-lane segments, clamp 0 */
+    static const uint32_t bs[] = { 0, 1, 3, 5, 8, 9, 16, 21, 27 };
+    static const uint32_t cs[] = { 0x1f, 0x181f, 0x00 };
+    uint64_t dout = isa_alloc(c, 32 * 16);
+    uint32_t exec = 0, odd_pair = 0;              /* lanes executing; lanes with (lane >> 1) & 1 */
+    for (int k = 0; k < 32; k++) {
+        exec |= (uint32_t)shfl_lane_executes(k) << k;
+        odd_pair |= (uint32_t)(k >> 1 & 1) << k;
+    }
+    unsigned bad = 0, zeros = 0, outside = 0;
+    for (size_t bi = 0; bi < sizeof bs / sizeof bs[0]; bi++)
+        for (size_t ci = 0; ci < sizeof cs / sizeof cs[0]; ci++) {
+            uint32_t out[128];
+            assert_int_equal(smc_memset(c->dev, dout, 0, sizeof out), SMC_OK);
+            isa_launch_ok(c, "k", D1(1), D1(24), 0, ARGS(dout, bs[bi], cs[ci]));
+            isa_read(c, out, dout, sizeof out);
+            for (int lane = 0; lane < 32; lane++) {
+                uint32_t want[4] = { 0, 0, 0, 0 };
+                if (shfl_lane_executes(lane)) {
+                    int src, pred;
+                    shfl_ref(tc->mode, lane, bs[bi], cs[ci], &src, &pred);
+                    uint32_t mask = (0xffu << (lane & 24)) & exec;
+                    want[0] = shfl_lane_executes(src) ? (uint32_t)src * 7 + 11 : 0;
+                    want[1] = (uint32_t)pred;
+                    want[2] = mask;               /* vote/match: member lanes only */
+                    want[3] = mask & (odd_pair >> lane & 1 ? odd_pair : ~odd_pair);
+                    zeros += pred && !shfl_lane_executes(src);
+                    outside += pred && shfl_lane_executes(src) && (src ^ lane) & 24;
+                } else if (lane < 20 && (lane & 3) != 3) {
+                    want[0] = want[2] = want[3] = 0xdead;  /* guarded off: not written */
+                    want[1] = 2;
+                }
+                const uint32_t *o = out + 4 * lane;
+                if (memcmp(o, want, sizeof want) && bad++ < 10)
+                    print_error("shfl.%s b=%u c=0x%x lane %d: got (%u,%u) ballot 0x%x match 0x%x;"
+                                " want (%u,%u) 0x%x 0x%x\n", m, bs[bi], cs[ci], lane,
+                                o[0], o[1], o[2], o[3], want[0], want[1], want[2], want[3]);
+            }
+        }
+    if (bad)
+        fail_msg("%s: %u lanes wrong", tc->name, bad);
+    /* the cases reach both kinds of source in every mode */
+    assert_true(zeros > 0);
+    assert_true(outside > 0);
 }
 
 /* ---- vote, activemask, match --------------------------------------------- */
@@ -611,6 +714,9 @@ int main(void)
     };
     int rc = isa_run_table("isa_shfl", run_shfl, shfl_cases, sizeof shfl_cases[0],
                            sizeof shfl_cases / sizeof shfl_cases[0]);
+    rc |= isa_run_table("isa_shfl_inactive", run_shfl_inactive, shfl_inactive_cases,
+                        sizeof shfl_inactive_cases[0],
+                        sizeof shfl_inactive_cases / sizeof shfl_inactive_cases[0]);
     rc |= isa_run_table("isa_vote", run_vote, vote_cases, sizeof vote_cases[0],
                         sizeof vote_cases / sizeof vote_cases[0]);
     rc |= isa_run_group("isa_warp", tests, sizeof tests / sizeof tests[0]);
