@@ -178,6 +178,16 @@ for mode in functional timing; do
     fi
 done
 
+# Block reductions: the ballot-masked second stage whose shuffles read lanes
+# that do not execute them (they give 0), multi-warp tiled_partition<64..512>
+# and tiled_partition<16>/<8>, against CPU sums; functional and timing mode.
+for mode in functional timing; do
+    if SMCOSIM_MODE=$mode run "rt_warpreduce ($mode)" 0 "$CU/rt_warpreduce"; then
+        expect_out "rt_warpreduce ($mode): ballot, multi-warp and small-tile reductions match the CPU" "rt_warpreduce: all checks passed"
+        expect_stats "rt_warpreduce ($mode): ran on the simulator" _Z13reduce_ballotPKiPij
+    fi
+done
+
 # Calls no other program makes (channel descriptors, cache config, memory
 # info, stream priorities and ids, async symbol copies, 2D memset,
 # cudaLaunchKernelExC, prefetch), and the same built with
