@@ -6,6 +6,8 @@
 #   smcosim diag                     the same host logic on the committed PTX
 #                                    (csrc/cli/cmd_diag.c; built with the CLI)
 #   tests/e2e/gpudiag.sh             recovery on the presets and unusual sets
+#   build/bench/shfl_probe           shuffle/vote/match sources that do not execute
+#                                    or are outside the member mask (a real GPU)
 
 GD_PROG := build/bench/gpudiag
 GD_NVCC := $(shell PATH="$(PATH):/usr/local/cuda/bin" command -v nvcc 2>/dev/null)
@@ -21,6 +23,18 @@ $(GD_PROG): $(GD_SRCS)
 	    bench/microbench/gpudiag.c -o $@.tmp && mv -f $@.tmp $@
 ALL_TARGETS += $(GD_PROG)
 TEST_DEPS   += $(GD_PROG)
+endif
+
+# What a GPU returns for shuffles from lanes that do not execute them or are
+# outside the member mask (docs/isa-coverage.md): one line per case, compared
+# with what smcosim models. For a lent GPU; runs on smcosim too.
+SHFL_PROBE := build/bench/shfl_probe
+ifneq ($(GD_NVCC),)
+$(SHFL_PROBE): bench/microbench/shfl_probe.cu
+	@mkdir -p $(@D)
+	$(GD_NVCC) -gencode arch=compute_75,code=compute_75 --cudart shared -O2 \
+	    -Werror all-warnings $< -o $@.tmp && mv -f $@.tmp $@
+ALL_TARGETS += $(SHFL_PROBE)
 endif
 
 TEST_SUITES += "tests/e2e/gpudiag.sh $(B)"
