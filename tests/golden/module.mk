@@ -4,8 +4,11 @@
 
 GOLDEN_DEPS := $(BENCH_BIN) $(MEM_DIGEST)
 
-TEST_SUITES += "tests/golden/golden.sh $(B) check"
+# make test: the lockstep on every preset and policy, the plain RTL once per
+# preset; make check-long: the plain RTL on every policy too.
+TEST_SUITES += "tests/golden/golden.sh $(B) check quick"
 TEST_DEPS   += $(GOLDEN_DEPS)
+LONG_SUITES += "tests/golden/golden.sh $(B) check"
 
 .PHONY: update-golden
 update-golden: $(GOLDEN_DEPS)
