@@ -138,9 +138,18 @@ static void test_errors(void **state) {
     expect_error(HDR ".entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 0f3F80;\n}\n", "exactly 8 hex digits", "'0f3F80'");
     expect_error(HDR "\x01\n", "bad.ptx:4:1:", "unexpected character");
     expect_error(HDR ".texref t;\n", "bad.ptx:4:1:", "'.texref'");
-    expect_error(HDR ".func f()\n{\n\tcall.uni f, ();\n\tret;\n}\n.entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n", "recursive call of 'f'", NULL);
+    /* calls out of line (recursion, indirect calls) and address initializers */
+    expect_error(HDR ".func f(.param .b32 a)\n{\n\t{\n\t.param .b64 p;\n\tcall.uni f, (p);\n\t}\n\tret;\n}\n"
+                 ".entry k()\n{\n\t{\n\t.param .b32 q;\n\tcall.uni f, (q);\n\t}\n\tret;\n}\n",
+                 "call of 'f': argument 0 is 8 bytes, the function's is 4", "bad.ptx:8:");
+    expect_error(HDR ".func f()\n{\n\t.local .b8 d[8];\n\t.reg .b64 %rd<2>;\n\tcvta.local.u64 %rd1, d;\n\tcall.uni f, ();\n\tret;\n}\n"
+                 ".entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n", "address of local variable 'd' is used by 'cvta'", NULL);
+    expect_error(HDR ".entry k()\n{\n\t.reg .b32 %r<2>;\n\tcall.uni %r1, (), proto;\n}\n", "needs a 64-bit register", "'%r1'");
+    expect_error(HDR ".entry k()\n{\n\t.reg .b64 %rd<2>;\n\tcall.uni %rd1, ();\n}\n", "needs a prototype label", NULL);
+    expect_error(HDR ".func f()\n{\n\tret;\n}\n.global .u32 p = f;\n", "needs 64-bit integer elements", "bad.ptx:8:");
+    expect_error(HDR ".global .u64 p[2] = {0, generic(nosuch)+8};\n", "takes the address of 'nosuch'", "bad.ptx:4:");
+    expect_error(HDR ".global .u64 p = generic(q;\n", "expected ')'", NULL);
     expect_error(HDR ".entry k()\n{\n\t.reg .b64 %rd<2>;\n\tmov.u64 %rd1, nosuch;\n}\n", "undefined symbol 'nosuch'", "bad.ptx:7:");
-    expect_error(HDR ".entry k()\n{\n\t.reg .b64 %rd<2>;\n\tcall.uni %rd1, (), proto;\n}\n", "indirect calls are not supported", NULL);
     expect_error(HDR ".entry k()\n{\n\t.reg .b32 %r<2>;\n\t.reg .pred %p<2>;\n\t@%r1 bra L;\nL:\n\tret;\n}\n", "guard must be a predicate", "bad.ptx:8:");
 }
 
