@@ -341,6 +341,44 @@ static void test_regalloc_verifier(void **state) {
     smc_device_destroy(dev);
 }
 
+/* Address initializers: variables (plain, generic, with + and - offsets,
+ * byte selections of a packed struct) and functions (code addresses, one
+ * per function of the module), filled in at load. */
+static void test_address_initializers(void **state) {
+    (void)state;
+    static const char ptx[] =
+        ".version 9.0\n.target sm_75\n.address_size 64\n"
+        ".func f0()\n{\n\tret;\n}\n.func f1()\n{\n\tret;\n}\n"
+        ".global .align 8 .u64 a[4] = {1, 2, 3, 4};\n"
+        ".global .align 8 .u64 p[4] = {a, generic(a)+8, generic(a)-8, f1};\n"
+        ".const .align 8 .u64 cf = f0;\n"
+        ".global .align 1 .u8 pk[9] = {97, 0XFF(generic(a)+24), 0xFF00(generic(a)+24), 0xFF0000(generic(a)+24), "
+        "0xFF000000(generic(a)+24), 0xFF00000000(generic(a)+24), 0xFF0000000000(generic(a)+24), "
+        "0xFF000000000000(generic(a)+24), 0xFF00000000000000(generic(a)+24)};\n"
+        ".visible .entry k()\n{\n\tret;\n}\n";
+    smc_device *dev = tu_device(0);
+    smc_module *m = tu_load(dev, ptx);
+    uint64_t a, pa, cfa, pka; size_t sz;
+    assert_int_equal(smc_module_get_global(m, "a", &a, &sz), SMC_OK);
+    assert_int_equal(smc_module_get_global(m, "p", &pa, &sz), SMC_OK);
+    assert_int_equal(smc_module_get_global(m, "cf", &cfa, &sz), SMC_OK);
+    assert_int_equal(smc_module_get_global(m, "pk", &pka, &sz), SMC_OK);
+    assert_int_equal(sz, 9);
+    const uint64_t *pv = smc_host_ptr(dev, pa, 32);
+    assert_int_equal(pv[0], a);
+    assert_int_equal(pv[1], a + 8);
+    assert_int_equal(pv[2], a - 8);
+    assert_int_equal(pv[3], SMC_CODE_WINDOW + 2 * SMC_CODE_ALIGN);     /* f1: module function 1 */
+    assert_int_equal(*(const uint64_t *)smc_host_ptr(dev, cfa, 8), SMC_CODE_WINDOW + SMC_CODE_ALIGN);
+    const uint8_t *pk = smc_host_ptr(dev, pka, 9);
+    uint64_t packed;
+    memcpy(&packed, pk + 1, 8);
+    assert_int_equal(pk[0], 97);
+    assert_int_equal(packed, a + 24);
+    assert_int_equal(((const uint64_t *)smc_host_ptr(dev, a, 32))[3], 4);
+    smc_device_destroy(dev);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all_directives),
@@ -351,6 +389,7 @@ int main(void) {
         cmocka_unit_test(test_regalloc_reuse_and_pressure),
         cmocka_unit_test(test_regalloc_loop),
         cmocka_unit_test(test_regalloc_verifier),
+        cmocka_unit_test(test_address_initializers),
     };
     return cmocka_run_group_tests_name("emu_parse", tests, NULL, NULL);
 }
