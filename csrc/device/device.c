@@ -411,7 +411,16 @@ smc_status smc_module_load_ptx(smc_device *dev, const char *name, const char *te
         uint64_t a = devmem_alloc_bytes(&dev->mem, v->size ? v->size : 1, DM_MODULE);
         if (!a) { module_free(m); return fail(dev, SMC_ERR_OUT_OF_MEMORY, "%s: no device memory for variable '%s'", name, v->name); }
         m->var_addr[i] = a;
-        if (v->has_init) memcpy((void *)(uintptr_t)a, v->init, v->size);
+    }
+    /* initial values once every variable has its address: initializers may
+     * hold addresses of variables and functions (vtables, pointer tables) */
+    for (uint32_t i = 0; i < pm->nvars; i++) {
+        const ptx_var *v = &pm->vars[i];
+        if (!m->var_addr[i] || !v->has_init) continue;
+        if (ptx_var_init(pm, v, var_addr_cb, m, (uint8_t *)(uintptr_t)m->var_addr[i], err, sizeof err) != 0) {
+            module_free(m);
+            return fail(dev, SMC_ERR_INVALID_PTX, "%s", err);
+        }
     }
     for (uint32_t i = 0; i < pm->nfuncs; i++) {
         const ptx_func *f = &pm->funcs[i];

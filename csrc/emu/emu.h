@@ -41,7 +41,7 @@ enum emu_class {
     EC_FP64,        /* double-precision unit */
     EC_SFU,         /* rcp, sqrt, rsqrt, sin, cos, lg2, ex2, tanh, div.approx */
     EC_MEM,         /* ld/st/atom/red (mem_space says where) */
-    EC_BRANCH,      /* bra */
+    EC_BRANCH,      /* bra, out-of-line call, ret */
     EC_BARRIER,     /* bar / barrier */
     EC_EXIT,        /* exit, trap */
     EC_WARP,        /* shfl, vote, activemask: cross-lane */
@@ -60,6 +60,8 @@ typedef struct emu_inst_info {
     uint8_t  is_load, is_store, is_atomic;
     uint8_t  long_latency;    /* global/local/generic memory: result comes late */
     uint8_t  is_branch, is_barrier, is_exit;
+    uint8_t  is_call;         /* an out-of-line call or its ret: the next pc is
+                                 known only once it has executed */
     uint8_t  access_size;     /* bytes per lane (vector included) */
     uint8_t  ndst, nsrc;      /* 32-bit register ids below */
     uint8_t  ndst_pred, nsrc_pred;
@@ -106,7 +108,7 @@ void emu_kernel_destroy(emu_kernel *ek);
 const ptx_kernel *emu_kernel_ptx(const emu_kernel *ek);
 const emu_inst_info *emu_kernel_inst(const emu_kernel *ek, uint32_t pc);
 /* Set the flags of an instruction (is_load, is_store, is_atomic,
- * long_latency, is_branch, is_barrier, is_exit) from its op, op_class and
+ * long_latency, is_branch, is_barrier, is_exit, is_call) from its op, op_class and
  * mem_space: the one rule, for the emulator's decoder and for PTX-level
  * traces read back (csrc/trace/trace_export.c). */
 void emu_inst_flags(emu_inst_info *x);

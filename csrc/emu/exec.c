@@ -25,6 +25,10 @@ struct emu_kernel {
     emu_inst_info *info;
     uint64_t *rmask;          /* per vreg: mask of its width */
     uint32_t regs_haws;       /* registers per thread with the HAWS pool (0 = none) */
+    /* per out-of-line function: the rows of the regalloc verifier's owner
+     * table (physical registers, then predicates) its registers occupy,
+     * kf_rows[kf_rows_off[i] .. kf_rows_off[i + 1]) */
+    uint16_t *kf_rows; uint32_t *kf_rows_off;
 };
 
 static uint8_t class_of(const ptx_insn *in) {
@@ -33,11 +37,14 @@ static uint8_t class_of(const ptx_insn *in) {
     switch (in->op) {
     case OP_LD: case OP_LDU: case OP_ST: case OP_ATOM: case OP_RED:
         return EC_MEM;
-    case OP_BRA: return EC_BRANCH;
+    /* ret survives linking only in out-of-line functions, and a call with
+     * mode MD_NONE is an out-of-line call (the others are builtins) */
+    case OP_BRA: case OP_RET: return EC_BRANCH;
+    case OP_CALL: return in->mode == MD_NONE ? EC_BRANCH : EC_NOP;
     case OP_BAR: case OP_BARRIER: return EC_BARRIER;
-    case OP_EXIT: case OP_RET: case OP_TRAP: case OP_BRKPT: return EC_EXIT;
+    case OP_EXIT: case OP_TRAP: case OP_BRKPT: return EC_EXIT;
     case OP_SHFL: case OP_VOTE: case OP_MATCH: case OP_ACTIVEMASK: return EC_WARP;
-    case OP_FENCE: case OP_MEMBAR: case OP_PREFETCH: case OP_NANOSLEEP: case OP_CALL:
+    case OP_FENCE: case OP_MEMBAR: case OP_PREFETCH: case OP_NANOSLEEP:
     case OP_PMEVENT: return EC_NOP;
     case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2:
     case OP_EX2: case OP_TANH:
@@ -69,13 +76,42 @@ static void fix_imm(ptx_operand *o, uint8_t type) {
     o->fimm = 0;
 }
 
+/* Owner-table rows (emu_kernel.kf_rows) of each out-of-line function: what
+ * a call saves and its return restores for the regalloc verifier. */
+#define OWNER_ROWS (PTX_MAX_PHYS_REGS + 1 + PTX_MAX_PRED_REGS)
+static bool kfunc_rows(emu_kernel *ek) {
+    const ptx_kernel *k = ek->k;
+    ek->kf_rows_off = calloc(k->nfuncs + 1, sizeof *ek->kf_rows_off);
+    ek->kf_rows = calloc((size_t)k->nfuncs * OWNER_ROWS + 1, sizeof *ek->kf_rows);
+    if (!ek->kf_rows_off || !ek->kf_rows) return false;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < k->nfuncs; i++) {
+        uint8_t used[OWNER_ROWS] = { 0 };
+        const ptx_kfunc *f = &k->funcs[i];
+        for (uint32_t v = f->vreg_base; v < f->vreg_base + f->nvregs; v++) {
+            uint32_t p = k->phys[v];
+            if (p == PTX_NO_PHYS) continue;
+            if (k->reg_type[v] == PT_PRED) { used[PTX_MAX_PHYS_REGS + 1 + p] = 1; continue; }
+            used[p] = 1;
+            if (ptx_type_size[k->reg_type[v]] == 8) used[p + 1] = 1;
+        }
+        ek->kf_rows_off[i] = n;
+        for (uint32_t r = 0; r < OWNER_ROWS; r++) if (used[r]) ek->kf_rows[n++] = (uint16_t)r;
+    }
+    ek->kf_rows_off[k->nfuncs] = n;
+    return true;
+}
+
 emu_kernel *emu_kernel_create(ptx_kernel *k) {
     emu_kernel *ek = calloc(1, sizeof *ek);
     if (!ek) return NULL;
     ek->k = k;
     ek->info = calloc(k->ncode + 1, sizeof *ek->info);
     ek->rmask = calloc(k->nregs + 1, sizeof *ek->rmask);
-    if (!ek->info || !ek->rmask) { free(ek->info); free(ek->rmask); free(ek); return NULL; }
+    if (!ek->info || !ek->rmask || !kfunc_rows(ek)) {
+        free(ek->info); free(ek->rmask); free(ek->kf_rows); free(ek->kf_rows_off); free(ek);
+        return NULL;
+    }
     for (uint32_t r = 0; r < k->nregs; r++) {
         uint32_t sz = ptx_type_size[k->reg_type[r]];
         ek->rmask[r] = k->reg_type[r] == PT_PRED ? 1 : sz >= 8 ? ~0ull : ((1ull << (8 * sz)) - 1);
@@ -119,7 +155,7 @@ emu_kernel *emu_kernel_create(ptx_kernel *k) {
 void emu_kernel_destroy(emu_kernel *ek) {
     if (!ek) return;
     ptx_kernel_free(ek->k);
-    free(ek->info); free(ek->rmask); free(ek);
+    free(ek->info); free(ek->rmask); free(ek->kf_rows); free(ek->kf_rows_off); free(ek);
 }
 const ptx_kernel *emu_kernel_ptx(const emu_kernel *ek) { return ek->k; }
 void emu_inst_flags(emu_inst_info *x) {
@@ -130,6 +166,7 @@ void emu_inst_flags(emu_inst_info *x) {
         (x->mem_space == SP_GLOBAL || x->mem_space == SP_LOCAL || x->mem_space == SP_GENERIC ||
          x->mem_space == SP_CONST);
     x->is_branch = x->op == OP_BRA;
+    x->is_call = (x->op == OP_CALL || x->op == OP_RET) && x->op_class == EC_BRANCH;
     x->is_barrier = x->op_class == EC_BARRIER;
     x->is_exit = x->op_class == EC_EXIT;
 }
@@ -147,7 +184,22 @@ uint32_t emu_kernel_regs_haws(const emu_kernel *ek) {
 }
 
 /* ---- launch, CTA, warp state -------------------------------------------------- */
-typedef struct simt_entry { uint32_t pc, rpc, mask; } simt_entry;
+/* depth: the call depth its lanes run at (0 = the kernel; n = inside the
+ * n-th out-of-line call, warp.calls[n - 1]). Depths never decrease from the
+ * bottom of the stack to the top. */
+typedef struct simt_entry { uint32_t pc, rpc, mask, depth; } simt_entry;
+
+/* One out-of-line call in progress (docs/emulator.md "Calls"). All lanes of
+ * an activation called the same function from the same call site at the
+ * same depth, so they share the frame base. Saved values (registers of a
+ * function that is active deeper down the stack, verifier owner rows) are
+ * in warp.save from save_off on. */
+typedef struct call_rec {
+    uint32_t kf, site;        /* ptx_kernel.funcs / .calls index */
+    uint32_t base, caller_base;   /* frame bases in the thread's local memory */
+    bool     saved_regs;      /* the function's registers were saved (recursion) */
+    size_t   save_off;
+} call_rec;
 
 enum { W_RUN, W_BAR, W_DONE };
 
@@ -163,6 +215,8 @@ typedef struct warp {
      * count was dog_epoch (counts from 0 again when the count moved on) */
     uint64_t dog_epoch, dog_insts;
     simt_entry *stack; uint32_t sp, cap;
+    call_rec *calls; uint32_t ncalls, calls_cap;   /* out-of-line calls, by depth */
+    uint8_t *save; size_t save_top, save_cap;      /* their saved values (a stack) */
     uint64_t *regs;          /* nregs x 32 */
     uint32_t *owner;         /* verify_regalloc: per physical register and lane,
                                 1 + the virtual register that wrote it last */
@@ -263,7 +317,9 @@ emu_cta *emu_cta_create(emu_launch *l, uint32_t linear, uint32_t smid) {
     c->nwarps = l->warps_per_cta;
     c->live_warps = c->nwarps;
     c->smem_size = l->k->static_smem + l->d.dyn_smem;
-    c->local_size = l->k->local_bytes;
+    /* a kernel that calls out of line has its call stack after its own frame */
+    c->local_size = l->k->stack_bytes ? (l->k->local_bytes + 15u) / 16u * 16u + l->k->stack_bytes
+                                      : l->k->local_bytes;
     c->smem = calloc(1, c->smem_size + 16);
     c->local = calloc(1, (size_t)c->local_size * c->nthreads + 16);
     c->w = calloc(c->nwarps, sizeof *c->w);
@@ -281,7 +337,7 @@ emu_cta *emu_cta_create(emu_launch *l, uint32_t linear, uint32_t smid) {
         w->cap = 8;
         w->stack = malloc(w->cap * sizeof *w->stack);
         if (!w->regs || !w->stack) goto fail;
-        w->stack[0] = (simt_entry){ 0, PTX_NO_PC, w->valid };
+        w->stack[0] = (simt_entry){ 0, PTX_NO_PC, w->valid, 0 };
         w->sp = 1;
         w->state = W_RUN;
         w->bar_dst = -1;
@@ -299,6 +355,7 @@ void emu_cta_destroy(emu_cta *c) {
     if (!c) return;
     if (c->w) for (uint32_t i = 0; i < c->nwarps; i++) {
         free(c->w[i].regs); free(c->w[i].stack); free(c->w[i].owner); free(c->w[i].haws);
+        free(c->w[i].calls); free(c->w[i].save);
     }
     free(c->w); free(c->smem); free(c->local); free(c);
 }
@@ -508,15 +565,17 @@ static inline uint64_t ext_load(uint64_t v, uint8_t type) {
 }
 
 /* ---- SIMT stack ------------------------------------------------------------- */
-static int push(ctx *X, uint32_t pc, uint32_t rpc, uint32_t mask) {
+/* (65536 entries: room for the deepest call stack, PTX_CALL_STACK_BYTES /
+ * PTX_MIN_FRAME calls, with a few divergent branches open in each) */
+static int push(ctx *X, uint32_t pc, uint32_t rpc, uint32_t mask, uint32_t depth) {
     warp *w = X->w;
     if (w->sp >= w->cap) {
-        if (w->cap >= 4096) return fault(X->c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "SIMT stack overflow");
+        if (w->cap >= 65536) return fault(X->c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "SIMT stack overflow");
         simt_entry *n = realloc(w->stack, 2 * w->cap * sizeof *n);
         if (!n) return fault(X->c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory");
         w->stack = n; w->cap *= 2;
     }
-    w->stack[w->sp++] = (simt_entry){ pc, rpc, mask };
+    w->stack[w->sp++] = (simt_entry){ pc, rpc, mask, depth };
     return EMU_OK;
 }
 
@@ -529,6 +588,12 @@ static void reconverge(warp *w) {
     }
 }
 
+/* Drop the call records of activations whose SIMT entries are all gone. */
+static void calls_trim(warp *w) {
+    uint32_t d = w->sp ? w->stack[w->sp - 1].depth : 0;
+    while (w->ncalls > d) w->save_top = w->calls[--w->ncalls].save_off;
+}
+
 static void barrier_check(emu_cta *c, uint32_t id);
 
 static void lanes_exit(emu_cta *c, uint32_t wi, uint32_t mask) {
@@ -536,6 +601,7 @@ static void lanes_exit(emu_cta *c, uint32_t wi, uint32_t mask) {
     w->exited |= mask;
     for (uint32_t i = 0; i < w->sp; i++) w->stack[i].mask &= ~mask;
     reconverge(w);
+    calls_trim(w);
     if (w->sp == 0) {
         w->state = W_DONE;
         c->live_warps--;
@@ -1683,7 +1749,7 @@ static bool read_cstr(const ctx *X, int lane, uint64_t addr, char *buf, size_t c
 }
 
 static bool read_slot(const ctx *X, int lane, const ptx_operand *o, uint64_t *v) {
-    const uint8_t *p = xlate(X, lane, SP_LOCAL, o->imm, 8, false, NULL);
+    const uint8_t *p = xlate(X, lane, SP_LOCAL, addr_of(X, o, lane), 8, false, NULL);
     if (!p) return false;
     *v = load_bytes(p, 8);
     return true;
@@ -1803,7 +1869,7 @@ static int exec_builtin(ctx *X, uint32_t act) {
                     if (addr) m->heap_in_use += arg;
                 }
                 if (in->ops[0].kind == OK_ADDR) {
-                    uint8_t *p = xlate(X, (int)lane, SP_LOCAL, in->ops[0].imm, 8, true, NULL);
+                    uint8_t *p = xlate(X, (int)lane, SP_LOCAL, addr_of(X, &in->ops[0], (int)lane), 8, true, NULL);
                     if (!p) return EMU_FAULT;
                     store_bytes(p, addr, 8);
                 }
@@ -1841,12 +1907,175 @@ static int exec_builtin(ctx *X, uint32_t act) {
         if (cnt < 0) return EMU_FAULT;
         fputs(out, stdout);
         if (in->ops[0].kind == OK_ADDR) {
-            uint8_t *p = xlate(X, (int)lane, SP_LOCAL, in->ops[0].imm, 4, true, NULL);
+            uint8_t *p = xlate(X, (int)lane, SP_LOCAL, addr_of(X, &in->ops[0], (int)lane), 4, true, NULL);
             if (!p) return EMU_FAULT;
             store_bytes(p, (uint64_t)(uint32_t)cnt, 4);
         }
     }
     fflush(stdout);
+    return EMU_OK;
+}
+
+/* ---- out-of-line calls (docs/emulator.md "Calls") ------------------------- */
+/* Room for n more bytes on the warp's save stack; NULL after a fault. */
+static uint8_t *save_reserve(ctx *X, size_t n) {
+    warp *w = X->w;
+    if (w->save_top + n > w->save_cap) {
+        size_t cap = w->save_cap ? w->save_cap : 4096;
+        while (cap < w->save_top + n) cap *= 2;
+        uint8_t *p = realloc(w->save, cap);
+        if (!p) { fault(X->c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory"); return NULL; }
+        w->save = p; w->save_cap = cap;
+    }
+    uint8_t *p = w->save + w->save_top;
+    w->save_top += n;
+    return p;
+}
+
+/* The out-of-line function a lane calls: the call's own (direct) or the one
+ * whose code address the lane's register holds. -1 after a fault. */
+static int32_t call_target(ctx *X, uint32_t lane) {
+    const ptx_kernel *k = X->c->l->k;
+    const ptx_operand *o = &X->in->ops[0];
+    if (o->kind == OK_IMM) return (int32_t)o->imm;
+    uint64_t a = val(X, o, (int)lane);
+    uint64_t i = (a - SMC_CODE_WINDOW) / SMC_CODE_ALIGN;
+    if (a >= SMC_CODE_WINDOW && a % SMC_CODE_ALIGN == 0 && i >= 1 && i <= k->nmodule_funcs &&
+        k->kfunc_of[i - 1] >= 0)
+        return k->kfunc_of[i - 1];
+    fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_ADDRESS, a,
+          "indirect call to 0x%llx, which is not the address of a device function of this module",
+          (unsigned long long)a);
+    return -1;
+}
+
+/* Copy n bytes of one lane's local memory from offset src to offset dst. */
+static bool local_copy(ctx *X, uint32_t lane, uint64_t dst, uint64_t src, uint32_t n) {
+    const uint8_t *s = xlate(X, (int)lane, SP_LOCAL, src, 1, false, NULL);
+    uint8_t *d = s ? xlate(X, (int)lane, SP_LOCAL, dst, 1, true, NULL) : NULL;
+    if (!d || !xlate(X, (int)lane, SP_LOCAL, src + n - 1, 1, false, NULL) ||
+        !xlate(X, (int)lane, SP_LOCAL, dst + n - 1, 1, true, NULL))
+        return false;
+    memmove(d, s, n);
+    return true;
+}
+
+/* call: the active lanes are grouped by target; the group of the lowest
+ * lane calls now, the others execute the call again when it has returned
+ * (an entry {pc, pc + 1, others} under the callee's), and all reconverge
+ * after the call. The call sets up the callee's frame above the caller's,
+ * copies the arguments into its formals and sets its frame pointer. */
+static int exec_call(ctx *X, uint32_t act) {
+    emu_cta *c = X->c;
+    warp *w = X->w;
+    const emu_kernel *ek = c->l->ek;
+    const ptx_kernel *k = ek->k;
+    simt_entry *top = &w->stack[w->sp - 1];
+    uint32_t depth = top->depth;
+    top->pc = X->pc + 1;
+    if (!act) return EMU_OK;
+    int32_t target[32];
+    LANES(act) if ((target[lane] = call_target(X, lane)) < 0) return EMU_FAULT;
+    uint32_t lead = (uint32_t)__builtin_ctz(act), grp = 0;
+    LANES(act) if (target[lane] == target[lead]) grp |= 1u << lane;
+    const ptx_kfunc *f = &k->funcs[target[lead]];
+    const ptx_callsite *cs = &k->calls[X->in->target];
+    if (cs->nargs != f->nargs || cs->nrets != f->nrets)
+        return fault(c, X->wi, (int)lead, X->pc, SMC_ERR_LAUNCH_FAILED, 0,
+                     "call of '%.80s' with %u arguments and %u results; it takes %u and %u (prototype mismatch)",
+                     f->name, cs->nargs, cs->nrets, f->nargs, f->nrets);
+    for (uint32_t i = 0; i < cs->nargs + cs->nrets; i++)
+        if (cs->slot_size[i] != f->arg_size[i])
+            return fault(c, X->wi, (int)lead, X->pc, SMC_ERR_LAUNCH_FAILED, 0,
+                         "call of '%.80s': %s %u is %u bytes, the function's is %u (prototype mismatch)",
+                         f->name, i < cs->nargs ? "argument" : "result", i < cs->nargs ? i : i - cs->nargs,
+                         cs->slot_size[i], f->arg_size[i]);
+    /* the callee's frame: above the caller's (the kernel's frame is its locals) */
+    uint32_t caller_base = depth ? w->calls[depth - 1].base : 0;
+    uint32_t caller_frame = depth ? k->funcs[w->calls[depth - 1].kf].frame_bytes : (k->local_bytes + 15u) / 16u * 16u;
+    uint64_t base = (uint64_t)caller_base + caller_frame;
+    if (base + f->frame_bytes > c->local_size)
+        return fault(c, X->wi, (int)lead, X->pc, SMC_ERR_LAUNCH_FAILED, 0,
+                     "stack overflow: call of '%.80s' at call depth %u needs %llu bytes of call stack per thread, "
+                     "the stack has %u (docs/emulator.md \"Calls\")", f->name, depth + 1,
+                     (unsigned long long)(base + f->frame_bytes - (c->local_size - k->stack_bytes)), k->stack_bytes);
+    if (w->ncalls >= w->calls_cap) {
+        uint32_t cap = w->calls_cap ? 2 * w->calls_cap : 8;
+        call_rec *n = realloc(w->calls, cap * sizeof *n);
+        if (!n) return fault(c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory");
+        w->calls = n; w->calls_cap = cap;
+    }
+    call_rec r = { (uint32_t)target[lead], X->in->target, (uint32_t)base, caller_base, false, w->save_top };
+    /* a function active further down the stack (recursion): its registers
+     * hold that activation's values, which its return restores */
+    for (uint32_t i = 0; i < depth && !r.saved_regs; i++) r.saved_regs = w->calls[i].kf == r.kf;
+    if (r.saved_regs) {
+        size_t n = (size_t)f->nvregs * 32 * sizeof *w->regs;
+        uint8_t *p = save_reserve(X, n);
+        if (!p) return EMU_FAULT;
+        memcpy(p, &w->regs[(size_t)f->vreg_base * 32], n);
+    }
+    if (w->owner) {     /* the verifier: the callee saves the rows it uses */
+        uint32_t a = ek->kf_rows_off[r.kf], b = ek->kf_rows_off[r.kf + 1];
+        uint8_t *p = save_reserve(X, (size_t)(b - a) * 32 * sizeof *w->owner);
+        if (!p) return EMU_FAULT;
+        for (uint32_t i = a; i < b; i++)
+            memcpy(p + (size_t)(i - a) * 32 * sizeof *w->owner, &w->owner[(size_t)ek->kf_rows[i] * 32],
+                   32 * sizeof *w->owner);
+    }
+    LANES(grp) {
+        for (uint32_t i = 0; i < cs->nargs; i++)
+            if (!local_copy(X, lane, base + f->arg_off[i], caller_base + cs->slot_off[i], cs->slot_size[i]))
+                return EMU_FAULT;
+        wr(X, f->fp, (int)lane, base);
+    }
+    if (w->owner && k->phys[f->fp] != PTX_NO_PHYS)
+        LANES(grp) {
+            w->owner[(size_t)k->phys[f->fp] * 32 + lane] = (uint32_t)f->fp + 1;
+            w->owner[(size_t)(k->phys[f->fp] + 1) * 32 + lane] = (uint32_t)f->fp + 1;
+        }
+    w->calls[w->ncalls++] = r;
+    uint32_t rest = act & ~grp;
+    if (rest && push(X, X->pc, X->pc + 1, rest, depth) != EMU_OK) return EMU_FAULT;
+    return push(X, f->entry, PTX_NO_PC, grp, depth + 1);
+}
+
+/* ret of an out-of-line function: the returning lanes copy the results
+ * into the caller's slots, get back saved values, and leave the
+ * activation's SIMT entries; when none is left the call has returned and
+ * the caller's entry (at the instruction after the call) is on top. */
+static int exec_ret(ctx *X, uint32_t act) {
+    emu_cta *c = X->c;
+    warp *w = X->w;
+    const emu_kernel *ek = c->l->ek;
+    const ptx_kernel *k = ek->k;
+    simt_entry *top = &w->stack[w->sp - 1];
+    uint32_t depth = top->depth;
+    top->pc = X->pc + 1;      /* lanes whose guard kept them here */
+    if (!act) { reconverge(w); return EMU_OK; }
+    const call_rec *r = &w->calls[depth - 1];
+    const ptx_kfunc *f = &k->funcs[r->kf];
+    const ptx_callsite *cs = &k->calls[r->site];
+    LANES(act)
+        for (uint32_t j = cs->nargs; j < cs->nargs + cs->nrets; j++)
+            if (!local_copy(X, lane, r->caller_base + cs->slot_off[j], (uint64_t)r->base + f->arg_off[j], cs->slot_size[j]))
+                return EMU_FAULT;
+    const uint8_t *p = w->save + r->save_off;
+    if (r->saved_regs) {
+        const uint64_t *v = (const uint64_t *)(const void *)p;
+        for (uint32_t i = 0; i < f->nvregs; i++)
+            LANES(act) w->regs[(size_t)(f->vreg_base + i) * 32 + lane] = v[(size_t)i * 32 + lane];
+        p += (size_t)f->nvregs * 32 * sizeof *w->regs;
+    }
+    if (w->owner) {
+        const uint32_t *o = (const uint32_t *)(const void *)p;
+        uint32_t a = ek->kf_rows_off[r->kf], b = ek->kf_rows_off[r->kf + 1];
+        for (uint32_t i = a; i < b; i++)
+            LANES(act) w->owner[(size_t)ek->kf_rows[i] * 32 + lane] = o[(size_t)(i - a) * 32 + lane];
+    }
+    for (uint32_t i = w->sp; i-- > 0 && w->stack[i].depth == depth;) w->stack[i].mask &= ~act;
+    reconverge(w);
+    calls_trim(w);
     return EMU_OK;
 }
 
@@ -1945,8 +2174,8 @@ static bool is_control(const ptx_insn *in) {
     switch (in->op) {
     case OP_BRA: case OP_EXIT: case OP_RET: case OP_BAR: case OP_BARRIER: case OP_TRAP: case OP_BRKPT:
         return true;
-    default:
-        return in->op == OP_CALL && in->mode == MD_ASSERTFAIL;
+    default:   /* an out-of-line call, or assert (it may end the launch) */
+        return in->op == OP_CALL && (in->mode == MD_NONE || in->mode == MD_ASSERTFAIL);
     }
 }
 
@@ -2037,14 +2266,24 @@ static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, const
     case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4: case OP_VMAX2: case OP_VMAX4:
         st = exec_video(&X, act);
         break;
-    case OP_CALL: st = exec_builtin(&X, act); break;
+    case OP_CALL:
+        if (in->mode != MD_NONE) { st = exec_builtin(&X, act); break; }
+        advance = false;
+        st = exec_call(&X, act);
+        if (out) out->branch_taken = 1;
+        break;
     case OP_BAR: case OP_BARRIER:
         st = exec_bar(&X, act, mask);
         break;
     case OP_TRAP: case OP_BRKPT:
         if (act) st = fault(c, wi, __builtin_ctz(act), pc, SMC_ERR_ASSERT, 0, "%s executed", ptx_op_name[in->op]);
         break;
-    case OP_EXIT: case OP_RET:
+    case OP_RET:
+        advance = false;
+        st = exec_ret(&X, act);
+        if (out) out->branch_taken = act != 0;
+        break;
+    case OP_EXIT:
         advance = false;
         top->pc = pc + 1;
         if (act) lanes_exit(c, wi, act);
@@ -2061,10 +2300,11 @@ static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, const
         if (taken == mask) top->pc = in->target;
         else if (taken == 0) top->pc = pc + 1;
         else {
-            uint32_t r = k->reconv[pc];
+            uint32_t r = k->reconv[pc], depth = top->depth;
             top->pc = r;
             if (out) out->diverged = 1;
-            if (push(&X, pc + 1, r, mask & ~taken) != EMU_OK || push(&X, in->target, r, taken) != EMU_OK) { st = EMU_FAULT; break; }
+            if (push(&X, pc + 1, r, mask & ~taken, depth) != EMU_OK ||
+                push(&X, in->target, r, taken, depth) != EMU_OK) { st = EMU_FAULT; break; }
         }
         reconverge(w);
         break;

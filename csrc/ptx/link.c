@@ -16,7 +16,7 @@ typedef struct binding { const char *name; uint8_t space; uint64_t value; uint64
 
 typedef struct linker {
     const ptx_module *m;
-    ptx_arena *arena;
+    ptx_arena *arena;                 /* the kernel's: owns what the kernel keeps */
     jmp_buf fail;
     char *err; size_t errlen;
     ptx_var_addr_fn addr; void *ctx;
@@ -28,6 +28,14 @@ typedef struct linker {
     uint32_t const_bytes;
     int32_t *ipdom;
     void *tmp[4 * MAX_INLINE_DEPTH + 8]; uint32_t ntmp;   /* freed on failure */
+    /* out-of-line functions (docs/emulator.md "Calls"): requested ones are
+     * emitted after the kernel's code, in order; kfunc_of[module index] */
+    ptx_kfunc *kf; uint32_t nkf, kf_cap;
+    int32_t *kfunc_of;
+    ptx_callsite *cs; uint32_t ncs, cs_cap;
+    int32_t fp;                       /* frame pointer of the out-of-line body being emitted, -1 */
+    bool indirect;                    /* an indirect call was emitted */
+    bool all_targets;                 /* every address-taken function was requested */
 } linker;
 
 static void lerr(linker *L, uint32_t line, uint32_t col, const char *fmt, ...)
@@ -123,9 +131,12 @@ static uint32_t shared_offset(linker *L, const ptx_var *v) {
 typedef struct frame {
     const ptx_func *f;
     binding *b; uint32_t nb;     /* formals, rets and body variables of this copy */
-    bool is_entry;
     uint32_t has_dyn;            /* extern shared seen */
 } frame;
+
+/* How a function body is emitted: as the kernel (ret = exit), inlined at a
+ * call (ret = branch to after the call) or out of line (ret stays ret). */
+enum body_mode { BODY_ENTRY, BODY_INLINE, BODY_OUTLINE };
 
 /* Resolve a name to (space, value). For .param in a .func or in a call
  * block the space is SP_LOCAL (the call frame lives in local memory). */
@@ -145,6 +156,18 @@ static bool resolve(linker *L, frame *F, const char *name, uint8_t *space, uint6
     return true;
 }
 
+/* A .param slot of the current body (a call's argument or result):
+ * its local-memory offset (frame-relative out of line) and size. */
+static bool local_slot(const frame *F, const char *name, uint64_t *off, uint64_t *size) {
+    for (uint32_t i = F->nb; i-- > 0;)
+        if (!strcmp(F->b[i].name, name)) {
+            if (F->b[i].space != SP_LOCAL) return false;
+            *off = F->b[i].value; *size = F->b[i].size;
+            return true;
+        }
+    return false;
+}
+
 /* Dynamic shared memory starts after all static shared memory; since the
  * static size is known only at the end, extern references are recorded and
  * patched. */
@@ -161,11 +184,67 @@ static void emit(linker *L, const ptx_insn *in) {
 
 typedef struct linkstate { dynref *dyn; uint32_t ndyn, dyn_cap; } linkstate;
 
-static void inline_func(linker *L, linkstate *S, const ptx_func *f, binding *formals, uint32_t nformals, bool is_entry) {
+static uint32_t func_index(const linker *L, const ptx_func *f) { return (uint32_t)(f - L->m->funcs); }
+
+/* The ptx_kfunc index of g, requesting its out-of-line body (emitted after
+ * the kernel's code) the first time. */
+static uint32_t request_outline(linker *L, const ptx_func *g, uint32_t line, uint32_t col) {
+    uint32_t mi = func_index(L, g);
+    if (L->kfunc_of[mi] >= 0) return (uint32_t)L->kfunc_of[mi];
+    if (!g->has_body) lerr(L, line, col, "function '%s' is declared but has no body", g->name);
+    if (L->nkf >= L->kf_cap) {
+        L->kf_cap = L->kf_cap ? 2 * L->kf_cap : 8;
+        L->kf = xrealloc(L, L->kf, L->kf_cap * sizeof *L->kf);
+    }
+    memset(&L->kf[L->nkf], 0, sizeof *L->kf);
+    L->kf[L->nkf].name = g->name;
+    L->kf[L->nkf].module_index = mi;
+    L->kfunc_of[mi] = (int32_t)L->nkf;
+    return L->nkf++;
+}
+
+/* An out-of-line call: OP_CALL (mode MD_NONE) whose ops[0] is the callee
+ * (OK_IMM kfunc index, or OK_REG with the code address) and whose target is
+ * a ptx_callsite listing the caller's argument and result slots. */
+static void emit_call(linker *L, const frame *F, const ptx_insn *src, int32_t kfi, int32_t reg) {
+    const ptx_call *c = src->call;
+    ptx_insn b; memset(&b, 0, sizeof b);
+    b.op = OP_CALL; b.guard = -1; b.vec = 1; b.line = src->line; b.col = src->col;
+    b.nops = 1;
+    b.ops[0].reg = -1; b.ops[0].reg2 = -1;
+    if (kfi >= 0) { b.ops[0].kind = OK_IMM; b.ops[0].imm = (uint64_t)kfi; }
+    else { b.ops[0].kind = OK_REG; b.ops[0].reg = reg; L->indirect = true; }
+    if (L->ncs >= L->cs_cap) {
+        L->cs_cap = L->cs_cap ? 2 * L->cs_cap : 8;
+        L->cs = xrealloc(L, L->cs, L->cs_cap * sizeof *L->cs);
+    }
+    ptx_callsite *cs = &L->cs[L->ncs];
+    cs->nargs = c->nargs; cs->nrets = c->nrets;
+    uint32_t n = c->nargs + c->nrets;
+    cs->slot_off = ptx_arena_alloc(L->arena, (n + 1) * sizeof *cs->slot_off);
+    cs->slot_size = ptx_arena_alloc(L->arena, (n + 1) * sizeof *cs->slot_size);
+    if (!cs->slot_off || !cs->slot_size) lerr(L, src->line, src->col, "out of memory");
+    const ptx_func *g = kfi >= 0 ? &L->m->funcs[L->kf[kfi].module_index] : NULL;
+    for (uint32_t k = 0; k < n; k++) {
+        const char *nm = k < c->nargs ? c->args[k] : c->rets[k - c->nargs];
+        uint64_t off, size;
+        if (!local_slot(F, nm, &off, &size))
+            lerr(L, src->line, src->col, "call argument '%s' must be a .param variable declared in the caller", nm);
+        if (g) {
+            const ptx_var *formal = k < g->nparams ? &g->params[k] : &g->rets[k - g->nparams];
+            if (formal->size != size)
+                lerr(L, src->line, src->col, "call of '%s': %s %u is %llu bytes, the function's is %llu",
+                     g->name, k < c->nargs ? "argument" : "result", k < c->nargs ? k : k - c->nargs,
+                     (unsigned long long)size, (unsigned long long)formal->size);
+        }
+        cs->slot_off[k] = (uint32_t)off; cs->slot_size[k] = (uint32_t)size;
+    }
+    b.target = L->ncs++;
+    emit(L, &b);
+}
+
+static void inline_func(linker *L, linkstate *S, const ptx_func *f, binding *formals, uint32_t nformals, enum body_mode mode) {
     if (!f->has_body) lerr(L, f->line, 1, "function '%s' is declared but has no body", f->name);
-    for (uint32_t i = 0; i < L->depth; i++)
-        if (L->stack[i] == f) lerr(L, f->line, 1, "recursive call of '%s' is not supported", f->name);
-    if (L->depth >= MAX_INLINE_DEPTH) lerr(L, f->line, 1, "calls nested too deeply in '%s'", f->name);
     L->stack[L->depth++] = f;
 
     /* registers of this copy */
@@ -179,7 +258,7 @@ static void inline_func(linker *L, linkstate *S, const ptx_func *f, binding *for
     L->nregs += f->nregs;
 
     /* bindings: formals first, then body variables */
-    frame F = { .f = f, .is_entry = is_entry };
+    frame F = { .f = f };
     F.nb = nformals + f->nvars;
     F.b = tmp_calloc(L, F.nb, sizeof *F.b);
     if (nformals) memcpy(F.b, formals, nformals * sizeof *formals);
@@ -209,10 +288,14 @@ static void inline_func(linker *L, linkstate *S, const ptx_func *f, binding *for
         pcmap[i] = L->ncode;
         if (src->op == OP_CALL) {
             const ptx_call *c = src->call;
+            if (src->guard >= 0) lerr(L, src->line, src->col, "predicated call is not supported");
+            if (c->callee_reg >= 0) {        /* through a function address */
+                emit_call(L, &F, src, -1, c->callee_reg + (int32_t)rbase);
+                continue;
+            }
             const ptx_func *g = ptx_find_func(L->m, c->callee);
             if (!g) lerr(L, src->line, src->col, "call of undefined function '%s'", c->callee);
             if (g->is_entry) lerr(L, src->line, src->col, "call of kernel '%s' is not allowed", c->callee);
-            if (src->guard >= 0) lerr(L, src->line, src->col, "predicated call is not supported");
             if (c->nargs != g->nparams || c->nrets != g->nrets)
                 lerr(L, src->line, src->col, "call of '%s' with %u arguments and %u results; it takes %u and %u",
                      g->name, c->nargs, c->nrets, g->nparams, g->nrets);
@@ -237,8 +320,17 @@ static void inline_func(linker *L, linkstate *S, const ptx_func *f, binding *for
                     if (!resolve(L, &F, nm, &sp, &val) || sp != SP_LOCAL)
                         lerr(L, src->line, src->col, "argument '%s' of %s must be a .param variable", nm, g->name);
                     o->kind = OK_ADDR; o->imm = val;
+                    o->reg = L->fp;          /* out of line: relative to the frame */
                 }
                 emit(L, &b);
+                continue;
+            }
+            /* a recursive call (g is being inlined already) or one nested
+             * too deeply to inline: call g's out-of-line body */
+            bool on_stack = L->depth >= MAX_INLINE_DEPTH;
+            for (uint32_t i = 0; i < L->depth && !on_stack; i++) on_stack = L->stack[i] == g;
+            if (on_stack) {
+                emit_call(L, &F, src, (int32_t)request_outline(L, g, src->line, src->col), -1);
                 continue;
             }
             uint32_t nfb = g->nparams + g->nrets;
@@ -252,7 +344,7 @@ static void inline_func(linker *L, linkstate *S, const ptx_func *f, binding *for
                 }
                 fb[k].name = formal->name; fb[k].space = SP_LOCAL; fb[k].value = val; fb[k].size = formal->size;
             }
-            inline_func(L, S, g, fb, nfb, false);
+            inline_func(L, S, g, fb, nfb, BODY_INLINE);
             tmp_free(L, fb);
             continue;
         }
@@ -268,9 +360,12 @@ static void inline_func(linker *L, linkstate *S, const ptx_func *f, binding *for
             if ((o->kind == OK_ADDR || o->kind == OK_SYM) && o->sym && in.op != OP_BRA) {
                 uint8_t sp; uint64_t val;
                 if (!resolve(L, &F, o->sym, &sp, &val)) {
-                    if (ptx_find_func(L->m, o->sym))
-                        lerr(L, in.line, in.col, "function addresses ('%s') are not supported", o->sym);
-                    lerr(L, in.line, in.col, "undefined symbol '%s'", o->sym);
+                    const ptx_func *g = ptx_find_func(L->m, o->sym);
+                    if (!g) lerr(L, in.line, in.col, "undefined symbol '%s'", o->sym);
+                    if (o->kind != OK_SYM)
+                        lerr(L, in.line, in.col, "function '%s' used as a memory address", o->sym);
+                    o->kind = OK_IMM; o->imm += ptx_func_addr(L->m, g); o->fimm = 0; o->sym = NULL;
+                    continue;
                 }
                 bool generic = false;
                 if (o->kind == OK_ADDR) {
@@ -289,13 +384,33 @@ static void inline_func(linker *L, linkstate *S, const ptx_func *f, binding *for
                 } else if (generic) {
                     val += sp == SP_SHARED ? SMC_SHARED_WINDOW : SMC_LOCAL_WINDOW;
                 }
+                if (sp == SP_LOCAL && L->fp >= 0) {
+                    /* out of line, local memory is the frame's: the address
+                     * is the frame pointer plus the offset */
+                    if (o->kind == OK_ADDR) {
+                        o->reg = L->fp; o->imm += val; o->sym = NULL;
+                    } else if (in.op == OP_MOV && k == 1 && in.nops == 2) {
+                        uint64_t off = o->imm + val;
+                        in.op = OP_ADD;
+                        in.type = ptx_type_size[in.type] == 8 ? PT_U64 : PT_U32;
+                        memset(&in.ops[1], 0, 2 * sizeof in.ops[1]);
+                        in.ops[1].kind = OK_REG; in.ops[1].reg = L->fp; in.ops[1].reg2 = -1;
+                        in.ops[2].kind = OK_IMM; in.ops[2].imm = off; in.ops[2].reg = -1; in.ops[2].reg2 = -1;
+                        in.nops = 3;
+                    } else {
+                        lerr(L, in.line, in.col, "the address of local variable '%s' is used by '%s' in '%s', which is "
+                             "called out of line; only mov and memory operands may take it there",
+                             o->sym, ptx_op_name[in.op], f->name);
+                    }
+                    continue;
+                }
                 if (o->kind == OK_ADDR) { o->imm += val; o->sym = NULL; }
                 else { o->kind = OK_IMM; o->imm += val; o->fimm = 0; o->sym = NULL; }
             }
         }
         if (in.op == OP_RET) {
-            if (is_entry) { in.op = OP_EXIT; }
-            else {
+            if (mode == BODY_ENTRY) { in.op = OP_EXIT; }
+            else if (mode == BODY_INLINE) {
                 in.op = OP_BRA; in.nops = 0;
                 myret[nret++] = L->ncode;
             }
@@ -321,8 +436,11 @@ typedef struct cfg {
     int32_t (*succ)[2];        /* -1 none; nb = exit */
 } cfg;
 
+/* ret survives linking only in out-of-line bodies: the end of the function,
+ * like exit is the end of the kernel (both lead to the virtual exit node, so
+ * the post-dominators of an out-of-line body are its own). */
 static bool ends_block(const ptx_insn *in) {
-    return in->op == OP_BRA || in->op == OP_EXIT || in->op == OP_TRAP;
+    return in->op == OP_BRA || in->op == OP_EXIT || in->op == OP_TRAP || in->op == OP_RET;
 }
 
 static void build_cfg(linker *L, const ptx_kernel *k, cfg *G) {
@@ -357,7 +475,7 @@ static void build_cfg(linker *L, const ptx_kernel *k, cfg *G) {
         if (last->op == OP_BRA) {
             G->succ[b][0] = (int32_t)G->block_of[last->target];
             if (last->guard >= 0) G->succ[b][1] = fall;
-        } else if (last->op == OP_EXIT || last->op == OP_TRAP) {
+        } else if (last->op == OP_EXIT || last->op == OP_TRAP || last->op == OP_RET) {
             G->succ[b][0] = (int32_t)nb;
             if (last->guard >= 0) G->succ[b][1] = fall;
         } else {
@@ -562,6 +680,110 @@ static void regalloc(linker *L, ptx_kernel *k, const cfg *G) {
     k->pred_regs = maxpred;
 }
 
+/* ---- out-of-line bodies --------------------------------------------------------- */
+static bool names_function(const linker *L, const char *sym) { return sym && ptx_find_func(L->m, sym); }
+
+/* An indirect call may reach any function whose address the module takes
+ * (in an initializer or an instruction of any function): request them all. */
+static void request_address_taken(linker *L) {
+    const ptx_module *m = L->m;
+    uint8_t *taken = tmp_calloc(L, m->nfuncs + 1, 1);
+    for (uint32_t i = 0; i < m->nvars; i++)
+        for (uint32_t r = 0; r < m->vars[i].nrelocs; r++) {
+            const ptx_func *g = ptx_find_func(m, m->vars[i].relocs[r].sym);
+            if (g) taken[func_index(L, g)] = 1;
+        }
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        for (uint32_t pc = 0; pc < m->funcs[i].ncode; pc++) {
+            const ptx_insn *in = &m->funcs[i].code[pc];
+            if (in->op == OP_CALL || in->op == OP_BRA) continue;
+            for (uint32_t k = 0; k < in->nops; k++)
+                if (in->ops[k].kind == OK_SYM && names_function(L, in->ops[k].sym))
+                    taken[func_index(L, ptx_find_func(m, in->ops[k].sym))] = 1;
+        }
+    for (uint32_t i = 0; i < m->nfuncs; i++)
+        if (taken[i] && m->funcs[i].has_body && !m->funcs[i].is_entry)
+            request_outline(L, &m->funcs[i], m->funcs[i].line, 1);
+    tmp_free(L, taken);
+}
+
+/* Emit the out-of-line body of kf[i]: a frame-pointer register, the formals
+ * at the start of the frame, the body (calls in it inlined as usual), and a
+ * ret in case the body falls off its end. */
+static void emit_outline(linker *L, linkstate *S, uint32_t i) {
+    const ptx_func *g = &L->m->funcs[L->kf[i].module_index];
+    uint32_t n = g->nparams + g->nrets;
+    uint32_t *off = ptx_arena_alloc(L->arena, (n + 1) * sizeof *off);
+    uint32_t *size = ptx_arena_alloc(L->arena, (n + 1) * sizeof *size);
+    if (!off || !size) lerr(L, g->line, 1, "out of memory");
+    binding *fb = tmp_calloc(L, n + 1, sizeof *fb);
+    uint64_t top = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        const ptx_var *formal = k < g->nparams ? &g->params[k] : &g->rets[k - g->nparams];
+        top = align_up(top, formal->align ? formal->align : 1);
+        fb[k] = (binding){ formal->name, SP_LOCAL, top, formal->size };
+        off[k] = (uint32_t)top; size[k] = (uint32_t)formal->size;
+        top += formal->size;
+        if (top > PTX_CALL_STACK_BYTES) lerr(L, formal->line, 1, "parameters of '%s' exceed the call stack", g->name);
+    }
+    /* the frame pointer: a virtual register of its own that the call sets */
+    if (L->nregs + 1 > L->reg_cap) {
+        L->reg_cap = (L->nregs + 1) * 2;
+        L->rtype = xrealloc(L, L->rtype, L->reg_cap);
+    }
+    int32_t fp = (int32_t)L->nregs;
+    L->rtype[L->nregs++] = PT_B64;
+    L->fp = fp;
+    L->local_top = top;
+    uint32_t entry = L->ncode;
+    inline_func(L, S, g, fb, n, BODY_OUTLINE);
+    ptx_insn r; memset(&r, 0, sizeof r);
+    r.op = OP_RET; r.guard = -1; r.vec = 1;
+    r.line = L->code[L->ncode - 1].line;
+    emit(L, &r);
+    uint64_t frame = align_up(L->local_top < PTX_MIN_FRAME ? PTX_MIN_FRAME : L->local_top, 16);
+    if (frame > PTX_CALL_STACK_BYTES)
+        lerr(L, g->line, 1, "the frame of '%s' (%llu bytes) exceeds the call stack of %u bytes per thread",
+             g->name, (unsigned long long)frame, PTX_CALL_STACK_BYTES);
+    ptx_kfunc *K = &L->kf[i];       /* (inline_func may have grown kf) */
+    K->entry = entry;
+    K->vreg_base = (uint32_t)fp; K->nvregs = L->nregs - (uint32_t)fp;
+    K->fp = fp;
+    K->frame_bytes = (uint32_t)frame;
+    K->nargs = g->nparams; K->nrets = g->nrets;
+    K->arg_off = off; K->arg_size = size;
+    L->fp = -1;
+    tmp_free(L, fb);
+}
+
+uint64_t ptx_func_addr(const ptx_module *m, const ptx_func *f) {
+    return SMC_CODE_WINDOW + SMC_CODE_ALIGN * ((uint64_t)(f - m->funcs) + 1);
+}
+
+int ptx_var_init(const ptx_module *m, const ptx_var *v, ptx_var_addr_fn addr, void *ctx,
+                 uint8_t *dst, char *err, size_t errlen) {
+    if (!v->has_init) { memset(dst, 0, v->size); return 0; }
+    memcpy(dst, v->init, v->size);
+    for (uint32_t i = 0; i < v->nrelocs; i++) {
+        const ptx_reloc *r = &v->relocs[i];
+        const ptx_var *t = ptx_find_var(m, r->sym);
+        const ptx_func *f = ptx_find_func(m, r->sym);
+        uint64_t a;
+        if (t && (t->space == SP_GLOBAL || t->space == SP_CONST)) a = addr(ctx, t);
+        else if (f) a = ptx_func_addr(m, f);
+        else {
+            snprintf(err, errlen, "%s:%u:%u: error: the initializer of '%s' takes the address of '%s', "
+                     "which is not a .global/.const variable or a function of the module",
+                     m->name, r->line, r->col, v->name, r->sym);
+            return -1;
+        }
+        a += (uint64_t)r->addend;
+        if (r->mask) a = (a & r->mask) >> __builtin_ctzll(r->mask);
+        for (uint32_t b = 0; b < r->size; b++) dst[r->offset + b] = (uint8_t)(a >> (8 * b));
+    }
+    return 0;
+}
+
 /* ---- entry point ------------------------------------------------------------- */
 ptx_kernel *ptx_link(const ptx_module *m, const ptx_func *entry, ptx_var_addr_fn addr,
                      void *ctx, char *err, size_t errlen) {
@@ -571,19 +793,24 @@ ptx_kernel *ptx_link(const ptx_module *m, const ptx_func *entry, ptx_var_addr_fn
     linker L0; memset(&L0, 0, sizeof L0);
     linker *L = &L0;
     L->m = m; L->err = err; L->errlen = errlen; L->addr = addr; L->ctx = ctx;
+    L->fp = -1;
     linkstate S = { 0 };
     cfg G = { 0 };
     ptx_arena *a = ptx_arena_new();
     if (!a) { snprintf(err, errlen, "out of memory"); return NULL; }
     if (setjmp(L->fail)) {
-        free(L->code); free(L->rtype); free(L->smap); free(S.dyn); free(L->ipdom);
+        free(L->code); free(L->rtype); free(L->smap); free(S.dyn); free(L->ipdom); free(L->kf); free(L->cs);
         for (uint32_t i = 0; i < L->ntmp; i++) free(L->tmp[i]);
         free_cfg(&G);
         ptx_arena_free(a);
         return NULL;
     }
     if (!entry->is_entry) lerr(L, entry->line, 1, "'%s' is not a kernel (.entry)", entry->name);
+    L->arena = a;
     ptx_kernel *k = ptx_arena_alloc(a, sizeof *k);
+    L->kfunc_of = ptx_arena_alloc(a, (m->nfuncs + 1) * sizeof *L->kfunc_of);
+    if (!k || !L->kfunc_of) lerr(L, 0, 0, "out of memory");
+    for (uint32_t i = 0; i < m->nfuncs; i++) L->kfunc_of[i] = -1;
     k->arena = a;
     k->name = ptx_arena_strndup(a, entry->name, strlen(entry->name));
     /* kernel parameters */
@@ -601,13 +828,30 @@ ptx_kernel *ptx_link(const ptx_module *m, const ptx_func *entry, ptx_var_addr_fn
         if (off > 32764) { lerr(L, p->line, 1, "kernel parameters exceed 32764 bytes"); }
     }
     k->param_bytes = (uint32_t)off;
-    inline_func(L, &S, entry, formals, entry->nparams, true);
+    inline_func(L, &S, entry, formals, entry->nparams, BODY_ENTRY);
     tmp_free(L, formals);
     /* a kernel that falls off its end exits */
     ptx_insn ex; memset(&ex, 0, sizeof ex);
     ex.op = OP_EXIT; ex.guard = -1; ex.vec = 1;
     ex.line = L->ncode ? L->code[L->ncode - 1].line : entry->line;
     emit(L, &ex);
+    /* out-of-line bodies after the kernel's code (each may request more) */
+    uint64_t kernel_local = L->local_top;
+    for (uint32_t i = 0;; i++) {
+        if (L->indirect && !L->all_targets) { L->all_targets = true; request_address_taken(L); }
+        if (i >= L->nkf) break;
+        emit_outline(L, &S, i);
+    }
+    L->local_top = kernel_local;
+    k->nfuncs = L->nkf;
+    k->funcs = ptx_arena_alloc(a, (L->nkf + 1) * sizeof *k->funcs);
+    k->ncalls = L->ncs;
+    k->calls = ptx_arena_alloc(a, (L->ncs + 1) * sizeof *k->calls);
+    if (!k->funcs || !k->calls) lerr(L, 0, 0, "out of memory");
+    if (L->nkf) memcpy(k->funcs, L->kf, L->nkf * sizeof *k->funcs);
+    if (L->ncs) memcpy(k->calls, L->cs, L->ncs * sizeof *k->calls);
+    k->kfunc_of = L->kfunc_of; k->nmodule_funcs = m->nfuncs;
+    k->stack_bytes = L->nkf ? PTX_CALL_STACK_BYTES : 0;
     /* dynamic shared memory after the static part */
     uint64_t dyn_base = align_up(L->smem_top, 16);
     for (uint32_t i = 0; i < S.ndyn; i++) {
@@ -654,7 +898,7 @@ ptx_kernel *ptx_link(const ptx_module *m, const ptx_func *entry, ptx_var_addr_fn
     }
     regalloc(L, k, &G);
     free(ipdom); L->ipdom = NULL; free_cfg(&G);
-    free(L->code); free(L->rtype); free(L->smap); free(S.dyn);
+    free(L->code); free(L->rtype); free(L->smap); free(S.dyn); free(L->kf); free(L->cs);
     return k;
 }
 

@@ -116,6 +116,7 @@ typedef struct parser {
     ptx_module *mod;
     /* growable module arrays */
     uint32_t vars_cap, funcs_cap;
+    uint32_t relocs_cap;  /* of the variable whose initializer is being parsed */
     /* function being parsed */
     ptx_func *fn;
     uint32_t code_cap, regs_cap, fvars_cap;
@@ -579,6 +580,42 @@ static void store_init(parser *P, ptx_var *v, uint64_t idx, uint64_t bits, int f
     for (uint32_t i = 0; i < es; i++) v->init[idx * es + i] = (uint8_t)(bits >> (8 * i));
 }
 
+/* One address element of an initializer: `sym`, `generic(sym)`, either
+ * followed by `+N` or `-N`; with a byte mask (`0xFF00(...)`) when mask != 0.
+ * A generic address of a .global/.const variable is its device address (the
+ * global window is the identity, docs/emulator.md), so `generic` changes
+ * nothing but is checked for its parentheses. The address itself is filled
+ * in at load (ptx_var_init), when every variable has its place. */
+static void parse_addr_init(parser *P, ptx_var *v, uint64_t idx, uint64_t mask, const token *t) {
+    bool generic = is_word(P, "generic");
+    if (generic) { next(P); expect_punct2(P, '('); }
+    token s = P->tok;
+    if (s.kind != TK_WORD || s.p[0] == '.' || s.p[0] == '%')
+        PERR_TOK(P, &s, "expected a variable or function name in an address initializer, found");
+    next(P);
+    if (generic) expect_punct2(P, ')');
+    int64_t addend = 0;
+    if (is_punct(P, '+') || is_punct(P, '-')) {
+        bool minus = is_punct(P, '-');
+        next(P);
+        uint64_t a; token nt = P->tok;
+        if (parse_number(P, false, &a) != 0 || a > (uint64_t)INT64_MAX) PERR_TOK(P, &nt, "bad offset in an address initializer:");
+        addend = minus ? -(int64_t)a : (int64_t)a;
+    }
+    uint32_t es = ptx_type_size[v->type];
+    if (ptx_type_class[v->type] == TC_FLOAT || (mask == 0 && es != 8))
+        perr_at(P, t->line, t->col, "an address initializer needs 64-bit integer elements (.u64/.b64/.s64) "
+                "or a byte mask; '%s' is .%s", v->name, ptx_type_name[v->type]);
+    if ((idx + 1) * es > v->size) {
+        char tb[64];
+        perr_at(P, t->line, t->col, "too many initializers for '%s' at '%s'", v->name, tokstr(P, t, tb, sizeof tb));
+    }
+    v->relocs = grow(P, v->relocs, v->nrelocs, &P->relocs_cap, sizeof *v->relocs);
+    v->relocs[v->nrelocs++] = (ptx_reloc){ .offset = idx * es, .mask = mask, .addend = addend,
+                                           .sym = word_dup(P, &s), .line = s.line, .col = s.col,
+                                           .size = (uint8_t)es };
+}
+
 static void parse_init_list(parser *P, ptx_var *v, uint64_t *idx) {
     if (is_punct(P, '{')) {
         next(P);
@@ -593,9 +630,16 @@ static void parse_init_list(parser *P, ptx_var *v, uint64_t *idx) {
     token t = P->tok;
     bool neg = false;
     if (is_punct(P, '-')) { neg = true; next(P); t = P->tok; }
-    if (t.kind == TK_WORD) PERR_TOK(P, &t, "address initializers (pointers to symbols) are not supported:");
+    if (t.kind == TK_WORD && !neg) { parse_addr_init(P, v, (*idx)++, 0, &t); return; }
     uint64_t bits;
     int fk = parse_number(P, neg, &bits);
+    if (is_punct(P, '(') && fk == 0 && !neg) {    /* 0xFF00(generic(a)+8): bytes of an address */
+        if (bits == 0) PERR_TOK(P, &t, "empty byte mask in an address initializer:");
+        next(P);
+        parse_addr_init(P, v, (*idx)++, bits, &t);
+        expect_punct2(P, ')');
+        return;
+    }
     store_init(P, v, (*idx)++, bits, fk, &t);
 }
 
@@ -661,6 +705,7 @@ static void parse_var_rest(parser *P, ptx_var *v) {
         }
         v->init = P_alloc(P, v->size ? v->size : 1);
         v->has_init = 1;
+        P->relocs_cap = 0;
         uint64_t idx = 0;
         parse_init_list(P, v, &idx);
         if (unsized) v->size = idx * es;
@@ -1016,15 +1061,33 @@ static void parse_instruction(parser *P) {
             c->nrets = parse_name_list(P, &c->rets);
             expect_punct2(P, ',');
         }
-        if (P->tok.kind != TK_WORD || P->tok.p[0] == '%') {
-            PERR_TOK(P, &P->tok, "indirect calls are not supported; expected a function name, found");
-        }
-        c->callee = word_dup(P, &P->tok);
+        if (P->tok.kind != TK_WORD || P->tok.p[0] == '.')
+            PERR_TOK(P, &P->tok, "expected a function name or a register in call, found");
+        /* a declared register: an indirect call through a function address,
+         * which names its prototype (`.callprototype`) last */
+        c->callee_reg = find_reg(P, P->tok.p, P->tok.n);
+        if (c->callee_reg < 0 && P->tok.p[0] == '%') PERR_TOK(P, &P->tok, "undeclared register");
+        if (c->callee_reg >= 0 && ptx_type_size[P->fn->reg_type[c->callee_reg]] != 8)
+            PERR_TOK(P, &P->tok, "the address of an indirect call needs a 64-bit register, found");
+        if (c->callee_reg < 0) c->callee = word_dup(P, &P->tok);
         next(P);
-        if (is_punct(P, ',')) {
+        if (c->callee_reg >= 0) {
+            /* the prototype label last; its parameter list says what the
+             * argument slots say (their sizes are checked at the call) */
+            static const char *const need = "an indirect call needs a prototype label (`call %rd, (args), proto;`), found";
+            if (!is_punct(P, ',')) PERR_TOK(P, &P->tok, need);
+            next(P);
+            if (is_punct(P, '(')) {
+                c->nargs = parse_name_list(P, &c->args);
+                if (!is_punct(P, ',')) PERR_TOK(P, &P->tok, need);
+                next(P);
+            }
+            if (P->tok.kind != TK_WORD || P->tok.p[0] == '.' || P->tok.p[0] == '%') PERR_TOK(P, &P->tok, need);
+            next(P);
+        } else if (is_punct(P, ',')) {
             next(P);
             c->nargs = parse_name_list(P, &c->args);
-            if (is_punct(P, ',')) PERR_TOK(P, &P->tok, "indirect calls (prototype lists) are not supported:");
+            if (is_punct(P, ',')) PERR_TOK(P, &P->tok, "a direct call takes no prototype or target list:");
         }
         in.call = c;
     } else {

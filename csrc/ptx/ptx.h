@@ -146,7 +146,9 @@ typedef struct ptx_operand {
 typedef struct ptx_call {           /* call (rets), func, (args) */
     const char **rets;  uint32_t nrets;
     const char **args;  uint32_t nargs;
-    const char *callee;
+    const char *callee;             /* direct call: the function's name, else NULL */
+    int32_t callee_reg;             /* indirect call `call (r), %rd, (a), proto;`:
+                                       the register holding the address, else -1 */
 } ptx_call;
 
 typedef struct ptx_insn {
@@ -171,6 +173,18 @@ typedef struct ptx_insn {
 } ptx_insn;
 
 /* ---- declarations ------------------------------------------------------- */
+/* An address in a variable's initializer (`.u64 p = generic(a)+8;`, a
+ * vtable's function names, `0xFF00(generic(a))` byte selections): filled in
+ * when the module is loaded (ptx_var_init in link.c). */
+typedef struct ptx_reloc {
+    uint64_t offset;    /* byte offset of the element in init */
+    uint64_t mask;      /* 0: the whole address; else the bytes it selects, shifted down */
+    int64_t  addend;
+    const char *sym;    /* a .global/.const variable or a function */
+    uint32_t line, col;
+    uint8_t  size;      /* element bytes */
+} ptx_reloc;
+
 typedef struct ptx_var {
     const char *name;
     uint8_t  space;     /* SP_GLOBAL, SP_CONST, SP_SHARED, SP_LOCAL, SP_PARAM */
@@ -181,6 +195,7 @@ typedef struct ptx_var {
     uint32_t align;
     uint64_t size;      /* bytes (0 for an unsized extern array) */
     uint8_t *init;      /* `size` bytes when has_init */
+    ptx_reloc *relocs; uint32_t nrelocs;   /* addresses inside init */
     uint32_t line;
 } ptx_var;
 

@@ -101,6 +101,8 @@ RT_PTX75 := -gencode arch=compute_75,code=compute_75
 RT_CU_PROGS := rt_api_zstd rt_api_plain rt_api_lz4 rt_fault rt_sass rt_multiarch rt_rdc rt_attrs rt_thrust rt_unsupported \
                rt_bf16 rt_simd rt_stream rt_graph rt_occupancy rt_malloc \
                rt_misc rt_misc_ptds rt_coop rt_locality rt_threads rt_warpreduce
+# device-side C++: virtual functions, function pointers, recursion (docs/emulator.md "Calls")
+RT_CU_PROGS += rt_virtual rt_fnptr rt_recursion
 $(RT_CU_DIR)/rt_api_zstd:  RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_api_plain: RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress=false
 $(RT_CU_DIR)/rt_api_lz4:   RT_CU_FLAGS := $(RT_PTX75) -Xfatbin -compress-mode=speed
@@ -141,6 +143,12 @@ $(RT_CU_DIR)/rt_warpreduce: RT_CU_FLAGS := $(RT_PTX75)
 $(RT_CU_DIR)/rt_warpreduce: tests/runtime/rt_warpreduce.cu
 $(RT_CU_DIR)/rt_locality:  RT_CU_FLAGS := $(RT_PTX75) -Icsrc/include
 $(RT_CU_DIR)/rt_locality: tests/runtime/rt_locality.cu csrc/include/smcosim_cuda.h
+$(RT_CU_DIR)/rt_virtual:   RT_CU_FLAGS := $(RT_PTX75)
+$(RT_CU_DIR)/rt_virtual: tests/runtime/rt_virtual.cu
+$(RT_CU_DIR)/rt_fnptr:     RT_CU_FLAGS := $(RT_PTX75)
+$(RT_CU_DIR)/rt_fnptr: tests/runtime/rt_fnptr.cu
+$(RT_CU_DIR)/rt_recursion: RT_CU_FLAGS := $(RT_PTX75)
+$(RT_CU_DIR)/rt_recursion: tests/runtime/rt_recursion.cu
 
 ifneq ($(RT_NVCC),)
 $(addprefix $(RT_CU_DIR)/,$(RT_CU_PROGS)): tests/runtime/rt_check.h

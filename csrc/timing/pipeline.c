@@ -193,9 +193,12 @@ void tm_warp_init(tm_warp *w, inst_cta *cta, uint32_t widx, int32_t slot)
  * SM is full, -1 on host memory exhaustion. */
 /* ---- decode: one push ---------------------------------------------------- */
 
+/* After these the next pc is known only once they have executed (an
+ * out-of-line call's target may differ per lane: the emulator serializes
+ * the targets, and fetch resumes where the warp's SIMT stack says). */
 static int is_control(const emu_inst_info *in)
 {
-    return in->is_branch || in->is_barrier || in->is_exit;
+    return in->is_branch || in->is_barrier || in->is_exit || in->is_call;
 }
 
 /* Keep tm_sm.ldst_head in step with warp wi's buffer head. */

@@ -138,36 +138,50 @@ static void test_errors(void **state) {
     expect_error(HDR ".entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 0f3F80;\n}\n", "exactly 8 hex digits", "'0f3F80'");
     expect_error(HDR "\x01\n", "bad.ptx:4:1:", "unexpected character");
     expect_error(HDR ".texref t;\n", "bad.ptx:4:1:", "'.texref'");
-    expect_error(HDR ".func f()\n{\n\tcall.uni f, ();\n\tret;\n}\n.entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n", "recursive call of 'f'", NULL);
+    /* calls out of line (recursion, indirect calls) and address initializers */
+    expect_error(HDR ".func f(.param .b32 a)\n{\n\t{\n\t.param .b64 p;\n\tcall.uni f, (p);\n\t}\n\tret;\n}\n"
+                 ".entry k()\n{\n\t{\n\t.param .b32 q;\n\tcall.uni f, (q);\n\t}\n\tret;\n}\n",
+                 "call of 'f': argument 0 is 8 bytes, the function's is 4", "bad.ptx:8:");
+    expect_error(HDR ".func f()\n{\n\t.local .b8 d[8];\n\t.reg .b64 %rd<2>;\n\tcvta.local.u64 %rd1, d;\n\tcall.uni f, ();\n\tret;\n}\n"
+                 ".entry k()\n{\n\tcall.uni f, ();\n\tret;\n}\n", "address of local variable 'd' is used by 'cvta'", NULL);
+    expect_error(HDR ".entry k()\n{\n\t.reg .b32 %r<2>;\n\tcall.uni %r1, (), proto;\n}\n", "needs a 64-bit register", "'%r1'");
+    expect_error(HDR ".entry k()\n{\n\t.reg .b64 %rd<2>;\n\tcall.uni %rd1, ();\n}\n", "needs a prototype label", NULL);
+    expect_error(HDR ".func f()\n{\n\tret;\n}\n.global .u32 p = f;\n", "needs 64-bit integer elements", "bad.ptx:8:");
+    expect_error(HDR ".global .u64 p[2] = {0, generic(nosuch)+8};\n", "takes the address of 'nosuch'", "bad.ptx:4:");
+    expect_error(HDR ".global .u64 p = generic(q;\n", "expected ')'", NULL);
     expect_error(HDR ".entry k()\n{\n\t.reg .b64 %rd<2>;\n\tmov.u64 %rd1, nosuch;\n}\n", "undefined symbol 'nosuch'", "bad.ptx:7:");
-    expect_error(HDR ".entry k()\n{\n\t.reg .b64 %rd<2>;\n\tcall.uni %rd1, (), proto;\n}\n", "indirect calls are not supported", NULL);
     expect_error(HDR ".entry k()\n{\n\t.reg .b32 %r<2>;\n\t.reg .pred %p<2>;\n\t@%r1 bra L;\nL:\n\tret;\n}\n", "guard must be a predicate", "bad.ptx:8:");
 }
 
 /* Every prefix of a real module either loads or fails with a located message. */
+/* Every 7th prefix of real modules: nvcc's basics, and device-side C++
+ * (address initializers, indirect calls, recursion). */
 static void test_truncated_input(void **state) {
     (void)state;
-    FILE *f = fopen("tests/emu/ptx/basics.ptx", "rb");
-    assert_non_null(f);
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    assert_true(n > 1000);
-    smc_device *dev = tu_device(0);
-    size_t ok = 0, failed = 0;
-    for (size_t len = 0; len < n; len += 7) {
+    static const char *const files[] = { "tests/emu/ptx/basics.ptx", "tests/hints/ptx/devcxx.ptx" };
+    for (size_t fi = 0; fi < sizeof files / sizeof files[0]; fi++) {
+        FILE *f = fopen(files[fi], "rb");
+        assert_non_null(f);
+        static char buf[1 << 16];
+        size_t n = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        assert_true(n > 1000);
+        smc_device *dev = tu_device(0);
+        size_t failed = 0;
+        for (size_t len = 0; len < n; len += 7) {
+            smc_module *m = NULL;
+            smc_status st = smc_module_load_ptx(dev, "cut.ptx", buf, len, &m);
+            if (st == SMC_OK) { smc_module_unload(m); continue; }
+            assert_int_equal(st, SMC_ERR_INVALID_PTX);
+            if (!strstr(smc_last_message(dev), "cut.ptx:"))
+                fail_msg("%s, len %zu: unlocated message '%s'", files[fi], len, smc_last_message(dev));
+            failed++;
+        }
+        assert_true(failed > 0);
         smc_module *m = NULL;
-        smc_status st = smc_module_load_ptx(dev, "cut.ptx", buf, len, &m);
-        if (st == SMC_OK) { ok++; smc_module_unload(m); continue; }
-        assert_int_equal(st, SMC_ERR_INVALID_PTX);
-        if (!strstr(smc_last_message(dev), "cut.ptx:")) fail_msg("len %zu: unlocated message '%s'", len, smc_last_message(dev));
-        failed++;
+        assert_int_equal(smc_module_load_ptx(dev, "full.ptx", buf, n, &m), SMC_OK);
+        smc_device_destroy(dev);
     }
-    assert_true(failed > 0);
-    smc_module *m = NULL;
-    assert_int_equal(smc_module_load_ptx(dev, "full.ptx", buf, n, &m), SMC_OK);
-    smc_device_destroy(dev);
-    (void)ok;
 }
 
 /* ---- register allocation ---------------------------------------------------- */
@@ -332,6 +346,44 @@ static void test_regalloc_verifier(void **state) {
     smc_device_destroy(dev);
 }
 
+/* Address initializers: variables (plain, generic, with + and - offsets,
+ * byte selections of a packed struct) and functions (code addresses, one
+ * per function of the module), filled in at load. */
+static void test_address_initializers(void **state) {
+    (void)state;
+    static const char ptx[] =
+        ".version 9.0\n.target sm_75\n.address_size 64\n"
+        ".func f0()\n{\n\tret;\n}\n.func f1()\n{\n\tret;\n}\n"
+        ".global .align 8 .u64 a[4] = {1, 2, 3, 4};\n"
+        ".global .align 8 .u64 p[4] = {a, generic(a)+8, generic(a)-8, f1};\n"
+        ".const .align 8 .u64 cf = f0;\n"
+        ".global .align 1 .u8 pk[9] = {97, 0XFF(generic(a)+24), 0xFF00(generic(a)+24), 0xFF0000(generic(a)+24), "
+        "0xFF000000(generic(a)+24), 0xFF00000000(generic(a)+24), 0xFF0000000000(generic(a)+24), "
+        "0xFF000000000000(generic(a)+24), 0xFF00000000000000(generic(a)+24)};\n"
+        ".visible .entry k()\n{\n\tret;\n}\n";
+    smc_device *dev = tu_device(0);
+    smc_module *m = tu_load(dev, ptx);
+    uint64_t a, pa, cfa, pka; size_t sz;
+    assert_int_equal(smc_module_get_global(m, "a", &a, &sz), SMC_OK);
+    assert_int_equal(smc_module_get_global(m, "p", &pa, &sz), SMC_OK);
+    assert_int_equal(smc_module_get_global(m, "cf", &cfa, &sz), SMC_OK);
+    assert_int_equal(smc_module_get_global(m, "pk", &pka, &sz), SMC_OK);
+    assert_int_equal(sz, 9);
+    const uint64_t *pv = smc_host_ptr(dev, pa, 32);
+    assert_int_equal(pv[0], a);
+    assert_int_equal(pv[1], a + 8);
+    assert_int_equal(pv[2], a - 8);
+    assert_int_equal(pv[3], SMC_CODE_WINDOW + 2 * SMC_CODE_ALIGN);     /* f1: module function 1 */
+    assert_int_equal(*(const uint64_t *)smc_host_ptr(dev, cfa, 8), SMC_CODE_WINDOW + SMC_CODE_ALIGN);
+    const uint8_t *pk = smc_host_ptr(dev, pka, 9);
+    uint64_t packed;
+    memcpy(&packed, pk + 1, 8);
+    assert_int_equal(pk[0], 97);
+    assert_int_equal(packed, a + 24);
+    assert_int_equal(((const uint64_t *)smc_host_ptr(dev, a, 32))[3], 4);
+    smc_device_destroy(dev);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all_directives),
@@ -342,6 +394,7 @@ int main(void) {
         cmocka_unit_test(test_regalloc_reuse_and_pressure),
         cmocka_unit_test(test_regalloc_loop),
         cmocka_unit_test(test_regalloc_verifier),
+        cmocka_unit_test(test_address_initializers),
     };
     return cmocka_run_group_tests_name("emu_parse", tests, NULL, NULL);
 }

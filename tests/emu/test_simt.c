@@ -399,6 +399,177 @@ static void test_out_of_order_issue(void **state) {
     }
 }
 
+/* ---- out-of-line calls (docs/emulator.md "Calls") ---------------------------- */
+/* Three functions with one b32 parameter and result, called through a table
+ * of their addresses (an address initializer). fc diverges inside and
+ * returns from both paths. */
+static const char calls_decls[] =
+    ".func (.param .b32 fa_r) fa(.param .b32 fa_x)\n{\n\t.reg .b32 %a<3>;\n"
+    "\tld.param.u32 %a1, [fa_x];\n\tadd.u32 %a2, %a1, 1000;\n\tst.param.b32 [fa_r], %a2;\n\tret;\n}\n"
+    /* fb keeps 8 values live at once, so that its registers share physical
+     * registers with the caller's live ones (what the verifier watches) */
+    ".func (.param .b32 fb_r) fb(.param .b32 fb_x)\n{\n\t.reg .b32 %b<12>;\n\tld.param.u32 %b1, [fb_x];\n"
+    "\tadd.u32 %b2, %b1, 1;\n\tadd.u32 %b3, %b1, 2;\n\tadd.u32 %b4, %b1, 3;\n\tadd.u32 %b5, %b1, 4;\n"
+    "\tadd.u32 %b6, %b1, 5;\n\tadd.u32 %b7, %b1, 6;\n\tadd.u32 %b8, %b1, 7;\n"
+    "\tadd.u32 %b9, %b2, %b3;\n\tadd.u32 %b9, %b9, %b4;\n\tadd.u32 %b9, %b9, %b5;\n\tadd.u32 %b9, %b9, %b6;\n"
+    "\tadd.u32 %b9, %b9, %b7;\n\tadd.u32 %b9, %b9, %b8;\n\tadd.u32 %b9, %b9, %b1;\n"
+    "\tst.param.b32 [fb_r], %b9;\n\tret;\n}\n"
+    ".func (.param .b32 fc_r) fc(.param .b32 fc_x)\n{\n\t.reg .b32 %c<3>;\n\t.reg .pred %cq;\n"
+    "\tld.param.u32 %c1, [fc_x];\n\tsetp.lt.u32 %cq, %c1, 16;\n\t@%cq bra SMALL;\n"
+    "\tsub.u32 %c2, %c1, 7;\n\tst.param.b32 [fc_r], %c2;\n\tret;\n"
+    "SMALL:\n\txor.b32 %c2, %c1, 85;\n\tst.param.b32 [fc_r], %c2;\n\tret;\n}\n"
+    ".global .align 8 .u64 tab[3] = {fa, fb, fc};\n";
+
+/* Warp 0: lane t calls tab[t % 3] (three interleaved groups); warp 1: all
+ * lanes call fb. out[t] = result + 1, added after the call. */
+static const char calls_body[] =
+    "\trem.u32 %r5, %r1, 3;\n\tsetp.ge.u32 %p1, %r1, 32;\n\tselp.u32 %r5, 1, %r5, %p1;\n"
+    "\tmul.wide.u32 %rd5, %r5, 8;\n\tmov.u64 %rd6, tab;\n\tadd.s64 %rd7, %rd6, %rd5;\n"
+    "\tld.global.u64 %rd8, [%rd7];\n"
+    "\t{\n\t.param .b32 p0;\n\tst.param.b32 [p0], %r1;\n\t.param .b32 rv;\n"
+    "\tproto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+    "\tcall (rv), %rd8, (p0), proto;\n\tld.param.b32 %r6, [rv];\n\t}\n"
+    "\tadd.u32 %r7, %r6, 1;\n\tst.global.u32 [%rd3], %r7;\n";
+
+static uint32_t calls_want(uint32_t t) {
+    uint32_t f = t >= 32 ? 1 : t % 3;
+    uint32_t v = f == 0 ? t + 1000 : f == 1 ? 8 * t + 28 : t < 16 ? t ^ 85 : t - 7;
+    return v + 1;
+}
+
+static void test_indirect_call_divergent(void **state) {
+    (void)state;
+    /* functionally (smc_launch) */
+    run r = go(calls_decls, calls_body, 1, 64, 64, 0);
+    TU_OK(r.dev, r.st);
+    for (uint32_t t = 0; t < 64; t++) assert_int_equal(r.o[t], calls_want(t));
+    /* step by step through emu.h, with the regalloc verifier on: warp 0's
+     * call runs once per target group, lowest lane's group first, each group
+     * alone in its callee; the warp reconverges after the call */
+    for (uint32_t t = 0; t < 64; t++) r.o[t] = 0;
+    uint32_t n = 64;
+    char params[32];
+    const void *args[] = { &r.out, &r.in, &n };
+    tu_pack(r.k, params, sizeof params, args, 3);
+    emu_launch_desc d = { .kernel = smc_kernel_emu(r.k), .grid = { 1, 1, 1 }, .block = { 64, 1, 1 },
+                          .params = params, .param_bytes = 20, .mem = smc_device_mem(r.dev),
+                          .num_sms = 1, .max_warps_per_sm = 64, .verify_regalloc = true };
+    emu_launch *l = emu_launch_create(&d);
+    emu_cta *c = emu_cta_create(l, 0, 0);
+    assert_non_null(c);
+    const ptx_kernel *pk = emu_kernel_ptx(d.kernel);
+    emu_exec_info x;
+    while (!emu_warp_peek(c, 0)->is_call) assert_int_equal(emu_warp_execute(c, 0, &x), EMU_OK);
+    uint32_t call_pc = emu_warp_pc(c, 0);
+    assert_int_equal(emu_warp_peek(c, 0)->op_class, EC_BRANCH);
+    assert_int_equal(emu_warp_stack_depth(c, 0), 1);
+    const uint32_t g0 = 0x49249249u, g1 = 0x92492492u, g2 = 0x24924924u;   /* t % 3 == 0, 1, 2 */
+    const uint32_t before[3] = { 0xFFFFFFFFu, g1 | g2, g2 }, group[3] = { g0, g1, g2 };
+    uint32_t calls = 0;
+    while (emu_warp_pc(c, 0) != call_pc + 1) {
+        bool at_call = emu_warp_pc(c, 0) == call_pc;
+        if (at_call) {
+            assert_true(calls < 3);
+            assert_int_equal(emu_warp_active_mask(c, 0), before[calls]);
+        }
+        assert_int_equal(emu_warp_execute(c, 0, &x), EMU_OK);
+        if (at_call) {
+            /* the group is alone at its target's first instruction */
+            const ptx_kfunc *f = &pk->funcs[pk->kfunc_of[calls]];    /* fa, fb, fc: module functions 0-2 */
+            assert_int_equal(x.next_pc, f->entry);
+            assert_int_equal(emu_warp_active_mask(c, 0), group[calls]);
+            calls++;
+        } else {        /* inside a callee, or back at the call (next group) or after it */
+            uint32_t pc = emu_warp_pc(c, 0);
+            assert_true(pc >= pk->funcs[0].entry || pc == call_pc || pc == call_pc + 1);
+        }
+    }
+    assert_int_equal(calls, 3);
+    assert_int_equal(emu_warp_active_mask(c, 0), 0xFFFFFFFFu);
+    assert_int_equal(emu_warp_stack_depth(c, 0), 1);
+    /* warp 1 calls one target: the call runs once */
+    while (!emu_warp_peek(c, 1)->is_call) assert_int_equal(emu_warp_execute(c, 1, &x), EMU_OK);
+    assert_int_equal(emu_warp_execute(c, 1, &x), EMU_OK);
+    assert_int_equal(emu_warp_active_mask(c, 1), 0xFFFFFFFFu);
+    for (uint32_t w = 0; w < 2; w++) {
+        int st;
+        while ((st = emu_warp_execute(c, w, &x)) == EMU_OK) {}
+        if (st != EMU_EXITED) fail_msg("warp %u: %s", w, emu_launch_fault(l)->message);
+    }
+    assert_int_equal(emu_warp_peek(c, 1), NULL);
+    for (uint32_t t = 0; t < 64; t++) assert_int_equal(r.o[t], calls_want(t));
+    emu_cta_destroy(c);
+    emu_launch_destroy(l);
+    smc_device_destroy(r.dev);
+}
+
+/* sumdown(prev, n): keeps n in a local array of its frame, passes a generic
+ * pointer to it down to sumdown(&buf, n - 1) and checks after the call that
+ * its own buf still holds n and that the caller's (through prev) holds n + 1.
+ * Returns n(n+1)/2 + the number of activations that had a caller's buf. */
+static const char rec_decls[] =
+    ".func (.param .b32 sr) sumdown(.param .b64 sprev, .param .b32 sn)\n{\n"
+    "\t.local .align 4 .b8 buf[8];\n\t.reg .b32 %s<8>;\n\t.reg .b64 %sd<4>;\n\t.reg .pred %sq;\n"
+    "\tld.param.u64 %sd1, [sprev];\n\tld.param.u32 %s1, [sn];\n"
+    "\tmov.u64 %sd2, buf;\n\tcvta.local.u64 %sd3, %sd2;\n\tst.local.u32 [buf], %s1;\n"
+    "\tsetp.eq.u32 %sq, %s1, 0;\n\tmov.u32 %s2, 0;\n\t@%sq bra DONE;\n\tsub.u32 %s3, %s1, 1;\n"
+    "\t{\n\t.param .b64 q0;\n\tst.param.b64 [q0], %sd3;\n\t.param .b32 q1;\n\tst.param.b32 [q1], %s3;\n"
+    "\t.param .b32 qr;\n\tcall.uni (qr), sumdown, (q0, q1);\n\tld.param.b32 %s2, [qr];\n\t}\n"
+    "DONE:\n\tld.local.u32 %s4, [buf];\n\tadd.u32 %s5, %s2, %s4;\n"
+    "\tsetp.eq.u64 %sq, %sd1, 0;\n\t@%sq bra OUT;\n"
+    "\tld.u32 %s6, [%sd1];\n\tsub.u32 %s6, %s6, %s1;\n\tadd.u32 %s5, %s5, %s6;\n"
+    "OUT:\n\tst.param.b32 [sr], %s5;\n\tret;\n}\n";
+
+/* n = in[gid] (the kernel's %r0 = n overrides it when non-zero: the overflow) */
+static const char rec_body[] =
+    "\tld.global.u32 %r5, [%rd4];\n\trem.u32 %r5, %r5, 20;\n"
+    "\tsetp.ne.u32 %p1, %r0, 64;\n\tselp.u32 %r5, %r0, %r5, %p1;\n"
+    "\t{\n\t.param .b64 k0;\n\tst.param.b64 [k0], 0;\n\t.param .b32 k1;\n\tst.param.b32 [k1], %r5;\n"
+    "\t.param .b32 kr;\n\tcall.uni (kr), sumdown, (k0, k1);\n\tld.param.b32 %r6, [kr];\n\t}\n"
+    "\tst.global.u32 [%rd3], %r6;\n";
+
+static void test_recursion_frames(void **state) {
+    (void)state;
+    run r = go(rec_decls, rec_body, 1, 64, 64, 0);
+    TU_OK(r.dev, r.st);
+    for (uint32_t t = 0; t < 64; t++) {
+        uint32_t n = t % 20;
+        assert_int_equal(r.o[t], n * (n + 1) / 2 + n);
+    }
+    smc_device_destroy(r.dev);
+}
+
+static void test_stack_overflow(void **state) {
+    (void)state;
+    /* 100 000 deep: sumdown's frame is 48 bytes (sprev 8, sn 4, buf 8, the
+     * call block's 16, rounded up to 16), the kernel inlines the first level,
+     * so 16384 / 48 = 341 calls fit and the call at depth 342 overflows */
+    run r = go(rec_decls, rec_body, 1, 64, 100000, 0);
+    expect_fault(&r, SMC_ERR_LAUNCH_FAILED, 0, 0, 0, "stack overflow: call of 'sumdown' at call depth 342 ");
+}
+
+static void test_bad_indirect_calls(void **state) {
+    (void)state;
+    /* lanes 0-4 call fa; lane 5 on calls the in[] array: the fault names
+     * lane 5 and the address */
+    run r = go(calls_decls,
+        "\tmov.u64 %rd6, tab;\n\tld.global.u64 %rd8, [%rd6];\n"
+        "\tsetp.ge.u32 %p1, %r1, 5;\n\tselp.b64 %rd8, %rd1, %rd8, %p1;\n"
+        "\t{\n\t.param .b32 p0;\n\tst.param.b32 [p0], %r1;\n\t.param .b32 rv;\n"
+        "\tproto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+        "\tcall (rv), %rd8, (p0), proto;\n\t}\n", 1, 32, 32, 0);
+    smc_fault f; smc_device_fault(r.dev, &f);
+    assert_int_equal(f.address, r.in);
+    expect_fault(&r, SMC_ERR_ILLEGAL_ADDRESS, 0, 0, 5, "not the address of a device function");
+    /* a 64-bit argument for fa's 32-bit parameter */
+    r = go(calls_decls,
+        "\tmov.u64 %rd6, tab;\n\tld.global.u64 %rd8, [%rd6];\n"
+        "\t{\n\t.param .b64 p0;\n\tst.param.b64 [p0], %rd1;\n\t.param .b32 rv;\n"
+        "\tproto: .callprototype (.param .b32 _) _ (.param .b64 _);\n"
+        "\tcall (rv), %rd8, (p0), proto;\n\t}\n", 1, 32, 32, 0);
+    expect_fault(&r, SMC_ERR_LAUNCH_FAILED, 0, 0, 0, "call of 'fa': argument 0 is 8 bytes, the function's is 4 (prototype mismatch)");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nested_if_else),
@@ -413,6 +584,10 @@ int main(void) {
         cmocka_unit_test(test_fault_barriers),
         cmocka_unit_test(test_emu_interface),
         cmocka_unit_test(test_out_of_order_issue),
+        cmocka_unit_test(test_indirect_call_divergent),
+        cmocka_unit_test(test_recursion_frames),
+        cmocka_unit_test(test_stack_overflow),
+        cmocka_unit_test(test_bad_indirect_calls),
     };
     return cmocka_run_group_tests_name("emu_simt", tests, NULL, NULL);
 }

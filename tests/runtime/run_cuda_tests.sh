@@ -188,6 +188,44 @@ for mode in functional timing; do
     fi
 done
 
+# Device-side C++ (docs/emulator.md "Calls"): virtual functions of objects
+# made with new (lanes of a warp reach different overrides), function-pointer
+# tables and pointers passed as kernel arguments, recursion; functional and
+# timing mode, with the register-allocation verifier on (a call saves and
+# restores the callee's registers). A call through a data pointer and a
+# recursion deeper than the call stack are device faults that say so.
+for mode in functional timing; do
+    for prog in rt_virtual rt_fnptr rt_recursion; do
+        if SMCOSIM_MODE=$mode SMC_VERIFY_REGALLOC=1 run "$prog ($mode)" 0 "$CU/$prog"; then
+            expect_out "$prog ($mode): results match the CPU" "$prog: all checks passed"
+        fi
+    done
+    if SMCOSIM_MODE=$mode run "rt_fnptr bad-call ($mode)" 0 "$CU/rt_fnptr" bad-call; then
+        expect_out "rt_fnptr bad-call ($mode): cudaErrorIllegalAddress" "rt_fnptr: bad call gives cudaErrorIllegalAddress"
+        expect_err "rt_fnptr bad-call ($mode): the fault names the address" "indirect call to 0x"
+        expect_err "rt_fnptr bad-call ($mode): and the kernel, warp and lane" \
+            "SMC_ERR_ILLEGAL_ADDRESS in kernel _Z9call_dataPiPFiiiE, CTA (0,0,0), warp 0, lane 0, PC "
+    fi
+    if SMCOSIM_MODE=$mode run "rt_recursion overflow ($mode)" 0 "$CU/rt_recursion" overflow; then
+        expect_out "rt_recursion overflow ($mode): cudaErrorLaunchFailure" "recursion 10^6 deep gives cudaErrorLaunchFailure"
+        expect_err "rt_recursion overflow ($mode): the fault names the function and depth" \
+            "stack overflow: call of '_Z4deepPii' at call depth "
+        expect_err "rt_recursion overflow ($mode): and the kernel and warp" \
+            "SMC_ERR_LAUNCH_FAILED in kernel _Z8too_deepPii, CTA (0,0,0), warp 0, lane 0, PC "
+    fi
+done
+# the same under `smcosim run` with hint-assisted scheduling (an out-of-line
+# call or ret ends every HAWS chain)
+if [ -x "$CLI" ]; then
+    for prog in rt_virtual rt_fnptr rt_recursion; do
+        if LD_PRELOAD="$PRELOAD" "$CLI" run --set sched.haws=warp --policy lrr -- "$CU/$prog" >"$tmp/out" 2>"$tmp/err"; then
+            expect_out "$prog (smcosim run, HAWS): results match the CPU" "$prog: all checks passed"
+        else
+            bad "$prog (smcosim run, HAWS): exit status $?"
+        fi
+    done
+fi
+
 # Calls no other program makes (channel descriptors, cache config, memory
 # info, stream priorities and ids, async symbol copies, 2D memset,
 # cudaLaunchKernelExC, prefetch), and the same built with
