@@ -38,7 +38,7 @@ EMU_FUZZ_TIME ?= 60
 .PHONY: fuzz-ptx
 fuzz-ptx:
 	@mkdir -p build/fuzz/corpus
-	@if clang -fsanitize=fuzzer,address,undefined -g -O1 $(CSTD) -frounding-math -Icsrc/include \
+	@if clang -fsanitize=fuzzer,address,undefined -g -O1 $(CSTD) -frounding-math $(INCLUDES) \
 	      $(EMU_FUZZ_SRCS) -lm -o build/fuzz/fuzz_ptx 2>build/fuzz/clang.log; then \
 	  echo "fuzz-ptx: libFuzzer, $(EMU_FUZZ_TIME) s"; \
 	  build/fuzz/fuzz_ptx -max_total_time=$(EMU_FUZZ_TIME) -max_len=65536 -print_final_stats=1 \
@@ -46,7 +46,7 @@ fuzz-ptx:
 	  exit $${PIPESTATUS[0]}; \
 	else \
 	  echo "fuzz-ptx: clang/libFuzzer unavailable (build/fuzz/clang.log); seeded mutation loop, $(EMU_FUZZ_TIME) s"; \
-	  $(CC) -DFUZZ_STANDALONE $(CSTD) -fsanitize=address,undefined -g -O1 -frounding-math -Icsrc/include \
+	  $(CC) -DFUZZ_STANDALONE $(CSTD) -fsanitize=address,undefined -g -O1 -frounding-math $(INCLUDES) \
 	      $(EMU_FUZZ_SRCS) -lm -o build/fuzz/fuzz_ptx_standalone && \
 	  build/fuzz/fuzz_ptx_standalone -max_total_time=$(EMU_FUZZ_TIME) $(shell find . -name '*.ptx' -not -path './build/*'); \
 	fi
