@@ -3,14 +3,12 @@
  * emu_warp_execute() call. See emu.h for the contract and docs/emulator.md
  * for the SIMT stack, address map and fault model.
  *
- * Values are kept per virtual register and lane as 64-bit words holding the
- * register's bits zero-extended (a .b32 register never has bits above 31).
- * Each instruction reads its operands at its own type width, computes in
- * 64-bit (or float/double), and writes the result masked to the width of
- * the destination register.
+ * This file is the dispatcher: execute_at's switch maps each opcode to the
+ * exec_* function of its family (exec_internal.h lists the files), after
+ * the fast paths have had their try. The hot helpers the families share
+ * are static inline in exec_internal.h.
  */
-#include "emu.h"
-#include "../../hints/haws_hint.h"
+#include "exec_internal.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -20,17 +18,6 @@
 #include <string.h>
 
 /* ---- kernel pre-decoding ----------------------------------------------------- */
-struct emu_kernel {
-    ptx_kernel *k;
-    emu_inst_info *info;
-    uint64_t *rmask;          /* per vreg: mask of its width */
-    uint32_t regs_haws;       /* registers per thread with the HAWS pool (0 = none) */
-    /* per out-of-line function: the rows of the regalloc verifier's owner
-     * table (physical registers, then predicates) its registers occupy,
-     * kf_rows[kf_rows_off[i] .. kf_rows_off[i + 1]) */
-    uint16_t *kf_rows; uint32_t *kf_rows_off;
-};
-
 static uint8_t class_of(const ptx_insn *in) {
     uint8_t t = in->type;
     bool f64 = t == PT_F64, fl = ptx_type_class[t] == TC_FLOAT;
@@ -182,106 +169,6 @@ void emu_kernel_set_hints(emu_kernel *ek, const uint32_t *hint, uint32_t regs_pe
 uint32_t emu_kernel_regs_haws(const emu_kernel *ek) {
     return ek->regs_haws > ek->k->regs_per_thread ? ek->regs_haws : ek->k->regs_per_thread;
 }
-
-/* ---- launch, CTA, warp state -------------------------------------------------- */
-/* depth: the call depth its lanes run at (0 = the kernel; n = inside the
- * n-th out-of-line call, warp.calls[n - 1]). Depths never decrease from the
- * bottom of the stack to the top. */
-typedef struct simt_entry { uint32_t pc, rpc, mask, depth; } simt_entry;
-
-/* One out-of-line call in progress (docs/emulator.md "Calls"). All lanes of
- * an activation called the same function from the same call site at the
- * same depth, so they share the frame base. Saved values (registers of a
- * function that is active deeper down the stack, verifier owner rows) are
- * in warp.save from save_off on. */
-typedef struct call_rec {
-    uint32_t kf, site;        /* ptx_kernel.funcs / .calls index */
-    uint32_t base, caller_base;   /* frame bases in the thread's local memory */
-    bool     saved_regs;      /* the function's registers were saved (recursion) */
-    size_t   save_off;
-} call_rec;
-
-enum { W_RUN, W_BAR, W_DONE };
-
-typedef struct warp {
-    uint32_t valid;          /* lanes that have a thread */
-    uint32_t exited;
-    uint32_t carry;          /* CC.CF per lane */
-    uint8_t  state, bar_id;
-    int32_t  bar_dst;        /* bar.red destination vreg, -1 */
-    uint32_t bar_dst_mask;
-    uint32_t bar_pc;         /* pc of the barrier it waits at (W_BAR) */
-    /* the watchdog: warp-instructions executed since the launch's progress
-     * count was dog_epoch (counts from 0 again when the count moved on) */
-    uint64_t dog_epoch, dog_insts;
-    simt_entry *stack; uint32_t sp, cap;
-    call_rec *calls; uint32_t ncalls, calls_cap;   /* out-of-line calls, by depth */
-    uint8_t *save; size_t save_top, save_cap;      /* their saved values (a stack) */
-    uint64_t *regs;          /* nregs x 32 */
-    uint32_t *owner;         /* verify_regalloc: per physical register and lane,
-                                1 + the virtual register that wrote it last */
-    struct warp_haws *haws;  /* execution ahead of order; NULL until first used */
-} warp;
-
-/* HAWS (docs/haws.md "Emulator"): a warp's state for execution ahead of
- * order, allocated when first used. The pool registers are the shadow
- * storage behind the renamed ids [base, base + HAWS_POOL_REGS) (base =
- * haws_pool_base(regs_per_thread)): 32 bits per id and lane, as in the
- * register file (a 64-bit value: even id = low half, next id = high half).
- * For the regalloc verifier pool index j is "shadow virtual register
- * nregs + j". */
-#define AHEAD_LOG_MAX 64u    /* far above any RCU depth; more is a timing-model bug */
-typedef struct ahead_entry {
-    uint32_t pc, mask, act;  /* executed for mask; act = mask with the guard applied */
-    int32_t  renamed;        /* pool id of the destination, -1 = not renamed */
-    int32_t  dst;            /* the renamed destination's virtual register, -1 */
-} ahead_entry;
-typedef struct warp_haws {
-    uint8_t  ren[PTX_MAX_PHYS_REGS + 1];  /* renaming map: physical id -> 1 + pool index, 0 = none */
-    uint32_t written[HAWS_POOL_REGS];     /* lanes each pool register holds a value for */
-    uint32_t val[HAWS_POOL_REGS][32];     /* pool registers, per lane */
-    ahead_entry log[AHEAD_LOG_MAX];       /* the ahead log (ring buffer), oldest at head */
-    uint32_t head, n;
-} warp_haws;
-/* How one execution ahead redirects operands (ctx.hr): sources through the
- * map, the destination to pool index `pool` when dst >= 0. */
-typedef struct haws_redirect {
-    const warp_haws *h;
-    uint32_t base;           /* first pool id */
-    int32_t  dst;            /* renamed destination virtual register, -1 */
-    uint32_t pool;           /* its pool index */
-} haws_redirect;
-
-typedef struct barrier {
-    uint32_t arrived_warps, arrived_threads, expected;   /* expected threads, 0 = all */
-    uint32_t popc; uint8_t red_and, red_or, red_kind;
-} barrier;
-
-struct emu_cta {
-    emu_launch *l;
-    uint32_t linear, smid;
-    smc_dim3 id;
-    uint32_t nwarps, nthreads, live_warps;
-    warp *w;
-    uint8_t *smem; uint32_t smem_size;
-    uint8_t *local; uint32_t local_size;
-    barrier bar[16];
-};
-
-struct emu_launch {
-    emu_launch_desc d;
-    const emu_kernel *ek;
-    const ptx_kernel *k;
-    uint8_t *params;
-    smc_fault fault;
-    uint64_t warp_insts, thread_insts;
-    /* progress events so far (a warp exited, a barrier completed, a CTA
-     * started) and the watchdog's budget per warp (docs/emulator.md) */
-    uint64_t progress, watchdog;
-    uint32_t nctas, threads_per_cta, warps_per_cta;
-    bool ahead_note;         /* faults now say "(executed ahead by HAWS)" */
-};
-
 emu_launch *emu_launch_create(const emu_launch_desc *d) {
     emu_launch *l = calloc(1, sizeof *l);
     if (!l) return NULL;
@@ -387,10 +274,8 @@ const emu_inst_info *emu_warp_peek(const emu_cta *c, uint32_t w) {
 }
 
 /* ---- faults ---------------------------------------------------------------- */
-static int fault(emu_cta *c, uint32_t wi, int lane, uint32_t pc, smc_status st, uint64_t addr,
-                 const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-static int fault(emu_cta *c, uint32_t wi, int lane, uint32_t pc, smc_status st, uint64_t addr,
-                 const char *fmt, ...) {
+int emu_fault(emu_cta *c, uint32_t wi, int lane, uint32_t pc, smc_status st, uint64_t addr,
+              const char *fmt, ...) {
     emu_launch *l = c->l;
     if (l->fault.status != SMC_OK) return EMU_FAULT;
     smc_fault *f = &l->fault;
@@ -411,36 +296,12 @@ static int fault(emu_cta *c, uint32_t wi, int lane, uint32_t pc, smc_status st, 
     return EMU_FAULT;
 }
 
-/* ---- helpers ------------------------------------------------------------------ */
-static inline float f32(uint64_t b) { uint32_t u = (uint32_t)b; float f; memcpy(&f, &u, 4); return f; }
-static inline double f64(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
-static inline uint64_t bf32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static inline uint64_t bf64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
-static inline int64_t sext(uint64_t v, unsigned bits) {
-    return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits);
-}
-static inline uint64_t zmask(unsigned bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
-static inline float ftz32(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x; }
-static inline double ftz64(double x) { return fpclassify(x) == FP_SUBNORMAL ? copysign(0.0, x) : x; }
-static inline float sat32(float x) { return isnan(x) ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
-static inline double sat64(double x) { return isnan(x) ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
-
-typedef struct ctx {
-    emu_cta *c;
-    warp *w;
-    uint32_t wi, pc;
-    const ptx_insn *in;
-    const uint64_t *rmask;
-    emu_exec_info *out;
-    const struct haws_redirect *hr;   /* executed ahead (HAWS): operand redirection, else NULL */
-} ctx;
-
 static uint64_t clock_now(const ctx *X) {
     emu_launch *l = X->c->l;
     return l->d.clock ? l->d.clock(l->d.clock_ctx, X->c->smid) : l->warp_insts;
 }
 
-static uint64_t sreg(const ctx *X, int id, int lane) {
+uint64_t emu_sreg(const ctx *X, int id, int lane) {
     const emu_launch *l = X->c->l;
     uint32_t t = X->wi * 32 + (uint32_t)lane;
     smc_dim3 b = l->d.block;
@@ -482,39 +343,15 @@ static uint64_t sreg(const ctx *X, int id, int lane) {
     }
 }
 
-static inline uint64_t val(const ctx *X, const ptx_operand *o, int lane) {
-    switch (o->kind) {
-    case OK_REG: { uint64_t v = X->w->regs[(size_t)o->reg * 32 + lane]; return o->neg ? v ^ 1 : v; }
-    case OK_IMM: return o->imm;
-    case OK_SREG: return sreg(X, o->reg, lane);
-    default: return 0;
-    }
-}
-static inline void wr(const ctx *X, int32_t reg, int lane, uint64_t v) {
-    if (reg >= 0) X->w->regs[(size_t)reg * 32 + lane] = v & X->rmask[reg];
-}
-
-#define LANES(mask) for (uint32_t m_ = (mask), lane; m_ && ((lane = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
-
-static int set_rounding(uint8_t rnd) {
-    switch (rnd) {
-    case RND_RZ: case RND_RZI: return fesetround(FE_TOWARDZERO), 1;
-    case RND_RM: case RND_RMI: return fesetround(FE_DOWNWARD), 1;
-    case RND_RP: case RND_RPI: return fesetround(FE_UPWARD), 1;
-    default: return 0;
-    }
-}
-static void reset_rounding(int changed) { if (changed) fesetround(FE_TONEAREST); }
-
 /* ---- memory ------------------------------------------------------------------ */
 /* Translate a guest address; NULL after recording a fault. */
-static void *xlate(const ctx *X, int lane, uint8_t space, uint64_t addr, uint32_t size,
-                   bool write, uint8_t *resolved) {
+void *emu_xlate(const ctx *X, int lane, uint8_t space, uint64_t addr, uint32_t size,
+                bool write, uint8_t *resolved) {
     emu_cta *c = X->c;
     emu_launch *l = c->l;
     const char *acc = write ? "store" : "load";
     if (size > 1 && (addr & (size - 1))) {
-        fault(c, X->wi, lane, X->pc, SMC_ERR_MISALIGNED_ADDRESS, addr,
+        emu_fault(c, X->wi, lane, X->pc, SMC_ERR_MISALIGNED_ADDRESS, addr,
               "misaligned %u-byte %s %s at 0x%llx", size, ptx_space_name[space], acc, (unsigned long long)addr);
         return NULL;
     }
@@ -540,63 +377,26 @@ static void *xlate(const ctx *X, int lane, uint8_t space, uint64_t addr, uint32_
         if (!write && addr < l->k->param_bytes && size <= l->k->param_bytes - addr) return l->params + addr;
         break;
     }
-    fault(c, X->wi, lane, X->pc, SMC_ERR_ILLEGAL_ADDRESS, addr, "illegal %u-byte %s %s at 0x%llx",
+    emu_fault(c, X->wi, lane, X->pc, SMC_ERR_ILLEGAL_ADDRESS, addr, "illegal %u-byte %s %s at 0x%llx",
           size, ptx_space_name[space], acc, (unsigned long long)addr);
     return NULL;
 }
-
-static inline uint64_t load_bytes(const void *p, uint32_t n) {
-    uint64_t v = 0;
-    memcpy(&v, p, n);   /* little-endian host */
-    return v;
-}
-static inline void store_bytes(void *p, uint64_t v, uint32_t n) { memcpy(p, &v, n); }
-
-static inline uint64_t addr_of(const ctx *X, const ptx_operand *o, int lane) {
-    uint64_t a = o->imm;
-    if (o->reg >= 0) a += X->w->regs[(size_t)o->reg * 32 + lane];
-    return a;
-}
-
-/* Value read from memory, extended as the load type says. */
-static inline uint64_t ext_load(uint64_t v, uint8_t type) {
-    unsigned bits = ptx_type_size[type] * 8u;
-    return ptx_type_class[type] == TC_SINT ? (uint64_t)sext(v, bits) : v;
-}
-
 /* ---- SIMT stack ------------------------------------------------------------- */
 /* (65536 entries: room for the deepest call stack, PTX_CALL_STACK_BYTES /
  * PTX_MIN_FRAME calls, with a few divergent branches open in each) */
-static int push(ctx *X, uint32_t pc, uint32_t rpc, uint32_t mask, uint32_t depth) {
+int emu_simt_push(ctx *X, uint32_t pc, uint32_t rpc, uint32_t mask, uint32_t depth) {
     warp *w = X->w;
     if (w->sp >= w->cap) {
-        if (w->cap >= 65536) return fault(X->c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "SIMT stack overflow");
+        if (w->cap >= 65536) return emu_fault(X->c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "SIMT stack overflow");
         simt_entry *n = realloc(w->stack, 2 * w->cap * sizeof *n);
-        if (!n) return fault(X->c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory");
+        if (!n) return emu_fault(X->c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory");
         w->stack = n; w->cap *= 2;
     }
     w->stack[w->sp++] = (simt_entry){ pc, rpc, mask, depth };
     return EMU_OK;
 }
 
-/* Pop entries that reached their reconvergence point or have no lanes left. */
-static void reconverge(warp *w) {
-    while (w->sp > 0) {
-        simt_entry *t = &w->stack[w->sp - 1];
-        if (t->mask != 0 && t->pc != t->rpc) break;
-        w->sp--;
-    }
-}
-
-/* Drop the call records of activations whose SIMT entries are all gone. */
-static void calls_trim(warp *w) {
-    uint32_t d = w->sp ? w->stack[w->sp - 1].depth : 0;
-    while (w->ncalls > d) w->save_top = w->calls[--w->ncalls].save_off;
-}
-
-static void barrier_check(emu_cta *c, uint32_t id);
-
-static void lanes_exit(emu_cta *c, uint32_t wi, uint32_t mask) {
+void emu_lanes_exit(emu_cta *c, uint32_t wi, uint32_t mask) {
     warp *w = &c->w[wi];
     w->exited |= mask;
     for (uint32_t i = 0; i < w->sp; i++) w->stack[i].mask &= ~mask;
@@ -606,12 +406,49 @@ static void lanes_exit(emu_cta *c, uint32_t wi, uint32_t mask) {
         w->state = W_DONE;
         c->live_warps--;
         c->l->progress++;              /* a warp exiting is progress */
-        for (uint32_t b = 0; b < 16; b++) if (c->bar[b].arrived_warps) barrier_check(c, b);
+        for (uint32_t b = 0; b < 16; b++) if (c->bar[b].arrived_warps) emu_barrier_check(c, b);
     }
 }
 
+/* bra: the lanes whose guard holds branch. A divergent branch makes the
+ * top entry wait at the reconvergence point and pushes the fall-through
+ * lanes, then the taken lanes on top (they run first). */
+int exec_bra(ctx *X, uint32_t act, uint32_t mask) {
+    warp *w = X->w;
+    const ptx_insn *in = X->in;
+    simt_entry *top = &w->stack[w->sp - 1];
+    uint32_t taken = act;
+    if (X->out) { X->out->branch_taken = taken != 0; }
+    if (taken == mask) top->pc = in->target;
+    else if (taken == 0) top->pc = X->pc + 1;
+    else {
+        uint32_t r = X->c->l->k->reconv[X->pc], depth = top->depth;
+        top->pc = r;
+        if (X->out) X->out->diverged = 1;
+        if (emu_simt_push(X, X->pc + 1, r, mask & ~taken, depth) != EMU_OK ||
+            emu_simt_push(X, in->target, r, taken, depth) != EMU_OK) return EMU_FAULT;
+    }
+    reconverge(w);
+    return EMU_OK;
+}
+
+/* exit: the lanes whose guard holds leave; the warp is done (EMU_EXITED)
+ * when none is left, which may leave the CTA deadlocked at a barrier. */
+int exec_exit(ctx *X, uint32_t act) {
+    emu_cta *c = X->c;
+    warp *w = X->w;
+    w->stack[w->sp - 1].pc = X->pc + 1;
+    if (act) emu_lanes_exit(c, X->wi, act);
+    else reconverge(w);
+    if (w->state == W_DONE && w->haws && w->haws->n)
+        return emu_fault(c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "HAWS: warp exited with %u unconsumed RCU entries (oldest: pc %u)",
+                     w->haws->n, w->haws->log[w->haws->head].pc);
+    if (w->state == W_DONE) return emu_deadlock_check(c) == EMU_FAULT ? EMU_FAULT : EMU_EXITED;
+    return EMU_OK;
+}
+
 /* Release a barrier when every live warp has arrived (or the count is met). */
-static void barrier_check(emu_cta *c, uint32_t id) {
+void emu_barrier_check(emu_cta *c, uint32_t id) {
     barrier *b = &c->bar[id];
     bool done = b->expected ? b->arrived_threads >= b->expected : b->arrived_warps >= c->live_warps;
     if (!done) return;
@@ -635,7 +472,7 @@ static void barrier_check(emu_cta *c, uint32_t id) {
  * only its own warps could arrive at its barriers or exit. Report it the
  * moment it happens — the same in both modes — blamed on the first waiting
  * warp, at its barrier, lowest live lane. EMU_OK when the CTA can go on. */
-static int deadlock_check(emu_cta *c) {
+int emu_deadlock_check(emu_cta *c) {
     uint32_t w0 = UINT32_MAX;
     for (uint32_t i = 0; i < c->nwarps; i++) {
         if (c->w[i].state == W_RUN) return EMU_OK;
@@ -644,15 +481,12 @@ static int deadlock_check(emu_cta *c) {
     if (w0 == UINT32_MAX) return EMU_OK;            /* every warp exited */
     const warp *w = &c->w[w0];
     uint32_t live = w->valid & ~w->exited;
-    return fault(c, w0, live ? __builtin_ctz(live) : 0, w->bar_pc, SMC_ERR_LAUNCH_TIMEOUT, 0,
+    return emu_fault(c, w0, live ? __builtin_ctz(live) : 0, w->bar_pc, SMC_ERR_LAUNCH_TIMEOUT, 0,
                  "deadlock: every live warp of the CTA waits at a barrier that cannot complete");
 }
 
-/* ---- instruction groups ----------------------------------------------------- */
-static inline unsigned tbits(uint8_t t) { return ptx_type_size[t] * 8u; }
-
 /* Round a double to f16 in the given mode (one rounding step). */
-static uint16_t f32_to_f16(double f, uint8_t rnd) {
+uint16_t emu_f16_round(double f, uint8_t rnd) {
     uint32_t sign = signbit(f) ? 0x8000 : 0;
     if (isnan(f)) return (uint16_t)(sign | 0x7e00);
     double a = fabs(f);
@@ -682,7 +516,7 @@ static uint16_t f32_to_f16(double f, uint8_t rnd) {
     return (uint16_t)(sign | ((uint32_t)be << 10) | mant);
 }
 
-static float f16_to_f32(uint16_t h) {
+float emu_f16_to_float(uint16_t h) {
     uint32_t s = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
     float v;
     if (e == 0) v = ldexpf((float)m, -24);
@@ -691,131 +525,140 @@ static float f16_to_f32(uint16_t h) {
     return s ? -v : v;
 }
 
-/* A subnormal half becomes a zero of the same sign (.ftz). */
-static inline uint16_t ftz16(uint16_t h) { return (h & 0x7c00) == 0 && (h & 0x3ff) ? (uint16_t)(h & 0x8000) : h; }
-
-static int exec_arith(ctx *X, uint32_t act) {
+/* f16 and f16x2 arithmetic: operands widened to double (exact), one
+ * rounding to f16; .ftz flushes subnormal inputs and results to a signed
+ * zero. */
+int exec_arith_half(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    uint8_t t = in->type;
+    const ptx_operand *o = in->ops;
+    int32_t d = o[0].reg;
+    unsigned halves = t == PT_F16X2 ? 2 : 1;
+    bool ftz = in->flags & F_FTZ;
+    LANES(act) {
+        uint64_t r = 0;
+        for (unsigned h = 0; h < halves; h++) {
+            uint16_t ha = (uint16_t)(val(X, &o[1], lane) >> (16 * h));
+            uint16_t hb = in->nops > 2 ? (uint16_t)(val(X, &o[2], lane) >> (16 * h)) : 0;
+            uint16_t hc = in->nops > 3 ? (uint16_t)(val(X, &o[3], lane) >> (16 * h)) : 0;
+            if (ftz) { ha = ftz16(ha); hb = ftz16(hb); hc = ftz16(hc); }
+            double a = emu_f16_to_float(ha), b = emu_f16_to_float(hb), cc = emu_f16_to_float(hc);
+            double v;
+            switch (in->op) {
+            case OP_ADD: v = a + b; break;
+            case OP_SUB: v = a - b; break;
+            case OP_MUL: v = a * b; break;
+            case OP_FMA: case OP_MAD: v = fma(a, b, cc); break;
+            case OP_NEG: v = -a; break;
+            case OP_ABS: v = fabs(a); break;
+            case OP_MIN: v = fmin(a, b); break;
+            case OP_MAX: v = fmax(a, b); break;
+            default:
+                return emu_fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported",
+                             ptx_op_name[in->op], ptx_type_name[t]);
+            }
+            uint16_t hv = emu_f16_round(v, in->rnd == RND_NONE ? RND_RN : in->rnd);
+            if (ftz) hv = ftz16(hv);
+            if (in->flags & F_SAT) hv = emu_f16_round(sat64(emu_f16_to_float(hv)), RND_RN);
+            r |= (uint64_t)hv << (16 * h);
+        }
+        wr(X, d, (int)lane, r);
+    }
+    return EMU_OK;
+}
+/* f32 and f64 arithmetic (other float types are refused) in the host's
+ * float and double, in the instruction's rounding mode; .ftz, .sat. */
+int exec_arith_float(ctx *X, uint32_t act) {
+    const ptx_insn *in = X->in;
+    uint8_t t = in->type;
+    const ptx_operand *o = in->ops;
+    int32_t d = o[0].reg;
+    int chg = 0;
+    if (t != PT_F32 && t != PT_F64)
+        return emu_fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[t]);
+    bool ftz = in->flags & F_FTZ, sat = in->flags & F_SAT;
+    chg = set_rounding(in->rnd);
+    LANES(act) {
+        if (t == PT_F32) {
+            float a = f32(val(X, &o[1], lane)), b = 0, cc = 0, r = 0;
+            if (in->nops > 2) b = f32(val(X, &o[2], lane));
+            if (in->nops > 3) cc = f32(val(X, &o[3], lane));
+            if (ftz) { a = ftz32(a); b = ftz32(b); cc = ftz32(cc); }
+            switch (in->op) {
+            case OP_ADD: r = a + b; break;
+            case OP_SUB: r = a - b; break;
+            case OP_MUL: r = a * b; break;
+            case OP_FMA: case OP_MAD: r = fmaf(a, b, cc); break;
+            case OP_DIV:
+                /* div.approx is a * (1/b) with a flushing reciprocal: for
+                 * |b| > 2^126 1/b is 0 (CUDA: __fdividef gives 0 there) */
+                if ((in->flags & F_APPROX) && fabsf(b) > 0x1p126f) r = a * copysignf(0.0f, b);
+                else r = a / b;
+                break;
+            /* a NaN operand (signalling too: the host's fminf would return
+             * NaN for it) gives the other operand; both NaN give NaN */
+            case OP_MIN: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fminf(a, b); break;
+            case OP_MAX: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fmaxf(a, b); break;
+            case OP_ABS: r = fabsf(a); break;
+            case OP_NEG: r = -a; break;
+            case OP_COPYSIGN: r = copysignf(b, a); break;
+            case OP_RCP: r = 1.0f / a; break;
+            case OP_SQRT: r = sqrtf(a); break;
+            case OP_RSQRT: r = 1.0f / sqrtf(a); break;
+            case OP_SIN: r = sinf(a); break;
+            case OP_COS: r = cosf(a); break;
+            case OP_LG2: r = log2f(a); break;
+            case OP_EX2: r = exp2f(a); break;
+            case OP_TANH: r = tanhf(a); break;
+            default: reset_rounding(chg); return emu_fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.f32 is not supported", ptx_op_name[in->op]);
+            }
+            if (ftz) r = ftz32(r);
+            if (sat) r = sat32(r);
+            wr(X, d, (int)lane, bf32(r));
+        } else {
+            double a = f64(val(X, &o[1], lane)), b = 0, cc = 0, r = 0;
+            if (in->nops > 2) b = f64(val(X, &o[2], lane));
+            if (in->nops > 3) cc = f64(val(X, &o[3], lane));
+            /* .ftz exists on f64 only for rcp/rsqrt.approx: flush input */
+            if (ftz) { a = ftz64(a); b = ftz64(b); cc = ftz64(cc); }
+            switch (in->op) {
+            case OP_ADD: r = a + b; break;
+            case OP_SUB: r = a - b; break;
+            case OP_MUL: r = a * b; break;
+            case OP_FMA: case OP_MAD: r = fma(a, b, cc); break;
+            case OP_DIV: r = a / b; break;
+            case OP_MIN: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fmin(a, b); break;
+            case OP_MAX: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fmax(a, b); break;
+            case OP_ABS: r = fabs(a); break;
+            case OP_NEG: r = -a; break;
+            case OP_COPYSIGN: r = copysign(b, a); break;
+            case OP_RCP: r = 1.0 / a; break;
+            case OP_SQRT: r = sqrt(a); break;
+            case OP_RSQRT: r = 1.0 / sqrt(a); break;
+            case OP_SIN: r = sin(a); break;
+            case OP_COS: r = cos(a); break;
+            case OP_LG2: r = log2(a); break;
+            case OP_EX2: r = exp2(a); break;
+            case OP_TANH: r = tanh(a); break;
+            default: reset_rounding(chg); return emu_fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.f64 is not supported", ptx_op_name[in->op]);
+            }
+            if (ftz) r = ftz64(r);
+            if (sat) r = sat64(r);
+            wr(X, d, (int)lane, bf64(r));
+        }
+    }
+    reset_rounding(chg);
+    return EMU_OK;
+}
+/* Integer arithmetic: add/sub (with carry in and out, CC.CF per lane),
+ * mul/mad .lo/.hi/.wide, mul24/mad24, sad, div/rem, min/max, abs, neg. */
+int exec_arith_int(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     uint8_t t = in->type;
     unsigned bits = tbits(t);
     bool sgn = ptx_type_class[t] == TC_SINT;
     const ptx_operand *o = in->ops;
     int32_t d = o[0].reg;
-    int chg = 0;
-    if (t == PT_F16 || t == PT_F16X2) {
-        /* half precision: operands widened to double (exact), one rounding to
-         * f16; .ftz flushes subnormal inputs and results to a signed zero */
-        unsigned halves = t == PT_F16X2 ? 2 : 1;
-        bool ftz = in->flags & F_FTZ;
-        LANES(act) {
-            uint64_t r = 0;
-            for (unsigned h = 0; h < halves; h++) {
-                uint16_t ha = (uint16_t)(val(X, &o[1], lane) >> (16 * h));
-                uint16_t hb = in->nops > 2 ? (uint16_t)(val(X, &o[2], lane) >> (16 * h)) : 0;
-                uint16_t hc = in->nops > 3 ? (uint16_t)(val(X, &o[3], lane) >> (16 * h)) : 0;
-                if (ftz) { ha = ftz16(ha); hb = ftz16(hb); hc = ftz16(hc); }
-                double a = f16_to_f32(ha), b = f16_to_f32(hb), cc = f16_to_f32(hc);
-                double v;
-                switch (in->op) {
-                case OP_ADD: v = a + b; break;
-                case OP_SUB: v = a - b; break;
-                case OP_MUL: v = a * b; break;
-                case OP_FMA: case OP_MAD: v = fma(a, b, cc); break;
-                case OP_NEG: v = -a; break;
-                case OP_ABS: v = fabs(a); break;
-                case OP_MIN: v = fmin(a, b); break;
-                case OP_MAX: v = fmax(a, b); break;
-                default:
-                    return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported",
-                                 ptx_op_name[in->op], ptx_type_name[t]);
-                }
-                uint16_t hv = f32_to_f16(v, in->rnd == RND_NONE ? RND_RN : in->rnd);
-                if (ftz) hv = ftz16(hv);
-                if (in->flags & F_SAT) hv = f32_to_f16(sat64(f16_to_f32(hv)), RND_RN);
-                r |= (uint64_t)hv << (16 * h);
-            }
-            wr(X, d, (int)lane, r);
-        }
-        return EMU_OK;
-    }
-    if (ptx_type_class[t] == TC_FLOAT) {
-        if (t != PT_F32 && t != PT_F64)
-            return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[t]);
-        bool ftz = in->flags & F_FTZ, sat = in->flags & F_SAT;
-        chg = set_rounding(in->rnd);
-        LANES(act) {
-            if (t == PT_F32) {
-                float a = f32(val(X, &o[1], lane)), b = 0, cc = 0, r = 0;
-                if (in->nops > 2) b = f32(val(X, &o[2], lane));
-                if (in->nops > 3) cc = f32(val(X, &o[3], lane));
-                if (ftz) { a = ftz32(a); b = ftz32(b); cc = ftz32(cc); }
-                switch (in->op) {
-                case OP_ADD: r = a + b; break;
-                case OP_SUB: r = a - b; break;
-                case OP_MUL: r = a * b; break;
-                case OP_FMA: case OP_MAD: r = fmaf(a, b, cc); break;
-                case OP_DIV:
-                    /* div.approx is a * (1/b) with a flushing reciprocal: for
-                     * |b| > 2^126 1/b is 0 (CUDA: __fdividef gives 0 there) */
-                    if ((in->flags & F_APPROX) && fabsf(b) > 0x1p126f) r = a * copysignf(0.0f, b);
-                    else r = a / b;
-                    break;
-                /* a NaN operand (signalling too: the host's fminf would return
-                 * NaN for it) gives the other operand; both NaN give NaN */
-                case OP_MIN: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fminf(a, b); break;
-                case OP_MAX: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fmaxf(a, b); break;
-                case OP_ABS: r = fabsf(a); break;
-                case OP_NEG: r = -a; break;
-                case OP_COPYSIGN: r = copysignf(b, a); break;
-                case OP_RCP: r = 1.0f / a; break;
-                case OP_SQRT: r = sqrtf(a); break;
-                case OP_RSQRT: r = 1.0f / sqrtf(a); break;
-                case OP_SIN: r = sinf(a); break;
-                case OP_COS: r = cosf(a); break;
-                case OP_LG2: r = log2f(a); break;
-                case OP_EX2: r = exp2f(a); break;
-                case OP_TANH: r = tanhf(a); break;
-                default: reset_rounding(chg); return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.f32 is not supported", ptx_op_name[in->op]);
-                }
-                if (ftz) r = ftz32(r);
-                if (sat) r = sat32(r);
-                wr(X, d, (int)lane, bf32(r));
-            } else {
-                double a = f64(val(X, &o[1], lane)), b = 0, cc = 0, r = 0;
-                if (in->nops > 2) b = f64(val(X, &o[2], lane));
-                if (in->nops > 3) cc = f64(val(X, &o[3], lane));
-                /* .ftz exists on f64 only for rcp/rsqrt.approx: flush input */
-                if (ftz) { a = ftz64(a); b = ftz64(b); cc = ftz64(cc); }
-                switch (in->op) {
-                case OP_ADD: r = a + b; break;
-                case OP_SUB: r = a - b; break;
-                case OP_MUL: r = a * b; break;
-                case OP_FMA: case OP_MAD: r = fma(a, b, cc); break;
-                case OP_DIV: r = a / b; break;
-                case OP_MIN: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fmin(a, b); break;
-                case OP_MAX: r = isnan(a) ? (isnan(b) ? NAN : b) : isnan(b) ? a : fmax(a, b); break;
-                case OP_ABS: r = fabs(a); break;
-                case OP_NEG: r = -a; break;
-                case OP_COPYSIGN: r = copysign(b, a); break;
-                case OP_RCP: r = 1.0 / a; break;
-                case OP_SQRT: r = sqrt(a); break;
-                case OP_RSQRT: r = 1.0 / sqrt(a); break;
-                case OP_SIN: r = sin(a); break;
-                case OP_COS: r = cos(a); break;
-                case OP_LG2: r = log2(a); break;
-                case OP_EX2: r = exp2(a); break;
-                case OP_TANH: r = tanh(a); break;
-                default: reset_rounding(chg); return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.f64 is not supported", ptx_op_name[in->op]);
-                }
-                if (ftz) r = ftz64(r);
-                if (sat) r = sat64(r);
-                wr(X, d, (int)lane, bf64(r));
-            }
-        }
-        reset_rounding(chg);
-        return EMU_OK;
-    }
-    /* integers */
     uint64_t M = zmask(bits);
     uint32_t carry_out = 0;
     LANES(act) {
@@ -908,7 +751,7 @@ static int exec_arith(ctx *X, uint32_t act) {
         case OP_ABS: r = (uint64_t)(sa < 0 ? -(uint64_t)sa : (uint64_t)sa); break;
         case OP_NEG: r = (uint64_t)0 - a; break;
         default:
-            return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[t]);
+            return emu_fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[t]);
         }
         wr(X, d, (int)lane, r & M);
     }
@@ -916,7 +759,7 @@ static int exec_arith(ctx *X, uint32_t act) {
     return EMU_OK;
 }
 
-static int exec_logic(ctx *X, uint32_t act) {
+int exec_logic(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     uint8_t t = in->type;
     unsigned bits = t == PT_PRED ? 1 : tbits(t);
@@ -1066,7 +909,7 @@ static int exec_logic(ctx *X, uint32_t act) {
             break;
         }
         default:
-            return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s is not supported", ptx_op_name[in->op]);
+            return emu_fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s is not supported", ptx_op_name[in->op]);
         }
         wr(X, d, (int)lane, r & M);
     }
@@ -1077,8 +920,8 @@ static int exec_logic(ctx *X, uint32_t act) {
 static bool compare(uint8_t cmp, uint8_t t, uint64_t a, uint64_t b) {
     unsigned bits = tbits(t);
     if (ptx_type_class[t] == TC_FLOAT) {
-        double x = t == PT_F32 ? f32(a) : t == PT_F16 ? f16_to_f32((uint16_t)a) : f64(a);
-        double y = t == PT_F32 ? f32(b) : t == PT_F16 ? f16_to_f32((uint16_t)b) : f64(b);
+        double x = t == PT_F32 ? f32(a) : t == PT_F16 ? emu_f16_to_float((uint16_t)a) : f64(a);
+        double y = t == PT_F32 ? f32(b) : t == PT_F16 ? emu_f16_to_float((uint16_t)b) : f64(b);
         bool un = isnan(x) || isnan(y);
         switch (cmp) {
         case CMP_EQ: return !un && x == y;
@@ -1132,7 +975,7 @@ static bool combine(uint8_t op, bool x, bool c) {
  * writes for "true" depends on the destination type: 1.0 in that format for
  * .f32/.f16 (and per half for .f16x2), all ones for the integer types (per
  * half, 0xffff, when the source is .f16x2). "False" is always 0. */
-static int exec_compare(ctx *X, uint32_t act) {
+int exec_compare(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
     uint8_t t = in->op == OP_SET ? in->type2 : in->type;
@@ -1173,7 +1016,7 @@ static int exec_compare(ctx *X, uint32_t act) {
     return EMU_OK;
 }
 
-static int exec_select(ctx *X, uint32_t act) {
+int exec_select(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
     LANES(act) {
@@ -1190,7 +1033,7 @@ static int exec_select(ctx *X, uint32_t act) {
     return EMU_OK;
 }
 
-static int exec_testp(ctx *X, uint32_t act) {
+int exec_testp(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
     LANES(act) {
@@ -1232,7 +1075,7 @@ static uint64_t f2i(double x, uint8_t rnd, uint8_t dt) {
     return (uint64_t)x;
 }
 
-static int exec_cvt(ctx *X, uint32_t act) {
+int exec_cvt(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
     uint8_t dt = in->type, st = in->type2;
@@ -1240,7 +1083,7 @@ static int exec_cvt(ctx *X, uint32_t act) {
     unsigned db = tbits(dt), sb = tbits(st);
     bool sat = in->flags & F_SAT, ftz = in->flags & F_FTZ;
     if (dt == PT_BF16 || st == PT_BF16 || dt == PT_F16X2 || st == PT_F16X2)
-        return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "cvt with .bf16/.f16x2 is not supported");
+        return emu_fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "cvt with .bf16/.f16x2 is not supported");
     int chg = 0;
     if (dc == TC_FLOAT && in->rnd >= RND_RN && in->rnd <= RND_RP) chg = set_rounding(in->rnd);
     LANES(act) {
@@ -1268,7 +1111,7 @@ static int exec_cvt(ctx *X, uint32_t act) {
             continue;
         }
         if (sc == TC_FLOAT && dc != TC_FLOAT) {
-            double x = st == PT_F32 ? (double)(ftz ? ftz32(f32(a)) : f32(a)) : st == PT_F64 ? f64(a) : (double)f16_to_f32((uint16_t)a);
+            double x = st == PT_F32 ? (double)(ftz ? ftz32(f32(a)) : f32(a)) : st == PT_F64 ? f64(a) : (double)emu_f16_to_float((uint16_t)a);
             r = f2i(x, in->rnd, dt);
             if (dc == TC_SINT) r = (uint64_t)sext(r, db);
             wr(X, o[0].reg, (int)lane, r);
@@ -1278,7 +1121,7 @@ static int exec_cvt(ctx *X, uint32_t act) {
         double x;
         bool exact_int = false;
         long double li = 0;
-        if (sc == TC_FLOAT) x = st == PT_F32 ? (double)(ftz ? ftz32(f32(a)) : f32(a)) : st == PT_F64 ? f64(a) : (double)f16_to_f32((uint16_t)a);
+        if (sc == TC_FLOAT) x = st == PT_F32 ? (double)(ftz ? ftz32(f32(a)) : f32(a)) : st == PT_F64 ? f64(a) : (double)emu_f16_to_float((uint16_t)a);
         else {
             exact_int = true;
             li = sc == TC_SINT ? (long double)sext(a, sb) : (long double)(a & zmask(sb));
@@ -1325,10 +1168,10 @@ static int exec_cvt(ctx *X, uint32_t act) {
             default: break;
             }
             if (sat) hv = sat64(hv);
-            r = f32_to_f16(hv, rnd);
+            r = emu_f16_round(hv, rnd);
         } else {
             reset_rounding(chg);
-            return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "cvt to .%s is not supported", ptx_type_name[dt]);
+            return emu_fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "cvt to .%s is not supported", ptx_type_name[dt]);
         }
         wr(X, o[0].reg, (int)lane, r);
     }
@@ -1336,7 +1179,7 @@ static int exec_cvt(ctx *X, uint32_t act) {
     return EMU_OK;
 }
 
-static int exec_mov(ctx *X, uint32_t act) {
+int exec_mov(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *d = &in->ops[0], *s = &in->ops[1];
     if (d->kind == OK_VEC) {                  /* unpack: mov.b64 {a,b}, %rd */
@@ -1361,11 +1204,11 @@ static int exec_mov(ctx *X, uint32_t act) {
     return EMU_OK;
 }
 
-static int exec_cvta(ctx *X, uint32_t act) {
+int exec_cvta(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     uint64_t base = in->space == SP_SHARED ? SMC_SHARED_WINDOW : in->space == SP_LOCAL ? SMC_LOCAL_WINDOW : 0;
     if (in->space == SP_PARAM || in->space == SP_CONST)
-        return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "cvta.%s is not supported", ptx_space_name[in->space]);
+        return emu_fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "cvta.%s is not supported", ptx_space_name[in->space]);
     LANES(act) {
         uint64_t a = val(X, &in->ops[1], (int)lane);
         uint64_t r = in->mode == MD_TO ? a - base : a + base;
@@ -1375,7 +1218,7 @@ static int exec_cvta(ctx *X, uint32_t act) {
     return EMU_OK;
 }
 
-static int exec_isspacep(ctx *X, uint32_t act) {
+int exec_isspacep(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     LANES(act) {
         uint64_t a = val(X, &in->ops[1], (int)lane);
@@ -1386,18 +1229,18 @@ static int exec_isspacep(ctx *X, uint32_t act) {
     return EMU_OK;
 }
 
-static int exec_ldst(ctx *X, uint32_t act) {
+int exec_ldst(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     bool st = in->op == OP_ST;
     const ptx_operand *ao = st ? &in->ops[0] : &in->ops[1];
     const ptx_operand *vo = st ? &in->ops[1] : &in->ops[0];
     uint32_t es = ptx_type_size[in->type], n = in->vec;
-    if (ao->kind != OK_ADDR) return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s needs an address operand", ptx_op_name[in->op]);
+    if (ao->kind != OK_ADDR) return emu_fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s needs an address operand", ptx_op_name[in->op]);
     if (X->out) X->out->access_size = (uint8_t)(es * n);
     LANES(act) {
         uint64_t a = addr_of(X, ao, (int)lane);
         uint8_t sp = in->space;
-        uint8_t *p = xlate(X, (int)lane, sp, a, es * n, st, &sp);
+        uint8_t *p = emu_xlate(X, (int)lane, sp, a, es * n, st, &sp);
         if (!p) return EMU_FAULT;
         if (X->out) { X->out->addr[lane] = a; X->out->mem_space = sp; }
         for (uint32_t i = 0; i < n; i++) {
@@ -1413,7 +1256,7 @@ static int exec_ldst(ctx *X, uint32_t act) {
     return EMU_OK;
 }
 
-static int exec_atom(ctx *X, uint32_t act) {
+int exec_atom(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     bool red = in->op == OP_RED;
     const ptx_operand *ao = red ? &in->ops[0] : &in->ops[1];
@@ -1430,13 +1273,13 @@ static int exec_atom(ctx *X, uint32_t act) {
     bool ok16 = es == 2 && (in->mode == MD_CAS || (in->mode == MD_ADD && t == PT_F16) ||
                             in->mode == MD_EXCH);
     if ((es != 4 && es != 8 && !ok16) || (half && in->mode != MD_ADD))
-        return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[t]);
-    if (in->mode == MD_CAS && !co) return fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "atom.cas needs 4 operands");
+        return emu_fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[t]);
+    if (in->mode == MD_CAS && !co) return emu_fault(X->c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "atom.cas needs 4 operands");
     if (X->out) X->out->access_size = (uint8_t)es;
     LANES(act) {                      /* lanes in order: deterministic */
         uint64_t a = addr_of(X, ao, (int)lane);
         uint8_t sp = in->space;
-        uint8_t *p = xlate(X, (int)lane, sp, a, es, true, &sp);
+        uint8_t *p = emu_xlate(X, (int)lane, sp, a, es, true, &sp);
         if (!p) return EMU_FAULT;
         if (X->out) { X->out->addr[lane] = a; X->out->mem_space = sp; }
         uint64_t old = load_bytes(p, es), b = val(X, bo, (int)lane) & zmask(bits), r = old;
@@ -1446,7 +1289,7 @@ static int exec_atom(ctx *X, uint32_t act) {
                 r = 0;
                 for (unsigned h = 0; h < es / 2; h++) {
                     uint16_t x = (uint16_t)(old >> (16 * h)), y = (uint16_t)(b >> (16 * h));
-                    uint16_t z = f32_to_f16((double)f16_to_f32(x) + (double)f16_to_f32(y), RND_RN);
+                    uint16_t z = emu_f16_round((double)emu_f16_to_float(x) + (double)emu_f16_to_float(y), RND_RN);
                     r |= (uint64_t)z << (16 * h);
                 }
                 break;
@@ -1473,7 +1316,7 @@ static int exec_atom(ctx *X, uint32_t act) {
         case MD_EXCH: r = b; break;
         case MD_CAS: r = old == b ? (val(X, co, (int)lane) & zmask(bits)) : old; break;
         default:
-            return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "unsupported atomic operation");
+            return emu_fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "unsupported atomic operation");
         }
         store_bytes(p, r, es);
         if (!red) wr(X, in->ops[0].reg, (int)lane, old);
@@ -1486,7 +1329,7 @@ static int exec_atom(ctx *X, uint32_t act) {
  * execute this shfl (diverged, exited, beyond the block, guarded off) gives 0,
  * as NVIDIA GPUs are reported to; an active lane outside the mask gives its
  * value (docs/isa-coverage.md, "Shuffle sources that do not execute"). */
-static int exec_shfl(ctx *X, uint32_t act) {
+int exec_shfl(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
     uint64_t src[32] = { 0 };
@@ -1519,7 +1362,7 @@ static int exec_shfl(ctx *X, uint32_t act) {
  * own membermask (o[2]; lanes of a tiled partition pass different masks),
  * restricted to the lanes executing the instruction; without, over the
  * active lanes. A ballot only has bits of member lanes. */
-static int exec_vote(ctx *X, uint32_t act) {
+int exec_vote(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
     uint32_t ballot = 0;
@@ -1547,7 +1390,7 @@ static int exec_vote(ctx *X, uint32_t act) {
  * .atype/.btype; .sat clamps each result to .dtype's element range, else it
  * is truncated. Only the default byte/half selectors and merge mask are
  * supported (the parser accepts no other). vavrg2/4 are not implemented. */
-static int exec_video(ctx *X, uint32_t act) {
+int exec_video(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
     bool four = in->op == OP_VADD4 || in->op == OP_VSUB4 || in->op == OP_VABSDIFF4 ||
@@ -1585,7 +1428,7 @@ static int exec_video(ctx *X, uint32_t act) {
  *   all: d = the member mask and p = 1 when all member lanes hold the same
  *        value, else d = 0 and p = 0 (`d|p`).
  * Member lanes that are not active (undefined in PTX) are left out. */
-static int exec_match(ctx *X, uint32_t act) {
+int exec_match(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     const ptx_operand *o = in->ops;
     uint64_t mask = in->type == PT_B64 || in->type == PT_U64 || in->type == PT_S64 ? ~0ull : 0xffffffffull;
@@ -1607,8 +1450,13 @@ static int exec_match(ctx *X, uint32_t act) {
     return EMU_OK;
 }
 
+/* activemask: the lanes executing it (guard or not: mask). */
+int exec_activemask(ctx *X, uint32_t act, uint32_t mask) {
+    LANES(act) wr(X, X->in->ops[0].reg, (int)lane, mask);
+    return EMU_OK;
+}
 /* bar.sync / bar.arrive / bar.red / barrier.sync */
-static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
+int exec_bar(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     emu_cta *c = X->c;
     warp *w = X->w;
@@ -1616,27 +1464,26 @@ static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
     bool red = in->mode == MD_RED;
     const ptx_operand *o = in->ops + (red ? 1 : 0);
     uint32_t nrest = in->nops - (red ? 1u : 0u);
-    if (nrest < 1) return fault(c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier needs an id");
+    if (nrest < 1) return emu_fault(c, X->wi, -1, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier needs an id");
     uint32_t lane0 = (uint32_t)__builtin_ctz(act ? act : 1);
     uint64_t id = val(X, &o[0], (int)lane0);
-    if (id >= 16) return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier id %llu out of range 0..15", (unsigned long long)id);
+    if (id >= 16) return emu_fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier id %llu out of range 0..15", (unsigned long long)id);
     /* Warp-granular arrival, as the PTX ISA defines it for sm_6x and below:
      * when any thread of a warp executes the barrier, all (non-exited) threads
      * of the warp count as arrived. Lanes parked at a reconvergence point
      * (the usual `if (i >= n) return; ... __syncthreads()`) therefore do not
      * block the CTA. */
     uint32_t live = w->valid & ~w->exited;
-    (void)warp_mask;
     if (!act) return EMU_OK;                        /* guarded off in every lane */
     barrier *b = &c->bar[id];
     uint32_t expected = 0;
     if ((red && nrest == 3) || (!red && nrest == 2)) {
         expected = (uint32_t)val(X, &o[1], (int)lane0);
         if (expected % 32 || expected == 0)
-            return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier thread count %u is not a non-zero multiple of 32", expected);
+            return emu_fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier thread count %u is not a non-zero multiple of 32", expected);
     }
     if (b->arrived_warps && b->expected != expected)
-        return fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier %llu used with different thread counts", (unsigned long long)id);
+        return emu_fault(c, X->wi, (int)lane0, X->pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "barrier %llu used with different thread counts", (unsigned long long)id);
     b->expected = expected;
     b->arrived_warps++;
     b->arrived_threads += (uint32_t)__builtin_popcount(live);
@@ -1652,19 +1499,16 @@ static int exec_bar(ctx *X, uint32_t act, uint32_t warp_mask) {
         w->bar_dst_mask = act;
     }
     if (in->mode == MD_ARRIVE) {
-        barrier_check(c, (uint32_t)id);
+        emu_barrier_check(c, (uint32_t)id);
         return EMU_OK;
     }
     w->state = W_BAR;
     w->bar_id = (uint8_t)id;
     w->bar_pc = X->pc;
-    barrier_check(c, (uint32_t)id);
+    emu_barrier_check(c, (uint32_t)id);
     if (w->state != W_BAR) return EMU_OK;
-    return deadlock_check(c) == EMU_FAULT ? EMU_FAULT : EMU_WAIT_BARRIER;
+    return emu_deadlock_check(c) == EMU_FAULT ? EMU_FAULT : EMU_WAIT_BARRIER;
 }
-
-
-
 
 /* ---- register-allocation verifier ---------------------------------------- */
 /* The owner row of a virtual register's half, and the owner value it must
@@ -1692,7 +1536,7 @@ static void owner_name(const ptx_kernel *k, uint32_t o, char *buf, size_t cap) {
 
 /* Before execution: each source's physical register(s) must hold that source
  * (or nothing yet) in every lane that reads it. */
-static int verify_sources(ctx *X, uint32_t mask) {
+int emu_verify_sources(ctx *X, uint32_t mask) {
     const ptx_kernel *k = X->c->l->k;
     int32_t d[8], s[16]; uint32_t nd, ns;
     ptx_insn_regs(X->in, d, &nd, s, &ns);
@@ -1708,7 +1552,7 @@ static int verify_sources(ctx *X, uint32_t mask) {
                     char a[48], b[48];
                     owner_name(k, expect, a, sizeof a);
                     owner_name(k, o[lane], b, sizeof b);
-                    return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_LAUNCH_FAILED, 0,
+                    return emu_fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_LAUNCH_FAILED, 0,
                                  "register allocation conflict: %s (physical %u%s) was overwritten by %s",
                                  a, (uint32_t)(o - X->w->owner) / 32 - (k->reg_type[r] == PT_PRED ? PTX_MAX_PHYS_REGS + 1 : 0),
                                  k->reg_type[r] == PT_PRED ? ", predicate" : "", b);
@@ -1719,7 +1563,7 @@ static int verify_sources(ctx *X, uint32_t mask) {
     return EMU_OK;
 }
 
-static void record_dests(ctx *X, uint32_t act) {
+void emu_record_dests(ctx *X, uint32_t act) {
     const ptx_kernel *k = X->c->l->k;
     int32_t d[8], s[16]; uint32_t nd, ns;
     ptx_insn_regs(X->in, d, &nd, s, &ns);
@@ -1734,13 +1578,11 @@ static void record_dests(ctx *X, uint32_t act) {
     }
 }
 
-
-
 /* ---- device-runtime builtins: vprintf, __assertfail ------------------------ */
 static bool read_cstr(const ctx *X, int lane, uint64_t addr, char *buf, size_t cap) {
     size_t i = 0;
     for (; i + 1 < cap; i++) {
-        const char *p = xlate(X, lane, SP_GENERIC, addr + i, 1, false, NULL);
+        const char *p = emu_xlate(X, lane, SP_GENERIC, addr + i, 1, false, NULL);
         if (!p) return false;
         if (!(buf[i] = *p)) return true;
     }
@@ -1749,7 +1591,7 @@ static bool read_cstr(const ctx *X, int lane, uint64_t addr, char *buf, size_t c
 }
 
 static bool read_slot(const ctx *X, int lane, const ptx_operand *o, uint64_t *v) {
-    const uint8_t *p = xlate(X, lane, SP_LOCAL, addr_of(X, o, lane), 8, false, NULL);
+    const uint8_t *p = emu_xlate(X, lane, SP_LOCAL, addr_of(X, o, lane), 8, false, NULL);
     if (!p) return false;
     *v = load_bytes(p, 8);
     return true;
@@ -1761,7 +1603,7 @@ static bool read_slot(const ctx *X, int lane, const ptx_operand *o, uint64_t *v)
 /* Next argument of the packed buffer: sz bytes at off rounded up to sz. */
 static bool next_arg(const ctx *X, int lane, uint64_t args, size_t *off, uint32_t sz, uint64_t *v) {
     *off = (*off + sz - 1) / sz * sz;
-    const uint8_t *p = xlate(X, lane, SP_GENERIC, args + *off, sz, false, NULL);
+    const uint8_t *p = emu_xlate(X, lane, SP_GENERIC, args + *off, sz, false, NULL);
     if (!p) return false;
     *v = load_bytes(p, sz);
     *off += sz;
@@ -1848,7 +1690,7 @@ static int format_lane(const ctx *X, int lane, const char *fmt, uint64_t args, c
     return count;
 }
 
-static int exec_builtin(ctx *X, uint32_t act) {
+int exec_builtin(ctx *X, uint32_t act) {
     const ptx_insn *in = X->in;
     if (in->mode == MD_MALLOC || in->mode == MD_FREE) {
         /* malloc/free in a kernel: the device heap (DM_HEAP allocations of
@@ -1869,14 +1711,14 @@ static int exec_builtin(ctx *X, uint32_t act) {
                     if (addr) m->heap_in_use += arg;
                 }
                 if (in->ops[0].kind == OK_ADDR) {
-                    uint8_t *p = xlate(X, (int)lane, SP_LOCAL, addr_of(X, &in->ops[0], (int)lane), 8, true, NULL);
+                    uint8_t *p = emu_xlate(X, (int)lane, SP_LOCAL, addr_of(X, &in->ops[0], (int)lane), 8, true, NULL);
                     if (!p) return EMU_FAULT;
                     store_bytes(p, addr, 8);
                 }
             } else if (arg) {
                 int32_t i = devmem_find(m, arg, 1);
                 if (i < 0 || m->a[i].start != arg || m->a[i].kind != DM_HEAP)
-                    return fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_ADDRESS, arg,
+                    return emu_fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_ADDRESS, arg,
                                  "free(0x%llx): not a block from malloc() in a kernel", (unsigned long long)arg);
                 m->heap_in_use -= m->a[i].size;
                 devmem_free(m, arg);
@@ -1894,7 +1736,7 @@ static int exec_builtin(ctx *X, uint32_t act) {
         if (in->nops > 3) read_slot(X, lane, &in->ops[3], &line);
         if (in->nops > 4 && read_slot(X, lane, &in->ops[4], &func)) read_cstr(X, lane, func, fn, sizeof fn);
         if (X->c->l->fault.status != SMC_OK) return EMU_FAULT;
-        return fault(X->c, X->wi, lane, X->pc, SMC_ERR_ASSERT, 0, "assertion '%.80s' failed at %.60s:%u in %.80s",
+        return emu_fault(X->c, X->wi, lane, X->pc, SMC_ERR_ASSERT, 0, "assertion '%.80s' failed at %.60s:%u in %.80s",
                      m, f, (uint32_t)line, fn);
     }
     LANES(act) {
@@ -1907,7 +1749,7 @@ static int exec_builtin(ctx *X, uint32_t act) {
         if (cnt < 0) return EMU_FAULT;
         fputs(out, stdout);
         if (in->ops[0].kind == OK_ADDR) {
-            uint8_t *p = xlate(X, (int)lane, SP_LOCAL, addr_of(X, &in->ops[0], (int)lane), 4, true, NULL);
+            uint8_t *p = emu_xlate(X, (int)lane, SP_LOCAL, addr_of(X, &in->ops[0], (int)lane), 4, true, NULL);
             if (!p) return EMU_FAULT;
             store_bytes(p, (uint64_t)(uint32_t)cnt, 4);
         }
@@ -1924,7 +1766,7 @@ static uint8_t *save_reserve(ctx *X, size_t n) {
         size_t cap = w->save_cap ? w->save_cap : 4096;
         while (cap < w->save_top + n) cap *= 2;
         uint8_t *p = realloc(w->save, cap);
-        if (!p) { fault(X->c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory"); return NULL; }
+        if (!p) { emu_fault(X->c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory"); return NULL; }
         w->save = p; w->save_cap = cap;
     }
     uint8_t *p = w->save + w->save_top;
@@ -1943,7 +1785,7 @@ static int32_t call_target(ctx *X, uint32_t lane) {
     if (a >= SMC_CODE_WINDOW && a % SMC_CODE_ALIGN == 0 && i >= 1 && i <= k->nmodule_funcs &&
         k->kfunc_of[i - 1] >= 0)
         return k->kfunc_of[i - 1];
-    fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_ADDRESS, a,
+    emu_fault(X->c, X->wi, (int)lane, X->pc, SMC_ERR_ILLEGAL_ADDRESS, a,
           "indirect call to 0x%llx, which is not the address of a device function of this module",
           (unsigned long long)a);
     return -1;
@@ -1951,10 +1793,10 @@ static int32_t call_target(ctx *X, uint32_t lane) {
 
 /* Copy n bytes of one lane's local memory from offset src to offset dst. */
 static bool local_copy(ctx *X, uint32_t lane, uint64_t dst, uint64_t src, uint32_t n) {
-    const uint8_t *s = xlate(X, (int)lane, SP_LOCAL, src, 1, false, NULL);
-    uint8_t *d = s ? xlate(X, (int)lane, SP_LOCAL, dst, 1, true, NULL) : NULL;
-    if (!d || !xlate(X, (int)lane, SP_LOCAL, src + n - 1, 1, false, NULL) ||
-        !xlate(X, (int)lane, SP_LOCAL, dst + n - 1, 1, true, NULL))
+    const uint8_t *s = emu_xlate(X, (int)lane, SP_LOCAL, src, 1, false, NULL);
+    uint8_t *d = s ? emu_xlate(X, (int)lane, SP_LOCAL, dst, 1, true, NULL) : NULL;
+    if (!d || !emu_xlate(X, (int)lane, SP_LOCAL, src + n - 1, 1, false, NULL) ||
+        !emu_xlate(X, (int)lane, SP_LOCAL, dst + n - 1, 1, true, NULL))
         return false;
     memmove(d, s, n);
     return true;
@@ -1965,7 +1807,7 @@ static bool local_copy(ctx *X, uint32_t lane, uint64_t dst, uint64_t src, uint32
  * (an entry {pc, pc + 1, others} under the callee's), and all reconverge
  * after the call. The call sets up the callee's frame above the caller's,
  * copies the arguments into its formals and sets its frame pointer. */
-static int exec_call(ctx *X, uint32_t act) {
+int exec_call(ctx *X, uint32_t act) {
     emu_cta *c = X->c;
     warp *w = X->w;
     const emu_kernel *ek = c->l->ek;
@@ -1981,12 +1823,12 @@ static int exec_call(ctx *X, uint32_t act) {
     const ptx_kfunc *f = &k->funcs[target[lead]];
     const ptx_callsite *cs = &k->calls[X->in->target];
     if (cs->nargs != f->nargs || cs->nrets != f->nrets)
-        return fault(c, X->wi, (int)lead, X->pc, SMC_ERR_LAUNCH_FAILED, 0,
+        return emu_fault(c, X->wi, (int)lead, X->pc, SMC_ERR_LAUNCH_FAILED, 0,
                      "call of '%.80s' with %u arguments and %u results; it takes %u and %u (prototype mismatch)",
                      f->name, cs->nargs, cs->nrets, f->nargs, f->nrets);
     for (uint32_t i = 0; i < cs->nargs + cs->nrets; i++)
         if (cs->slot_size[i] != f->arg_size[i])
-            return fault(c, X->wi, (int)lead, X->pc, SMC_ERR_LAUNCH_FAILED, 0,
+            return emu_fault(c, X->wi, (int)lead, X->pc, SMC_ERR_LAUNCH_FAILED, 0,
                          "call of '%.80s': %s %u is %u bytes, the function's is %u (prototype mismatch)",
                          f->name, i < cs->nargs ? "argument" : "result", i < cs->nargs ? i : i - cs->nargs,
                          cs->slot_size[i], f->arg_size[i]);
@@ -1995,14 +1837,14 @@ static int exec_call(ctx *X, uint32_t act) {
     uint32_t caller_frame = depth ? k->funcs[w->calls[depth - 1].kf].frame_bytes : (k->local_bytes + 15u) / 16u * 16u;
     uint64_t base = (uint64_t)caller_base + caller_frame;
     if (base + f->frame_bytes > c->local_size)
-        return fault(c, X->wi, (int)lead, X->pc, SMC_ERR_LAUNCH_FAILED, 0,
+        return emu_fault(c, X->wi, (int)lead, X->pc, SMC_ERR_LAUNCH_FAILED, 0,
                      "stack overflow: call of '%.80s' at call depth %u needs %llu bytes of call stack per thread, "
                      "the stack has %u (docs/emulator.md \"Calls\")", f->name, depth + 1,
                      (unsigned long long)(base + f->frame_bytes - (c->local_size - k->stack_bytes)), k->stack_bytes);
     if (w->ncalls >= w->calls_cap) {
         uint32_t cap = w->calls_cap ? 2 * w->calls_cap : 8;
         call_rec *n = realloc(w->calls, cap * sizeof *n);
-        if (!n) return fault(c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory");
+        if (!n) return emu_fault(c, X->wi, -1, X->pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory");
         w->calls = n; w->calls_cap = cap;
     }
     call_rec r = { (uint32_t)target[lead], X->in->target, (uint32_t)base, caller_base, false, w->save_top };
@@ -2036,15 +1878,15 @@ static int exec_call(ctx *X, uint32_t act) {
         }
     w->calls[w->ncalls++] = r;
     uint32_t rest = act & ~grp;
-    if (rest && push(X, X->pc, X->pc + 1, rest, depth) != EMU_OK) return EMU_FAULT;
-    return push(X, f->entry, PTX_NO_PC, grp, depth + 1);
+    if (rest && emu_simt_push(X, X->pc, X->pc + 1, rest, depth) != EMU_OK) return EMU_FAULT;
+    return emu_simt_push(X, f->entry, PTX_NO_PC, grp, depth + 1);
 }
 
 /* ret of an out-of-line function: the returning lanes copy the results
  * into the caller's slots, get back saved values, and leave the
  * activation's SIMT entries; when none is left the call has returned and
  * the caller's entry (at the instruction after the call) is on top. */
-static int exec_ret(ctx *X, uint32_t act) {
+int exec_ret(ctx *X, uint32_t act) {
     emu_cta *c = X->c;
     warp *w = X->w;
     const emu_kernel *ek = c->l->ek;
@@ -2169,7 +2011,7 @@ static bool exec_fast(ctx *X, uint32_t act) {
     return false;
 }
 
-/* ---- the dispatcher ------------------------------------------------------- */
+/* Control instructions: never executed ahead (refused_ahead). */
 static bool is_control(const ptx_insn *in) {
     switch (in->op) {
     case OP_BRA: case OP_EXIT: case OP_RET: case OP_BAR: case OP_BARRIER: case OP_TRAP: case OP_BRKPT:
@@ -2179,26 +2021,17 @@ static bool is_control(const ptx_insn *in) {
     }
 }
 
-/* The lanes of mask whose guard lets the instruction through. */
-static inline uint32_t guard_lanes(const warp *w, const ptx_insn *in, uint32_t mask) {
-    if (in->guard < 0) return mask;
-    const uint64_t *g = &w->regs[(size_t)in->guard * 32];
-    uint32_t gm = 0;
-    LANES(mask) if ((g[lane] & 1) != in->guard_neg) gm |= 1u << lane;
-    return gm;
-}
-
+/* ---- the dispatcher ------------------------------------------------------- */
 /* Execute the instruction at pc for the lanes in mask. In program order
  * (hr == NULL) pc/mask are the top of the SIMT stack and the warp advances;
  * ahead of order (HAWS, hr says how operands are redirected; the caller
  * swaps the values and refuses control instructions) nothing but the
  * registers and memory change. */
-static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, const haws_redirect *hr, emu_exec_info *out) {
+int emu_execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, const haws_redirect *hr, emu_exec_info *out) {
     emu_launch *l = c->l;
     warp *w = &c->w[wi];
     const ptx_kernel *k = l->k;
-    simt_entry *top = &w->stack[w->sp - 1];
-    if (pc >= k->ncode) return fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "pc out of range");
+    if (pc >= k->ncode) return emu_fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "pc out of range");
     const ptx_insn *in = &k->code[pc];
     uint32_t act = guard_lanes(w, in, mask);
     ctx X = { c, w, wi, pc, in, l->ek->rmask, out, hr };
@@ -2218,7 +2051,7 @@ static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, const
     }
     if (++w->dog_insts > l->watchdog) {
         int lane0 = act ? __builtin_ctz(act) : mask ? __builtin_ctz(mask) : 0;
-        return fault(c, wi, lane0, pc, SMC_ERR_LAUNCH_TIMEOUT, 0,
+        return emu_fault(c, wi, lane0, pc, SMC_ERR_LAUNCH_TIMEOUT, 0,
                      "watchdog: %llu warp-instructions in this warp, no warp exited, no barrier "
                      "completed, no CTA started (gpu.watchdog_insts)",
                      (unsigned long long)l->watchdog);
@@ -2227,8 +2060,8 @@ static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, const
     bool advance = true;
     if (w->owner) {
         /* the guard is read by every lane of the warp; operands by the active ones */
-        if (verify_sources(&X, in->guard >= 0 ? mask : act) != EMU_OK) { if (out) out->status = EMU_FAULT; return EMU_FAULT; }
-        record_dests(&X, act);
+        if (emu_verify_sources(&X, in->guard >= 0 ? mask : act) != EMU_OK) { if (out) out->status = EMU_FAULT; return EMU_FAULT; }
+        emu_record_dests(&X, act);
     }
     if (exec_fast(&X, act)) goto done;
     switch (in->op) {
@@ -2239,8 +2072,10 @@ static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, const
     case OP_EX2: case OP_TANH:
         if (in->type == PT_PRED || (ptx_type_class[in->type] == TC_BITS && in->type != PT_F16X2 &&
                                     in->op != OP_ADDC && in->op != OP_SUBC))
-            st = fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[in->type]);
-        else st = exec_arith(&X, act);
+            st = emu_fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "%s.%s is not supported", ptx_op_name[in->op], ptx_type_name[in->type]);
+        else if (in->type == PT_F16 || in->type == PT_F16X2) st = exec_arith_half(&X, act);
+        else if (ptx_type_class[in->type] == TC_FLOAT) st = exec_arith_float(&X, act);
+        else st = exec_arith_int(&X, act);
         break;
     case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_SHL:
     case OP_SHR: case OP_POPC: case OP_CLZ: case OP_BREV: case OP_BFIND: case OP_BFE:
@@ -2260,7 +2095,7 @@ static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, const
     case OP_SHFL: st = exec_shfl(&X, act); break;
     case OP_VOTE: st = exec_vote(&X, act); break;
     case OP_MATCH: st = exec_match(&X, act); break;
-    case OP_ACTIVEMASK: LANES(act) wr(&X, in->ops[0].reg, (int)lane, mask); break;
+    case OP_ACTIVEMASK: st = exec_activemask(&X, act, mask); break;
     case OP_FENCE: case OP_MEMBAR: case OP_PREFETCH: case OP_NANOSLEEP: case OP_PMEVENT: break;
     case OP_VADD2: case OP_VADD4: case OP_VSUB2: case OP_VSUB4: case OP_VABSDIFF2:
     case OP_VABSDIFF4: case OP_VMIN2: case OP_VMIN4: case OP_VMAX2: case OP_VMAX4:
@@ -2273,10 +2108,10 @@ static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, const
         if (out) out->branch_taken = 1;
         break;
     case OP_BAR: case OP_BARRIER:
-        st = exec_bar(&X, act, mask);
+        st = exec_bar(&X, act);
         break;
     case OP_TRAP: case OP_BRKPT:
-        if (act) st = fault(c, wi, __builtin_ctz(act), pc, SMC_ERR_ASSERT, 0, "%s executed", ptx_op_name[in->op]);
+        if (act) st = emu_fault(c, wi, __builtin_ctz(act), pc, SMC_ERR_ASSERT, 0, "%s executed", ptx_op_name[in->op]);
         break;
     case OP_RET:
         advance = false;
@@ -2285,32 +2120,14 @@ static int execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, const
         break;
     case OP_EXIT:
         advance = false;
-        top->pc = pc + 1;
-        if (act) lanes_exit(c, wi, act);
-        else reconverge(w);
-        if (w->state == W_DONE && w->haws && w->haws->n)
-            st = fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "HAWS: warp exited with %u unconsumed RCU entries (oldest: pc %u)",
-                       w->haws->n, w->haws->log[w->haws->head].pc);
-        else if (w->state == W_DONE) st = deadlock_check(c) == EMU_FAULT ? EMU_FAULT : EMU_EXITED;
+        st = exec_exit(&X, act);
         break;
-    case OP_BRA: {
+    case OP_BRA:
         advance = false;
-        uint32_t taken = act;
-        if (out) { out->branch_taken = taken != 0; }
-        if (taken == mask) top->pc = in->target;
-        else if (taken == 0) top->pc = pc + 1;
-        else {
-            uint32_t r = k->reconv[pc], depth = top->depth;
-            top->pc = r;
-            if (out) out->diverged = 1;
-            if (push(&X, pc + 1, r, mask & ~taken, depth) != EMU_OK ||
-                push(&X, in->target, r, taken, depth) != EMU_OK) { st = EMU_FAULT; break; }
-        }
-        reconverge(w);
+        st = exec_bra(&X, act, mask);
         break;
-    }
     default:
-        st = fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "instruction '%s' is not supported", ptx_op_name[in->op]);
+        st = emu_fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "instruction '%s' is not supported", ptx_op_name[in->op]);
     }
 done:
     if (st == EMU_FAULT) { if (out) out->status = EMU_FAULT; return EMU_FAULT; }
@@ -2319,7 +2136,7 @@ done:
         return st;
     }
     if (advance) {
-        top = &w->stack[w->sp - 1];
+        simt_entry *top = &w->stack[w->sp - 1];
         top->pc = pc + 1;
         reconverge(w);
     }
@@ -2340,7 +2157,7 @@ int emu_warp_execute(emu_cta *c, uint32_t wi, emu_exec_info *out) {
     /* (HAWS: executing the ahead log's head here instead of skipping it is
      * not checked on this hot path — it costs bench-emu 2-3 %; the entry
      * left behind faults at the next skip/commit, episode or exit) */
-    return execute_at(c, wi, top->pc, top->mask, NULL, out);
+    return emu_execute_at(c, wi, top->pc, top->mask, NULL, out);
 }
 
 /* ---- HAWS: execution ahead of order (emu.h; docs/haws.md "Emulator") ------ */
@@ -2374,9 +2191,9 @@ static const char *refused_ahead(const ptx_insn *in) {
 static int live_lanes_check(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask) {
     const warp *w = &c->w[wi];
     if (mask & ~(w->valid & ~w->exited))
-        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "execute ahead with lanes 0x%08x that have no live thread", mask);
+        return emu_fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "execute ahead with lanes 0x%08x that have no live thread", mask);
     if (w->state == W_BAR)
-        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
+        return emu_fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
                      "HAWS: the warp waits at the barrier at pc %u; nothing may execute ahead of it", w->bar_pc);
     return EMU_OK;
 }
@@ -2387,9 +2204,9 @@ int emu_warp_hint_begin(emu_cta *c, uint32_t wi) {
     if (w->state == W_DONE) return EMU_EXITED;
     uint32_t pc = w->stack[w->sp - 1].pc;
     warp_haws *h = haws_state(w);
-    if (!h) return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory");
+    if (!h) return emu_fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory");
     if (h->n)
-        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
+        return emu_fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
                      "HAWS: hint episode begins with %u unconsumed RCU entries (oldest: pc %u)", h->n, h->log[h->head].pc);
     haws_clear_map(h);
     return EMU_OK;
@@ -2406,14 +2223,14 @@ static int execute_hinted(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, i
     const uint64_t *rmask = c->l->ek->rmask;
     warp *w = &c->w[wi];
     if (live_lanes_check(c, wi, pc, mask) != EMU_OK) return EMU_FAULT;
-    if (pc >= k->ncode) return fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "pc out of range");
+    if (pc >= k->ncode) return emu_fault(c, wi, -1, pc, SMC_ERR_ILLEGAL_INSTRUCTION, 0, "pc out of range");
     const ptx_insn *in = &k->code[pc];
     const char *why = refused_ahead(in);
-    if (why) return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "HAWS: %s '%s' cannot be executed ahead", why, ptx_op_name[in->op]);
+    if (why) return emu_fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "HAWS: %s '%s' cannot be executed ahead", why, ptx_op_name[in->op]);
     warp_haws *h = haws_state(w);
-    if (!h) return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory");
+    if (!h) return emu_fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "out of host memory");
     if (h->n >= AHEAD_LOG_MAX)
-        return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
+        return emu_fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
                      "HAWS: more than %u instructions executed ahead without a return pass", AHEAD_LOG_MAX);
     uint32_t base = haws_pool_base(k->regs_per_thread);
     uint32_t act = guard_lanes(w, in, mask);
@@ -2425,11 +2242,11 @@ static int execute_hinted(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, i
     if (rename_to >= 0) {
         int32_t dv = nd == 1 ? d[0] : -1;
         if (dv < 0 || k->reg_type[dv] == PT_PRED || k->phys[dv] == PTX_NO_PHYS)
-            return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
+            return emu_fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
                          "HAWS: rename of '%s', which has no single non-predicate register destination", ptx_op_name[in->op]);
         uint32_t r = (uint32_t)rename_to, n = reg_halves(k, (uint32_t)dv);
         if (r < base || r + n > base + HAWS_POOL_REGS || r + n - 1 > PTX_MAX_PHYS_REGS || (n == 2 && (r & 1)))
-            return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
+            return emu_fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
                          "HAWS: renamed id %u is not %s of the pool [%u, %u)", r, n == 2 ? "an even pair" : "a register",
                          base, base + HAWS_POOL_REGS);
         for (uint32_t i = 0; i < h->n; i++) {
@@ -2437,7 +2254,7 @@ static int execute_hinted(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, i
             if (e->renamed < 0) continue;
             uint32_t er = (uint32_t)e->renamed, en = reg_halves(k, (uint32_t)e->dst);
             if (r < er + en && er < r + n)
-                return fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
+                return emu_fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0,
                              "HAWS: renamed id %u still holds the result of pc %u, which is not committed yet", r, e->pc);
         }
         hr.dst = dv;
@@ -2455,7 +2272,7 @@ static int execute_hinted(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, i
             if (p + hf > PTX_MAX_PHYS_REGS || !h->ren[p + hf]) continue;
             uint32_t j = h->ren[p + hf] - 1u;
             if (act & ~h->written[j])
-                return fault(c, wi, __builtin_ctz(act & ~h->written[j]), pc, SMC_ERR_LAUNCH_FAILED, 0,
+                return emu_fault(c, wi, __builtin_ctz(act & ~h->written[j]), pc, SMC_ERR_LAUNCH_FAILED, 0,
                              "HAWS: reads renamed id %u (for physical %u) in lanes 0x%08x it holds no value for",
                              base + j, p + hf, act & ~h->written[j]);
             mapped = true;
@@ -2477,7 +2294,7 @@ static int execute_hinted(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, i
     }
     if (hr.dst >= 0) memcpy(save[nred], &w->regs[(size_t)hr.dst * 32], sizeof save[nred]);
 
-    int st = execute_at(c, wi, pc, mask, &hr, out);
+    int st = emu_execute_at(c, wi, pc, mask, &hr, out);
 
     /* put the architectural rows back (renamed result first, to the pool) */
     if (hr.dst >= 0) {
@@ -2528,7 +2345,7 @@ int emu_warp_branch_ahead(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, u
     c->l->ahead_note = true;
     int st = live_lanes_check(c, wi, pc, mask);
     if (st == EMU_OK && (pc >= k->ncode || k->code[pc].op != OP_BRA))
-        st = fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "HAWS: branch_ahead at '%s', which is not a branch",
+        st = emu_fault(c, wi, -1, pc, SMC_ERR_LAUNCH_FAILED, 0, "HAWS: branch_ahead at '%s', which is not a branch",
                    pc < k->ncode ? ptx_op_name[k->code[pc].op] : "(pc out of range)");
     c->l->ahead_note = false;
     if (st != EMU_OK) return st;
@@ -2547,17 +2364,17 @@ static int ahead_consume(emu_cta *c, uint32_t wi, bool commit) {
     warp_haws *h = w->haws;
     const char *what = commit ? "commit" : "skip";
     if (!h || !h->n)
-        return fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0, "HAWS: %s at pc %u, but nothing was executed ahead", what, top->pc);
+        return emu_fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0, "HAWS: %s at pc %u, but nothing was executed ahead", what, top->pc);
     const ahead_entry *e = &h->log[h->head];
     if (e->pc != top->pc)
-        return fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0,
+        return emu_fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0,
                      "HAWS: %s at pc %u (mask 0x%08x), but the oldest instruction executed ahead is pc %u (mask 0x%08x)",
                      what, top->pc, top->mask, e->pc, e->mask);
     if (e->mask != top->mask)
-        return fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0,
+        return emu_fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0,
                      "HAWS: pc %u executed ahead with mask 0x%08x, reached in order with mask 0x%08x", e->pc, e->mask, top->mask);
     if (commit != (e->renamed >= 0))
-        return fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0, "HAWS: %s at pc %u, which was executed ahead %s", what,
+        return emu_fault(c, wi, -1, top->pc, SMC_ERR_LAUNCH_FAILED, 0, "HAWS: %s at pc %u, which was executed ahead %s", what,
                      e->pc, e->renamed >= 0 ? "renamed (it needs a commit)" : "without renaming (it needs a skip)");
     if (commit) {
         /* the copy (§5.3.4): original destination <- pool register, the
@@ -2609,7 +2426,7 @@ int emu_launch_hang(emu_cta *c, uint32_t wi, const char *what) {
         uint32_t m = top->mask ? top->mask : w->valid & ~w->exited;
         lane = m ? (uint32_t)__builtin_ctz(m) : 0;
     }
-    return fault(c, wi, (int)lane, pc, SMC_ERR_LAUNCH_TIMEOUT, 0, "%s", what);
+    return emu_fault(c, wi, (int)lane, pc, SMC_ERR_LAUNCH_TIMEOUT, 0, "%s", what);
 }
 
 /* ---- functional runner ----------------------------------------------------- */
@@ -2660,7 +2477,7 @@ static smc_status run_cooperative(emu_launch *l) {
             uint32_t w0 = 0;
             while (w0 < c->nwarps && c->w[w0].state != W_BAR) w0++;
             uint32_t pc = w0 < c->nwarps ? c->w[w0].bar_pc : 0;
-            fault(c, w0, 0, pc, SMC_ERR_LAUNCH_TIMEOUT, 0,
+            emu_fault(c, w0, 0, pc, SMC_ERR_LAUNCH_TIMEOUT, 0,
                   "deadlock: every live warp waits at a barrier that cannot complete");
             st = l->fault.status;
             goto out;
@@ -2697,7 +2514,7 @@ smc_status emu_run_functional(emu_launch *l) {
                 while (w0 < c->nwarps && c->w[w0].state != W_BAR) w0++;
                 /* (deadlock_check reports this as it happens; kept as a net) */
                 uint32_t pc = w0 < c->nwarps ? c->w[w0].bar_pc : 0;
-                fault(c, w0, 0, pc, SMC_ERR_LAUNCH_TIMEOUT, 0,
+                emu_fault(c, w0, 0, pc, SMC_ERR_LAUNCH_TIMEOUT, 0,
                       "deadlock: every live warp waits at a barrier that cannot complete");
                 emu_cta_destroy(c);
                 return l->fault.status;
