@@ -6,7 +6,7 @@
  *
  *   kernel.c          pre-decoding a linked kernel (emu_kernel_*)
  *   launch.c          launch, CTA and warp state, their queries, faults
- *   exec.c            the dispatcher: execute_at's switch (the one place an
+ *   exec.c            the dispatcher: emu_execute_at's switch (the one place an
  *                     opcode is mapped to its family) and the fast paths
  *   exec_int.c        integer arithmetic, logic and bit manipulation
  *   exec_float.c      f32/f64 arithmetic
