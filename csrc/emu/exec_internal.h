@@ -304,40 +304,23 @@ void emu_record_dests(ctx *X, uint32_t act);
 int emu_execute_at(emu_cta *c, uint32_t wi, uint32_t pc, uint32_t mask, const haws_redirect *hr,
                    emu_exec_info *out);
 
-/* ---- the instruction families: act = the lanes that execute; EMU_OK,
- *      EMU_FAULT (after emu_fault), EMU_WAIT_BARRIER or EMU_EXITED ------------------- */
-/* exec_int.c */
-int exec_arith_int(ctx *X, uint32_t act);
-int exec_logic(ctx *X, uint32_t act);
-/* exec_float.c */
-int exec_arith_float(ctx *X, uint32_t act);
-/* exec_half.c */
-int exec_arith_half(ctx *X, uint32_t act);
-int exec_cvt(ctx *X, uint32_t act);
-/* exec_compare.c */
-int exec_compare(ctx *X, uint32_t act);
-int exec_select(ctx *X, uint32_t act);
-int exec_testp(ctx *X, uint32_t act);
-/* exec_memory.c */
-int exec_mov(ctx *X, uint32_t act);
-int exec_cvta(ctx *X, uint32_t act);
-int exec_isspacep(ctx *X, uint32_t act);
-int exec_ldst(ctx *X, uint32_t act);
-int exec_atom(ctx *X, uint32_t act);
-/* exec_control.c */
-int exec_bra(ctx *X, uint32_t act, uint32_t mask);
-int exec_exit(ctx *X, uint32_t act);
-int exec_call(ctx *X, uint32_t act);
-int exec_ret(ctx *X, uint32_t act);
-/* exec_warp.c */
-int exec_shfl(ctx *X, uint32_t act);
-int exec_vote(ctx *X, uint32_t act);
-int exec_match(ctx *X, uint32_t act);
-int exec_activemask(ctx *X, uint32_t act, uint32_t mask);
-int exec_bar(ctx *X, uint32_t act);
-/* exec_video.c */
-int exec_video(ctx *X, uint32_t act);
-/* exec_builtin.c */
-int exec_builtin(ctx *X, uint32_t act);
+/* ---- the instruction families ------------------------------------------------------ */
+/* What every family's exec_* function is: execute X->in for the lanes act
+ * (active, guard true); EMU_OK, EMU_FAULT (after emu_fault),
+ * EMU_WAIT_BARRIER or EMU_EXITED. The dispatcher's switch calls them. */
+typedef int exec_fn(ctx *X, uint32_t act);
+
+exec_fn exec_arith_int, exec_logic;                                 /* exec_int.c */
+exec_fn exec_arith_float;                                           /* exec_float.c */
+exec_fn exec_arith_half, exec_cvt;                                  /* exec_half.c */
+exec_fn exec_compare, exec_select, exec_testp;                      /* exec_compare.c */
+exec_fn exec_mov, exec_cvta, exec_isspacep, exec_ldst, exec_atom;   /* exec_memory.c */
+exec_fn exec_exit, exec_call, exec_ret;                             /* exec_control.c */
+exec_fn exec_shfl, exec_vote, exec_match, exec_bar;                 /* exec_warp.c */
+exec_fn exec_video;                                                 /* exec_video.c */
+exec_fn exec_builtin;                                               /* exec_builtin.c */
+/* (these two also need the lanes the warp executes for, guard or not) */
+int exec_bra(ctx *X, uint32_t act, uint32_t mask);                  /* exec_control.c */
+int exec_activemask(ctx *X, uint32_t act, uint32_t mask);           /* exec_warp.c */
 
 #endif
