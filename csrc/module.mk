@@ -1,7 +1,8 @@
 # csrc/: PTX loader (ptx/), functional emulator (emu/), device API (device/),
 # CLI (cli/). Tests live in tests/emu/ (tests/emu/module.mk).
 
-EMU_SRCS := $(SMC_MODEL_SRCS) csrc/ptx/parse.c csrc/ptx/link.c csrc/emu/exec.c \
+# csrc/emu/: one file per concern and PTX instruction family (exec_internal.h)
+EMU_SRCS := $(SMC_MODEL_SRCS) csrc/ptx/parse.c csrc/ptx/link.c $(sort $(wildcard csrc/emu/*.c)) \
             csrc/device/devmem.c csrc/device/device.c \
             csrc/device/locality.c
 EMU_SRCS += csrc/util/status.c
@@ -10,8 +11,9 @@ EMU_SRCS += csrc/trace/trace_export.c
 EMU_OBJS := $(patsubst %.c,$(B)/%.o,$(EMU_SRCS))
 INCLUDES += -Icsrc/include
 
-# Rounding-mode changes (fesetround) must not be optimised across.
-$(B)/csrc/emu/exec.o: CFLAGS += -frounding-math
+# Rounding-mode changes (fesetround) must not be optimised across: every
+# file of the emulator (the float families, cvt, atomics, the fast paths).
+$(B)/csrc/emu/%.o: CFLAGS += -frounding-math
 
 $(EMU_LIB): $(EMU_OBJS)
 	@mkdir -p $(@D)

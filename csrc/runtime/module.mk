@@ -57,7 +57,7 @@ $(RT_GEN_DIR)/cuda_device_attrs.inc: $(RT_CUDA_INC)/driver_types.h
 # the static $(EMU_LIB) is not PIC, which the sanitizer build cannot link into
 # a shared object). Per-file flags of csrc/module.mk are mirrored here.
 RT_EMU_PIC_OBJS := $(patsubst %.c,$(B)/pic/%.o,$(EMU_SRCS))
-$(B)/pic/csrc/emu/exec.o: CFLAGS += -frounding-math
+$(B)/pic/csrc/emu/%.o: CFLAGS += -frounding-math
 $(RT_PIC_OBJS): INCLUDES += -Icsrc/runtime -I$(RT_GEN_DIR) -isystem $(RT_CUDA_INC)
 $(RT_PIC_OBJS): $(RT_GEN_DIR)/cuda_error_names.inc
 

@@ -556,8 +556,8 @@ static void record_new_launches(const dim3 *grid, const dim3 *block)
  *   file:line: function: block: [x,y,z], thread: [x,y,z] Assertion `cond` failed.
  * The emulator stops at the first failing thread, so there is one such line
  * (a GPU prints one per failing thread). The parts come from the fault's
- * message, "assertion 'COND' failed at FILE:LINE in FUNCTION" (csrc/emu/exec.c,
- * each part possibly truncated there); the thread index from the warp and
+ * message, "assertion 'COND' failed at FILE:LINE in FUNCTION"
+ * (csrc/emu/exec_builtin.c, each part possibly truncated there); the thread index from the warp and
  * lane and the launch's block shape. */
 static void print_assert_line(const smc_fault *f, const dim3 *block)
 {
