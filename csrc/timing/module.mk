@@ -44,8 +44,8 @@ TIMING_PLUGIN_COBJS  := $(patsubst %.c,$(B)/pic/%.o,cosim/sched_if.c cosim/sched
                           csrc/timing/fst.c)
 TIMING_PLUGIN_SHIM   := $(B)/pic/cosim/vsched_shim.o $(B)/pic/cosim/vdlc_shim.o
 
-# the unity file is written by the rule of the non-PIC model object
-$(VSCHED_DIR)/pic/%.o: $(VSCHED_DIR)/%.o
+# the unity file: cosim/module.mk
+$(VSCHED_DIR)/pic/%.o: $(VSCHED_DIR)/%__unity.cpp
 	@mkdir -p $(@D)
 	$(VSCHED_CXX) -fPIC -I$(VSCHED_DIR)/$* -c $(VSCHED_DIR)/$*__unity.cpp -o $@
 $(VSCHED_RT_DIR)/pic/%.o: $(VERILATOR_INC)/%.cpp
