@@ -41,12 +41,13 @@ esac
 for f in "${need[@]}" "$dir/lib/libsmc_vsched.so"; do
   if [ ! -e "$f" ]; then echo "demo: $f missing (run make demo)" >&2; exit 1; fi
 done
+read -r -a argv <<< "$args"
 if [ "$mode" = cuda ]; then
   what="the CUDA program $program (nvcc) on the drop-in libcudart.so.13"
-  run_args() { echo "-- $program $args"; }
+  run_args=(-- "$program" "${argv[@]}")
 else
   what="the benchmark's C driver on its committed PTX (no nvcc)"
-  run_args() { echo "--bench $bench $args"; }
+  run_args=(--bench "$bench" "${argv[@]}")
 fi
 
 mkdir -p "$out"
@@ -57,8 +58,7 @@ rm -f "$fst" "$fst.gtkw"
 for pol in lrr gto; do
   extra=()
   [ "$pol" = gto ] && extra=(--fst "$fst")
-  # shellcheck disable=SC2046  # run_args is split into words on purpose
-  cmd=("$smcosim" run --sched rtl --policy "$pol" --json "$out/$pol.json" "${extra[@]}" $(run_args))
+  cmd=("$smcosim" run --sched rtl --policy "$pol" --json "$out/$pol.json" "${extra[@]}" "${run_args[@]}")
   echo "\$ ${cmd[*]}"
   "${cmd[@]}" > "$out/$pol.log" 2>&1 || { cat "$out/$pol.log" >&2; exit 1; }
   grep -E ': (PASS|FAIL|ERROR)' "$out/$pol.log" | sed 's/^/  /'

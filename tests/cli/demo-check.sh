@@ -10,7 +10,7 @@
 # without LTO: their statistics must be the full CLI's, byte for byte.
 set -u
 B=${1:-build}
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pass=0; fail=0
 ok()  { pass=$((pass + 1)); echo "ok   $1"; }
