@@ -89,6 +89,7 @@ smc_device *rt_dev(void);
  * forbids API calls from stream callbacks and host functions, and the
  * enqueuing call holds the lock while it waits for them. */
 int  rt_lock_acquire(void);
+int  rt_lock_acquire_at_exit(void);   /* bounded wait; 1 when held */
 void rt_lock_release(int *held);
 int  rt_on_callback_thread(void);
 #define RT_LOCKED()                                                        \

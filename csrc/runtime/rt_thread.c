@@ -26,6 +26,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* ---- the API lock --------------------------------------------------------- */
 
@@ -49,6 +50,18 @@ int rt_lock_acquire(void)
     pthread_once(&api_lock_once, api_lock_init);
     pthread_mutex_lock(&api_lock);
     return 1;
+}
+
+/* At exit (the statistics file): another thread may be inside a CUDA call
+ * that never returns to us (exit() called beside it); wait for it at most
+ * two seconds rather than hang the exit. 1 when the lock is held. */
+int rt_lock_acquire_at_exit(void)
+{
+    pthread_once(&api_lock_once, api_lock_init);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 2;
+    return pthread_mutex_timedlock(&api_lock, &until) == 0;
 }
 
 void rt_lock_release(int *held)

@@ -898,6 +898,7 @@ static void write_stats(void)
 
 __attribute__((destructor)) static void rt_fini(void)
 {
-    RT_LOCKED();
+    __attribute__((cleanup(rt_lock_release), unused)) int held =
+        rt_lock_acquire_at_exit();
     write_stats();
 }

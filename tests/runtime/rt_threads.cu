@@ -13,6 +13,8 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -132,8 +134,36 @@ static void test_last_error_per_thread()
     b.join();
 }
 
-int main()
+// exit() while another thread is inside a CUDA call that never returns (its
+// callback blocks forever): the runtime's exit path waits for the API lock
+// only a bounded time, writes the statistics file and lets the process end.
+static std::atomic<int> callback_entered{0};
+static void CUDART_CB block_forever(void *)
 {
+    callback_entered = 1;
+    for (;;)
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+static int exit_during_callback()
+{
+    int *d = nullptr;
+    CHECK_CUDA(cudaMalloc(&d, 64 * sizeof(int)));
+    add_kernel<<<1, 64>>>(d, 64, 1);   // a launch for the statistics file
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::thread t([] { cudaLaunchHostFunc(0, block_forever, nullptr); });
+    t.detach();
+    while (!callback_entered.load())
+        std::this_thread::yield();
+    std::printf("rt_threads: exiting while a host function blocks\n");
+    std::fflush(stdout);
+    std::exit(0);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && std::strcmp(argv[1], "exit-during-callback") == 0)
+        return exit_during_callback();
     std::atomic<int> start{0};
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; t++)

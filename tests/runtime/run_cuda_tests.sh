@@ -299,6 +299,14 @@ if SMCOSIM_MODE=timing run "rt_threads (timing)" 0 "$CU/rt_threads"; then
     [ "$n" -eq 96 ] && ok "rt_threads (timing): all 96 launches recorded" || bad "rt_threads (timing): $n launches recorded, expected 96"
 fi
 
+# exit() while another thread's CUDA call never returns: the process ends
+# (the exit path waits for the API lock two seconds at most) and the
+# statistics file is written.
+if run "rt_threads exit-during-callback" 0 timeout 30 "$CU/rt_threads" exit-during-callback; then
+    expect_out "rt_threads: exit while a host function blocks" "exiting while a host function blocks"
+    expect_stats "rt_threads: the statistics file is written at that exit" _Z10add_kernelPiii
+fi
+
 if [ -x "$CLI" ]; then
     export LD_PRELOAD="$PRELOAD"
     if "$CLI" run --report "$tmp/report" -- "$CU/rt_api_zstd" >"$tmp/out" 2>"$tmp/err"; then
