@@ -401,9 +401,12 @@ void __cudaRegisterFatBinaryEnd(void **fatCubinHandle)
         load_fatbin((rt_fatbin *)fatCubinHandle);
 }
 
+/* Called by nvcc's code at exit (and at dlclose): like rt_fini, it must
+ * not wait forever for a thread stuck inside a CUDA call. */
 void __cudaUnregisterFatBinary(void **fatCubinHandle)
 {
-    RT_LOCKED();
+    __attribute__((cleanup(rt_lock_release), unused)) int held =
+        rt_lock_acquire_at_exit();
     rt_fatbin *fb = (rt_fatbin *)fatCubinHandle;
     if (fb)
         fb->unregistered = 1;   /* module memory goes with the device */
