@@ -22,7 +22,7 @@ set -u
 label=$1; shift
 here=$(cd "$(dirname "$0")/.." && pwd)
 expected_file=${SMCOSIM_EXPECTED_SKIPS:-$here/tests/expected-skips.txt}
-pass=0; fail=0; failed=()
+pass=0; fail=0; failed=(); times=()
 skipped=(); nvcc_skips=(); unexpected=(); gone=()
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 
@@ -71,14 +71,24 @@ for suite in "$@"; do
     for t in "${suite_skips[@]}"; do [ "$es|$t" = "$e" ] && found=1; done
     [ $found -eq 0 ] && { gone+=("${e/|/ | }"); bad=1; }
   done
+  took=$(( $(date +%s) - start ))
+  times+=("$took $suite")
   if [ "$rc" -eq 0 ] && [ $bad -eq 0 ]; then
     pass=$((pass + 1))
-    echo "=== [$label] ok   $suite ($(( $(date +%s) - start ))s)"
+    echo "=== [$label] ok   $suite (${took}s)"
   else
     fail=$((fail + 1)); failed+=("$suite")
-    echo "=== [$label] FAIL $suite ($(( $(date +%s) - start ))s)"
+    echo "=== [$label] FAIL $suite (${took}s)"
   fi
 done
+
+# The suites' times, longest first, so that growth is seen at every run.
+if [ ${#times[@]} -ne 0 ]; then
+  total=0; for t in "${times[@]}"; do total=$((total + ${t%% *})); done
+  echo "suite times [$label], longest first (total ${total}s):"
+  printf '%s\n' "${times[@]}" | sort -rn -k1,1 | head -12 | \
+    while read -r secs name; do printf '  %5ss  %s\n' "$secs" "$name"; done
+fi
 
 echo "skipped tests: ${#skipped[@]} (each listed in ${expected_file#"$here"/})"
 for t in "${skipped[@]}"; do echo "  $t"; done
