@@ -2,6 +2,8 @@
 # scripts/run-tests.sh judges skips: a listed skip passes, an unlisted one
 # fails its suite, a listed skip that no longer happens fails, a skip for the
 # missing nvcc is reported and fails nothing, and a suite's exit status counts.
+# Suites run TEST_JOBS at a time, and their output still reads in the order
+# they were named, each suite's lines together, with each one's time.
 set -u
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -52,6 +54,34 @@ check "a skip for the missing nvcc is reported loudly and fails nothing" $?
 run "$tmp/exits"; rc=$?
 [ $rc -ne 0 ] && grep -qx 'suites: 0 passed, 1 failed' "$tmp/out"
 check "a suite's non-zero exit fails it" $?
+
+# Two at a time: "waits" ends only once "signals" (named after it) has run,
+# so with one at a time it would time out; the log still shows "waits" first,
+# whole, then "signals".
+cat >"$tmp/waits" <<S
+#!/bin/sh
+echo "waits: line 1"
+i=0; while [ ! -f "$tmp/flag" ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
+[ -f "$tmp/flag" ] && echo "waits: line 2"
+S
+printf '#!/bin/sh\necho "signals: ran"\ntouch "%s/flag"\n' "$tmp" >"$tmp/signals"
+chmod +x "$tmp/waits" "$tmp/signals"
+printf '# nothing listed\n' >"$tmp/list"
+TEST_JOBS=2 SUITE_TIMES="$tmp/times" run "$tmp/waits" "$tmp/exits" "$tmp/signals"; rc=$?
+grep -E '^(waits|signals|=== \[t\] (ok|FAIL))' "$tmp/out" | sed "s|$tmp/||" >"$tmp/order"
+printf '%s\n' "waits: line 1" "waits: line 2" "=== [t] ok   waits (0s)" "=== [t] FAIL exits (0s)" \
+  "signals: ran" "=== [t] ok   signals (0s)" >"$tmp/want"
+[ $rc -ne 0 ] && grep -qx 'suites: 2 passed, 1 failed' "$tmp/out" &&
+  sed 's/([0-9]*s)$/(0s)/' "$tmp/order" | cmp -s - "$tmp/want" &&
+  [ "$(wc -l <"$tmp/times")" -eq 3 ] && grep -q ' 2 at a time' "$tmp/out"
+check "TEST_JOBS=2 runs suites side by side and prints each whole, in order" $?
+rm -f "$tmp/flag"
+TEST_JOBS=1 run "$tmp/signals" "$tmp/waits"; rc=$?
+[ $rc -eq 0 ] && grep -qx 'suites: 2 passed, 0 failed' "$tmp/out"
+check "TEST_JOBS=1 runs them one after another" $?
+TEST_JOBS=x run "$tmp/signals"; rc=$?
+[ $rc -eq 2 ] && grep -q 'TEST_JOBS must be a positive number' "$tmp/out"
+check "a bad TEST_JOBS is named" $?
 
 echo "runner-check: $fails failed checks"
 [ $fails -eq 0 ]
