@@ -99,7 +99,7 @@ $(B)/%.o: %.c
 # Header dependencies of this build's objects (a sanitizer build's own when SAN is set).
 -include $(shell find $(B) $(if $(filter 0,$(SAN)),\( -path build/asan -o -path build/tsan \) -prune -o) -name '*.d' -print 2>/dev/null)
 
-.PHONY: all deps demo test check check-long check-san check-tsan bench lint clean
+.PHONY: all deps demo test test-deps planted check check-long check-san check-tsan bench lint clean
 all: $(ALL_TARGETS)
 
 deps:
@@ -115,11 +115,22 @@ demo: deps
 	 fi; echo "demo: built in $$(( $$(date +%s) - start )) s"
 	@DEMO_DIR=$(DEMO_DIR) DEMO_BENCH=$(DEMO_BENCH) DEMO_MODE=$(if $(DEMO_PROGRAM),cuda,driver) scripts/demo.sh
 
+# What the suites of `make check` need, built without running them.
+test-deps: $(TEST_DEPS)
+
+# A bug planted in each concern must fail its suite of make test
+# (tests/mutants/planted.py on a fresh clone; docs/testing.md).
+planted:
+	@tests/mutants/planted.py
+
 check: $(TEST_DEPS)
 	@scripts/run-tests.sh unit $(TEST_SUITES)
 
+# The long suites, then, alone (its times mean nothing beside other work),
+# make demo and make test timed on a fresh clone (tests/cli/fresh-clone-time.sh).
 check-long: $(TEST_DEPS)
 	@scripts/run-tests.sh long $(LONG_SUITES)
+	@TEST_JOBS=1 scripts/run-tests.sh fresh-clone tests/cli/fresh-clone-time.sh
 
 check-san: $(SAN_DEPS)
 	@scripts/run-tests.sh asan $(SAN_SUITES)
@@ -128,7 +139,7 @@ check-tsan: $(TSAN_DEPS)
 	@scripts/run-tests.sh tsan $(TSAN_SUITES)
 
 test: deps
-	@$(MAKE) --no-print-directory lint
+	@$(MAKE) --no-print-directory -j$(NPROC) lint
 	@$(MAKE) --no-print-directory -j$(NPROC) check
 	@$(MAKE) --no-print-directory -j$(NPROC) SAN=1 check-san
 	@$(MAKE) --no-print-directory -j$(NPROC) SAN=thread check-tsan

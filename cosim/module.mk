@@ -20,7 +20,12 @@ VSCHED_RT_DIR   := build/verilator-rt
 VSCHED_DIR      := build/cosim/vsched
 # VL_USER_STOP: a failing RTL assertion calls the shim's vl_stop(), which
 # fails the back end with the assertion's file and line (vsched_shim.cpp).
-VSCHED_CXX      := $(CXX) -std=gnu++17 -O2 -g0 -fno-strict-aliasing -Wno-unused -DVL_USER_STOP \
+# -fPIC: every C++ object (models, shims, Verilator's runtime) is compiled
+# once and goes both into $(VSCHED_LIB) and into the drop-in runtime's plugin
+# (csrc/timing/module.mk); -fno-semantic-interposition keeps the code as
+# fast as position-dependent code (calls within the model stay direct).
+VSCHED_CXX      := $(CXX) -std=gnu++17 -O2 -g0 -fPIC -fno-semantic-interposition \
+                   -fno-strict-aliasing -Wno-unused -DVL_USER_STOP \
                    -I$(VERILATOR_INC) -I$(VERILATOR_INC)/vltstd \
                    -DVM_COVERAGE=0 -DVM_SC=0 -DVM_TRACE=1 -DVM_TRACE_FST=1 -DVM_TRACE_VCD=0
 # --assert: the RTL's assertions (docs/rtl.md, "Assertions") are checked in
@@ -111,8 +116,8 @@ $(VSCHED_RT_DIR)/%.o: $(VERILATOR_INC)/%.cpp
 	@mkdir -p $(@D)
 	$(VSCHED_CXX) -c $< -o $@
 # ... and again when the flags here change (VL_USER_STOP decides whether the
-# runtime defines vl_stop); the PIC copies' recipe is in csrc/timing/module.mk.
-$(VSCHED_RT_OBJS) $(patsubst $(VSCHED_RT_DIR)/%,$(VSCHED_RT_DIR)/pic/%,$(VSCHED_RT_OBJS)): cosim/module.mk
+# runtime defines vl_stop).
+$(VSCHED_RT_OBJS): cosim/module.mk
 
 # The list of models for the shim (an X-macro), regenerated when the list
 # changes. $(call vsched_models_h,CONFIGS) is the recipe (make demo's plugin

@@ -30,24 +30,29 @@ RTL_LINT_PARAMS := "-GNumWarps=48 -GNumSchedulers=2 -GRegIdWidth=6 -GIbufDepth=3
                    "-GNumWarps=48 -GNumSchedulers=2 -GRegIdWidth=6 -GRcuDepth=0 -GRenEntries=0" \
                    "-GNumWarps=8 -GNumSchedulers=4 -GIbufDepth=4 -GSbEntries=2 -GRcuDepth=1 -GRenEntries=3"
 
-.PHONY: rtl-lint
-rtl-lint:
+# rtl-lint is four parts, so that `make -j lint` (make test) runs them side by side.
+.PHONY: rtl-lint rtl-lint-params rtl-lint-blocks rtl-lint-dlc rtl-lint-formal
+rtl-lint: rtl-lint-params rtl-lint-blocks rtl-lint-dlc rtl-lint-formal
+	@echo "rtl-lint: $(words $(RTL_SOURCES) $(MACU_SOURCES)) files clean under verilator --lint-only -Wall"
+rtl-lint-params:
 	@verilator --lint-only -Wall $(RTL_WAIVERS) $(RTL_SOURCES) --top-module $(RTL_TOP)
 	@for p in $(RTL_LINT_PARAMS); do \
 	  verilator --lint-only -Wall $(RTL_WAIVERS) $(RTL_SOURCES) --top-module $(RTL_TOP) $$p || exit 1; \
 	done
-	@for m in $(RTL_BLOCKS); do \
-	  verilator --lint-only -Wall $(RTL_WAIVERS) $(RTL_SOURCES) --top-module $$m || exit 1; \
-	done
-	@for p in "" "-GDlcEntries=64 -GNumSchedulers=4" "-GDlcEntries=1 -GNumSchedulers=1"; do \
-	  verilator --lint-only -Wall $(RTL_WAIVERS) $(MACU_SOURCES) --top-module macu_dlc $$p || exit 1; \
-	done
 	@# the test-only planted bugs (docs/testing.md, "Detection power"), as Verilated for the tests
 	@verilator --lint-only -Wall $(RTL_WAIVERS) +define+SCHED_MUTANTS $(RTL_SOURCES) --top-module $(RTL_TOP) \
 	  -GNumWarps=32 -GNumSchedulers=1 -GIbufDepth=1 -GSbEntries=8 -GWbPorts=1
+rtl-lint-blocks:
+	@for m in $(RTL_BLOCKS); do \
+	  verilator --lint-only -Wall $(RTL_WAIVERS) $(RTL_SOURCES) --top-module $$m || exit 1; \
+	done
+rtl-lint-dlc:
+	@for p in "" "-GDlcEntries=64 -GNumSchedulers=4" "-GDlcEntries=1 -GNumSchedulers=1"; do \
+	  verilator --lint-only -Wall $(RTL_WAIVERS) $(MACU_SOURCES) --top-module macu_dlc $$p || exit 1; \
+	done
+rtl-lint-formal:
 	@# the assertions (docs/rtl.md, "Assertions") are Yosys-readable too: with -formal
 	@# (no SYNTHESIS define) it must find them all as $$assert cells
 	@yosys -q -p 'read_verilog -sv -formal $(RTL_SOURCES); hierarchy -top $(RTL_TOP); proc; select -assert-min $(RTL_MIN_ASSERTS) t:$$assert'
-	@echo "rtl-lint: $(words $(RTL_SOURCES) $(MACU_SOURCES)) files clean under verilator --lint-only -Wall"
 
 LINT_TARGETS += rtl-lint

@@ -61,7 +61,8 @@ start() {
     # shellcheck disable=SC2086
     $suite >"$work/$i.out" 2>&1
     rc=$?
-    cpu=$(times | awk 'NR == 2 { split($1, u, /m|s/); split($2, s, /m|s/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
+    times >"$work/$i.times"   # here, not in a $(...): that subshell has no children
+    cpu=$(awk 'NR == 2 { split($1, u, /m|s/); split($2, s, /m|s/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$work/$i.times")
     echo "$rc $(( $(date +%s) - t0 )) $cpu" >"$work/$i.tmp" && mv "$work/$i.tmp" "$work/$i.done"
   ) </dev/null &
 }

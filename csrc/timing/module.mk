@@ -33,33 +33,22 @@ endif
 # not carry Verilator and libstdc++ itself: when --sched rtl or lockstep is
 # asked for, cosim/sched_open.c dlopens $(TIMING_PLUGIN) (found next to the library
 # that holds the timing model, or at $SMCOSIM_VSCHED_PLUGIN). It is built
-# from the same sources as $(VSCHED_LIB) and fst.c, all compiled
-# position-independent (the Verilated models once more, with -fPIC).
+# from the same sources as $(VSCHED_LIB) and fst.c, all position-independent:
+# the C++ objects (Verilated models, shims, Verilator's runtime) are the
+# library's own (cosim/module.mk compiles all C++ with -fPIC), the C ones are
+# compiled once more here with -fPIC.
 TIMING_PLUGIN := $(B)/lib/libsmc_vsched.so
 ifneq ($(TIMING_HAVE_SCHED),)
-TIMING_PLUGIN_MODELS := $(foreach c,$(VSCHED_CLASSES) Vdlc,$(VSCHED_DIR)/pic/$(c).o)
-TIMING_PLUGIN_VRT    := $(patsubst $(VSCHED_RT_DIR)/%,$(VSCHED_RT_DIR)/pic/%,$(VSCHED_RT_OBJS))
+TIMING_PLUGIN_MODELS := $(VSCHED_MODEL_OBJS) $(VDLC_MODEL_OBJ)
+TIMING_PLUGIN_VRT    := $(VSCHED_RT_OBJS)
 TIMING_PLUGIN_COBJS  := $(patsubst %.c,$(B)/pic/%.o,cosim/sched_if.c cosim/sched_cmodel.c \
                           cosim/sched_rtl.c cosim/sched_lockstep.c cosim/sched_ctrace.c \
                           csrc/timing/fst.c)
-TIMING_PLUGIN_SHIM   := $(B)/pic/cosim/vsched_shim.o $(B)/pic/cosim/vdlc_shim.o
+TIMING_PLUGIN_SHIM   := $(B)/cosim/vsched_shim.o $(B)/cosim/vdlc_shim.o
 
-# the unity file: cosim/module.mk
-$(VSCHED_DIR)/pic/%.o: $(VSCHED_DIR)/%__unity.cpp
-	@mkdir -p $(@D)
-	$(VSCHED_CXX) -fPIC -I$(VSCHED_DIR)/$* -c $(VSCHED_DIR)/$*__unity.cpp -o $@
-$(VSCHED_RT_DIR)/pic/%.o: $(VERILATOR_INC)/%.cpp
-	@mkdir -p $(@D)
-	$(VSCHED_CXX) -fPIC -c $< -o $@
 $(TIMING_PLUGIN_COBJS): $(B)/pic/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC $(INCLUDES) -I/usr/share/verilator/include -c $< -o $@
-$(B)/pic/cosim/vsched_shim.o: cosim/vsched_shim.cpp $(B)/cosim/vsched_shim.o
-	@mkdir -p $(@D)
-	$(VSCHED_CXX) -fPIC -Icosim -I$(VSCHED_DIR) $(addprefix -I$(VSCHED_DIR)/,$(VSCHED_CLASSES)) -c $< -o $@
-$(B)/pic/cosim/vdlc_shim.o: cosim/vdlc_shim.cpp $(B)/cosim/vdlc_shim.o
-	@mkdir -p $(@D)
-	$(VSCHED_CXX) -fPIC -Icosim -I$(VDLC_DIR) -c $< -o $@
 
 $(TIMING_PLUGIN): $(TIMING_PLUGIN_COBJS) $(TIMING_PLUGIN_SHIM) $(TIMING_PLUGIN_MODELS) $(TIMING_PLUGIN_VRT)
 	@mkdir -p $(@D)
@@ -78,7 +67,7 @@ TEST_DEPS   += $(TIMING_PLUGIN)
 # the demo's plugin holds the two models of the default preset only
 # (DEMO_VSCHED_CONFIGS: plain and traced; --policy oaws-* with the RTL's DLC
 # needs the full plugin, make build/lib/libsmc_vsched.so). Everything shared
-# with `make all` (the objects, the PIC models of those two sets, the drop-in
+# with `make all` (the objects, the models of those two sets, the drop-in
 # runtime, build/bench/NAME) is the same file made by the same rule, so
 # `make all` afterwards builds only the rest. Under $(DEMO_DIR):
 #   bin/smcosim, bin/smcosim-bench  the CLI and the benchmark driver, linked
@@ -113,9 +102,9 @@ $(DEMO_DIR)/pic/vsched_shim.o: cosim/vsched_shim.cpp cosim/vsched_shim.h cosim/s
                                $(DEMO_DIR)/vsched/vsched_models.h \
                                $(foreach c,$(DEMO_VSCHED_CLASSES),$(VSCHED_DIR)/$(c)/stamp)
 	@mkdir -p $(@D)
-	$(VSCHED_CXX) -fPIC -Icosim -I$(DEMO_DIR)/vsched $(addprefix -I$(VSCHED_DIR)/,$(DEMO_VSCHED_CLASSES)) -c $< -o $@
+	$(VSCHED_CXX) -Icosim -I$(DEMO_DIR)/vsched $(addprefix -I$(VSCHED_DIR)/,$(DEMO_VSCHED_CLASSES)) -c $< -o $@
 # (the models first, the traced one first of all: the longest compile)
-DEMO_PLUGIN_MODELS := $(foreach c,$(DEMO_VSCHED_CLASSES),$(VSCHED_DIR)/pic/$(c).o)
+DEMO_PLUGIN_MODELS := $(foreach c,$(DEMO_VSCHED_CLASSES),$(VSCHED_DIR)/$(c).o)
 $(DEMO_PLUGIN): $(filter %_t.o,$(DEMO_PLUGIN_MODELS)) $(filter-out %_t.o,$(DEMO_PLUGIN_MODELS)) \
                 $(TIMING_PLUGIN_COBJS) $(DEMO_DIR)/pic/vsched_shim.o $(TIMING_PLUGIN_VRT)
 	@mkdir -p $(@D)

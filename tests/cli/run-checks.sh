@@ -7,22 +7,7 @@
 #   tests/cli/run-checks.sh BUILD_DIR
 set -u
 cd "$(dirname "$0")/../.."
-B=${1:-build}
-cli=$B/bin/smcosim
-[ -x "$cli" ] || { echo "FAIL: $cli is not built"; exit 1; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0
-check() { if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; sed 's/^/     | /' "$tmp/err" | head -8; fails=$((fails + 1)); fi; }
-
-# refused NAME EXPECTED-TEXT ARGS... : exit 2, the text on stderr, nothing started,
-# and none of the follow-up lines that used to blur the message
-refused() {
-  local name=$1 text=$2; shift 2
-  "$cli" run "$@" -- /bin/echo PROGRAM-STARTED >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  [ $rc -eq 2 ] && grep -qF -- "$text" "$tmp/err" && ! grep -q PROGRAM-STARTED "$tmp/out" &&
-    ! grep -q "cannot create" "$tmp/err" && ! grep -q "no launch statistics" "$tmp/err"
-  check "$name (exit $rc)" $?
-}
+. tests/lib/cli-refused.sh "${1:-build}"   # B, cli, tmp, fails, check, refused
 refused "unknown preset"              "nosuch"                     --config nosuch
 refused "unknown --set key"           "unknown configuration key 'gpu.bogus'" --set gpu.bogus=3
 refused "--set value out of range"    "gpu.clock_mhz"              --set gpu.clock_mhz=0

@@ -6,19 +6,7 @@
 #   tests/locality/cli-checks.sh BUILD_DIR
 set -u
 cd "$(dirname "$0")/../.."
-B=${1:-build}
-cli=$B/bin/smcosim
-[ -x "$cli" ] || { echo "FAIL: $cli is not built"; exit 1; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fails=0
-check() { if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; sed 's/^/     | /' "$tmp/err" | head -8; fails=$((fails + 1)); fi; }
-
-refused() {
-  local name=$1 text=$2; shift 2
-  "$cli" run "$@" -- /bin/echo PROGRAM-STARTED >"$tmp/out" 2>"$tmp/err"; local rc=$?
-  [ $rc -eq 2 ] && grep -qF -- "$text" "$tmp/err" && ! grep -q PROGRAM-STARTED "$tmp/out"
-  check "$name (exit $rc)" $?
-}
+. tests/lib/cli-refused.sh "${1:-build}"   # B, cli, tmp, fails, check, refused
 refused "hint out of range"   "kernel conv2d: hint '7'"  --locality gemm=1,conv2d=7
 refused "hint not auto"       "kernel gemm: hint 'autox'" --locality gemm=autox
 refused "hint not a number"   "kernel gemm: hint 'x'"    --locality gemm=x

@@ -83,5 +83,12 @@ TEST_JOBS=x run "$tmp/signals"; rc=$?
 [ $rc -eq 2 ] && grep -q 'TEST_JOBS must be a positive number' "$tmp/out"
 check "a bad TEST_JOBS is named" $?
 
+# A suite's CPU seconds are its processes' (here 1.2 s of a child's CPU).
+printf '#!/bin/sh\npython3 -c "import time\nwhile time.process_time() < 1.2: pass"\n' >"$tmp/burns"
+chmod +x "$tmp/burns"
+SUITE_TIMES="$tmp/times" run "$tmp/burns"; rc=$?
+[ $rc -eq 0 ] && read -r _ cpu _ <"$tmp/times" && [ "$cpu" -ge 1 ]
+check "a suite's CPU seconds are counted (${cpu:-?} s)" $?
+
 echo "runner-check: $fails failed checks"
 [ $fails -eq 0 ]
