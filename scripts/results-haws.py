@@ -25,16 +25,14 @@ What the model gives is reported as it is; nothing is tuned to match.
 usage: scripts/results-haws.py [--build DIR] [--size small|default|large]
                                [--out DIR] [--quick] [--no-plots] [NAME...]
 """
-import argparse
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_common import fmt, geomean, ratio  # noqa: E402
+from results_common import GNUPLOT_HISTOGRAMS, fmt, geomean, ratio, results_argparser, run_gnuplot, select_benchmarks  # noqa: E402
 
 # Tables 5.1 (Southern Islands) and 5.3 (Kepler), seed 000 §5.4.1/§5.4.5:
 # thesis abbreviation, suite benchmark, type (M memory-intensive, N not);
@@ -100,20 +98,11 @@ def pct_change(x):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--build", default="build")
-    ap.add_argument("--size", default="default", choices=("small", "default", "large"))
-    ap.add_argument("--out", default=None)
-    ap.add_argument("--quick", action="store_true",
-                    help="kepler-k20x LRR only, no trigger or depth sweep (make test)")
-    ap.add_argument("--no-plots", action="store_true")
+    ap = results_argparser(__doc__, quick_help="kepler-k20x LRR only, no trigger or depth sweep (make test)")
     ap.add_argument("names", nargs="*", help="benchmarks (default: all of Tables 5.1/5.3)")
     a = ap.parse_args()
     out = a.out or os.path.join(a.build, "results", "haws")
-    rows = [r for r in BENCHES if not a.names or r[1] in a.names]
-    unknown = set(a.names) - {r[1] for r in BENCHES}
-    if unknown:
-        sys.exit("results-haws: not a Table 5.1/5.3 benchmark: %s" % ", ".join(sorted(unknown)))
+    rows = select_benchmarks(BENCHES, a.names, "results-haws", "Table 5.1/5.3")
     os.makedirs(os.path.join(out, "runs"), exist_ok=True)
     configs = CONFIGS[:1] if a.quick else CONFIGS
 
@@ -251,17 +240,7 @@ def write_dat(res, configs, out, quick):
                 f.write("%s %s\n" % (r["abbr"], " ".join("%.4f" % r["depth"][d] for d in RCU_DEPTHS)))
 
 
-GNUPLOT = """
-set terminal svg size 900,420 dynamic font "sans,11"
-set datafile commentschars "#"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set boxwidth 0.9
-set grid ytics
-set key top left
-set xtics nomirror
-set output "{out}/speedup.svg"
+GNUPLOT = GNUPLOT_HISTOGRAMS + """set output "{out}/speedup.svg"
 set title "HAWS speedup over its baseline (seed 000 Figs. 5.10, 5.16)"
 set ylabel "baseline cycles / HAWS cycles"
 plot {speedup_plot}, 1 with lines lc rgb "black" notitle
@@ -293,18 +272,12 @@ plot "{out}/depth.dat" using 2:xtic(1) title "1", "" using 3 title "2", "" using
 
 
 def plot(out, quick):
-    gp = shutil.which("gnuplot")
-    if not gp:
-        print("results-haws: gnuplot not found (scripts/install-deps.sh installs it): no plots")
-        return
     cols = ["kepler-lrr"] if quick else [c[0] for c in CONFIGS]
     sp = ", ".join('"%s/speedup.dat" using %d%s title "%s"' % (out, i + 2, ":xtic(1)" if i == 0 else "", c)
                    for i, c in enumerate(cols))
     script = GNUPLOT.format(out=out, speedup_plot=sp,
                             depth="" if quick else DEPTH.format(out=out))
-    p = subprocess.run([gp], input=script, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    if p.returncode != 0:
-        sys.exit("results-haws: gnuplot failed:\n" + p.stdout)
+    run_gnuplot("results-haws", script)
 
 
 if __name__ == "__main__":

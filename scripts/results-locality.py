@@ -23,15 +23,13 @@ What the model gives is reported as it is; nothing is tuned to match.
 usage: scripts/results-locality.py [--build DIR] [--size small|default|large]
                                    [--out DIR] [--no-plots] [NAME...]
 """
-import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_common import fmt, geomean, ratio  # noqa: E402
+from results_common import GNUPLOT_HISTOGRAMS, fmt, geomean, ratio, results_argparser, run_gnuplot, select_benchmarks  # noqa: E402
 
 # Table 6.2 (seed 000 §6.4.1): abbreviation, type; the suite's benchmark
 # (docs/benchmarks.md: MT = transpose, JS = jacobi2d, CONV = conv2d,
@@ -99,18 +97,11 @@ def run_one(build, size, name, variant, out_json):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--build", default="build")
-    ap.add_argument("--size", default="default", choices=("small", "default", "large"))
-    ap.add_argument("--out", default=None)
-    ap.add_argument("--no-plots", action="store_true")
+    ap = results_argparser(__doc__)
     ap.add_argument("names", nargs="*", help="benchmarks (default: the ten of Table 6.2)")
     a = ap.parse_args()
     out = a.out or os.path.join(a.build, "results", "locality")
-    rows = [r for r in TABLE_6_2 if not a.names or r[1] in a.names]
-    unknown = set(a.names) - {r[1] for r in TABLE_6_2}
-    if unknown:
-        sys.exit("results-locality: not a Table 6.2 benchmark: %s" % ", ".join(sorted(unknown)))
+    rows = select_benchmarks(TABLE_6_2, a.names, "results-locality", "Table 6.2")
     os.makedirs(os.path.join(out, "runs"), exist_ok=True)
 
     res = []
@@ -246,17 +237,7 @@ def write_markdown(res, size, path):
         f.write("\n".join(L) + "\n")
 
 
-GNUPLOT = """
-set terminal svg size 900,420 dynamic font "sans,11"
-set datafile commentschars "#"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set boxwidth 0.9
-set grid ytics
-set key top left
-set xtics nomirror
-set output "{out}/speedup.svg"
+GNUPLOT = GNUPLOT_HISTOGRAMS + """set output "{out}/speedup.svg"
 set title "Speedup over round-robin (seed 000 Fig. 6.10)"
 set ylabel "baseline cycles / cycles"
 plot "{dat}" using 3:xtic(1) title "hint 1", "" using 4 title "hint 2", "" using 5 title "hint 3", "" using 14 title "OWL", 1 with lines lc rgb "black" notitle
@@ -272,14 +253,7 @@ plot "{dat}" using 10:xtic(1) title "round-robin", "" using 11 title "locality h
 
 
 def plot(out):
-    gp = shutil.which("gnuplot")
-    if not gp:
-        print("results-locality: gnuplot not found (scripts/install-deps.sh installs it): no plots")
-        return
-    script = GNUPLOT.format(out=out, dat=os.path.join(out, "results.dat"))
-    p = subprocess.run([gp], input=script, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    if p.returncode != 0:
-        sys.exit("results-locality: gnuplot failed:\n" + p.stdout)
+    run_gnuplot("results-locality", GNUPLOT.format(out=out, dat=os.path.join(out, "results.dat")))
 
 
 if __name__ == "__main__":

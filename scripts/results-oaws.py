@@ -32,16 +32,14 @@ What the model gives is reported as it is; nothing is tuned to match.
 usage: scripts/results-oaws.py [--build DIR] [--size small|default|large]
                                [--out DIR] [--quick] [--no-sweeps] [--no-plots] [NAME...]
 """
-import argparse
 import concurrent.futures
 import json
 import os
-import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_common import fmt, geomean, ratio  # noqa: E402
+from results_common import fmt, geomean, ratio, results_argparser, run_gnuplot  # noqa: E402
 
 PRESET = "fermi-gtx480"
 
@@ -226,13 +224,8 @@ def norm_ipc(x, base):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--build", default="build")
-    ap.add_argument("--size", default="default", choices=("small", "default", "large"))
-    ap.add_argument("--out", default=None)
-    ap.add_argument("--quick", action="store_true",
-                    help="main table, deep queues and one point of each sweep only (make test)")
-    ap.add_argument("--no-plots", action="store_true")
+    ap = results_argparser(__doc__,
+                           quick_help="main table, deep queues and one point of each sweep only (make test)")
     ap.add_argument("--no-sweeps", action="store_true",
                     help="main table and deep queues only (no MSHR, allocation or SMR sweep)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
@@ -550,10 +543,6 @@ def write_dat(res, pols, out):
 
 
 def plot(res, pols, out):
-    gp = shutil.which("gnuplot")
-    if not gp:
-        print("results-oaws: gnuplot not found (scripts/install-deps.sh installs it): no plots")
-        return
     ok = [p for p in pols if p["ok"]]
     S = ['set terminal svg size 1000,420 dynamic font "sans,11"',
          'set datafile commentschars "#"', 'set grid ytics', 'set key top left',
@@ -580,10 +569,7 @@ def plot(res, pols, out):
               'set title "SMR sweep, oaws-static:S, divergent set geomean (Fig. 12)"',
               'set xlabel "static miss rate S (%)"', 'set ylabel "IPC / IPC(GTO)"',
               'plot "%s/smr.dat" using 1:2 title "OAWS-Static"' % out]
-    p = subprocess.run([gp], input="\n".join(S) + "\n", text=True, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT)
-    if p.returncode != 0:
-        sys.exit("results-oaws: gnuplot failed:\n" + p.stdout)
+    run_gnuplot("results-oaws", "\n".join(S) + "\n")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,10 @@
-"""Number helpers shared by the results commands (scripts/results-*.py)."""
+"""Helpers shared by the results commands (scripts/results-*.py): numbers,
+the common command line and gnuplot."""
+import argparse
 import math
+import shutil
+import subprocess
+import sys
 
 
 def ratio(a, b):
@@ -28,3 +33,55 @@ def pearson(xs, ys):
     syy = sum((y - my) ** 2 for y in ys)
     sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
     return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
+
+
+def results_argparser(doc, quick_help=None):
+    """The command line every results command starts from (--build, --size,
+    --out, --quick when quick_help is given, --no-plots), described by the
+    first line of doc; the command adds its own options after these."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--size", default="default", choices=("small", "default", "large"))
+    ap.add_argument("--out", default=None)
+    if quick_help is not None:
+        ap.add_argument("--quick", action="store_true", help=quick_help)
+    ap.add_argument("--no-plots", action="store_true")
+    return ap
+
+
+def select_benchmarks(table, names, command, which):
+    """The rows of table (the benchmark's name second in each) that names
+    names, in the table's order, or every row when names is empty; a name
+    not in the table ends command with an error that says which table."""
+    unknown = set(names) - {r[1] for r in table}
+    if unknown:
+        sys.exit("%s: not a %s benchmark: %s" % (command, which, ", ".join(sorted(unknown))))
+    return [r for r in table if not names or r[1] in names]
+
+
+# The opening of a gnuplot script of clustered bar charts, as SVG (the
+# speedup figures of results-haws and results-locality).
+GNUPLOT_HISTOGRAMS = """
+set terminal svg size 900,420 dynamic font "sans,11"
+set datafile commentschars "#"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set grid ytics
+set key top left
+set xtics nomirror
+"""
+
+
+def run_gnuplot(command, script):
+    """Runs gnuplot on script for the results command named command; without
+    gnuplot it says so and makes no plots, and when gnuplot fails the command
+    exits with gnuplot's output."""
+    gp = shutil.which("gnuplot")
+    if not gp:
+        print("%s: gnuplot not found (scripts/install-deps.sh installs it): no plots" % command)
+        return
+    p = subprocess.run([gp], input=script, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if p.returncode != 0:
+        sys.exit("%s: gnuplot failed:\n" % command + p.stdout)

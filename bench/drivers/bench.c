@@ -1,9 +1,11 @@
 /*
  * bench/drivers/bench.c — the bench_ctx helpers of bench.h: sticky errors,
  * device allocations owned by the context, and launches whose parameter
- * block is laid out from smc_kernel_param().
+ * block is laid out from smc_kernel_param(); and the driver that benchmarks
+ * of one shape share (bench_run_abc).
  */
 #include "bench.h"
+#include "../ref/polybench.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -268,4 +270,37 @@ int bench_end(bench_ctx *c, int bad, const char *why)
     if (c->o && c->o->why && c->o->whylen)
         snprintf(c->o->why, c->o->whylen, "%s", status == BENCH_PASS ? "" : c->msg);
     return status;
+}
+
+int bench_run_abc(smc_device *dev, const bench_opts *o, const bench_abc_kernel *k)
+{
+    bench_ctx c;
+    bench_params p;
+    char why[256] = "", what[64];
+    int bad = 0;
+    if (bench_begin(&c, dev, o, k->name, k->presets, k->check, &p))
+        return bench_end(&c, 0, NULL);
+    if (bench_general_size(&c, &p, p.n - 3, 0, k->check))   /* not a multiple of 32 or 8 */
+        return bench_end(&c, 0, NULL);
+    int n = p.n;
+    size_t bytes = (size_t)n * n * sizeof(float);
+    float *a = (float *)bench_xmalloc(bytes), *b = (float *)bench_xmalloc(bytes);
+    float *cm = (float *)bench_xmalloc(bytes), *want = (float *)bench_xmalloc(bytes);
+    if (bench_general(o)) {
+        k->inputs_general(&p, a, b, cm);
+        k->reference_exact(n, a, b, cm, want);
+    } else {
+        k->inputs(&p, a, b, cm);
+        k->reference(n, a, b, cm, want);
+    }
+    uint64_t da = bench_upload(&c, a, bytes), db = bench_upload(&c, b, bytes);
+    uint64_t dc = bench_upload(&c, cm, bytes);
+    BENCH_LAUNCH(&c, k->name, DIM2(poly_div_up(n, POLY_BLOCK_X), poly_div_up(n, POLY_BLOCK_Y)),
+                 DIM2(POLY_BLOCK_X, POLY_BLOCK_Y), 0, BARG(da), BARG(db), BARG(dc), BARG(n));
+    bench_read(&c, cm, dc, bytes);
+    snprintf(what, sizeof what, "%s: c", k->name);
+    if (!bench_failed(&c))
+        bad = bench_compare_float(what, cm, want, (size_t)n * n, bench_general(o) ? 0.0 : 1e-6, why, sizeof why);
+    free(a); free(b); free(cm); free(want);
+    return bench_end(&c, bad, why);
 }

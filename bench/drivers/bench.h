@@ -136,6 +136,28 @@ static inline int bench_failed(const bench_ctx *c) { return c->status != BENCH_P
  * BENCH_PASS / BENCH_FAIL / BENCH_ERROR. */
 int bench_end(bench_ctx *c, int bad, const char *why);
 
+/* ---- a driver shared by benchmarks of one shape ----------------------------- */
+
+/* A PolyBench kernel NAME(a, b, c, n) on n x n float matrices that updates c
+ * from a, b and c, one thread per element of c in POLY_BLOCK_X x
+ * POLY_BLOCK_Y blocks (gemm, syr2k): the benchmark's name (also its
+ * kernel's), presets, size check, inputs and CPU references (bench/ref/NAME.h). */
+typedef struct bench_abc_kernel {
+    const char         *name;
+    const bench_params *presets;
+    bench_check_fn      check;
+    void (*inputs)(const bench_params *p, float *a, float *b, float *c);
+    void (*inputs_general)(const bench_params *p, float *a, float *b, float *c);
+    void (*reference)(int n, const float *a, const float *b, const float *c_in,
+                      float *want);
+    void (*reference_exact)(int n, const float *a, const float *b,
+                            const float *c_in, float *want);
+} bench_abc_kernel;
+
+/* The whole driver of such a benchmark: one launch, c checked against the
+ * reference (exactly with --inputs general, to 1e-6 otherwise). */
+int bench_run_abc(smc_device *dev, const bench_opts *o, const bench_abc_kernel *k);
+
 /* ---- the registry (registry.c) -------------------------------------------- */
 
 typedef int (*bench_fn)(smc_device *dev, const bench_opts *o);

@@ -427,64 +427,63 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
                                     : rt_ret(cudaErrorInvalidValue);
 }
 
+/* cudaMemPoolSetAttribute (set) and cudaMemPoolGetAttribute (!set) of the
+ * default pool, the only one: which field holds each attribute (flag: the
+ * int-valued reuse policies, bytes: the uint64_t sizes) and what may be set. */
+static cudaError_t pool_attribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
+                                  void *value, int set)
+{
+    if (memPool != &default_pool || !value)
+        return rt_ret(cudaErrorInvalidValue);
+    struct CUmemPoolHandle_st *p = memPool;
+    int *flag = NULL;
+    uint64_t *bytes = NULL;
+    int high_mark = 0;        /* may only be set to 0, which resets it to the current use */
+    switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies:   flag = &p->reuse_follow; break;
+    case cudaMemPoolReuseAllowOpportunistic:        flag = &p->reuse_opportunistic; break;
+    case cudaMemPoolReuseAllowInternalDependencies: flag = &p->reuse_internal; break;
+    case cudaMemPoolAttrReleaseThreshold:           bytes = &p->threshold; break;
+    case cudaMemPoolAttrReservedMemCurrent:   /* nothing cached; read-only */
+    case cudaMemPoolAttrUsedMemCurrent:
+        if (set)
+            return rt_ret(cudaErrorInvalidValue);
+        bytes = &p->used;
+        break;
+    case cudaMemPoolAttrReservedMemHigh: bytes = &p->reserved_high; high_mark = 1; break;
+    case cudaMemPoolAttrUsedMemHigh:     bytes = &p->used_high; high_mark = 1; break;
+    default:
+        return rt_ret(cudaErrorInvalidValue);
+    }
+    if (!set) {
+        if (flag)
+            *(int *)value = *flag;
+        else
+            *(uint64_t *)value = *bytes;
+    } else if (flag) {
+        *flag = *(int *)value;
+    } else if (!high_mark) {
+        *bytes = *(uint64_t *)value;
+    } else {
+        if (*(uint64_t *)value != 0)
+            return rt_ret(cudaErrorInvalidValue);
+        *bytes = p->used;
+    }
+    return cudaSuccess;
+}
+
 cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool,
                                     enum cudaMemPoolAttr attr, void *value)
 {
     RT_API();
-    if (memPool != &default_pool || !value)
-        return rt_ret(cudaErrorInvalidValue);
-    struct CUmemPoolHandle_st *p = memPool;
-    switch (attr) {
-    case cudaMemPoolReuseFollowEventDependencies:
-        p->reuse_follow = *(int *)value; return cudaSuccess;
-    case cudaMemPoolReuseAllowOpportunistic:
-        p->reuse_opportunistic = *(int *)value; return cudaSuccess;
-    case cudaMemPoolReuseAllowInternalDependencies:
-        p->reuse_internal = *(int *)value; return cudaSuccess;
-    case cudaMemPoolAttrReleaseThreshold:
-        p->threshold = *(uint64_t *)value; return cudaSuccess;
-    /* The high-water marks may only be reset to 0 (to the current use). */
-    case cudaMemPoolAttrReservedMemHigh:
-        if (*(uint64_t *)value != 0)
-            return rt_ret(cudaErrorInvalidValue);
-        p->reserved_high = p->used;
-        return cudaSuccess;
-    case cudaMemPoolAttrUsedMemHigh:
-        if (*(uint64_t *)value != 0)
-            return rt_ret(cudaErrorInvalidValue);
-        p->used_high = p->used;
-        return cudaSuccess;
-    default:
-        return rt_ret(cudaErrorInvalidValue);
-    }
+    return pool_attribute(memPool, attr, value, 1);
 }
 
 cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool,
                                     enum cudaMemPoolAttr attr, void *value)
 {
     RT_API();
-    if (memPool != &default_pool || !value)
-        return rt_ret(cudaErrorInvalidValue);
-    struct CUmemPoolHandle_st *p = memPool;
-    switch (attr) {
-    case cudaMemPoolReuseFollowEventDependencies:
-        *(int *)value = p->reuse_follow; return cudaSuccess;
-    case cudaMemPoolReuseAllowOpportunistic:
-        *(int *)value = p->reuse_opportunistic; return cudaSuccess;
-    case cudaMemPoolReuseAllowInternalDependencies:
-        *(int *)value = p->reuse_internal; return cudaSuccess;
-    case cudaMemPoolAttrReleaseThreshold:
-        *(uint64_t *)value = p->threshold; return cudaSuccess;
-    case cudaMemPoolAttrReservedMemCurrent:   /* nothing cached */
-    case cudaMemPoolAttrUsedMemCurrent:
-        *(uint64_t *)value = p->used; return cudaSuccess;
-    case cudaMemPoolAttrReservedMemHigh:
-        *(uint64_t *)value = p->reserved_high; return cudaSuccess;
-    case cudaMemPoolAttrUsedMemHigh:
-        *(uint64_t *)value = p->used_high; return cudaSuccess;
-    default:
-        return rt_ret(cudaErrorInvalidValue);
-    }
+    return pool_attribute(memPool, attr, value, 0);
 }
 
 /* ---- peer access and the L2 persisting lines ---------------------------------- */

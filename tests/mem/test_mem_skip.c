@@ -22,16 +22,10 @@
 #include <string.h>
 
 #include "mem.h"
+#include "splitmix64.h"
 
-static uint64_t rng_s;
-static uint64_t rnd(void)
-{
-    /* splitmix64 */
-    uint64_t z = (rng_s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t rng_s;   /* the request stream's generator state */
+static uint64_t rnd(void) { return splitmix64_next(&rng_s); }
 
 /* Request `idx` of SM `sm`: a function of (seed, sm, idx) only, so both runs
  * submit the same instructions whenever they submit them. */

@@ -6,13 +6,8 @@
 #   tests/timing/event-time.sh BUILD_DIR
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-b=${1:-build}
-prog=$b/tests/timing/event_time
-if [ ! -x "$prog" ]; then
-  echo "SKIP: nvcc not found; $prog was not built, cudaEventElapsedTime not checked"
-  exit 0
-fi
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. tests/lib/cuda-prog.sh
+cuda_prog_open "${1:-build}" event_time "cudaEventElapsedTime not checked"
 fail=0
 # preset and its clock in MHz as the seed tables give it (docs/config.md):
 # kepler-k20x 732 MHz, fermi-gtx480 1400 MHz

@@ -10,13 +10,8 @@
 #   tests/timing/hang-check.sh BUILD_DIR
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-b=${1:-build}
-prog=$b/tests/timing/hang
-if [ ! -x "$prog" ]; then
-  echo "SKIP: nvcc not found; $prog was not built, the CUDA hang program was not run"
-  exit 0
-fi
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. tests/lib/cuda-prog.sh
+cuda_prog_open "${1:-build}" hang "the CUDA hang program was not run"
 fails=0 runs=0
 fail() { echo "hang-check: FAIL: $*"; fails=$((fails + 1)); }
 # one run: NAME, the budget key=value, smcosim run options...
