@@ -9,9 +9,9 @@
 # the rows named below are checked against these literals as well.
 # Also: the committed kernels are fresh (nvcc), bad arguments, and the CUDA
 # program under `smcosim run` recovers the same values (nvcc).
-# `make test` runs the default preset (with the model), one unusual set and
-# two-level (LRR, GTO and two-level each named); --long (`make check-long`)
-# adds the other unusual sets.
+# `make test` runs the default preset (with the model), two unusual sets
+# (GTO, LRR) and two-level (LRR, GTO and two-level each named); --long
+# (`make check-long`) adds the third unusual set.
 set -u
 B=${1:-build}
 LONG=0
@@ -110,20 +110,23 @@ diag unusual-gto gto \
 # policy is named and every parameter recovered (this failed on N2 and R
 # before warps waiting at a barrier left the active pool).
 diag default-two-level two-level "n_mp|14|14;N2 warp slots|64|64;R registers|65536|65536" sched.policy=two-level
-if [ $LONG -eq 0 ]; then
-    echo "(unusual-lrr and unusual-sets: make check-long)"
-else
-diag unusual-sets lrr \
-  "n_mp|7|7;N1 block slots|12|12;S shared memory bytes|98304|98304;s_min|128|128;R registers|131072|131072;L(S/B) bytes|65536|65536;L(R/T) registers per thread|200|200;dpu latency (P_1, ILP 1)|21|21" \
-  mem.num_sms=7 sm.max_ctas=12 sm.max_warps=64 sched.pool_size=4 sm.smem=98304 block.max_smem=65536 \
-  sm.smem_alloc_unit=128 sm.regs=131072 block.max_regs=65536 thread.max_regs=200 unit.dpu.latency=21 \
-  unit.dpu.ii=3 sched.policy=lrr
+# unusual LRR set: shared units, reg_alloc_unit 512, L(T/B) 640 and the
+# block-slot cap of the shared-memory fit (a planted bug that dropped that
+# cap passed every other set of make test: tests/mutants/planted.txt)
 diag unusual-lrr lrr \
   "n_mp|5|5;N1 block slots|6|6;N2 warp slots|40|40;S shared memory bytes|40960|40960;s_min|1024|1024;R registers|40960|40960;r_min registers per warp|512|512;L(T/B) threads per block|640|640;L(R/T) registers per thread|100|100;sp latency (P_1, ILP 1)|5|5;sfu latency (P_1, ILP 1)|30|30;dpu latency (P_1, ILP 1)|3|3;int latency (P_1, ILP 1)|13|13" \
   mem.num_sms=5 sm.max_ctas=6 sm.max_warps=40 sm.max_threads=1280 sm.regs=40960 sm.reg_alloc_unit=512 \
   sm.smem=40960 sm.smem_alloc_unit=1024 block.max_threads=640 block.max_smem=20480 thread.max_regs=100 \
   block.max_regs=24576 unit.sp.latency=5 unit.sfu.latency=30 unit.sfu.shared=2 unit.dpu.latency=3 \
   unit.dpu.shared=1 unit.int.latency=13 sched.policy=lrr
+if [ $LONG -eq 0 ]; then
+    echo "(unusual-sets: make check-long)"
+else
+diag unusual-sets lrr \
+  "n_mp|7|7;N1 block slots|12|12;S shared memory bytes|98304|98304;s_min|128|128;R registers|131072|131072;L(S/B) bytes|65536|65536;L(R/T) registers per thread|200|200;dpu latency (P_1, ILP 1)|21|21" \
+  mem.num_sms=7 sm.max_ctas=12 sm.max_warps=64 sched.pool_size=4 sm.smem=98304 block.max_smem=65536 \
+  sm.smem_alloc_unit=128 sm.regs=131072 block.max_regs=65536 thread.max_regs=200 unit.dpu.latency=21 \
+  unit.dpu.ii=3 sched.policy=lrr
 fi
 
 # 5. the CUDA program through the drop-in runtime recovers the same values

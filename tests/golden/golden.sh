@@ -20,6 +20,10 @@
 #       every policy (swl:2 on the barrier-free benchmarks only: with a warp
 #       limit below a block's warps a barrier cannot complete, and such launches
 #       are refused);
+#   suite/kepler-k20x/<policy>-haws-<trigger>.json  the same with HAWS on
+#       (`sched.haws=<trigger>`; HAWS_RUNS below), C model only: the HAWS
+#       suite (tests/haws/haws-suite.sh) checks the Verilated back ends with
+#       HAWS on against the C model, and these files the C model's timing;
 #   mem-digest.txt  `mem-digest` (every observable of the memory model over
 #       seeded scenarios, folded into one hash per scenario).
 # The Verilated RTL and the lockstep back end are checked against the same
@@ -43,6 +47,8 @@ case $mode in check|update) ;; *) echo "golden.sh: unknown mode '$mode'"; exit 2
 presets="kepler-k20x fermi-gtx480 si-7970"
 rtl_presets="kepler-k20x fermi-gtx480"     # presets with a Verilated variant
 policies="lrr gto two-level swl:2"
+# HAWS on (C model): the thesis's preset, each trigger once (docs/haws.md)
+HAWS_RUNS="kepler-k20x:lrr:warp kepler-k20x:gto:all"
 # the benchmarks swl:2 runs (no barrier), one list for every suite that
 # compares against the swl:2 golden files (tests/haws/haws-suite.sh too)
 nobarrier=$(cat tests/golden/nobarrier.list)
@@ -51,12 +57,13 @@ for v in $(compgen -e | grep '^SMCOSIM_'); do unset "$v"; done
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fails=0; checks=0
 
-# run_suite BACKEND PRESET POLICY OUT.json
+# run_suite BACKEND PRESET POLICY OUT.json [HAWS-TRIGGER]
 run_suite() {
-  local names=""
+  local names="" set=""
   [ "$3" = swl:2 ] && names=$nobarrier
+  [ -n "${5:-}" ] && set=sched.haws=$5
   # shellcheck disable=SC2086
-  SMCOSIM_MODE=timing SMCOSIM_SCHED=$1 SMCOSIM_CONFIG=$2 SMCOSIM_POLICY=$3 \
+  SMCOSIM_MODE=timing SMCOSIM_SCHED=$1 SMCOSIM_CONFIG=$2 SMCOSIM_POLICY=$3 SMCOSIM_SET=$set \
     SMCOSIM_JSON=$4 "$bench" --size small $names >"$4.log" 2>&1
   local rc=$?
   if [ $rc -ne 0 ] || ! tail -1 "$4.log" | grep -q ' 0 failed$'; then
@@ -78,18 +85,18 @@ compare() {
   fi
 }
 
-# one BACKEND PRESET POLICY: run the suite, then compare it with the C
-# golden file (the C model with `update`: rewrite that file)
+# one BACKEND PRESET POLICY [HAWS-TRIGGER]: run the suite, then compare it
+# with the C golden file (the C model with `update`: rewrite that file)
 one() {
   local f out
-  f=$(echo "$3" | tr -d :)
+  f=$(echo "$3" | tr -d :)${4:+-haws-$4}
   out=$tmp/$1-$2-$f.json
-  run_suite "$1" "$2" "$3" "$out" || return 1
+  run_suite "$1" "$2" "$3" "$out" "${4:-}" || return 1
   if [ "$mode" = update ]; then
     mkdir -p "$gold/suite/$2"; cp "$out" "$gold/suite/$2/$f.json"; return
   fi
   if [ "$1" = c ]; then
-    compare "suite c/$2/$3" "$gold/suite/$2/$f.json" "$out"
+    compare "suite c/$2/$3${4:+ sched.haws=$4}" "$gold/suite/$2/$f.json" "$out"
   else
     sed -i "s/\"sched\": \"$1\"/\"sched\": \"c\"/" "$out"
     compare "suite $1/$2/$3 (against the C golden)" "$gold/suite/$2/$f.json" "$out"
@@ -101,6 +108,10 @@ for preset in $presets; do
   for pol in $policies; do
     par one c "$preset" "$pol"; checks=$((checks + 1))
   done
+done
+for r in $HAWS_RUNS; do
+  IFS=: read -r preset pol trig <<<"$r"
+  par one c "$preset" "$pol" "$trig"; checks=$((checks + 1))
 done
 if [ "$mode" = check ] && [ "$backends_checked" != c ]; then
   for be in rtl lockstep; do

@@ -144,6 +144,29 @@ modeload ffffffff "0$list" | mklist listm; check_tx listm 32 "address-list load"
 modeload ffffffff "2 0x10000$deltas" | mklist delta; check_tx delta 1 "base+deltas load"
 modeload 000000ff "2 0x10000 128 128 128 128 128 128 128" | mklist delta8; check_tx delta8 8 "base+deltas load on lanes 0..7"
 
+# a load's dependent waits as on a long-latency load when the load reads
+# global or local memory (LDG, LDL) and as on a short one when it reads
+# shared memory (LDS): issue slots counted as long_latency_dependence
+depload() {   # depload OPCODE: the load, then an FFMA that reads its result
+    header 61 1 32
+    printf "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 3\n"
+    printf "0010 ffffffff 1 R2 %s 1 R4 4 1 0x100 4\n" "$1"
+    printf "0020 ffffffff 1 R1 FFMA 3 R2 R2 R2 0\n0030 ffffffff 0 EXIT 0 0\n#END_TB\n"
+}
+for op in LDG.E:long LDL:long LDS:short; do
+    depload "${op%%:*}" | mklist "dep${op%%[.:]*}"
+    if run "dep${op%%[.:]*}"; then
+        n=$(json "$T/dep${op%%[.:]*}.json" "l['issue_slots']['long_latency_dependence']")
+        if [ "${op##*:}" = long ]; then
+            [ "$n" -gt 0 ] && ok "${op%%:*}: its dependent waits on a long-latency load ($n slots)" \
+                || bad "${op%%:*}: no slot counted as long-latency dependence"
+        else
+            [ "$n" = 0 ] && ok "${op%%:*}: its dependent waits on a short-latency load" \
+                || bad "${op%%:*}: $n slots counted as long-latency dependence"
+        fi
+    else bad "${op%%:*} then a dependent: $(tail -1 "$T/dep${op%%[.:]*}.log")"; fi
+done
+
 # divergence: masks of 32, 5 and 1 lanes (and a predicated-off EXIT) in each of 2 warps
 { header 70 1 64
   printf "#BEGIN_TB\nthread block = 0,0,0\n"
