@@ -11,6 +11,9 @@
 # machines vary by up to 2x, docs/testing.md). Uncommitted changes are not
 # in the clone: commit first.
 set -u
+# The clone is a newcomer's: none of the caller's settings (make check-long
+# runs this with TEST_JOBS=1 and make's own variables in the environment).
+unset TEST_JOBS SUITE_TIMES PAR_JOBS GPUDIAG_JOBS MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 here=$(cd "$(dirname "$0")/../.." && pwd)
 repo=${1:-$here}
 tmp=$(mktemp -d)
