@@ -36,6 +36,71 @@
 #include "mem_internal.h"
 #include "fail.h"
 
+/* ---- clock domains ---------------------------------------------------- */
+
+static uint64_t lcm64(uint64_t a, uint64_t b)
+{
+    uint64_t x = a, y = b;
+    while (y) {
+        uint64_t r = x % y;
+        x = y;
+        y = r;
+    }
+    return a / x * b;
+}
+
+/* Each domain's period in the time base, and the instants of one repeating
+ * group of core cycles with the domains stepping at each (one clock: every
+ * period 1, one instant per core cycle where everything steps). */
+static int clocks_init(mem_system *m)
+{
+    const mem_config *c = &m->cfg;
+    uint32_t base = mem_clock_base_mhz(c);       /* mem_config_check: not 0 */
+    uint64_t group = 1;
+    for (unsigned d = MEM_CLK_CORE; d <= MEM_CLK_DRAM; d++) {
+        m->per[d] = c->clock_core_mhz ? base / mem_clock_mhz(c, d) : 1;
+        group = lcm64(group, m->per[d]);
+    }
+    m->multi_clock = group != 1;
+    m->tick_now = TICK_CORE | TICK_ICNT | TICK_L2 | TICK_DRAM;
+    m->tick_cycles = (uint32_t)(group / m->per[MEM_CLK_CORE]);
+    uint32_t n = 0;
+    for (uint64_t t = 0; t < group; t++)
+        for (unsigned d = MEM_CLK_CORE; d <= MEM_CLK_DRAM; d++)
+            if (t % m->per[d] == 0) {
+                n++;
+                break;
+            }
+    m->tick_start = malloc((m->tick_cycles + 1) * sizeof *m->tick_start);
+    m->tick_off = malloc(n * sizeof *m->tick_off);
+    m->tick_mask = malloc(n);
+    if (!m->tick_start || !m->tick_off || !m->tick_mask)
+        return -1;
+    static const uint8_t bit[4] = { TICK_CORE, TICK_ICNT, TICK_L2, TICK_DRAM };
+    uint32_t k = 0;
+    for (uint64_t t = 0; t < group; t++) {
+        uint8_t mask = 0;
+        for (unsigned d = MEM_CLK_CORE; d <= MEM_CLK_DRAM; d++)
+            if (t % m->per[d] == 0)
+                mask |= bit[d];
+        if (!mask)
+            continue;
+        if (mask & TICK_CORE)
+            m->tick_start[t / m->per[MEM_CLK_CORE]] = k;
+        m->tick_off[k] = (uint32_t)(t % m->per[MEM_CLK_CORE]);
+        m->tick_mask[k++] = mask;
+    }
+    m->tick_start[m->tick_cycles] = k;
+    return 0;
+}
+
+/* Interconnect edges among the instants [a, b). */
+static uint64_t icnt_edges(const mem_system *m, uint64_t a, uint64_t b)
+{
+    uint32_t p = m->per[MEM_CLK_ICNT];
+    return ceil_div64(b, p) - ceil_div64(a, p);
+}
+
 /* ---- creation ---------------------------------------------------------- */
 
 const mem_config *mem_get_config(const mem_system *m) { return &m->cfg; }
@@ -66,8 +131,11 @@ void mem_destroy(mem_system *m)
     if (m->part) {
         for (uint32_t i = 0; i < m->cfg.l2_partitions; i++) {
             part_state *p = &m->part[i];
+            free(p->rop.buf);
             free(p->in.buf);
             free(p->out.buf);
+            free(p->l2d.buf);
+            free(p->dly.buf);
             free(p->tag);
             free(p->fp);
             free(p->lru);
@@ -83,6 +151,12 @@ void mem_destroy(mem_system *m)
     }
     free(m->sm);
     free(m->part);
+    free(m->tick_start);
+    free(m->tick_off);
+    free(m->tick_mask);
+    free(m->cl_out_free);
+    free(m->cl_in_free);
+    free(m->cl_in_count);
     free(m->sm_active.w);
     free(m->wheel);
     free(m->sm_out_busy.w);
@@ -109,6 +183,11 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     }
     m->cfg = *cfg;
     m->free_inst = UINT32_MAX;
+    if (clocks_init(m) != 0) {
+        free(m);
+        smc_fail(err, errlen, "out of memory");
+        return NULL;
+    }
     fd_init(&m->div_parts, cfg->l2_partitions);
     fd_init(&m->div_banks, cfg->dram_banks);
     m->l2_lru_stride = 2 * cfg->l2_ways + 3;
@@ -123,7 +202,8 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     /* The slice input queue also holds the requests inside the L2 pipeline
      * (one enters per cycle, each stays l2.latency cycles); the output queue
      * can take all responses of one fill at once. */
-    m->l2_in_cap = cfg->l2_queue_entries + cfg->l2_latency;
+    m->l2_in_cap = cfg->l2_rop_latency ? cfg->l2_queue_entries
+                                       : cfg->l2_queue_entries + cfg->l2_latency;
     m->l2_out_cap = cfg->l2_queue_entries + cfg->l2_mshr_max_merge;
     m->sm = calloc(cfg->num_sms, sizeof *m->sm);
     m->part = calloc(cfg->l2_partitions, sizeof *m->part);
@@ -132,11 +212,20 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
     uint32_t max_delay = cfg->icnt_latency +
                          ceil_div(cfg->icnt_header_bytes + cfg->l1d_line_bytes,
                                   cfg->icnt_bytes_per_cycle);
+    if (m->multi_clock)          /* in core cycles, rounded up at arrival */
+        max_delay = (uint32_t)ceil_div64((uint64_t)max_delay * m->per[MEM_CLK_ICNT],
+                                         m->per[MEM_CLK_CORE]) + 1;
     uint32_t wheel_slots = 1;
     while (wheel_slots <= max_delay)
         wheel_slots *= 2;
     m->wheel_mask = wheel_slots - 1;
+    m->cluster_sms = cfg->icnt_sms_per_cluster;
+    uint32_t nclusters = (cfg->num_sms + m->cluster_sms - 1) / m->cluster_sms;
+    m->cl_out_free = calloc(nclusters, sizeof *m->cl_out_free);
+    m->cl_in_free = calloc(nclusters, sizeof *m->cl_in_free);
+    m->cl_in_count = calloc(nclusters, sizeof *m->cl_in_count);
     int bad = !m->sm || !m->part || !m->ser || bs_init(&m->sm_active, cfg->num_sms) ||
+              !m->cl_out_free || !m->cl_in_free || !m->cl_in_count ||
               !(m->wheel = calloc((size_t)wheel_slots * ((cfg->num_sms + 63) / 64),
                                   sizeof *m->wheel)) ||
               bs_init(&m->sm_out_busy, cfg->num_sms) ||
@@ -179,7 +268,23 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         p->rd_mshr = calloc(p->fcap, sizeof *p->rd_mshr);
         p->wr_done = calloc(p->fcap, sizeof *p->wr_done);
         p->banks = calloc(cfg->dram_banks, sizeof *p->banks);
-        bad = !p->tag || !p->fp || !p->lru || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
+        /* the delay lines take at most one packet per interconnect (ROP)
+         * or DRAM (queue) edge over their latency; their room is checked,
+         * with this much it never binds */
+        uint32_t rop_cap = cfg->l2_rop_latency
+            ? (uint32_t)ceil_div64((uint64_t)cfg->l2_rop_latency * m->per[MEM_CLK_CORE],
+                                   m->per[MEM_CLK_ICNT]) + 4 : 1;
+        if (cfg->dram_queue_latency) {
+            p->l2d.cap = cfg->l2_queue_entries;
+            p->dly.cap = (uint32_t)ceil_div64((uint64_t)cfg->dram_queue_latency *
+                                              m->per[MEM_CLK_CORE], m->per[MEM_CLK_DRAM]) +
+                         cfg->l2_queue_entries + 4;
+            p->l2d.buf = calloc(p->l2d.cap, sizeof *p->l2d.buf);
+            p->dly.buf = calloc(p->dly.cap, sizeof *p->dly.buf);
+            bad = !p->l2d.buf || !p->dly.buf;
+        }
+        bad = bad || ring_init(&p->rop, rop_cap) ||
+              !p->tag || !p->fp || !p->lru || !p->mshr || !p->targets || !p->queue || !p->rd_done ||
               !p->rd_mshr || !p->wr_done ||
               mi_init(&p->mshr_ix, cfg->l2_mshr_entries) ||
               !p->banks || ring_init(&p->in, m->l2_in_cap) ||
@@ -230,6 +335,8 @@ static void series_sample(mem_system *m)
 
 void mem_cycle(mem_system *m)
 {
+    uint64_t start = m->now * m->per[MEM_CLK_CORE];
+    uint64_t end = start + m->per[MEM_CLK_CORE];
     /* Nothing in flight (no packet, DRAM request or held MSHR anywhere) and
      * no SM active: only time passes (what is left in the partition wheels
      * is stale and would be dropped) */
@@ -237,22 +344,41 @@ void mem_cycle(mem_system *m)
     for (uint32_t w = 0; idle && w < m->sm_active.nwords; w++)
         idle = !m->sm_active.w[w];
     if (idle) {
-        m->rr_down = m->rr_down + 1 == m->cfg.l2_partitions ? 0 : m->rr_down + 1;
-        m->rr_up = m->rr_up + 1 == m->cfg.num_sms ? 0 : m->rr_up + 1;
+        uint64_t e = m->multi_clock ? icnt_edges(m, start, end) : 1;
+        m->rr_down = (uint32_t)((m->rr_down + e) % m->cfg.l2_partitions);
+        m->rr_up = (uint32_t)((m->rr_up + e) % m->cfg.num_sms);
         if (m->series_countdown && --m->series_countdown == 0)
             series_sample(m);        /* (no MSHR is held: the sum is unchanged) */
         m->st.cycles++;
         m->now++;
+        m->t = end;
         return;
     }
-    mem_parts_cycle(m);
-    mem_icnt_cycle(m);
-    mem_sms_cycle(m);
+    if (!m->multi_clock) {
+        mem_parts_cycle(m);
+        mem_icnt_cycle(m);
+        mem_sms_cycle(m);
+    } else {
+        /* this core cycle's instants, each domain on its own edges; at an
+         * instant where several step: DRAM, L2, interconnect, SMs */
+        uint32_t j = (uint32_t)(m->now % m->tick_cycles);
+        for (uint32_t k = m->tick_start[j]; k < m->tick_start[j + 1]; k++) {
+            m->t = start + m->tick_off[k];
+            m->tick_now = m->tick_mask[k];
+            if (m->tick_now & (TICK_L2 | TICK_DRAM))
+                mem_parts_cycle(m);
+            if (m->tick_now & TICK_ICNT)
+                mem_icnt_cycle(m);
+            if (m->tick_now & TICK_CORE)
+                mem_sms_cycle(m);
+        }
+    }
     m->st.l1_mshr_occ_sum += m->mshr_used_all;
     if (m->series_countdown && --m->series_countdown == 0)
         series_sample(m);
     m->st.cycles++;
     m->now++;
+    m->t = end;
 }
 
 /* ---- skipping idle cycles ---------------------------------------------------- */
@@ -262,8 +388,10 @@ void mem_cycle(mem_system *m)
 static void count_idle_cycles(mem_system *m, uint64_t n)
 {
     const mem_config *c = &m->cfg;
-    m->rr_down = (uint32_t)((m->rr_down + n) % c->l2_partitions);
-    m->rr_up = (uint32_t)((m->rr_up + n) % c->num_sms);
+    uint64_t e = m->multi_clock ? icnt_edges(m, m->now * m->per[MEM_CLK_CORE],
+                                             (m->now + n) * m->per[MEM_CLK_CORE]) : n;
+    m->rr_down = (uint32_t)((m->rr_down + e) % c->l2_partitions);
+    m->rr_up = (uint32_t)((m->rr_up + e) % c->num_sms);
     uint64_t left = n;
     while (m->series_countdown && left >= m->series_countdown) {
         m->st.l1_mshr_occ_sum += m->series_countdown * m->mshr_used_all;
@@ -275,6 +403,7 @@ static void count_idle_cycles(mem_system *m, uint64_t n)
         m->series_countdown -= (uint32_t)left;
     m->st.cycles += n;
     m->now += n;
+    m->t = m->now * m->per[MEM_CLK_CORE];
 }
 
 uint64_t mem_next_event(const mem_system *m)
@@ -283,9 +412,23 @@ uint64_t mem_next_event(const mem_system *m)
     for (uint32_t w = 0; w < m->sm_active.nwords; w++)
         if (m->sm_active.w[w])
             return m->now;               /* an SM works or takes a response */
+    /* instants (partitions, ports) count in the core cycle that holds them;
+     * SM-side stamps are core cycles */
     uint64_t t = UINT64_MAX;
     for (uint32_t i = 0; i < c->l2_partitions; i++)
         t = m->part[i].wake < t ? m->part[i].wake : t;          /* slices, DRAM */
+    for (uint32_t i = 0; i < c->l2_partitions; i++)
+        t = m->part[i].out_try < t ? m->part[i].out_try : t;   /* a response leaves */
+    for (uint32_t i = 0; i < c->num_sms; i++) {
+        const sm_state *s = &m->sm[i];
+        if (s->out.count) {              /* a request leaves the SM */
+            uint64_t r = max64(m->cl_out_free[cluster_of(m, i)],
+                               s->out.buf[s->out.head].ready);
+            t = r < t ? r : t;
+        }
+    }
+    if (t != UINT64_MAX)
+        t = core_of(m, t);
     for (uint32_t w = 0; w < m->sm_has_done.nwords; w++)
         for (uint64_t bits = m->sm_has_done.w[w]; bits; bits &= bits - 1) {
             /* a completion becomes collectable (exact: mem_collect leaves
@@ -293,14 +436,8 @@ uint64_t mem_next_event(const mem_system *m)
             uint64_t d = done_front(&m->sm[w * 64 + (uint32_t)__builtin_ctzll(bits)])->cycle;
             t = d < t ? d : t;
         }
-    for (uint32_t i = 0; i < c->l2_partitions; i++)
-        t = m->part[i].out_try < t ? m->part[i].out_try : t;   /* a response leaves */
     for (uint32_t i = 0; i < c->num_sms; i++) {
         const sm_state *s = &m->sm[i];
-        if (s->out.count) {              /* a request leaves the SM */
-            uint64_t r = max64(s->out_port_free, s->out.buf[s->out.head].ready);
-            t = r < t ? r : t;
-        }
         if (s->in.count) {               /* a response reaches the front */
             uint64_t r = s->in.buf[s->in.head].ready;
             t = r < t ? r : t;

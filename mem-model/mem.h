@@ -56,6 +56,9 @@ typedef struct mem_config {
     uint32_t num_sms;
     uint32_t warp_size;
     uint32_t dup_window;          /* duplicate-MSHR window W (seed 000 §6.1) */
+    /* clock domains (MHz); core 0: one clock for everything, the others 0:
+     * the core's (docs/memory-model.md, "Clock domains") */
+    uint32_t clock_core_mhz, clock_icnt_mhz, clock_l2_mhz, clock_dram_mhz;
     uint32_t sample_interval;     /* MSHR occupancy time series, 0 = off */
 
     uint32_t l1d_sets, l1d_ways, l1d_line_bytes, l1d_sector_bytes;
@@ -69,17 +72,34 @@ typedef struct mem_config {
 
     uint32_t icnt_latency, icnt_bytes_per_cycle, icnt_queue_entries;
     uint32_t icnt_header_bytes;
+    uint32_t icnt_sms_per_cluster; /* SMs sharing one node and its ports */
 
     uint32_t l2_partitions, l2_sets, l2_ways, l2_line_bytes, l2_latency;
     uint32_t l2_mshr_entries, l2_mshr_max_merge, l2_queue_entries;
+    uint32_t l2_rop_latency;      /* core cycles of the ROP delay line, 0: none */
 
     uint32_t dram_banks, dram_row_bytes, dram_queue_entries;
     uint32_t dram_bytes_per_cycle, dram_latency;
+    uint32_t dram_queue_latency;  /* core cycles of the delay line before the
+                                     scheduler queue, 0: none */
     uint32_t dram_tCL, dram_tRP, dram_tRC, dram_tRAS, dram_tRCD, dram_tRRD;
     uint32_t dram_tWR, dram_tCDLR;
 } mem_config;
 
-/* Names of the presets, NULL-terminated: kepler-k20x, fermi-gtx480, si-7970. */
+/* Clock domains. With clock.core_mhz 0 every domain is the core clock (one
+ * clock: each key's cycles are core cycles). Otherwise the model's time
+ * base is the least common multiple of the four frequencies (46,200 MHz for
+ * 700:1400:700:924), each domain steps on the multiples of its period in
+ * that base, and a component's cycles are its own domain's
+ * (docs/memory-model.md, "Clock domains"). */
+enum mem_clock { MEM_CLK_CORE = 0, MEM_CLK_ICNT, MEM_CLK_L2, MEM_CLK_DRAM };
+#define MEM_CLOCK_BASE_MAX 10000000u
+/* A domain's frequency in MHz (a 0 key is the core's); 0 with one clock. */
+uint32_t mem_clock_mhz(const mem_config *cfg, unsigned domain);
+/* The time base in MHz (1 with one clock), or 0 above MEM_CLOCK_BASE_MAX. */
+uint32_t mem_clock_base_mhz(const mem_config *cfg);
+
+/* Names of the presets, NULL-terminated. */
 extern const char *const mem_preset_names[];
 
 /* Fill *cfg with a preset. -1 and a message naming it when unknown. */

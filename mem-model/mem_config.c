@@ -10,6 +10,7 @@
  *   [G-T52]    000 Table 5.2, AMD Radeon 7970 (Southern Islands) baseline
  *   [G-T63]    000 Table 6.3 (16 MSHRs/SM, 8 requests/MSHR, Kepler)
  *   [G-61]     000 §6.1 (duplicate-MSHR window of 2000 cycles)
+ *   [G321...]  GPGPU-Sim 3.2.1 (fermi_gtx480 below lists its tags)
  * A value marked "assumed" is not given by the papers; the reason is next to
  * it, and docs/memory-model.md lists all of them.
  */
@@ -29,6 +30,10 @@ static const ck_key mem_keys[] = {
     K32("mem.num_sms", num_sms, 1, MEM_MAX_SMS, "SMs (each has an L1D, MSHRs, shared memory, LD/ST unit)"),
     K32("mem.warp_size", warp_size, 1, MEM_MAX_LANES, "lanes per warp instruction"),
     K32("mem.dup_window", dup_window, 1, 100000000, "cycles W: an MSHR allocation is a duplicate if another SM allocated the same line within W cycles"),
+    K32("clock.core_mhz", clock_core_mhz, 0, 100000, "core clock, MHz; 0: one clock for the whole memory system (the cycles of every key are core cycles)"),
+    K32("clock.icnt_mhz", clock_icnt_mhz, 0, 100000, "interconnect clock, MHz (0: the core clock); icnt.* cycles are in it"),
+    K32("clock.l2_mhz", clock_l2_mhz, 0, 100000, "L2 clock, MHz (0: the core clock); l2.latency is in it"),
+    K32("clock.dram_mhz", clock_dram_mhz, 0, 100000, "DRAM command clock, MHz (0: the core clock); dram.t* and dram.bytes_per_cycle are in it"),
     K32("mem.sample_interval", sample_interval, 0, 100000000, "cycles per sample of the MSHR occupancy time series (0: off)"),
     K32("l1d.sets", l1d_sets, 1, 65536, "L1D sets per SM (power of two)"),
     K32("l1d.ways", l1d_ways, 1, 64, "L1D associativity"),
@@ -43,36 +48,39 @@ static const ck_key mem_keys[] = {
     K32("smem.bank_bytes", smem_bank_bytes, 4, 8, "bank width in bytes (power of two)"),
     K32("smem.latency", smem_latency, 1, 10000, "shared-memory access latency, cycles (without conflicts)"),
     K32("const.latency", const_latency, 1, 10000, "constant-cache hit latency, cycles"),
-    K32("icnt.latency", icnt_latency, 1, 10000, "interconnect traversal latency, cycles, each direction"),
-    K32("icnt.bytes_per_cycle", icnt_bytes_per_cycle, 1, 4096, "channel width: bytes per cycle per port and direction"),
+    K32("icnt.latency", icnt_latency, 1, 10000, "interconnect traversal latency, interconnect cycles, each direction"),
+    K32("icnt.bytes_per_cycle", icnt_bytes_per_cycle, 1, 4096, "channel width: bytes per interconnect cycle per port and direction"),
     K32("icnt.queue_entries", icnt_queue_entries, 1, 4096, "packets in each SM injection / ejection queue"),
     K32("icnt.header_bytes", icnt_header_bytes, 0, 256, "bytes of address/control per packet"),
+    K32("icnt.sms_per_cluster", icnt_sms_per_cluster, 1, MEM_MAX_SMS, "SMs per cluster: they share one interconnect node (its two ports) and its ejection queue"),
     K32("l2.partitions", l2_partitions, 1, 64, "memory partitions (L2 slice + DRAM channel each)"),
     K32("l2.sets", l2_sets, 1, 1048576, "L2 sets per slice (power of two)"),
     K32("l2.ways", l2_ways, 1, 64, "L2 associativity"),
     K32("l2.line_bytes", l2_line_bytes, 16, 4096, "L2 line size (power of two, >= l1d.line_bytes); also the partition interleave"),
-    K32("l2.latency", l2_latency, 1, 10000, "L2 lookup pipeline latency, cycles"),
+    K32("l2.latency", l2_latency, 1, 10000, "L2 lookup pipeline latency, L2 cycles (after the ROP delay line, if any)"),
     K32("l2.mshr_entries", l2_mshr_entries, 1, 4096, "L2 MSHR entries per slice"),
     K32("l2.mshr_max_merge", l2_mshr_max_merge, 1, 64, "maximum requests merged into one L2 MSHR entry"),
     K32("l2.queue_entries", l2_queue_entries, 1, 4096, "packets in each slice's input and output queue"),
+    K32("l2.rop_latency", l2_rop_latency, 0, 100000, "core cycles a request spends in the ROP delay line (unbounded) before the slice's input queue; 0: none"),
     K32("dram.banks", dram_banks, 1, 64, "banks per DRAM channel"),
     K32("dram.row_bytes", dram_row_bytes, 64, 1048576, "row (page) size per bank, bytes (power of two, >= l2.line_bytes)"),
     K32("dram.queue_entries", dram_queue_entries, 1, 4096, "FR-FCFS request queue per channel"),
-    K32("dram.bytes_per_cycle", dram_bytes_per_cycle, 1, 4096, "data-bus bandwidth per channel, bytes per core cycle"),
-    K32("dram.latency", dram_latency, 0, 10000, "fixed controller/pipeline latency added to every DRAM read, cycles"),
-    K32("dram.tCL", dram_tCL, 1, 1000, "CAS latency, cycles"),
-    K32("dram.tRP", dram_tRP, 1, 1000, "precharge time, cycles"),
-    K32("dram.tRC", dram_tRC, 1, 1000, "activate-to-activate, same bank, cycles"),
-    K32("dram.tRAS", dram_tRAS, 1, 1000, "activate-to-precharge, cycles"),
-    K32("dram.tRCD", dram_tRCD, 1, 1000, "activate-to-column, cycles"),
-    K32("dram.tRRD", dram_tRRD, 1, 1000, "activate-to-activate, different banks, cycles"),
-    K32("dram.tWR", dram_tWR, 1, 1000, "write recovery before precharge, cycles"),
-    K32("dram.tCDLR", dram_tCDLR, 1, 1000, "write-to-read delay in a bank, cycles"),
+    K32("dram.bytes_per_cycle", dram_bytes_per_cycle, 1, 4096, "data-bus bandwidth per channel, bytes per DRAM cycle"),
+    K32("dram.latency", dram_latency, 0, 10000, "fixed latency added to every DRAM read after its burst, core cycles"),
+    K32("dram.queue_latency", dram_queue_latency, 0, 100000, "core cycles a request spends in the delay line (unbounded, behind the L2's l2.queue_entries-deep DRAM queue) before the scheduler's queue; 0: none"),
+    K32("dram.tCL", dram_tCL, 1, 1000, "CAS latency, DRAM cycles"),
+    K32("dram.tRP", dram_tRP, 1, 1000, "precharge time, DRAM cycles"),
+    K32("dram.tRC", dram_tRC, 1, 1000, "activate-to-activate, same bank, DRAM cycles"),
+    K32("dram.tRAS", dram_tRAS, 1, 1000, "activate-to-precharge, DRAM cycles"),
+    K32("dram.tRCD", dram_tRCD, 1, 1000, "activate-to-column, DRAM cycles"),
+    K32("dram.tRRD", dram_tRRD, 1, 1000, "activate-to-activate, different banks, DRAM cycles"),
+    K32("dram.tWR", dram_tWR, 1, 1000, "write recovery before precharge, DRAM cycles"),
+    K32("dram.tCDLR", dram_tCDLR, 1, 1000, "write-to-read delay in a bank, DRAM cycles"),
 };
 #define NKEYS (sizeof mem_keys / sizeof mem_keys[0])
 
-const char *const mem_preset_names[] = { "kepler-k20x", "fermi-gtx480", "si-7970", "pascal-titanx",
-                                         "turing-rtx2080ti", NULL };
+const char *const mem_preset_names[] = { "kepler-k20x", "fermi-gtx480", "fermi-gtx480-v1", "si-7970",
+                                         "pascal-titanx", "turing-rtx2080ti", NULL };
 
 /* GDDR5 timing and controller of OAWS Table 1, shared by all presets (the
  * Gong thesis gives no DRAM timing; assumed the same for Kepler and SI). */
@@ -91,9 +99,13 @@ static void gddr5_oaws(mem_config *c)
     c->dram_row_bytes = 2048;    /* assumed: 2 KB GDDR5 page */
 }
 
-static void fermi_gtx480(mem_config *c)
+/* The first fermi-gtx480 (kept as fermi-gtx480-v1, and the base of the
+ * other presets until they get their own machines): one clock, the L2 and
+ * DRAM latencies folded into one round trip of Table 1's minimum. */
+static void fermi_gtx480_v1(mem_config *c)
 {
     memset(c, 0, sizeof *c);
+    c->icnt_sms_per_cluster = 1; /* every SM its own node */
     c->num_sms = 30;             /* 30 SMs (15 clusters of 2) [OAWS-T1] */
     c->warp_size = 32;           /* [OAWS-T1] */
     c->dup_window = 2000;        /* [G-61] */
@@ -138,9 +150,104 @@ static void fermi_gtx480(mem_config *c)
     c->dram_latency = 69;
 }
 
+/* The OAWS paper's machine (issue 36, ../shared/design/fidelity.md):
+ * GPGPU-Sim 3.2.1's GTX480 configuration with Table 1's overrides.
+ *   [G321]      GPGPU-Sim 3.2.1 (gpgpu-sim_distribution, commit "version
+ *               3.2.1", 63ced796), configs/GTX480/gpgpusim.config
+ *   [G321-src]  the same version's source: what an option does (file named)
+ *   [G321-icnt] configs/GTX480/config_fermi_islip.icnt
+ * Cycles: core keys in 700-MHz core cycles, icnt.* in 1400-MHz interconnect
+ * cycles, l2.latency in L2 cycles, dram.t* in 924-MHz DRAM command cycles;
+ * the two delay lines are core cycles as GPGPU-Sim counts them
+ * (gpu_sim_cycle). docs/memory-model.md works the unloaded latencies. */
+static void fermi_gtx480(mem_config *c)
+{
+    memset(c, 0, sizeof *c);
+    /* -gpgpu_clock_domains 700.0:1400.0:700.0:924.0 (core:icnt:l2:dram)
+     * [G321]; each domain steps on its own edges (gpu-sim.cc,
+     * next_clock_domain) [G321-src]. Table 1's "1400MHz, SIMD width 16" is
+     * the same SM: GPGPU-Sim runs its 32-wide units at half the clock. */
+    c->clock_core_mhz = 700;
+    c->clock_icnt_mhz = 1400;    /* also Table 1 "Interconnect ... 1400MHz" [OAWS-T1] */
+    c->clock_l2_mhz = 700;
+    c->clock_dram_mhz = 924;
+    c->num_sms = 30;             /* 30 SMs (15 clusters of 2) [OAWS-T1] */
+    c->icnt_sms_per_cluster = 2; /* [OAWS-T1]; a cluster is one icnt node
+                                    (shader.cc simt_core_cluster) [G321-src] */
+    c->warp_size = 32;           /* [OAWS-T1] */
+    c->dup_window = 2000;        /* [G-61] */
+    c->sample_interval = 1000;   /* assumed: resolution of the occupancy plot */
+    c->l1d_sets = 32;            /* 32 KB / 128 B / 8 ways [OAWS-T1] */
+    c->l1d_ways = 8;
+    c->l1d_line_bytes = 128;
+    c->l1d_sector_bytes = 128;   /* per-line transactions [OAWS-2] */
+    /* A hit releases its registers in the LD/ST unit's access cycle
+     * (shader.cc ldst_unit::cycle / process_memory_access_queue)
+     * [G321-src]: there is no hit latency option. What remains is the path
+     * from issue to the access that GPGPU-Sim has and this model does not
+     * yet: ID_OC_MEM register, a collector unit's register read, OC_EX_MEM,
+     * the unit's dispatch register = 4 core cycles (reading of shader.cc;
+     * replaced when the operand collector is modelled). */
+    c->l1d_latency = 4;
+    c->l1d_index = MEM_INDEX_FERMI;   /* "pseudo-random hashing" [OAWS-T1] */
+    c->l1d_alloc = MEM_ALLOC_ON_FILL; /* [OAWS-2] §5.1 */
+    c->l1d_mshr_entries = 32;    /* [OAWS-2]; -gpgpu_cache:dl1 ...,A:32:8,8 [G321] */
+    c->l1d_mshr_max_merge = 8;   /* A:32:8 [G321] */
+    c->smem_banks = 32;          /* -gpgpu_shmem_num_banks 32 [G321] */
+    c->smem_bank_bytes = 4;
+    /* the issue path (4, as l1d_latency) + the LD/ST unit's 3 pipeline
+     * registers a shared access walks (shader.cc: pipelined_simd_unit depth
+     * 3, m_pipeline_reg[2] -> [0] -> writeback) [G321-src] */
+    c->smem_latency = 7;
+    c->const_latency = 4;        /* a constant-cache hit: as an L1D hit [G321-src] */
+    /* flit 32 B [G321-icnt], Table 1 "32B channel width" [OAWS-T1]; a read
+     * request is 8 B of control, a reply 8 + data (shader.h
+     * READ_PACKET_SIZE / WRITE_PACKET_SIZE 8) [G321-src] */
+    c->icnt_bytes_per_cycle = 32;
+    c->icnt_header_bytes = 8;
+    /* one-stage butterfly (fly, n = 1) with routing, VC-allocation and
+     * credit delays 0 [G321-icnt]: a flit crosses the input channel and the
+     * output channel, one interconnect cycle each (assumed: booksim's
+     * default channel latency 1) */
+    c->icnt_latency = 2;
+    /* the L1's miss queue (dl1 ...,8 = 8 entries) [G321] and the cluster's
+     * ejection buffer (-gpgpu_n_cluster_ejection_buffer_size, default 8)
+     * [G321-src gpu-sim.cc] */
+    c->icnt_queue_entries = 8;
+    c->l2_partitions = 6;        /* 6 memory partitions [OAWS-T1] -gpgpu_n_mem 6 [G321] */
+    c->l2_sets = 64;             /* -gpgpu_cache:dl2 64:128:16 [G321] = 768 KB / 6 [OAWS-T1] */
+    c->l2_ways = 16;
+    c->l2_line_bytes = 128;
+    /* -rop_latency 120 [G321], "Min. L2 Latency 120 cycles (compute core
+     * clock)" [OAWS-T1]: a request waits rop_latency core cycles in an
+     * unbounded queue, entering only while the bounded icnt->L2 queue has
+     * room, then the slice takes it on its next cycle (l2cache.cc
+     * memory_partition_unit::push, cache_cycle) [G321-src] */
+    c->l2_rop_latency = 120;
+    c->l2_latency = 1;
+    c->l2_mshr_entries = 32;     /* dl2 ...,A:32:4,4 [G321] */
+    c->l2_mshr_max_merge = 4;
+    c->l2_queue_entries = 8;     /* -gpgpu_dram_partition_queues 8:8:8:8 (default) [G321-src] */
+    gddr5_oaws(c);               /* Table 1's GDDR5 timing and FR-FCFS queue 32 */
+    /* -gpgpu_mem_addr_mapping ...0000RRRR.RRRRRRRR.BBBBCCCC.CCSSSSSS: 12
+     * column+byte bits under the bank bits = 4 KB rows [G321] */
+    c->dram_row_bytes = 4096;
+    /* -gpgpu_dram_buswidth 4 x -gpgpu_n_mem_per_ctrlr 2 x burst length 8 =
+     * 64 B per column command, which holds the bus for BL / 4 (QDR) = 2
+     * command cycles (dram.cc) [G321], [G321-src]: 32 B per DRAM cycle;
+     * x 6 channels x 924 MHz = 177.4 GB/s, the GTX 480's bandwidth */
+    c->dram_bytes_per_cycle = 32;
+    c->dram_latency = 0;         /* no latency after the burst */
+    /* -dram_latency 100 [G321], "Global Memory ... min latency: 100 cycles"
+     * [OAWS-T1]: core cycles in an unbounded queue between the L2's DRAM
+     * queue and the scheduler, entered while the scheduler's queue has room
+     * (l2cache.cc memory_partition_unit::dram_cycle) [G321-src] */
+    c->dram_queue_latency = 100;
+}
+
 static void kepler_k20x(mem_config *c)
 {
-    fermi_gtx480(c);             /* same interconnect/L2/DRAM structure (assumed) */
+    fermi_gtx480_v1(c);            /* same interconnect/L2/DRAM structure (assumed) */
     c->num_sms = 14;             /* [G-T41] */
     c->l1d_sets = 32;            /* 16 KB / 128 B / 4 ways [G-T41], [G-T63] */
     c->l1d_ways = 4;
@@ -158,7 +265,7 @@ static void kepler_k20x(mem_config *c)
 
 static void si_7970(mem_config *c)
 {
-    fermi_gtx480(c);
+    fermi_gtx480_v1(c);
     c->num_sms = 32;             /* 32 compute units [G-T52] */
     c->warp_size = 64;           /* wavefront of 64 work-items (4 x 16 lanes) [G-T52] */
     c->l1d_sets = 64;            /* 16 KB, 64 sets, 4 way, 64 B [G-T52] */
@@ -201,7 +308,7 @@ static void si_7970(mem_config *c)
  * DRAM timing is the GDDR5 set of the other presets (ASSUMED). */
 static void pascal_titanx(mem_config *c)
 {
-    fermi_gtx480(c);             /* structure; every number below replaces it */
+    fermi_gtx480_v1(c);          /* structure; every number below replaces it */
     c->num_sms = 28;             /* [TXP] */
     c->l1d_sets = 64;            /* 48 KB / 128 B / 6 ways [GP104] */
     c->l1d_ways = 6;
@@ -247,6 +354,8 @@ int mem_config_preset(mem_config *cfg, const char *name, char *err, size_t errle
 {
     if (strcmp(name, "fermi-gtx480") == 0)
         fermi_gtx480(cfg);
+    else if (strcmp(name, "fermi-gtx480-v1") == 0)
+        fermi_gtx480_v1(cfg);
     else if (strcmp(name, "kepler-k20x") == 0)
         kepler_k20x(cfg);
     else if (strcmp(name, "si-7970") == 0)
@@ -257,8 +366,40 @@ int mem_config_preset(mem_config *cfg, const char *name, char *err, size_t errle
         turing_rtx2080ti(cfg);
     else
         return smc_fail(err, errlen, "unknown memory preset '%s' (kepler-k20x, "
-                    "fermi-gtx480, si-7970, pascal-titanx, turing-rtx2080ti)", name);
+                    "fermi-gtx480, fermi-gtx480-v1, si-7970, pascal-titanx, turing-rtx2080ti)", name);
     return 0;
+}
+
+uint32_t mem_clock_mhz(const mem_config *c, unsigned domain)
+{
+    uint32_t f[4] = { c->clock_core_mhz, c->clock_icnt_mhz, c->clock_l2_mhz, c->clock_dram_mhz };
+    if (domain > MEM_CLK_DRAM)
+        return 0;
+    return f[domain] ? f[domain] : c->clock_core_mhz;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+uint32_t mem_clock_base_mhz(const mem_config *c)
+{
+    if (!c->clock_core_mhz)
+        return 1;
+    uint64_t l = 1;
+    for (unsigned d = MEM_CLK_CORE; d <= MEM_CLK_DRAM; d++) {
+        uint64_t f = mem_clock_mhz(c, d);
+        l = l / gcd64(l, f) * f;
+        if (l > MEM_CLOCK_BASE_MAX)
+            return 0;
+    }
+    return (uint32_t)l;
 }
 
 static int is_pow2(uint32_t v) { return v && !(v & (v - 1)); }
@@ -296,6 +437,14 @@ int mem_config_check(const mem_config *c, char *err, size_t errlen)
     if (c->l2_line_bytes < c->l1d_line_bytes)
         return smc_fail(err, errlen, "key 'l2.line_bytes': %u is smaller than "
                     "l1d.line_bytes %u", c->l2_line_bytes, c->l1d_line_bytes);
+    if (!c->clock_core_mhz && (c->clock_icnt_mhz || c->clock_l2_mhz || c->clock_dram_mhz))
+        return smc_fail(err, errlen, "key 'clock.core_mhz': 0 (one clock) while clock.icnt_mhz, "
+                    "clock.l2_mhz or clock.dram_mhz is set; give the core clock too");
+    if (c->clock_core_mhz && mem_clock_base_mhz(c) == 0)
+        return smc_fail(err, errlen, "key 'clock.dram_mhz': the clocks %u:%u:%u:%u MHz have a "
+                    "least common multiple above %u MHz (the model's time base); round one "
+                    "of them", c->clock_core_mhz, mem_clock_mhz(c, 1), mem_clock_mhz(c, 2),
+                    mem_clock_mhz(c, 3), MEM_CLOCK_BASE_MAX);
     if (c->dram_row_bytes < c->l2_line_bytes)
         return smc_fail(err, errlen, "key 'dram.row_bytes': %u is smaller than "
                     "l2.line_bytes %u", c->dram_row_bytes, c->l2_line_bytes);

@@ -12,8 +12,9 @@
 
 /* ---- DRAM channel ------------------------------------------------------ */
 
-void mem_dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_write,
-                      uint32_t mshr)
+/* Into the scheduler's queue (the caller checked for room). */
+static void dram_queue_push(mem_system *m, part_state *p, uint64_t lline, int is_write,
+                            uint32_t mshr)
 {
     const mem_config *c = &m->cfg;
     dram_req *r = &p->queue[p->qn++];
@@ -30,71 +31,81 @@ void mem_dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_write
      * mem_dram_cycle recomputes it): no start is possible before it */
     if (p->banks[r->bank].ready < p->sched_wait)
         p->sched_wait = p->banks[r->bank].ready;
-    m->live++;
 }
 
-/* Timing of a request started now on its bank (see docs/memory-model.md). */
+void mem_dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_write,
+                      uint32_t mshr)
+{
+    m->live++;
+    if (m->cfg.dram_queue_latency) {
+        /* the L2's DRAM queue; mem_dram_cycle moves it along */
+        dram_fifo *f = &p->l2d;
+        uint32_t k = f->head + f->n++;
+        f->buf[k >= f->cap ? k - f->cap : k] = (dram_pending){ lline, 0, mshr, (uint8_t)is_write };
+        return;
+    }
+    dram_queue_push(m, p, lline, is_write, mshr);
+}
+
+/* Timing of a request started at t on its bank (see docs/memory-model.md):
+ * every timing key counts DRAM cycles (m->per[MEM_CLK_DRAM] instants each),
+ * dram.latency core cycles. */
 static void dram_start(mem_system *m, part_state *p, dram_req *r)
 {
     const mem_config *c = &m->cfg;
+    const uint64_t P = m->per[MEM_CLK_DRAM];
     dram_bank *b = &p->banks[r->bank];
     uint64_t col;
     if (b->open_row == r->row) {
-        col = m->now;
+        col = m->t;
         m->st.dram_row_hits++;
     } else {
-        uint64_t act = m->now;
+        uint64_t act = m->t;
         if (b->open_row != DRAM_ROW_CLOSED)
-            act = max64(m->now, b->pre_ok) + c->dram_tRP;
+            act = max64(m->t, b->pre_ok) + c->dram_tRP * P;
         if (b->activated)
-            act = max64(act, b->act + c->dram_tRC);
+            act = max64(act, b->act + c->dram_tRC * P);
         if (p->any_act)
-            act = max64(act, p->last_act + c->dram_tRRD);
+            act = max64(act, p->last_act + c->dram_tRRD * P);
         b->open_row = r->row;
         b->act = act;
         b->activated = 1;
-        b->pre_ok = act + c->dram_tRAS;
+        b->pre_ok = act + c->dram_tRAS * P;
         p->last_act = act;
         p->any_act = 1;
-        col = act + c->dram_tRCD;
+        col = act + c->dram_tRCD * P;
     }
     if (!r->is_write)
-        col = max64(col, b->wr_end + c->dram_tCDLR);
+        col = max64(col, b->wr_end + c->dram_tCDLR * P);
     uint32_t burst = m->dram_burst;
-    uint64_t data = max64(col + c->dram_tCL, p->bus_free);
-    uint64_t end = data + burst;
+    uint64_t data = max64(col + c->dram_tCL * P, p->bus_free);
+    uint64_t end = data + burst * P;
     p->bus_free = end;
-    b->ready = end - c->dram_tCL;
+    b->ready = end - c->dram_tCL * P;
     if (r->is_write) {
         b->wr_end = end;
-        b->pre_ok = max64(b->pre_ok, end + c->dram_tWR);
+        b->pre_ok = max64(b->pre_ok, end + c->dram_tWR * P);
         r->done = end;
         m->st.dram_writes++;
     } else {
-        r->done = end + c->dram_latency;
+        r->done = end + (uint64_t)c->dram_latency * m->per[MEM_CLK_CORE];
         m->st.dram_reads++;
     }
     m->st.dram_bytes += c->l2_line_bytes;
     m->st.dram_busy_cycles += burst;
 }
 
-void mem_dram_cycle(mem_system *m, part_state *p)
+/* The FR-FCFS scheduler: at most one start. */
+static void dram_schedule(mem_system *m, part_state *p)
 {
-    /* finished writes disappear (a finished read waits in rd_* until the
-     * L2 slice takes its fill) */
-    while (p->wr_n && p->wr_done[p->wr_head] <= m->now) {
-        p->wr_head = p->wr_head + 1 == p->fcap ? 0 : p->wr_head + 1;
-        p->wr_n--;
-        m->live--;
-    }
-    if (!p->qn || p->rd_n + p->wr_n >= p->fcap || p->sched_wait > m->now)
+    if (!p->qn || p->rd_n + p->wr_n >= p->fcap || p->sched_wait > m->t)
         return;
     /* FR-FCFS: the oldest row hit on a ready bank, else the oldest request
      * on a ready bank. The queue is kept in arrival order. */
     int pick = -1;
     for (uint32_t i = 0; i < p->qn; i++) {
         dram_bank *b = &p->banks[p->queue[i].bank];
-        if (b->ready > m->now)
+        if (b->ready > m->t)
             continue;
         if (b->open_row == p->queue[i].row) {
             pick = (int)i;
@@ -135,5 +146,39 @@ void mem_dram_cycle(mem_system *m, part_state *p)
         k = k >= p->fcap ? k - p->fcap : k;
         p->rd_done[k] = r.done;
         p->rd_mshr[k] = r.mshr;
+    }
+}
+
+void mem_dram_cycle(mem_system *m, part_state *p)
+{
+    const mem_config *c = &m->cfg;
+    /* finished writes disappear (a finished read waits in rd_* until the
+     * L2 slice takes its fill) */
+    while (p->wr_n && p->wr_done[p->wr_head] <= m->t) {
+        p->wr_head = p->wr_head + 1 == p->fcap ? 0 : p->wr_head + 1;
+        p->wr_n--;
+        m->live--;
+    }
+    dram_schedule(m, p);
+    if (!c->dram_queue_latency)
+        return;
+    /* GPGPU-Sim 3.2.1's dram_cycle after the scheduler: while the
+     * scheduler's queue has room, one request from the L2's DRAM queue
+     * enters the delay line, and the line's front, when due, enters the
+     * queue */
+    if (p->l2d.n && p->qn < c->dram_queue_entries && p->dly.n < p->dly.cap) {
+        dram_pending e = p->l2d.buf[p->l2d.head];
+        p->l2d.head = p->l2d.head + 1 == p->l2d.cap ? 0 : p->l2d.head + 1;
+        p->l2d.n--;
+        e.ready = m->t + (uint64_t)c->dram_queue_latency * m->per[MEM_CLK_CORE];
+        uint32_t k = p->dly.head + p->dly.n++;
+        p->dly.buf[k >= p->dly.cap ? k - p->dly.cap : k] = e;
+    }
+    if (p->dly.n && p->dly.buf[p->dly.head].ready <= m->t &&
+        p->qn < c->dram_queue_entries) {
+        dram_pending e = p->dly.buf[p->dly.head];
+        p->dly.head = p->dly.head + 1 == p->dly.cap ? 0 : p->dly.head + 1;
+        p->dly.n--;
+        dram_queue_push(m, p, e.line, e.is_write, e.mshr);
     }
 }

@@ -3,7 +3,10 @@
  * ejection queues and the L2 slices' input and output queues, with
  * serialisation by icnt.bytes_per_cycle, icnt.latency, round-robin
  * arbitration rotating every cycle and backpressure (a packet moves only
- * when the receiving queue has room).
+ * when the receiving queue has room). It steps on the interconnect clock's
+ * edges (m->t); the SMs of a cluster share one node: its two ports and its
+ * ejection capacity. In front of each slice, the ROP delay line when
+ * l2.rop_latency is set.
  */
 #include "mem_internal.h"
 
@@ -21,9 +24,9 @@ static uint32_t ser_cycles(const mem_system *m, uint32_t payload)
 static uint64_t icnt_send(mem_system *m, uint32_t payload, uint64_t *src_free,
                           uint64_t *dst_free)
 {
-    uint32_t ser = ser_cycles(m, payload);
-    *src_free = *dst_free = m->now + ser;
-    return m->now + m->cfg.icnt_latency + ser - 1;
+    uint32_t ser = ser_cycles(m, payload), p = m->per[MEM_CLK_ICNT];
+    *src_free = *dst_free = m->t + (uint64_t)ser * p;
+    return m->t + (uint64_t)(m->cfg.icnt_latency + ser - 1) * p;
 }
 
 void mem_icnt_cycle(mem_system *m)
@@ -33,12 +36,12 @@ void mem_icnt_cycle(mem_system *m)
     /* L2 -> SM: responses; round-robin from rr_down over the partitions
      * whose port is free and whose front response is ready (out_try <= now:
      * out_ready, plus the wheel's partitions due now) */
-    uint32_t slot = (uint32_t)(m->now & PW_MASK);
+    uint32_t slot = (uint32_t)(m->t & PW_MASK);
     uint64_t keep = 0;
     for (uint64_t bits = m->owheel[slot]; bits; bits &= bits - 1) {
         uint32_t pi = (uint32_t)__builtin_ctzll(bits);
         uint64_t t = m->part[pi].out_try;
-        if (t <= m->now)
+        if (t <= m->t)
             m->out_ready |= 1ull << pi;
         else if (t != UINT64_MAX && (t & PW_MASK) == slot)
             keep |= 1ull << pi;             /* PW_SLOTS or more cycles ahead */
@@ -53,16 +56,19 @@ void mem_icnt_cycle(mem_system *m)
             part_state *p = &m->part[pi];
             packet *pk = ring_front(&p->out);
             sm_state *s = &m->sm[pk->sm];
-            if (s->in_port_free > m->now || ring_full(&s->in))
+            uint32_t si = pk->sm, cl = cluster_of(m, si), bytes = pk->bytes;
+            if (m->cl_in_free[cl] > m->t || m->cl_in_count[cl] == c->icnt_queue_entries)
                 continue;
-            uint32_t si = pk->sm, bytes = pk->bytes;
-            uint64_t ready = icnt_send(m, bytes, &p->out_port_free, &s->in_port_free);
+            /* the SM takes it in the first core cycle at or after arrival */
+            uint64_t ready = core_ceil(m, icnt_send(m, bytes, &p->out_port_free,
+                                                    &m->cl_in_free[cl]));
             pk->ready = ready;       /* moved in place, then popped */
+            m->cl_in_count[cl]++;
             ring_push(&s->in, pk);
             ring_pop(&p->out);
             p->out_try = p->out.count ? max64(p->out_port_free, ring_front(&p->out)->ready)
                                       : UINT64_MAX;
-            m->out_ready &= ~(1ull << pi);  /* out_try > now: the port is busy */
+            m->out_ready &= ~(1ull << pi);  /* out_try > t: the port is busy */
             out_schedule(m, p);
             if (s->in.count == 1)
                 wheel_add(m, si, ready);
@@ -90,21 +96,33 @@ void mem_icnt_cycle(mem_system *m)
             bits &= bits - 1;
             sm_state *s = &m->sm[si];
             packet *pk = ring_front(&s->out);
-            if (s->out_port_free > m->now || pk->ready > m->now)
+            uint64_t *out_free = &m->cl_out_free[cluster_of(m, si)];
+            if (*out_free > m->t || pk->ready > m->t)
                 continue;
             part_state *p = &m->part[partition_of(m, pk->addr)];
-            if (p->in_port_free > m->now || ring_full(&p->in))
+            /* with a ROP delay line, the packet enters it only while the
+             * slice's input queue has room (GPGPU-Sim 3.2.1 l2cache.cc) */
+            if (p->in_port_free > m->t || ring_full(&p->in) ||
+                (c->l2_rop_latency && ring_full(&p->rop)))
                 continue;
             /* a read request carries only its header */
             uint32_t payload = pk->kind == PK_READ ? 0 : pk->bytes;
-            /* it reaches the slice and spends l2.latency in its pipeline */
-            uint64_t ready = icnt_send(m, payload, &s->out_port_free, &p->in_port_free) +
-                             c->l2_latency;
-            pk->ready = ready;
-            ring_push(&p->in, pk);
-            if (ready < p->wake) {
-                p->wake = ready;            /* > now */
-                m->pwheel[ready & PW_MASK] |= 1ull << (p - m->part);
+            uint64_t ready = icnt_send(m, payload, out_free, &p->in_port_free), due;
+            if (c->l2_rop_latency) {
+                /* it waits l2.rop_latency core cycles, then joins the
+                 * input queue at an L2 edge (mem_l2.c) */
+                pk->ready = ready + (uint64_t)c->l2_rop_latency * m->per[MEM_CLK_CORE];
+                ring_push(&p->rop, pk);
+                due = p->rop.count == 1 ? grid_up(pk->ready, m->per[MEM_CLK_L2]) : UINT64_MAX;
+            } else {
+                /* it reaches the slice and spends l2.latency in its pipeline */
+                pk->ready = ready + (uint64_t)c->l2_latency * m->per[MEM_CLK_L2];
+                ring_push(&p->in, pk);
+                due = grid_up(pk->ready, m->per[MEM_CLK_L2]);
+            }
+            if (due < p->wake) {
+                p->wake = due;              /* > t */
+                m->pwheel[due & PW_MASK] |= 1ull << (p - m->part);
             }
             ring_pop(&s->out);
             if (!s->out.count)

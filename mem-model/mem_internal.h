@@ -44,6 +44,7 @@ static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 /* log2 of a power of two (sizes are checked to be powers of two) */
 static inline uint32_t lg(uint32_t pow2) { return (uint32_t)__builtin_ctz(pow2); }
 static inline uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+static inline uint64_t ceil_div64(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 /* Division and remainder by a divisor fixed at creation (partitions, DRAM
  * banks: often not powers of two) without a divide instruction on the hot
@@ -281,8 +282,24 @@ typedef struct dram_bank {
     uint8_t  activated;
 } dram_bank;
 
+/* A request on its way from the L2 slice to the DRAM scheduler's queue
+ * (dram.queue_latency > 0): the L2's bounded DRAM queue, then the delay
+ * line. */
+typedef struct dram_pending {
+    uint64_t line;
+    uint64_t ready;      /* delay line: the first instant it may leave */
+    uint32_t mshr;
+    uint8_t  is_write;
+} dram_pending;
+
+typedef struct dram_fifo {
+    dram_pending *buf;
+    uint32_t cap, head, n;
+} dram_fifo;
+
 typedef struct part_state {
     /* L2 slice */
+    ring     rop;        /* the ROP delay line (l2.rop_latency > 0) */
     ring     in, out;
     uint64_t in_port_free, out_port_free;
     uint64_t out_try;    /* the output queue's front may move at this cycle
@@ -319,6 +336,8 @@ typedef struct part_state {
     uint64_t *wr_done;   /* writes, until their burst ends */
     uint32_t wr_head, wr_n;
     uint32_t fcap;       /* capacity of each FIFO; rd_n + wr_n <= fcap */
+    dram_fifo l2d, dly;  /* dram.queue_latency > 0: the L2's DRAM queue
+                            (l2.queue_entries) and the delay line */
     dram_bank *banks;
     uint64_t bus_free;
     uint64_t last_act;
@@ -353,8 +372,33 @@ typedef struct dup_table {
     uint64_t *filter;    /* DUP_FILTER_BITS bits */
 } dup_table;
 
+/* Domains stepping at an instant (mem_system.tick_mask) */
+enum { TICK_CORE = 1, TICK_ICNT = 2, TICK_L2 = 4, TICK_DRAM = 8 };
+
 struct mem_system {
     mem_config cfg;
+    /* Clock domains (docs/memory-model.md, "Clock domains"). `now` counts
+     * core cycles; `t` is the instant being simulated in the time base,
+     * where domain d steps at the multiples of per[d] (all 1 with one clock:
+     * t == now). The SMs (L1D, LD/ST unit, completions) live in core cycles;
+     * the interconnect, the L2 slices and the DRAM channels stamp and
+     * compare instants of the time base. The instants of one core cycle
+     * repeat every tick_cycles core cycles: core cycle j's are
+     * tick_off[tick_start[j] .. tick_start[j + 1]) (offsets from its
+     * start) with the domains tick_mask[] stepping at each. */
+    uint32_t   per[4];
+    int        multi_clock;
+    uint64_t   t;
+    uint32_t   tick_cycles;
+    uint32_t  *tick_start, *tick_off;
+    uint8_t   *tick_mask;
+    uint8_t    tick_now;       /* the domains stepping at t */
+    /* SM clusters: SM si is in cluster si / cluster_sms; a cluster's SMs
+     * share the interconnect node's two ports and its ejection capacity
+     * (icnt.queue_entries packets in their ejection queues together) */
+    uint32_t   cluster_sms;
+    uint64_t  *cl_out_free, *cl_in_free;
+    uint32_t  *cl_in_count;
     uint32_t   vta_entries, vta_ways, vta_warps;   /* CCWS VTA (0: off) */
     uint32_t   reexec_entries; /* MASCAR re-execution queue per SM (0: off) */
     uint64_t   now;
@@ -406,6 +450,31 @@ struct mem_system {
     uint64_t   series_last_sum;
     uint32_t   series_countdown;
 };
+
+/* ---- clock domains and clusters (everywhere) ---- */
+
+/* The first instant >= x at which a domain of period p steps. */
+static inline uint64_t grid_up(uint64_t x, uint32_t p)
+{
+    return p == 1 ? x : (x + p - 1) / p * p;
+}
+
+/* The core cycle whose instants hold instant x (the cycle whose mem_cycle
+ * simulates it), and the first core cycle that starts at or after x. */
+static inline uint64_t core_of(const mem_system *m, uint64_t x)
+{
+    return m->per[MEM_CLK_CORE] == 1 ? x : x / m->per[MEM_CLK_CORE];
+}
+static inline uint64_t core_ceil(const mem_system *m, uint64_t x)
+{
+    uint32_t p = m->per[MEM_CLK_CORE];
+    return p == 1 ? x : (x + p - 1) / p;
+}
+
+static inline uint32_t cluster_of(const mem_system *m, uint32_t si)
+{
+    return m->cluster_sms == 1 ? si : si / m->cluster_sms;
+}
 
 /* ==== between the files =================================================== */
 
@@ -472,17 +541,20 @@ void mem_sms_cycle(mem_system *m);
  * mascar_replay. */
 static inline void sm_wake(mem_system *m, sm_state *s, uint32_t si)
 {
+    /* the cycle of the SM's next visit: this one, or the next when the
+     * interconnect wakes it at an instant after this cycle's SM step */
+    uint64_t now = core_ceil(m, m->t);
     if (s->rq_blocked) {
         /* cycles rq_since+1 .. now-1: the head could not be sent */
-        if (m->now > s->rq_since + 1)
-            m->st.mascar_replay += m->now - s->rq_since - 1;
+        if (now > s->rq_since + 1)
+            m->st.mascar_replay += now - s->rq_since - 1;
         s->rq_blocked = 0;
         bs_set(&m->sm_active, si);
     }
     if (!s->blocked)
         return;
     /* cycles blocked_since+1 .. now-1 were replays that were skipped */
-    uint64_t skipped = m->now - s->blocked_since - 1;
+    uint64_t skipped = now - s->blocked_since - 1;
     if (s->blocked_kind) {
         m->st.stall_icnt += skipped;
         s->cur_replay_icnt += skipped;
@@ -526,7 +598,9 @@ void mem_parts_cycle(mem_system *m);
 static inline void out_schedule(mem_system *m, part_state *p)
 {
     uint64_t bit = 1ull << (p - m->part);
-    if (p->out_try <= m->now)
+    if (p->out_try != UINT64_MAX)      /* the interconnect moves it on its edges */
+        p->out_try = grid_up(p->out_try, m->per[MEM_CLK_ICNT]);
+    if (p->out_try <= m->t)
         m->out_ready |= bit;
     else if (p->out_try != UINT64_MAX)
         m->owheel[p->out_try & PW_MASK] |= bit;
@@ -536,6 +610,8 @@ static inline void out_schedule(mem_system *m, part_state *p)
 
 static inline int dram_queue_room(const mem_system *m, const part_state *p)
 {
+    if (m->cfg.dram_queue_latency)       /* the L2's DRAM queue */
+        return p->l2d.n < m->cfg.l2_queue_entries;
     return p->qn < m->cfg.dram_queue_entries;
 }
 

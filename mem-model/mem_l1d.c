@@ -135,7 +135,9 @@ static void l1_fill(mem_system *m, sm_state *s, uint64_t block, uint32_t entry)
 static void inject(mem_system *m, sm_state *s, uint32_t si, uint64_t addr,
                    uint32_t bytes, int kind, uint32_t inst)
 {
-    packet pk = { addr, m->now + 1, si, inst, bytes, (uint8_t)kind };
+    /* it may leave from the next core cycle's start (an instant: the
+     * interconnect compares instants) */
+    packet pk = { addr, (m->now + 1) * m->per[MEM_CLK_CORE], si, inst, bytes, (uint8_t)kind };
     ring_push(&s->out, &pk);
     bs_set(&m->sm_out_busy, si);
     m->live++;
@@ -444,6 +446,7 @@ static void sm_cycle(mem_system *m, sm_state *s, uint32_t si)
         else
             l1_fill(m, s, pk->addr, pk->inst);
         ring_pop(&s->in);
+        m->cl_in_count[cluster_of(m, si)]--;
         m->live--;
         sm_wake(m, s, si);
     }

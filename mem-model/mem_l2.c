@@ -132,11 +132,13 @@ static void l2_respond(mem_system *m, part_state *p, packet *req, uint64_t ready
     }
 }
 
+static void l2_request(mem_system *m, part_state *p);
+
 static void l2_cycle(mem_system *m, part_state *p)
 {
     const mem_config *c = &m->cfg;
     /* 1. one DRAM fill */
-    if (p->rd_n && p->rd_done[p->rd_head] <= m->now) {
+    if (p->rd_n && p->rd_done[p->rd_head] <= m->t) {
         uint32_t e = p->rd_mshr[p->rd_head];
         l2_mshr *ms = &p->mshr[e];
         uint64_t lline = ms->line;
@@ -153,7 +155,7 @@ static void l2_cycle(mem_system *m, part_state *p)
                     packet *tp = &p->targets[e * c->l2_mshr_max_merge + t];
                     if (tp->kind == PK_ATOMIC)
                         *l |= L2_DIRTY;
-                    l2_respond(m, p, tp, m->now);
+                    l2_respond(m, p, tp, m->t);
                 }
                 ms->used = 0;
                 mi_release(&p->mshr_ix, lline, e);
@@ -165,7 +167,24 @@ static void l2_cycle(mem_system *m, part_state *p)
         }
     }
     /* 2. one request */
-    if (!p->in.count || ring_front(&p->in)->ready > m->now)
+    l2_request(m, p);
+    /* 3. the ROP delay line's front joins the input queue (GPGPU-Sim
+     * 3.2.1's cache_cycle does this last) and is handled l2.latency L2
+     * cycles later */
+    if (p->rop.count && ring_front(&p->rop)->ready <= m->t &&
+        p->in.count < m->cfg.l2_queue_entries) {
+        packet *pk = ring_front(&p->rop);
+        pk->ready = m->t + (uint64_t)m->cfg.l2_latency * m->per[MEM_CLK_L2];
+        ring_push(&p->in, pk);
+        ring_pop(&p->rop);
+    }
+}
+
+/* Step 2 of l2_cycle: the input queue's front request, if due. */
+static void l2_request(mem_system *m, part_state *p)
+{
+    const mem_config *c = &m->cfg;
+    if (!p->in.count || ring_front(&p->in)->ready > m->t)
         return;
     packet *q = ring_front(&p->in);
     uint64_t lline = local_line(m, q->addr);
@@ -198,7 +217,7 @@ static void l2_cycle(mem_system *m, part_state *p)
         if (q->kind == PK_ATOMIC)
             *l |= L2_DIRTY;
         m->st.l2_hit[k]++;
-        l2_respond(m, p, q, m->now);
+        l2_respond(m, p, q, m->t);
         ring_pop(&p->in);
         return;
     }
@@ -227,54 +246,76 @@ static void l2_cycle(mem_system *m, part_state *p)
 
 /* ---- visiting the partitions --------------------------------------------- */
 
-/* The first cycle at which mem_cycle must look at partition p again: the
- * earliest of the DRAM scheduler's wait, the next write or read to finish
- * and the slice input's front. Only a packet arriving from the interconnect
+/* The first instant after t at which mem_cycle must look at partition p
+ * again: the DRAM channel's next due work (the scheduler's wait, the next
+ * write to finish, a request to move along the delay line) on a DRAM edge,
+ * the slice's (the next read to fill, the input queue's front, the ROP
+ * line's front) on an L2 edge; work already due (a stalled stage) retries
+ * at the domain's next edge. Only a packet arriving from the interconnect
  * can make it earlier, and mem_icnt_cycle lowers it then. */
-static uint64_t part_wake(const part_state *p)
+static uint64_t part_wake(const mem_system *m, const part_state *p)
 {
-    uint64_t w = UINT64_MAX;
+    const mem_config *c = &m->cfg;
+    uint64_t d = UINT64_MAX, l = UINT64_MAX;
     if (p->qn)
-        w = p->sched_wait;
-    if (p->wr_n && p->wr_done[p->wr_head] < w)
-        w = p->wr_done[p->wr_head];
-    if (p->rd_n && p->rd_done[p->rd_head] < w)
-        w = p->rd_done[p->rd_head];
-    if (p->in.count && p->in.buf[p->in.head].ready < w)
-        w = p->in.buf[p->in.head].ready;
-    return w;
+        d = p->sched_wait;
+    if (p->wr_n && p->wr_done[p->wr_head] < d)
+        d = p->wr_done[p->wr_head];
+    if (p->qn < c->dram_queue_entries) {
+        if (p->l2d.n)
+            d = m->t;
+        if (p->dly.n && p->dly.buf[p->dly.head].ready < d)
+            d = p->dly.buf[p->dly.head].ready;
+    }
+    if (p->rd_n)
+        l = p->rd_done[p->rd_head];
+    if (p->in.count && p->in.buf[p->in.head].ready < l)
+        l = p->in.buf[p->in.head].ready;
+    if (p->rop.count && p->in.count < c->l2_queue_entries &&
+        p->rop.buf[p->rop.head].ready < l)
+        l = p->rop.buf[p->rop.head].ready;
+    if (d != UINT64_MAX)
+        d = grid_up(max64(d, m->t + 1), m->per[MEM_CLK_DRAM]);
+    if (l != UINT64_MAX)
+        l = grid_up(max64(l, m->t + 1), m->per[MEM_CLK_L2]);
+    return d < l ? d : l;
 }
 
-/* Steps 1 and 2 of mem_cycle: the partitions due this cycle, each its DRAM
- * channel, then its L2 slice. */
+/* Steps 1 and 2 of an instant: the partitions due, each its DRAM channel
+ * (on a DRAM edge), then its L2 slice (on an L2 edge). */
 void mem_parts_cycle(mem_system *m)
 {
-    /* the partitions due this cycle (wake <= now), in ascending order; a
-     * visit changes only its own partition */
-    uint32_t slot = (uint32_t)(m->now & PW_MASK);
+    const mem_config *c = &m->cfg;
+    int dram_edge = m->tick_now & TICK_DRAM, l2_edge = m->tick_now & TICK_L2;
+    /* the partitions due at t (wake <= t), in ascending order; a visit
+     * changes only its own partition */
+    uint32_t slot = (uint32_t)(m->t & PW_MASK);
     uint64_t keep = 0;
     for (uint64_t bits = m->pwheel[slot]; bits; bits &= bits - 1) {
         uint32_t pi = (uint32_t)__builtin_ctzll(bits);
         part_state *p = &m->part[pi];
-        if (p->wake > m->now) {
+        if (p->wake > m->t) {
             if (p->wake != UINT64_MAX && (p->wake & PW_MASK) == slot)
-                keep |= 1ull << pi;         /* PW_SLOTS or more cycles ahead */
+                keep |= 1ull << pi;         /* PW_SLOTS or more instants ahead */
             continue;                       /* else: left by an older wake */
         }
-        if ((p->qn && p->sched_wait <= m->now) ||
-            (p->wr_n && p->wr_done[p->wr_head] <= m->now))
+        if (dram_edge &&
+            ((p->qn && p->sched_wait <= m->t) ||
+             (p->wr_n && p->wr_done[p->wr_head] <= m->t) ||
+             (p->qn < c->dram_queue_entries &&
+              (p->l2d.n || (p->dly.n && p->dly.buf[p->dly.head].ready <= m->t)))))
             mem_dram_cycle(m, p);
-        if ((p->rd_n && p->rd_done[p->rd_head] <= m->now) ||
-            (p->in.count && ring_front(&p->in)->ready <= m->now))
+        if (l2_edge &&
+            ((p->rd_n && p->rd_done[p->rd_head] <= m->t) ||
+             (p->in.count && ring_front(&p->in)->ready <= m->t) ||
+             (p->rop.count && ring_front(&p->rop)->ready <= m->t)))
             l2_cycle(m, p);
-        p->wake = part_wake(p);
+        p->wake = part_wake(m, p);
         if (p->wake != UINT64_MAX) {
-            /* a stalled stage (wake <= now) retries next cycle */
-            uint64_t t = max64(p->wake, m->now + 1);
-            if ((t & PW_MASK) == slot)
+            if ((p->wake & PW_MASK) == slot)
                 keep |= 1ull << pi;
             else
-                m->pwheel[t & PW_MASK] |= 1ull << pi;
+                m->pwheel[p->wake & PW_MASK] |= 1ull << pi;
         }
     }
     m->pwheel[slot] = keep;

@@ -157,8 +157,8 @@ static const ck_key *keys(size_t *n)
     return all_keys ? all_keys : gpu_keys;
 }
 
-const char *const gpu_preset_names[] = { "kepler-k20x", "fermi-gtx480", "si-7970", "pascal-titanx",
-                                         "turing-rtx2080ti", NULL };
+const char *const gpu_preset_names[] = { "kepler-k20x", "fermi-gtx480", "fermi-gtx480-v1", "si-7970",
+                                         "pascal-titanx", "turing-rtx2080ti", NULL };
 
 static void unit(gpu_config *c, unsigned u, uint32_t priv, uint32_t shared,
                  uint32_t latency, uint32_t ii)
@@ -215,7 +215,9 @@ static void kepler_k20x(gpu_config *c)
     c->progress_seconds = 5;
 }
 
-static void fermi_gtx480(gpu_config *c)
+/* The first fermi-gtx480, kept as fermi-gtx480-v1: one 1400-MHz clock and
+ * SIMD-16 units (mem_config.c has its memory side). */
+static void fermi_gtx480_v1(gpu_config *c)
 {
     c->clock_mhz = 1400;                 /* [O-T1] */
     c->max_threads_per_block = 1024;     /* [CUDA] cc 2.0 */
@@ -255,6 +257,34 @@ static void fermi_gtx480(gpu_config *c)
     c->watchdog_insts = 1000000000;      /* as kepler_k20x */
     c->watchdog_cycles = UINT64_C(100000000000);
     c->progress_seconds = 5;
+}
+
+/* The OAWS paper's machine: GPGPU-Sim 3.2.1's GTX480 with Table 1's
+ * overrides (mem_config.c: fermi_gtx480 names the sources [G321],
+ * [G321-src]). GPGPU-Sim runs the SM at 700 MHz with 32-wide units: a unit
+ * takes a warp-instruction per core cycle, which is Table 1's SIMD width 16
+ * at 1400 MHz. Cycles are 700-MHz core cycles. */
+static void fermi_gtx480(gpu_config *c)
+{
+    fermi_gtx480_v1(c);                  /* limits and scheduler-core sizes */
+    c->clock_mhz = 700;                  /* -gpgpu_clock_domains 700:... [G321] */
+    c->num_schedulers = 2;               /* -gpgpu_num_sched_per_core 2 [G321] */
+    /* -gpgpu_num_sp_units 2, -gpgpu_num_sfu_units 1 [G321]: units shared by
+     * both schedulers; a warp per cycle (ii 1) unless the opcode's
+     * initiation interval says more (-ptx_opcode_initiation_*). Latencies
+     * are per opcode in GPGPU-Sim (-ptx_opcode_latency_int 4,13,4,5,145,
+     * _fp 4,13,4,5,39, _dp 8,19,8,8,330: ADD, MAX, MUL, MAD, DIV) and per
+     * unit here: SP the ADD/MUL column 4 (cuda-sim.cc
+     * set_opcode_and_latency), SFU the transcendental's (dp MUL column, 8,
+     * ii 8: "Using double to approximate those"), DP ADD 8 with ii 8.
+     * Integer MUL/MAD/DIV are SFU_OP in 3.2.1; they stay on this model's
+     * INT unit with the int MUL column (latency 4, ii 2), one shared unit. */
+    unit(c, GPU_UNIT_SP, 0, 2, 4, 1);
+    unit(c, GPU_UNIT_SFU, 0, 1, 8, 8);
+    unit(c, GPU_UNIT_DPU, 0, 1, 8, 8);
+    unit(c, GPU_UNIT_INT, 0, 1, 4, 2);
+    unit(c, GPU_UNIT_LDST, 0, 1, 1, 1);
+    unit(c, GPU_UNIT_BRANCH, 1, 0, 2, 1);  /* assumed: the model's minimum issue-to-issue */
 }
 
 static void si_7970(gpu_config *c)
@@ -346,6 +376,8 @@ int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errle
         kepler_k20x(&c);
     else if (strcmp(name, "fermi-gtx480") == 0)
         fermi_gtx480(&c);
+    else if (strcmp(name, "fermi-gtx480-v1") == 0)
+        fermi_gtx480_v1(&c);
     else if (strcmp(name, "si-7970") == 0)
         si_7970(&c);
     else if (strcmp(name, "pascal-titanx") == 0)
@@ -354,7 +386,7 @@ int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errle
         turing_rtx2080ti(&c);
     else
         return smc_fail(err, errlen, "unknown GPU preset '%s' (kepler-k20x, "
-                    "fermi-gtx480, si-7970, pascal-titanx, turing-rtx2080ti)", name);
+                    "fermi-gtx480, fermi-gtx480-v1, si-7970, pascal-titanx, turing-rtx2080ti)", name);
     if (mem_config_preset(&c.mem, name, err, errlen) != 0)
         return -1;
     /* HAWS is off in every preset; the pass's options as spec C.9 #11,
@@ -494,6 +526,10 @@ int gpu_config_check(const gpu_config *c, char *err, size_t errlen)
             return smc_fail(err, errlen, "key 'sched.oaws_ocw_min': %u exceeds "
                         "sched.oaws_ocw_max %u", lo, hi);
     }
+    if (c->mem.clock_core_mhz && c->mem.clock_core_mhz != c->clock_mhz)
+        return smc_fail(err, errlen, "key 'clock.core_mhz': %u MHz differs from gpu.clock_mhz "
+                    "%u (the core clock is one clock; set both)", c->mem.clock_core_mhz,
+                    c->clock_mhz);
     for (unsigned u = 0; u < GPU_UNIT_COUNT; u++)
         if (c->unit[u].private_units + c->unit[u].shared_units == 0)
             return smc_fail(err, errlen, "key 'unit.%s.shared': the SM has no %s "

@@ -410,6 +410,21 @@ static void test_random_configs(void **state)
         c.dram_tRRD = pick(1, 20);
         c.dram_tWR = pick(1, 30);
         c.dram_tCDLR = pick(1, 20);
+        /* clock domains (half the configurations: one clock), clusters and
+         * the two delay lines */
+        static const uint32_t mhz[] = { 500, 700, 732, 924, 1000, 1400, 2500 };
+        c.clock_core_mhz = rnd() % 2 ? 0 : mhz[pick(0, 6)];
+        c.clock_icnt_mhz = c.clock_core_mhz ? mhz[pick(0, 6)] : 0;
+        c.clock_l2_mhz = c.clock_core_mhz && rnd() % 2 ? mhz[pick(0, 6)] : 0;
+        c.clock_dram_mhz = c.clock_core_mhz ? mhz[pick(0, 6)] : 0;
+        if (!mem_clock_base_mhz(&c))     /* time base too fine: one clock less */
+            c.clock_dram_mhz = 0;
+        if (!mem_clock_base_mhz(&c))
+            c.clock_l2_mhz = 0;
+        c.icnt_sms_per_cluster = pick(1, c.num_sms < 4 ? c.num_sms : 4);
+
+        c.l2_rop_latency = rnd() % 2 ? 0 : pick(1, 200);
+        c.dram_queue_latency = rnd() % 2 ? 0 : pick(1, 200);
         if (mem_config_check(&c, err, sizeof err) != 0)
             fail_msg("random configuration %u is not valid: %s", k, err);
         snprintf(name, sizeof name, "random config %u", k);

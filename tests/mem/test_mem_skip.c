@@ -249,6 +249,25 @@ static void test_skip_fermi_reexec(void **state)
     reexec_entries = 0;
 }
 
+/* Clock domains at awkward ratios (interconnect faster, L2 and DRAM slower
+ * than the core, none dividing another), SMs in clusters of 3 and both
+ * delay lines: idle instants of every domain are skipped exactly */
+static void test_skip_clock_domains(void **state)
+{
+    (void)state;
+    mem_config c = preset("fermi-gtx480");
+    c.clock_core_mhz = 732;
+    c.clock_icnt_mhz = 2500;
+    c.clock_l2_mhz = 500;
+    c.clock_dram_mhz = 1000;
+    c.icnt_sms_per_cluster = 3;
+    c.l2_rop_latency = 37;
+    c.dram_queue_latency = 53;
+    c.l1d_mshr_entries = 4;
+    c.icnt_queue_entries = 2;
+    compare_runs(&c, 0x5eed0005);
+}
+
 static void test_skip_si_no_samples(void **state)
 {
     (void)state;
@@ -264,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_skip_fermi_sectors_on_miss),
         cmocka_unit_test(test_skip_si_no_samples),
         cmocka_unit_test(test_skip_fermi_reexec),
+        cmocka_unit_test(test_skip_clock_domains),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,7 +36,7 @@ static mem_config base_config(void)
 {
     mem_config c;
     char err[256];
-    assert_int_equal(mem_config_preset(&c, "fermi-gtx480", err, sizeof err), 0);
+    assert_int_equal(mem_config_preset(&c, "fermi-gtx480-v1", err, sizeof err), 0);
     c.num_sms = 4;
     c.l2_partitions = 1;
     c.l1d_index = MEM_INDEX_LINEAR;
@@ -522,7 +522,7 @@ static void test_fermi_set_index(void **state)
     assert_int_equal(mem_config_apply(&c, "l1d.index=fermi", err, sizeof err), 0);
     assert_int_equal(c.l1d_index, MEM_INDEX_FERMI);
     /* and the preset that models Fermi uses it */
-    assert_int_equal(mem_config_preset(&c, "fermi-gtx480", err, sizeof err), 0);
+    assert_int_equal(mem_config_preset(&c, "fermi-gtx480-v1", err, sizeof err), 0);
     assert_int_equal(c.l1d_index, MEM_INDEX_FERMI);
 }
 

@@ -63,8 +63,21 @@ static void test_fermi_and_si(void **state)
     assert_int_equal(c.max_threads_per_sm, 1536);
     assert_int_equal(c.regs_per_sm, 32 * 1024);
     assert_int_equal(c.smem_per_sm, 48 * 1024);
-    assert_int_equal(c.clock_mhz, 1400);
+    assert_int_equal(c.clock_mhz, 700);                     /* GPGPU-Sim 3.2.1 core clock */
+    assert_int_equal(c.mem.clock_core_mhz, 700);
+    assert_int_equal(c.mem.clock_icnt_mhz, 1400);
+    assert_int_equal(c.mem.clock_dram_mhz, 924);
+    assert_int_equal(c.mem.icnt_sms_per_cluster, 2);        /* 15 clusters of 2 */
     assert_int_equal(c.policy, GPU_POLICY_GTO);
+    assert_int_equal(c.unit[GPU_UNIT_SP].ii, 1);            /* 32 lanes at 700 MHz */
+    assert_int_equal(c.unit[GPU_UNIT_SP].shared_units, 2);  /* -gpgpu_num_sp_units 2 */
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), 0);
+    c.clock_mhz = 1400;                                     /* one core clock, two values */
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'clock.core_mhz'"));
+    assert_int_equal(gpu_config_preset(&c, "fermi-gtx480-v1", err, sizeof err), 0);
+    assert_int_equal(c.clock_mhz, 1400);
+    assert_int_equal(c.mem.clock_core_mhz, 0);              /* one clock */
     assert_int_equal(c.unit[GPU_UNIT_SP].ii, 2);            /* SIMD width 16 */
     assert_int_equal(gpu_config_preset(&c, "si-7970", err, sizeof err), 0);
     assert_int_equal(c.mem.num_sms, 32);
@@ -119,7 +132,7 @@ static void test_file_and_spec(void **state)
     fclose(f);
     gpu_config c;
     char spec[128];
-    snprintf(spec, sizeof spec, "fermi-gtx480,%s", path);
+    snprintf(spec, sizeof spec, "fermi-gtx480-v1,%s", path);
     assert_int_equal(gpu_config_load_spec(&c, spec, err, sizeof err), 0);
     assert_int_equal(c.clock_mhz, 1400);
     assert_int_equal(c.unit[GPU_UNIT_SFU].latency, 40);

@@ -141,11 +141,16 @@ static void test_independent_issue(void **state)
     double k = run_indep("kepler-k20x", 2, 1024, 512, 0);
     assert_true(k <= 4.0);
     assert_true(k >= 3.8);
-    /* Fermi: 2 schedulers with a 16-lane SP each (ii 2): 1 SP instruction
-     * per cycle. */
-    double f = run_indep("fermi-gtx480", 3, 512, 512, 1);
+    /* Fermi v1: 2 schedulers with a 16-lane SP each (ii 2): 1 SP
+     * instruction per cycle. */
+    double f = run_indep("fermi-gtx480-v1", 3, 512, 512, 1);
     assert_true(f <= 1.0);
     assert_true(f >= 0.95);
+    /* Fermi (GPGPU-Sim 3.2.1): 2 schedulers sharing 2 32-lane SP units at
+     * 700 MHz (ii 1): 2 per cycle. */
+    f = run_indep("fermi-gtx480", 3, 512, 512, 1);
+    assert_true(f <= 2.0);
+    assert_true(f >= 1.9);
 }
 
 /* ---- waves (Eq. 3.2 / 3.3) --------------------------------------------- */
