@@ -44,8 +44,9 @@ for t in "$bench" "$digest"; do
 done
 case $mode in check|update) ;; *) echo "golden.sh: unknown mode '$mode'"; exit 2 ;; esac
 
-presets="kepler-k20x fermi-gtx480 si-7970"
-rtl_presets="kepler-k20x fermi-gtx480"     # presets with a Verilated variant
+presets="kepler-k20x fermi-gtx480 fermi-gtx480-v1 si-7970"
+rtl_presets="kepler-k20x fermi-gtx480"     # presets with a Verilated variant (fermi-gtx480-v1 has
+# fermi-gtx480's: its C golden files keep the old machine's numbers)
 policies="lrr gto two-level swl:2"
 # HAWS on (C model): the thesis's preset, each trigger once (docs/haws.md)
 HAWS_RUNS="kepler-k20x:lrr:warp kepler-k20x:gto:all"

@@ -2,16 +2,19 @@
 # and the seeded randomised invariant test (fewer instructions under ASan).
 
 MEMT_BINS := $(B)/tests/mem/test_config_keys $(B)/tests/mem/test_mem_units \
-             $(B)/tests/mem/test_mem_random $(B)/tests/mem/test_mem_skip
+             $(B)/tests/mem/test_mem_random $(B)/tests/mem/test_mem_skip \
+             $(B)/tests/mem/test_mem_latency
 
 $(B)/tests/mem/%: $(B)/tests/mem/%.o $(MEM_LIB) $(UTIL_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS) -lcmocka
 
 TEST_SUITES += build/tests/mem/test_config_keys build/tests/mem/test_mem_units \
-               build/tests/mem/test_mem_random build/tests/mem/test_mem_skip
+               build/tests/mem/test_mem_random build/tests/mem/test_mem_skip \
+               build/tests/mem/test_mem_latency
 TEST_DEPS   += build/tests/mem/test_config_keys build/tests/mem/test_mem_units \
-               build/tests/mem/test_mem_random build/tests/mem/test_mem_skip
+               build/tests/mem/test_mem_random build/tests/mem/test_mem_skip \
+               build/tests/mem/test_mem_latency
 SAN_SUITES  += build/asan/tests/mem/test_config_keys \
                build/asan/tests/mem/test_mem_units \
                "build/asan/tests/mem/test_mem_random 60000" \
