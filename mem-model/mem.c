@@ -36,6 +36,8 @@
 #include "mem_internal.h"
 #include "fail.h"
 
+#include <string.h>
+
 /* ---- clock domains ---------------------------------------------------- */
 
 static uint64_t lcm64(uint64_t a, uint64_t b)
@@ -189,10 +191,14 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         return NULL;
     }
     fd_init(&m->div_parts, cfg->l2_partitions);
+    m->interleave_lg = lg(cfg->l2_interleave_bytes ? cfg->l2_interleave_bytes : cfg->l2_line_bytes);
     fd_init(&m->div_banks, cfg->dram_banks);
     m->l2_lru_stride = 2 * cfg->l2_ways + 3;
     m->l2_fp_words = (cfg->l2_ways + 7) / 8;
-    m->dram_burst = ceil_div(cfg->l2_line_bytes, cfg->dram_bytes_per_cycle);
+    uint32_t atom = cfg->dram_atom_bytes ? cfg->dram_atom_bytes : cfg->l2_line_bytes;
+    m->dram_ncols = cfg->l2_line_bytes / atom;
+    m->dram_atom_cycles = ceil_div(atom, cfg->dram_bytes_per_cycle);
+    m->banks_per_group = cfg->dram_banks / cfg->dram_bank_groups;
     m->ser = malloc((cfg->l1d_sector_bytes + 1) * sizeof *m->ser);
     for (uint32_t b = 0; m->ser && b <= cfg->l1d_sector_bytes; b++)
         m->ser[b] = ceil_div(cfg->icnt_header_bytes + b, cfg->icnt_bytes_per_cycle);
@@ -308,6 +314,33 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         return NULL;
     }
     return m;
+}
+
+/* ---- across launches ---------------------------------------------------------- */
+
+int mem_inherit_caches(mem_system *m, mem_system *prev)
+{
+    const mem_config *c = &m->cfg;
+    for (uint32_t i = 0; i < 10000000 && !(mem_idle(prev) && !prev->mshr_used_all); i++)
+        mem_cycle(prev);
+    if (!mem_idle(prev) || prev->mshr_used_all)
+        return 0;
+    for (uint32_t i = 0; i < c->num_sms; i++) {
+        sm_state *s = &m->sm[i];
+        const sm_state *q = &prev->sm[i];
+        size_t n = (size_t)c->l1d_sets * c->l1d_ways;
+        memcpy(s->lines, q->lines, n * sizeof *s->lines);
+        memcpy(s->ltag, q->ltag, n * sizeof *s->ltag);
+        s->lru_clock = q->lru_clock;
+    }
+    for (uint32_t i = 0; i < c->l2_partitions; i++) {
+        part_state *p = &m->part[i];
+        const part_state *q = &prev->part[i];
+        memcpy(p->tag, q->tag, (size_t)c->l2_sets * c->l2_ways * sizeof *p->tag);
+        memcpy(p->fp, q->fp, (size_t)c->l2_sets * m->l2_fp_words * sizeof *p->fp);
+        memcpy(p->lru, q->lru, (size_t)c->l2_sets * m->l2_lru_stride);
+    }
+    return 1;
 }
 
 /* ---- the public cycle ------------------------------------------------------- */

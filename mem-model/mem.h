@@ -56,6 +56,7 @@ typedef struct mem_config {
     uint32_t num_sms;
     uint32_t warp_size;
     uint32_t dup_window;          /* duplicate-MSHR window W (seed 000 §6.1) */
+    uint32_t keep_caches;         /* caches persist across kernel launches */
     /* clock domains (MHz); core 0: one clock for everything, the others 0:
      * the core's (docs/memory-model.md, "Clock domains") */
     uint32_t clock_core_mhz, clock_icnt_mhz, clock_l2_mhz, clock_dram_mhz;
@@ -77,6 +78,7 @@ typedef struct mem_config {
     uint32_t l2_partitions, l2_sets, l2_ways, l2_line_bytes, l2_latency;
     uint32_t l2_mshr_entries, l2_mshr_max_merge, l2_queue_entries;
     uint32_t l2_rop_latency;      /* core cycles of the ROP delay line, 0: none */
+    uint32_t l2_interleave_bytes; /* partition interleave, 0: l2_line_bytes */
 
     uint32_t dram_banks, dram_row_bytes, dram_queue_entries;
     uint32_t dram_bytes_per_cycle, dram_latency;
@@ -84,6 +86,10 @@ typedef struct mem_config {
                                      scheduler queue, 0: none */
     uint32_t dram_tCL, dram_tRP, dram_tRC, dram_tRAS, dram_tRCD, dram_tRRD;
     uint32_t dram_tWR, dram_tCDLR;
+    /* column commands (0: the single-command model: one per line, data
+     * after tCL, no column-to-column or read-to-precharge spacing) */
+    uint32_t dram_atom_bytes, dram_bank_groups;
+    uint32_t dram_tCCD, dram_tCCDL, dram_tRTP, dram_tRTPL, dram_tWL;
 } mem_config;
 
 /* Clock domains. With clock.core_mhz 0 every domain is the core clock (one
@@ -114,6 +120,10 @@ int mem_config_load_file(mem_config *cfg, const char *path, char *err,
 void mem_config_print(const mem_config *cfg, FILE *out);
 /* Markdown key table; cfg NULL leaves out the value column. */
 void mem_config_markdown(const mem_config *cfg, FILE *out);
+/* The preset as a table of values with their sources (struct ck_source,
+ * csrc/util/config_keys.h), or NULL for a preset written as code. */
+struct ck_source;
+const struct ck_source *mem_preset_sources(const char *name);
 /* The key table itself (struct ck_key from csrc/util/config_keys.h), so that
  * a larger configuration embedding a mem_config can include these keys. */
 struct ck_key;
@@ -299,6 +309,30 @@ int mem_submit(mem_system *m, const mem_request *req, mem_coalesce_info *info,
 
 /* Simulate the current cycle; mem_now() advances by one. */
 void mem_cycle(mem_system *m);
+
+/* The unloaded latency of each level (mem_probe.c), in core cycles, on new
+ * memory systems of configuration cfg: one 4-byte load of one lane by SM 0
+ * submitted at core cycle `at` (a cold line: DRAM), the same line by the
+ * last SM at l2_at (in the L2 now), by SM 0 again at l1_at (its L1). */
+typedef struct mem_probe {
+    uint64_t dram_at, dram, l2_at, l2, l1_at, l1;
+} mem_probe;
+int mem_probe_unloaded(const mem_config *cfg, uint64_t at, mem_probe *out, char *err,
+                       size_t errlen);
+/* Two comment lines for a printed configuration: the clock domains and
+ * clusters, and the probe's latencies (nothing if cfg is invalid). */
+void mem_probe_print(const mem_config *cfg, FILE *out);
+
+/* The memory system across kernel launches (mem.keep_caches): each launch
+ * gets a new system (its clock and statistics start at 0), which takes over
+ * the cache contents of the previous launch's, `prev`: every SM's L1D lines
+ * with their LRU order and the L2 slices' lines with their dirty bits and
+ * LRU order. DRAM rows start closed; MSHRs and queues start empty: prev
+ * is first run until it drains (the stores still in flight when its kernel
+ * ended reach the L2, as they would during the next launch), and if it does
+ * not within 10^7 cycles nothing is taken (cold caches) and 0 is returned;
+ * 1 when taken. m and prev must have the same configuration. */
+int mem_inherit_caches(mem_system *m, mem_system *prev);
 
 /* Skipping idle cycles. mem_next_event returns a cycle t >= mem_now() such
  * that, without new submissions, every mem_cycle call before cycle t would

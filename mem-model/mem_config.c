@@ -34,6 +34,7 @@ static const ck_key mem_keys[] = {
     K32("clock.icnt_mhz", clock_icnt_mhz, 0, 100000, "interconnect clock, MHz (0: the core clock); icnt.* cycles are in it"),
     K32("clock.l2_mhz", clock_l2_mhz, 0, 100000, "L2 clock, MHz (0: the core clock); l2.latency is in it"),
     K32("clock.dram_mhz", clock_dram_mhz, 0, 100000, "DRAM command clock, MHz (0: the core clock); dram.t* and dram.bytes_per_cycle are in it"),
+    CK_KEY_BOOL("mem.keep_caches", mem_config, keep_caches, "L1D and L2 contents persist from one kernel launch to the next (GPGPU-Sim flushes neither by default); off: every launch starts cold"),
     K32("mem.sample_interval", sample_interval, 0, 100000000, "cycles per sample of the MSHR occupancy time series (0: off)"),
     K32("l1d.sets", l1d_sets, 1, 65536, "L1D sets per SM (power of two)"),
     K32("l1d.ways", l1d_ways, 1, 64, "L1D associativity"),
@@ -56,7 +57,8 @@ static const ck_key mem_keys[] = {
     K32("l2.partitions", l2_partitions, 1, 64, "memory partitions (L2 slice + DRAM channel each)"),
     K32("l2.sets", l2_sets, 1, 1048576, "L2 sets per slice (power of two)"),
     K32("l2.ways", l2_ways, 1, 64, "L2 associativity"),
-    K32("l2.line_bytes", l2_line_bytes, 16, 4096, "L2 line size (power of two, >= l1d.line_bytes); also the partition interleave"),
+    K32("l2.line_bytes", l2_line_bytes, 16, 4096, "L2 line size (power of two, >= l1d.line_bytes)"),
+    K32("l2.interleave_bytes", l2_interleave_bytes, 0, 1048576, "bytes of consecutive addresses one partition holds before the next (power of two, >= l2.line_bytes; 0: l2.line_bytes)"),
     K32("l2.latency", l2_latency, 1, 10000, "L2 lookup pipeline latency, L2 cycles (after the ROP delay line, if any)"),
     K32("l2.mshr_entries", l2_mshr_entries, 1, 4096, "L2 MSHR entries per slice"),
     K32("l2.mshr_max_merge", l2_mshr_max_merge, 1, 64, "maximum requests merged into one L2 MSHR entry"),
@@ -76,6 +78,13 @@ static const ck_key mem_keys[] = {
     K32("dram.tRRD", dram_tRRD, 1, 1000, "activate-to-activate, different banks, DRAM cycles"),
     K32("dram.tWR", dram_tWR, 1, 1000, "write recovery before precharge, DRAM cycles"),
     K32("dram.tCDLR", dram_tCDLR, 1, 1000, "write-to-read delay in a bank, DRAM cycles"),
+    K32("dram.atom_bytes", dram_atom_bytes, 0, 4096, "bytes one column command moves (bus width x chips x burst length); a line takes l2.line_bytes / this many commands (0: one per line)"),
+    K32("dram.bank_groups", dram_bank_groups, 1, 64, "bank groups per channel (dram.banks / this many consecutive banks each)"),
+    K32("dram.tCCD", dram_tCCD, 0, 1000, "column-to-column, any bank, DRAM cycles (0: none)"),
+    K32("dram.tCCDL", dram_tCCDL, 0, 1000, "column-to-column, same bank group, DRAM cycles (0: none)"),
+    K32("dram.tRTP", dram_tRTP, 0, 1000, "read column to precharge, same bank, DRAM cycles (0: none)"),
+    K32("dram.tRTPL", dram_tRTPL, 0, 1000, "read column to precharge, same bank group, DRAM cycles (0: none)"),
+    K32("dram.tWL", dram_tWL, 0, 1000, "write column to data, DRAM cycles (0: tCL)"),
 };
 #define NKEYS (sizeof mem_keys / sizeof mem_keys[0])
 
@@ -106,6 +115,7 @@ static void fermi_gtx480_v1(mem_config *c)
 {
     memset(c, 0, sizeof *c);
     c->icnt_sms_per_cluster = 1; /* every SM its own node */
+    c->dram_bank_groups = 1;     /* one command per line, no groups */
     c->num_sms = 30;             /* 30 SMs (15 clusters of 2) [OAWS-T1] */
     c->warp_size = 32;           /* [OAWS-T1] */
     c->dup_window = 2000;        /* [G-61] */
@@ -151,98 +161,88 @@ static void fermi_gtx480_v1(mem_config *c)
 }
 
 /* The OAWS paper's machine (issue 36, ../shared/design/fidelity.md):
- * GPGPU-Sim 3.2.1's GTX480 configuration with Table 1's overrides.
+ * GPGPU-Sim 3.2.1's GTX480 configuration with Table 1's overrides, every
+ * value with its source (`smcosim config --config fermi-gtx480` prints
+ * them). Tags:
  *   [G321]      GPGPU-Sim 3.2.1 (gpgpu-sim_distribution, commit "version
  *               3.2.1", 63ced796), configs/GTX480/gpgpusim.config
  *   [G321-src]  the same version's source: what an option does (file named)
  *   [G321-icnt] configs/GTX480/config_fermi_islip.icnt
  * Cycles: core keys in 700-MHz core cycles, icnt.* in 1400-MHz interconnect
  * cycles, l2.latency in L2 cycles, dram.t* in 924-MHz DRAM command cycles;
- * the two delay lines are core cycles as GPGPU-Sim counts them
- * (gpu_sim_cycle). docs/memory-model.md works the unloaded latencies. */
-static void fermi_gtx480(mem_config *c)
+ * the two delay lines count core cycles as GPGPU-Sim does (gpu_sim_cycle).
+ * docs/memory-model.md works the unloaded latencies. */
+static const ck_source fermi_gtx480_sources[] = {
+    { "clock.core_mhz", "700", "[G321] -gpgpu_clock_domains 700.0:1400.0:700.0:924.0 (core:icnt:l2:dram); each domain steps on its own edges [G321-src gpu-sim.cc next_clock_domain]; Table 1's 1400 MHz x SIMD 16 is the same SM at half the clock with 32-wide units" },
+    { "clock.icnt_mhz", "1400", "[G321] -gpgpu_clock_domains; [OAWS-T1] interconnect 1400MHz" },
+    { "clock.l2_mhz", "700", "[G321] -gpgpu_clock_domains" },
+    { "clock.dram_mhz", "924", "[G321] -gpgpu_clock_domains" },
+    { "mem.num_sms", "30", "[OAWS-T1] 30 SMs (15 clusters of 2)" },
+    { "icnt.sms_per_cluster", "2", "[OAWS-T1] 15 clusters of 2; a cluster is one interconnect node [G321-src shader.cc simt_core_cluster]" },
+    { "mem.warp_size", "32", "[OAWS-T1] warp: 32 threads" },
+    { "mem.dup_window", "2000", "[G-61] duplicate-MSHR window (a statistic, not timing)" },
+    { "mem.sample_interval", "1000", "assumed: resolution of the occupancy plot (a statistic, not timing)" },
+    { "mem.keep_caches", "1", "[G321-src gpu-sim.cc] -gpgpu_flush_l1_cache and -gpgpu_flush_l2_cache default to 0, the config sets neither" },
+    { "l1d.sets", "32", "[OAWS-T1] 32KB/128B-line/8-way" },
+    { "l1d.ways", "8", "[OAWS-T1] 32KB/128B-line/8-way" },
+    { "l1d.line_bytes", "128", "[OAWS-T1] 128B line" },
+    { "l1d.sector_bytes", "128", "[OAWS-2] per-line transactions" },
+    { "l1d.latency", "4", "[G321-src shader.cc] a hit releases its registers in the LD/ST unit's access cycle (no hit-latency option); 4 = the stages from issue to the access this model does not have yet (ID_OC_MEM, a collector unit's register read, OC_EX_MEM, the unit's dispatch register)" },
+    { "l1d.index", "fermi", "[OAWS-T1] pseudo-random hashing [25] (Nugteren et al., HPCA 2014)" },
+    { "l1d.alloc", "on_fill", "[OAWS-2] §5.1 allocate-on-fill (3.2.1's dl1 says m, on miss: the paper's baseline wins)" },
+    { "l1d.mshr_entries", "32", "[OAWS-2] 32 MSHR entries; [G321] -gpgpu_cache:dl1 ...,A:32:8,8" },
+    { "l1d.mshr_max_merge", "8", "[G321] -gpgpu_cache:dl1 ...,A:32:8" },
+    { "smem.banks", "32", "[G321] -gpgpu_shmem_num_banks 32" },
+    { "smem.bank_bytes", "4", "[G321-src shader.cc] 4-byte banks (Fermi)" },
+    { "smem.latency", "7", "[G321-src shader.cc] the issue path (4, as l1d.latency) + the LD/ST unit's 3 pipeline registers a shared access walks (pipelined_simd_unit depth 3)" },
+    { "const.latency", "4", "[G321-src shader.cc] a constant-cache hit returns through the same path as an L1D hit" },
+    { "icnt.latency", "2", "assumed from [G321-icnt]: one-stage butterfly (fly, n = 1), routing, VC-allocation and credit delays 0: the input and the output channel, one interconnect cycle each (booksim's default channel latency 1)" },
+    { "icnt.bytes_per_cycle", "32", "[G321-icnt] flit_size 32; [OAWS-T1] 32B channel width" },
+    { "icnt.queue_entries", "8", "[G321] dl1 miss queue ...,8 (injection); -gpgpu_n_cluster_ejection_buffer_size default 8 [G321-src gpu-sim.cc] (ejection)" },
+    { "icnt.header_bytes", "8", "[G321-src shader.h] READ_PACKET_SIZE / WRITE_PACKET_SIZE 8" },
+    { "l2.partitions", "6", "[OAWS-T1] 6 partitions; [G321] -gpgpu_n_mem 6" },
+    { "l2.sets", "64", "[G321] -gpgpu_cache:dl2 64:128:16 = [OAWS-T1] 768KB / 6" },
+    { "l2.ways", "16", "[OAWS-T1] 16-way" },
+    { "l2.line_bytes", "128", "[OAWS-T1] 128B line" },
+    { "l2.interleave_bytes", "256", "[G321] -gpgpu_mem_addr_mapping dramid@8: the channel is (address >> 8) mod 6 [G321-src addrdec.cc addrdec_tlx, 6 channels: not a power of two]" },
+    { "l2.latency", "1", "[G321-src l2cache.cc cache_cycle] the ROP queue's front joins the input queue last in an L2 cycle and is handled the next" },
+    { "l2.rop_latency", "120", "[G321] -rop_latency 120; [OAWS-T1] min. L2 latency 120 cycles (compute core clock); an unbounded queue entered while the input queue has room [G321-src l2cache.cc push]" },
+    { "l2.mshr_entries", "32", "[G321] -gpgpu_cache:dl2 ...,A:32:4,4" },
+    { "l2.mshr_max_merge", "4", "[G321] -gpgpu_cache:dl2 ...,A:32:4" },
+    { "l2.queue_entries", "8", "[G321-src gpu-sim.cc] -gpgpu_dram_partition_queues default 8:8:8:8" },
+    { "dram.banks", "16", "[OAWS-T1] nbk=16" },
+    { "dram.row_bytes", "4096", "[G321] -gpgpu_mem_addr_mapping ...RRRR.BBBBCCCC.CCSSSSSS: 12 column+byte bits under the bank bits" },
+    { "dram.queue_entries", "32", "[OAWS-T1] FR-FCFS, max request queue length 32 (3.2.1's config: 16)" },
+    { "dram.bytes_per_cycle", "32", "[G321] a 64-B column command (dram.atom_bytes) holds the bus BL 8 / -dram_data_command_freq_ratio 4 = 2 DRAM cycles [G321-src dram.cc]; x 6 x 924 MHz = 177.4 GB/s" },
+    { "dram.latency", "0", "[G321-src dram.cc] nothing after the burst: the delay is before the scheduler (dram.queue_latency)" },
+    { "dram.queue_latency", "100", "[G321] -dram_latency 100; [OAWS-T1] min latency 100 cycles; an unbounded queue entered while the scheduler's queue has room [G321-src l2cache.cc dram_cycle]" },
+    { "dram.tCL", "12", "[OAWS-T1] tCL = 12; [G321] CL=12" },
+    { "dram.tRP", "12", "[OAWS-T1] tRP = 12" },
+    { "dram.tRC", "40", "[OAWS-T1] tRC = 40" },
+    { "dram.tRAS", "28", "[OAWS-T1] tRAS = 28" },
+    { "dram.tRCD", "12", "[OAWS-T1] tRCD = 12" },
+    { "dram.tRRD", "6", "[OAWS-T1] tRRD = 6" },
+    { "dram.tWR", "12", "[OAWS-T1] tWR = 12" },
+    { "dram.tCDLR", "5", "[OAWS-T1] tCDLR = 5" },
+    { "dram.atom_bytes", "64", "[G321] -gpgpu_dram_buswidth 4 x -gpgpu_n_mem_per_ctrlr 2 x -gpgpu_dram_burst_length 8 (dram_atom_size, dram.cc)" },
+    { "dram.bank_groups", "4", "[G321] -gpgpu_dram_timing_opt nbkgrp=4" },
+    { "dram.tCCD", "2", "[G321] -gpgpu_dram_timing_opt CCD=2" },
+    { "dram.tCCDL", "3", "[G321] -gpgpu_dram_timing_opt CCDL=3" },
+    { "dram.tRTP", "2", "[G321-src dram.cc] RTPc = BL / data_command_freq_ratio = 8 / 4" },
+    { "dram.tRTPL", "2", "[G321] -gpgpu_dram_timing_opt RTPL=2" },
+    { "dram.tWL", "4", "[G321] -gpgpu_dram_timing_opt WL=4" },
+    { NULL, NULL, NULL }
+};
+
+static int fermi_gtx480(mem_config *c, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
-    /* -gpgpu_clock_domains 700.0:1400.0:700.0:924.0 (core:icnt:l2:dram)
-     * [G321]; each domain steps on its own edges (gpu-sim.cc,
-     * next_clock_domain) [G321-src]. Table 1's "1400MHz, SIMD width 16" is
-     * the same SM: GPGPU-Sim runs its 32-wide units at half the clock. */
-    c->clock_core_mhz = 700;
-    c->clock_icnt_mhz = 1400;    /* also Table 1 "Interconnect ... 1400MHz" [OAWS-T1] */
-    c->clock_l2_mhz = 700;
-    c->clock_dram_mhz = 924;
-    c->num_sms = 30;             /* 30 SMs (15 clusters of 2) [OAWS-T1] */
-    c->icnt_sms_per_cluster = 2; /* [OAWS-T1]; a cluster is one icnt node
-                                    (shader.cc simt_core_cluster) [G321-src] */
-    c->warp_size = 32;           /* [OAWS-T1] */
-    c->dup_window = 2000;        /* [G-61] */
-    c->sample_interval = 1000;   /* assumed: resolution of the occupancy plot */
-    c->l1d_sets = 32;            /* 32 KB / 128 B / 8 ways [OAWS-T1] */
-    c->l1d_ways = 8;
-    c->l1d_line_bytes = 128;
-    c->l1d_sector_bytes = 128;   /* per-line transactions [OAWS-2] */
-    /* A hit releases its registers in the LD/ST unit's access cycle
-     * (shader.cc ldst_unit::cycle / process_memory_access_queue)
-     * [G321-src]: there is no hit latency option. What remains is the path
-     * from issue to the access that GPGPU-Sim has and this model does not
-     * yet: ID_OC_MEM register, a collector unit's register read, OC_EX_MEM,
-     * the unit's dispatch register = 4 core cycles (reading of shader.cc;
-     * replaced when the operand collector is modelled). */
-    c->l1d_latency = 4;
-    c->l1d_index = MEM_INDEX_FERMI;   /* "pseudo-random hashing" [OAWS-T1] */
-    c->l1d_alloc = MEM_ALLOC_ON_FILL; /* [OAWS-2] §5.1 */
-    c->l1d_mshr_entries = 32;    /* [OAWS-2]; -gpgpu_cache:dl1 ...,A:32:8,8 [G321] */
-    c->l1d_mshr_max_merge = 8;   /* A:32:8 [G321] */
-    c->smem_banks = 32;          /* -gpgpu_shmem_num_banks 32 [G321] */
-    c->smem_bank_bytes = 4;
-    /* the issue path (4, as l1d_latency) + the LD/ST unit's 3 pipeline
-     * registers a shared access walks (shader.cc: pipelined_simd_unit depth
-     * 3, m_pipeline_reg[2] -> [0] -> writeback) [G321-src] */
-    c->smem_latency = 7;
-    c->const_latency = 4;        /* a constant-cache hit: as an L1D hit [G321-src] */
-    /* flit 32 B [G321-icnt], Table 1 "32B channel width" [OAWS-T1]; a read
-     * request is 8 B of control, a reply 8 + data (shader.h
-     * READ_PACKET_SIZE / WRITE_PACKET_SIZE 8) [G321-src] */
-    c->icnt_bytes_per_cycle = 32;
-    c->icnt_header_bytes = 8;
-    /* one-stage butterfly (fly, n = 1) with routing, VC-allocation and
-     * credit delays 0 [G321-icnt]: a flit crosses the input channel and the
-     * output channel, one interconnect cycle each (assumed: booksim's
-     * default channel latency 1) */
-    c->icnt_latency = 2;
-    /* the L1's miss queue (dl1 ...,8 = 8 entries) [G321] and the cluster's
-     * ejection buffer (-gpgpu_n_cluster_ejection_buffer_size, default 8)
-     * [G321-src gpu-sim.cc] */
-    c->icnt_queue_entries = 8;
-    c->l2_partitions = 6;        /* 6 memory partitions [OAWS-T1] -gpgpu_n_mem 6 [G321] */
-    c->l2_sets = 64;             /* -gpgpu_cache:dl2 64:128:16 [G321] = 768 KB / 6 [OAWS-T1] */
-    c->l2_ways = 16;
-    c->l2_line_bytes = 128;
-    /* -rop_latency 120 [G321], "Min. L2 Latency 120 cycles (compute core
-     * clock)" [OAWS-T1]: a request waits rop_latency core cycles in an
-     * unbounded queue, entering only while the bounded icnt->L2 queue has
-     * room, then the slice takes it on its next cycle (l2cache.cc
-     * memory_partition_unit::push, cache_cycle) [G321-src] */
-    c->l2_rop_latency = 120;
-    c->l2_latency = 1;
-    c->l2_mshr_entries = 32;     /* dl2 ...,A:32:4,4 [G321] */
-    c->l2_mshr_max_merge = 4;
-    c->l2_queue_entries = 8;     /* -gpgpu_dram_partition_queues 8:8:8:8 (default) [G321-src] */
-    gddr5_oaws(c);               /* Table 1's GDDR5 timing and FR-FCFS queue 32 */
-    /* -gpgpu_mem_addr_mapping ...0000RRRR.RRRRRRRR.BBBBCCCC.CCSSSSSS: 12
-     * column+byte bits under the bank bits = 4 KB rows [G321] */
-    c->dram_row_bytes = 4096;
-    /* -gpgpu_dram_buswidth 4 x -gpgpu_n_mem_per_ctrlr 2 x burst length 8 =
-     * 64 B per column command, which holds the bus for BL / 4 (QDR) = 2
-     * command cycles (dram.cc) [G321], [G321-src]: 32 B per DRAM cycle;
-     * x 6 channels x 924 MHz = 177.4 GB/s, the GTX 480's bandwidth */
-    c->dram_bytes_per_cycle = 32;
-    c->dram_latency = 0;         /* no latency after the burst */
-    /* -dram_latency 100 [G321], "Global Memory ... min latency: 100 cycles"
-     * [OAWS-T1]: core cycles in an unbounded queue between the L2's DRAM
-     * queue and the scheduler, entered while the scheduler's queue has room
-     * (l2cache.cc memory_partition_unit::dram_cycle) [G321-src] */
-    c->dram_queue_latency = 100;
+    return ck_apply_sources(mem_keys, NKEYS, c, fermi_gtx480_sources, err, errlen);
+}
+
+const ck_source *mem_preset_sources(const char *name)
+{
+    return strcmp(name, "fermi-gtx480") == 0 ? fermi_gtx480_sources : NULL;
 }
 
 static void kepler_k20x(mem_config *c)
@@ -353,7 +353,7 @@ static void turing_rtx2080ti(mem_config *c)
 int mem_config_preset(mem_config *cfg, const char *name, char *err, size_t errlen)
 {
     if (strcmp(name, "fermi-gtx480") == 0)
-        fermi_gtx480(cfg);
+        return fermi_gtx480(cfg, err, errlen);
     else if (strcmp(name, "fermi-gtx480-v1") == 0)
         fermi_gtx480_v1(cfg);
     else if (strcmp(name, "kepler-k20x") == 0)
@@ -445,6 +445,17 @@ int mem_config_check(const mem_config *c, char *err, size_t errlen)
                     "least common multiple above %u MHz (the model's time base); round one "
                     "of them", c->clock_core_mhz, mem_clock_mhz(c, 1), mem_clock_mhz(c, 2),
                     mem_clock_mhz(c, 3), MEM_CLOCK_BASE_MAX);
+    if (c->l2_interleave_bytes &&
+        (!is_pow2(c->l2_interleave_bytes) || c->l2_interleave_bytes < c->l2_line_bytes))
+        return smc_fail(err, errlen, "key 'l2.interleave_bytes': %u is not a power of two "
+                    ">= l2.line_bytes %u (or 0)", c->l2_interleave_bytes, c->l2_line_bytes);
+    if (c->dram_atom_bytes && (!is_pow2(c->dram_atom_bytes) ||
+                               c->dram_atom_bytes > c->l2_line_bytes))
+        return smc_fail(err, errlen, "key 'dram.atom_bytes': %u is not a power of two "
+                    "<= l2.line_bytes %u (or 0)", c->dram_atom_bytes, c->l2_line_bytes);
+    if (c->dram_banks % c->dram_bank_groups)
+        return smc_fail(err, errlen, "key 'dram.bank_groups': %u does not divide dram.banks %u",
+                    c->dram_bank_groups, c->dram_banks);
     if (c->dram_row_bytes < c->l2_line_bytes)
         return smc_fail(err, errlen, "key 'dram.row_bytes': %u is smaller than "
                     "l2.line_bytes %u", c->dram_row_bytes, c->l2_line_bytes);

@@ -49,20 +49,26 @@ void mem_dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_write
 
 /* Timing of a request started at t on its bank (see docs/memory-model.md):
  * every timing key counts DRAM cycles (m->per[MEM_CLK_DRAM] instants each),
- * dram.latency core cycles. */
+ * dram.latency core cycles. A line takes dram_ncols column commands on its
+ * bank, spaced by tCCD / tCCDL (one bank is in one group), each moving its
+ * atom over the data bus tCL (writes: tWL) after the command. */
 static void dram_start(mem_system *m, part_state *p, dram_req *r)
 {
     const mem_config *c = &m->cfg;
     const uint64_t P = m->per[MEM_CLK_DRAM];
     dram_bank *b = &p->banks[r->bank];
+    uint32_t g = r->bank / m->banks_per_group;
     uint64_t col;
     if (b->open_row == r->row) {
         col = m->t;
         m->st.dram_row_hits++;
     } else {
+        uint64_t pre = max64(m->t, b->pre_ok);
+        if (c->dram_tRTPL && p->grp_rdcol1[g])
+            pre = max64(pre, p->grp_rdcol1[g] - 1 + c->dram_tRTPL * P);
         uint64_t act = m->t;
         if (b->open_row != DRAM_ROW_CLOSED)
-            act = max64(m->t, b->pre_ok) + c->dram_tRP * P;
+            act = pre + c->dram_tRP * P;
         if (b->activated)
             act = max64(act, b->act + c->dram_tRC * P);
         if (p->any_act)
@@ -77,17 +83,32 @@ static void dram_start(mem_system *m, part_state *p, dram_req *r)
     }
     if (!r->is_write)
         col = max64(col, b->wr_end + c->dram_tCDLR * P);
-    uint32_t burst = m->dram_burst;
-    uint64_t data = max64(col + c->dram_tCL * P, p->bus_free);
-    uint64_t end = data + burst * P;
-    p->bus_free = end;
-    b->ready = end - c->dram_tCL * P;
+    if (c->dram_tCCD && p->last_col1)
+        col = max64(col, p->last_col1 - 1 + c->dram_tCCD * P);
+    if (c->dram_tCCDL && p->grp_col1[g])
+        col = max64(col, p->grp_col1[g] - 1 + c->dram_tCCDL * P);
+    uint64_t step = (c->dram_tCCD > c->dram_tCCDL ? c->dram_tCCD : c->dram_tCCDL) * P;
+    uint64_t lat = (r->is_write && c->dram_tWL ? c->dram_tWL : c->dram_tCL) * P;
+    uint64_t end = 0;
+    for (uint32_t k = 0; k < m->dram_ncols; k++) {
+        if (k)
+            col += step;
+        uint64_t data = max64(col + lat, p->bus_free);
+        end = data + (uint64_t)m->dram_atom_cycles * P;
+        p->bus_free = end;
+    }
+    p->last_col1 = p->grp_col1[g] = col + 1;
+    b->ready = max64(end - c->dram_tCL * P, col + step);
+    uint32_t burst = m->dram_ncols * m->dram_atom_cycles;
     if (r->is_write) {
         b->wr_end = end;
         b->pre_ok = max64(b->pre_ok, end + c->dram_tWR * P);
         r->done = end;
         m->st.dram_writes++;
     } else {
+        if (c->dram_tRTP)
+            b->pre_ok = max64(b->pre_ok, col + c->dram_tRTP * P);
+        p->grp_rdcol1[g] = col + 1;
         r->done = end + (uint64_t)c->dram_latency * m->per[MEM_CLK_CORE];
         m->st.dram_reads++;
     }

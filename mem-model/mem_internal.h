@@ -282,6 +282,8 @@ typedef struct dram_bank {
     uint8_t  activated;
 } dram_bank;
 
+#define DRAM_MAX_GROUPS 64
+
 /* A request on its way from the L2 slice to the DRAM scheduler's queue
  * (dram.queue_latency > 0): the L2's bounded DRAM queue, then the delay
  * line. */
@@ -342,6 +344,11 @@ typedef struct part_state {
     uint64_t bus_free;
     uint64_t last_act;
     uint8_t  any_act;
+    /* column commands (dram.tCCD, dram.tCCDL, dram.tRTPL): the last one on
+     * the channel and per bank group, and the last read per group; each
+     * the instant + 1 (0: none yet) */
+    uint64_t last_col1;
+    uint64_t grp_col1[DRAM_MAX_GROUPS], grp_rdcol1[DRAM_MAX_GROUPS];
     uint64_t arrivals;
     uint64_t sched_wait; /* no bank with a queued request is ready before */
     uint64_t wake;       /* neither the channel nor the slice has anything to
@@ -435,9 +442,12 @@ struct mem_system {
     uint64_t   mshr_used_all;
     uint32_t   sectors_per_line;
     uint32_t   l2_in_cap, l2_out_cap;
+    uint32_t   interleave_lg;  /* lg of the partition interleave, bytes */
     fastdiv    div_parts;      /* by l2.partitions */
     fastdiv    div_banks;      /* by dram.banks */
-    uint32_t   dram_burst;     /* data-bus cycles of one line */
+    uint32_t   dram_ncols;     /* column commands per line */
+    uint32_t   dram_atom_cycles;  /* data-bus cycles of one column command */
+    uint32_t   banks_per_group;
     uint32_t   l2_lru_stride;  /* bytes of LRU state per L2 set */
     uint32_t   l2_fp_words;    /* fingerprint words per L2 set */
     uint32_t  *ser;            /* ser[payload]: interconnect cycles of a
@@ -480,18 +490,20 @@ static inline uint32_t cluster_of(const mem_system *m, uint32_t si)
 
 /* ---- address mapping (mem_icnt.c, mem_l2.c) ---- */
 
-/* The partition of the L2 line holding addr (lines are interleaved over the
- * partitions by l2.line_bytes). */
+/* The partition of the L2 line holding addr: chunks of l2.interleave_bytes
+ * (0: l2.line_bytes) go to the partitions in turn. */
 static inline uint32_t partition_of(const mem_system *m, uint64_t addr)
 {
-    return fd_mod(&m->div_parts, addr >> lg(m->cfg.l2_line_bytes));
+    return fd_mod(&m->div_parts, addr >> m->interleave_lg);
 }
 
-/* Partition-local byte address of the L2 line holding addr. */
+/* Partition-local byte address of the L2 line holding addr: the chunk
+ * number divided by the partitions, the offset in the chunk kept. */
 static inline uint64_t local_line(const mem_system *m, uint64_t addr)
 {
-    uint32_t sh = lg(m->cfg.l2_line_bytes);
-    return fd_div(&m->div_parts, addr >> sh) << sh;
+    uint32_t sh = m->interleave_lg;
+    uint64_t local = fd_div(&m->div_parts, addr >> sh) << sh | (addr & ((1ull << sh) - 1));
+    return local & ~(uint64_t)(m->cfg.l2_line_bytes - 1);
 }
 
 /* ---- mem_inst.c: instructions in flight, completions ---- */

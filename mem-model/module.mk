@@ -5,7 +5,7 @@
 MEM_SRCS := mem-model/mem.c mem-model/mem_l1d.c mem-model/mem_dup.c \
             mem-model/mem_icnt.c mem-model/mem_l2.c mem-model/mem_dram.c \
             mem-model/mem_inst.c mem-model/coalesce.c mem-model/mem_config.c \
-            mem-model/mem_stats.c mem-model/mem_vta.c
+            mem-model/mem_stats.c mem-model/mem_vta.c mem-model/mem_probe.c
 MEM_OBJS := $(MEM_SRCS:%.c=$(B)/%.o)
 INCLUDES += -Imem-model -Icsrc/util
 

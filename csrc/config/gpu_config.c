@@ -260,31 +260,50 @@ static void fermi_gtx480_v1(gpu_config *c)
 }
 
 /* The OAWS paper's machine: GPGPU-Sim 3.2.1's GTX480 with Table 1's
- * overrides (mem_config.c: fermi_gtx480 names the sources [G321],
- * [G321-src]). GPGPU-Sim runs the SM at 700 MHz with 32-wide units: a unit
- * takes a warp-instruction per core cycle, which is Table 1's SIMD width 16
- * at 1400 MHz. Cycles are 700-MHz core cycles. */
-static void fermi_gtx480(gpu_config *c)
+ * overrides (tags as in mem-model/mem_config.c, fermi_gtx480_sources). The
+ * keys not listed are fermi-gtx480-v1's (Table 1's and CUDA cc 2.0's
+ * limits, the scheduler-core sizes of the Fermi-sized Verilated model).
+ * GPGPU-Sim runs the SM at 700 MHz with 32-wide units: a unit takes a
+ * warp-instruction per core cycle, Table 1's SIMD width 16 at 1400 MHz.
+ * Latencies are per opcode in GPGPU-Sim (-ptx_opcode_latency_int
+ * 4,13,4,5,145, _fp 4,13,4,5,39, _dp 8,19,8,8,330: ADD, MAX, MUL, MAD, DIV;
+ * cuda-sim.cc set_opcode_and_latency) and per unit here. */
+static const ck_source fermi_gtx480_sources[] = {
+    { "gpu.clock_mhz", "700", "[G321] -gpgpu_clock_domains 700.0:...: cycles are 700-MHz core cycles" },
+    { "sched.num", "2", "[G321] -gpgpu_num_sched_per_core 2" },
+    { "unit.sp.private", "0", "[G321] -gpgpu_num_sp_units 2: units of the SM, shared by its schedulers" },
+    { "unit.sp.shared", "2", "[G321] -gpgpu_num_sp_units 2" },
+    { "unit.sp.latency", "4", "[G321] -ptx_opcode_latency_int/_fp ADD column 4 (MAD 5, a per-opcode table is not modelled)" },
+    { "unit.sp.ii", "1", "[G321] -ptx_opcode_initiation_int/_fp ADD column 1: a 32-wide unit at 700 MHz" },
+    { "unit.sfu.private", "0", "[G321] -gpgpu_num_sfu_units 1" },
+    { "unit.sfu.shared", "1", "[G321] -gpgpu_num_sfu_units 1" },
+    { "unit.sfu.latency", "8", "[G321] transcendentals take the dp MUL column, 8 (cuda-sim.cc: \"Using double to approximate those\")" },
+    { "unit.sfu.ii", "8", "[G321] -ptx_opcode_initiation_dp MUL column 8" },
+    { "unit.dpu.private", "0", "assumed: GPGPU-Sim 3.2.1 runs DP ALU work on the SP units; one shared unit here" },
+    { "unit.dpu.shared", "1", "assumed: as unit.dpu.private" },
+    { "unit.dpu.latency", "8", "[G321] -ptx_opcode_latency_dp ADD column 8" },
+    { "unit.dpu.ii", "8", "[G321] -ptx_opcode_initiation_dp ADD column 8" },
+    { "unit.int.private", "0", "[G321-src cuda-sim.cc] integer MUL/MAD/DIV are SFU_OP: one shared unit here" },
+    { "unit.int.shared", "1", "[G321-src cuda-sim.cc] as unit.int.private" },
+    { "unit.int.latency", "4", "[G321] -ptx_opcode_latency_int MUL column 4" },
+    { "unit.int.ii", "2", "[G321] -ptx_opcode_initiation_int MUL column 2" },
+    { "unit.branch.private", "1", "assumed: branches issue through the SP path; one per scheduler" },
+    { "unit.branch.latency", "2", "assumed: the model's minimum issue-to-issue" },
+    { "unit.branch.ii", "1", "[G321] a warp per core cycle, as unit.sp.ii" },
+    { NULL, NULL, NULL }
+};
+
+static int fermi_gtx480(gpu_config *c, char *err, size_t errlen)
 {
     fermi_gtx480_v1(c);                  /* limits and scheduler-core sizes */
-    c->clock_mhz = 700;                  /* -gpgpu_clock_domains 700:... [G321] */
-    c->num_schedulers = 2;               /* -gpgpu_num_sched_per_core 2 [G321] */
-    /* -gpgpu_num_sp_units 2, -gpgpu_num_sfu_units 1 [G321]: units shared by
-     * both schedulers; a warp per cycle (ii 1) unless the opcode's
-     * initiation interval says more (-ptx_opcode_initiation_*). Latencies
-     * are per opcode in GPGPU-Sim (-ptx_opcode_latency_int 4,13,4,5,145,
-     * _fp 4,13,4,5,39, _dp 8,19,8,8,330: ADD, MAX, MUL, MAD, DIV) and per
-     * unit here: SP the ADD/MUL column 4 (cuda-sim.cc
-     * set_opcode_and_latency), SFU the transcendental's (dp MUL column, 8,
-     * ii 8: "Using double to approximate those"), DP ADD 8 with ii 8.
-     * Integer MUL/MAD/DIV are SFU_OP in 3.2.1; they stay on this model's
-     * INT unit with the int MUL column (latency 4, ii 2), one shared unit. */
-    unit(c, GPU_UNIT_SP, 0, 2, 4, 1);
-    unit(c, GPU_UNIT_SFU, 0, 1, 8, 8);
-    unit(c, GPU_UNIT_DPU, 0, 1, 8, 8);
-    unit(c, GPU_UNIT_INT, 0, 1, 4, 2);
-    unit(c, GPU_UNIT_LDST, 0, 1, 1, 1);
-    unit(c, GPU_UNIT_BRANCH, 1, 0, 2, 1);  /* assumed: the model's minimum issue-to-issue */
+    size_t n;
+    const ck_key *k = keys(&n);
+    return ck_apply_sources(k, n, c, fermi_gtx480_sources, err, errlen);
+}
+
+const ck_source *gpu_preset_sources(const char *name)
+{
+    return strcmp(name, "fermi-gtx480") == 0 ? fermi_gtx480_sources : NULL;
 }
 
 static void si_7970(gpu_config *c)
@@ -374,8 +393,10 @@ int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errle
     memset(&c, 0, sizeof c);
     if (strcmp(name, "kepler-k20x") == 0)
         kepler_k20x(&c);
-    else if (strcmp(name, "fermi-gtx480") == 0)
-        fermi_gtx480(&c);
+    else if (strcmp(name, "fermi-gtx480") == 0) {
+        if (fermi_gtx480(&c, err, errlen) != 0)
+            return -1;
+    }
     else if (strcmp(name, "fermi-gtx480-v1") == 0)
         fermi_gtx480_v1(&c);
     else if (strcmp(name, "si-7970") == 0)
@@ -691,7 +712,13 @@ void gpu_config_print(const gpu_config *cfg, FILE *out)
     size_t n;
     const ck_key *k = keys(&n);
     fprintf(out, "# smcosim GPU configuration (preset %s)\n", cfg->preset);
-    ck_print(k, n, cfg, out);
+    const ck_source *tables[3] = { gpu_preset_sources(cfg->preset),
+                                   mem_preset_sources(cfg->preset), NULL };
+    if (tables[0] || tables[1])
+        fprintf(out, "# \"source:\" under a value says where the preset's value comes from\n"
+                     "# (docs/config.md lists the tags)\n");
+    mem_probe_print(&cfg->mem, out);
+    ck_print_sourced(k, n, cfg, sizeof *cfg, tables[0] ? tables : tables + 1, out);
 }
 
 void gpu_config_markdown(const gpu_config *cfg, FILE *out)

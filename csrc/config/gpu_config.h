@@ -204,6 +204,10 @@ const char *gpu_haws_name(unsigned haws);   /* "off", "warp", "all" */
  * "oaws-dyn", "lrr+oaws-dyn", ... (buf of len bytes). */
 const char *gpu_policy_string(const gpu_config *cfg, char *buf, size_t len);
 
+/* The preset as a table of values with their sources (ck_source), or NULL
+ * for a preset written as code (its sources are comments there). */
+struct ck_source;
+const struct ck_source *gpu_preset_sources(const char *name);
 void gpu_config_print(const gpu_config *cfg, FILE *out);     /* valid config-file text */
 void gpu_config_markdown(const gpu_config *cfg, FILE *out);  /* docs/config.md table */
 

@@ -14,7 +14,8 @@ SMC_MODEL_SRCS := csrc/config/gpu_config.c csrc/util/config_keys.c csrc/util/fai
                   mem-model/mem.c mem-model/mem_l1d.c mem-model/mem_dup.c \
                   mem-model/mem_icnt.c mem-model/mem_l2.c mem-model/mem_dram.c \
                   mem-model/mem_inst.c mem-model/coalesce.c mem-model/mem_config.c \
-                  mem-model/mem_stats.c mem-model/mem_vta.c csrc/timing/occupancy.c csrc/timing/stats.c
+                  mem-model/mem_stats.c mem-model/mem_vta.c mem-model/mem_probe.c \
+                  csrc/timing/occupancy.c csrc/timing/stats.c
 ifneq ($(TIMING_HAVE_SCHED),)
 SMC_MODEL_SRCS += csrc/timing/timing.c cosim/sched_if.c cosim/sched_cmodel.c csrc/timing/oaws.c csrc/timing/peers.c
 SMC_MODEL_SRCS += cosim/sched_open.c cosim/sched_group.c cosim/dlc.c cosim/dlc_cmodel.c

@@ -327,6 +327,7 @@ int timing_destroy(timing_gpu *g, char *err, size_t errlen)
         dlc_close(sm->dlc);
     }
     sched_group_close(g->cores);   /* closes the RTL's own FST */
+    mem_destroy(g->mem_prev);
     free(g->sched_in);
     free(g->sched_active);
     free(g->sm);
@@ -476,6 +477,11 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
     if (!g->mem) {
         tm_set_msg(g, "memory model: %s", err);
         return out->status = SMC_ERR_INVALID_VALUE;
+    }
+    if (g->mem_prev) {          /* mem.keep_caches: the caches persist */
+        mem_inherit_caches(g->mem, g->mem_prev);
+        mem_destroy(g->mem_prev);
+        g->mem_prev = NULL;
     }
     out->peers.on = g->cfg.peer;
     if (tm_peers_launch(g) != 0) {         /* CCWS's victim tag array (peers.c) */
@@ -627,7 +633,10 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
                 sm->cta[j].used = 0;
             }
     }
-    mem_destroy(g->mem);
+    if (g->cfg.mem.keep_caches)
+        g->mem_prev = g->mem;
+    else
+        mem_destroy(g->mem);
     g->mem = NULL;
     free(g->join);
     g->join = NULL;

@@ -187,6 +187,8 @@ struct timing_gpu {
     struct tm_detect *det;        /* locality detection (locality_detect.c) */
     /* per launch */
     mem_system *mem;
+    mem_system *mem_prev;    /* mem.keep_caches: the last launch's, whose
+                                cache contents the next launch takes */
     inst_source src;              /* where instructions come from (inst_source.h) */
     uint8_t *join;                /* per pc: reconvergence point of some branch */
     uint32_t ncode;

@@ -350,6 +350,50 @@ void ck_print(const ck_key *keys, size_t nkeys, const void *obj, FILE *out)
     }
 }
 
+int ck_apply_sources(const ck_key *keys, size_t nkeys, void *obj, const ck_source *table,
+                     char *err, size_t errlen)
+{
+    for (const ck_source *t = table; t->key; t++) {
+        char a[256];
+        snprintf(a, sizeof a, "%s=%s", t->key, t->value);
+        if (ck_apply(keys, nkeys, obj, a, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+void ck_print_sourced(const ck_key *keys, size_t nkeys, const void *obj, size_t obj_size,
+                      const ck_source *const *tables, FILE *out)
+{
+    void *scratch = malloc(obj_size);
+    for (size_t i = 0; i < nkeys; i++) {
+        char val[300];
+        ck_format(&keys[i], obj, val, sizeof val);
+        fprintf(out, "%-22s = %-10s # %s\n", keys[i].name, val, keys[i].doc);
+        const ck_source *t = NULL;
+        for (size_t j = 0; !t && tables && tables[j]; j++)
+            for (const ck_source *e = tables[j]; e->key && !t; e++)
+                if (strcmp(e->key, keys[i].name) == 0)
+                    t = e;
+        if (!t || !scratch)
+            continue;
+        /* the preset's value, formatted the same way: the source holds
+         * only while the value is still the preset's */
+        char a[256], pre[300], err[256];
+        memcpy(scratch, obj, obj_size);
+        snprintf(a, sizeof a, "%s=%s", t->key, t->value);
+        if (ck_apply(keys, nkeys, scratch, a, err, sizeof err) != 0)
+            continue;
+        ck_format(&keys[i], scratch, pre, sizeof pre);
+        if (strcmp(pre, val) == 0)
+            fprintf(out, "%-35s #   source: %s\n", "", t->source);
+        else
+            fprintf(out, "%-35s #   changed from the preset's %s (source: %s)\n", "", pre,
+                    t->source);
+    }
+    free(scratch);
+}
+
 static void range_text(const ck_key *k, char *buf, size_t len)
 {
     switch (k->type) {

@@ -100,6 +100,26 @@ void ck_format(const ck_key *key, const void *obj, char *buf, size_t len);
  * input to ck_load_text. */
 void ck_print(const ck_key *keys, size_t nkeys, const void *obj, FILE *out);
 
+/* A preset written as a table: each value with where it comes from (a
+ * paper's table, a simulator's option or source file, or "assumed: why").
+ * The table ends with a NULL key. One place holds the number and its
+ * source, so that `smcosim config` can show both. */
+typedef struct ck_source {
+    const char *key, *value, *source;
+} ck_source;
+
+/* Apply every "key = value" of the table (-1 and a message naming the key
+ * when one is refused). */
+int ck_apply_sources(const ck_key *keys, size_t nkeys, void *obj, const ck_source *table,
+                     char *err, size_t errlen);
+
+/* ck_print, and under a key whose value a table sets: "#   source: ..."
+ * while the value is the table's, else what it was changed from (still
+ * valid input to ck_load_text). tables: NULL-terminated, or NULL; obj_size:
+ * sizeof *obj. */
+void ck_print_sourced(const ck_key *keys, size_t nkeys, const void *obj, size_t obj_size,
+                      const ck_source *const *tables, FILE *out);
+
 /* Markdown table | key | type/range | value | description |; `obj` gives the
  * value column (NULL: no value column). */
 void ck_markdown(const ck_key *keys, size_t nkeys, const void *obj, FILE *out);

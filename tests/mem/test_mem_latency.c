@@ -1,8 +1,9 @@
 /*
  * test_mem_latency.c — the memory microbenchmarks' latency half: on every
  * preset, the unloaded latency of an L1 hit, an L2 hit and a DRAM access,
- * measured through the model's interface (one load of one lane, submitted
- * at a chosen core cycle, its completion collected), equals the
+ * measured through the model's interface (mem_probe_unloaded: one load of
+ * one lane, submitted at a chosen core cycle, its completion collected),
+ * equals the
  * configuration's own arithmetic, worked here from the keys and the rules
  * of docs/memory-model.md ("The path of a load", "Clock domains"):
  *
@@ -20,9 +21,11 @@
  *   L2 miss           (dram.queue_latency: the L2's DRAM queue, the delay
  *                     line from the next DRAM edge, the scheduler queue one
  *                     DRAM edge after the line; else the next DRAM edge)
- *                     the start: activate, tRCD, tCL, the burst of
- *                     l2.line_bytes / dram.bytes_per_cycle DRAM cycles, then
- *                     dram.latency core cycles; the fill at the next L2
+ *                     the start: activate, tRCD, then the line's column
+ *                     commands (l2.line_bytes / dram.atom_bytes of them,
+ *                     max(tCCD, tCCDL) apart) whose data follows tCL later
+ *                     and holds the bus atom / dram.bytes_per_cycle cycles,
+ *                     then dram.latency core cycles; the fill at the next L2
  *                     edge, then as an L2 hit
  *   L1 hit            l1d.latency core cycles
  *
@@ -38,7 +41,6 @@
 #include "mem.h"
 
 #include <stdio.h>
-#include <string.h>
 
 typedef struct clocks {
     uint64_t core, icnt, l2, dram;    /* periods in the time base */
@@ -95,58 +97,18 @@ static uint64_t expect_dram(const mem_config *c, uint64_t s)
     } else {
         start = edge(miss + 1, k.dram);
     }
-    uint64_t burst = cdiv(c->l2_line_bytes, c->dram_bytes_per_cycle);
-    uint64_t end = start + (c->dram_tRCD + c->dram_tCL + burst) * k.dram;
+    /* the line's column commands, tCCD / tCCDL apart (one bank, one group),
+     * each moving its atom over the bus for atom / bytes_per_cycle cycles */
+    uint64_t atom = c->dram_atom_bytes ? c->dram_atom_bytes : c->l2_line_bytes;
+    uint64_t ncol = c->l2_line_bytes / atom, xfer = cdiv(atom, c->dram_bytes_per_cycle);
+    uint64_t step = c->dram_tCCD > c->dram_tCCDL ? c->dram_tCCD : c->dram_tCCDL;
+    uint64_t end = start + (c->dram_tRCD + c->dram_tCL + (ncol - 1) * (step > xfer ? step : xfer) +
+                            xfer) * k.dram;
     uint64_t fill = edge(end + c->dram_latency * k.core, k.l2);
     return reply_done(c, &k, fill) - s;
 }
 
-/* ---- measuring ------------------------------------------------------------ */
-
-static mem_system *create(const mem_config *c)
-{
-    char err[256];
-    mem_system *m = mem_create(c, err, sizeof err);
-    if (!m)
-        fail_msg("mem_create: %s", err);
-    return m;
-}
-
-/* One 4-byte load of one lane by `sm` at address addr, submitted at core
- * cycle s (the system idles until then); returns its latency in core
- * cycles. */
-static uint64_t load_latency(mem_system *m, uint32_t sm, uint64_t addr, uint64_t s)
-{
-    while (mem_now(m) < s)
-        mem_cycle(m);
-    mem_request r;
-    memset(&r, 0, sizeof r);
-    r.sm = sm;
-    r.op = MEM_LOAD;
-    r.space = MEM_GLOBAL;
-    r.active_mask = 1;
-    r.addr[0] = addr;
-    r.size[0] = 4;
-    r.num_dst = 1;
-    r.dst[0] = 1;
-    r.tag = 77;
-    char err[256];
-    assert_true(mem_ldst_ready(m, sm));
-    if (mem_submit(m, &r, NULL, err, sizeof err) != 0)
-        fail_msg("mem_submit: %s", err);
-    for (int i = 0; i < 100000; i++) {
-        mem_cycle(m);
-        mem_completion done;
-        if (mem_collect(m, sm, &done, 1) == 1) {
-            assert_int_equal(done.tag, 77);
-            while (!mem_idle(m))
-                mem_cycle(m);
-            return done.cycle - s;
-        }
-    }
-    fail_msg("the load never completed");
-    return 0;
-}
+/* ---- measuring (mem_probe_unloaded: the loads through the interface) ---- */
 
 static void check_preset(const char *name)
 {
@@ -166,33 +128,25 @@ static void check_preset(const char *name)
         group = group / a * ps[i];
     }
     uint64_t phases = group / k.core;
-    const uint64_t line = c.l2_line_bytes;
     for (uint64_t j = 0; j < phases; j++) {
-        uint64_t s = 1000 + j;
-        /* DRAM: a cold line */
-        mem_system *m = create(&c);
-        uint64_t got = load_latency(m, 0, 64 * line, s);
-        if (got != expect_dram(&c, s))
+        mem_probe p;
+        if (mem_probe_unloaded(&c, 1000 + j, &p, err, sizeof err) != 0)
+            fail_msg("%s: %s", name, err);
+        if (p.dram != expect_dram(&c, p.dram_at))
             fail_msg("%s: DRAM access at cycle %llu took %llu core cycles, the "
-                     "configuration says %llu", name, (unsigned long long)s,
-                     (unsigned long long)got, (unsigned long long)expect_dram(&c, s));
-        /* L2 hit: another SM (another cluster) loads the same line */
-        uint64_t s2 = mem_now(m) + 100 + j;
-        got = load_latency(m, c.num_sms - 1, 64 * line, s2);
-        if (got != expect_l2_hit(&c, s2))
+                     "configuration says %llu", name, (unsigned long long)p.dram_at,
+                     (unsigned long long)p.dram, (unsigned long long)expect_dram(&c, p.dram_at));
+        if (p.l2 != expect_l2_hit(&c, p.l2_at))
             fail_msg("%s: L2 hit at cycle %llu took %llu core cycles, the "
-                     "configuration says %llu", name, (unsigned long long)s2,
-                     (unsigned long long)got, (unsigned long long)expect_l2_hit(&c, s2));
-        /* L1 hit: the first SM again */
-        got = load_latency(m, 0, 64 * line, mem_now(m) + 10);
-        if (got != c.l1d_latency)
+                     "configuration says %llu", name, (unsigned long long)p.l2_at,
+                     (unsigned long long)p.l2, (unsigned long long)expect_l2_hit(&c, p.l2_at));
+        if (p.l1 != c.l1d_latency)
             fail_msg("%s: L1 hit took %llu core cycles, l1d.latency is %u", name,
-                     (unsigned long long)got, c.l1d_latency);
+                     (unsigned long long)p.l1, c.l1d_latency);
         if (j == 0)
-            printf("  %-18s L1 hit %3u, L2 hit %3llu, DRAM %3llu core cycles (at cycle %llu)\n",
-                   name, c.l1d_latency, (unsigned long long)expect_l2_hit(&c, s2),
-                   (unsigned long long)expect_dram(&c, s), (unsigned long long)s);
-        mem_destroy(m);
+            printf("  %-18s L1 hit %3llu, L2 hit %3llu, DRAM %3llu core cycles (%llu phases)\n",
+                   name, (unsigned long long)p.l1, (unsigned long long)p.l2,
+                   (unsigned long long)p.dram, (unsigned long long)phases);
     }
 }
 

@@ -319,6 +319,7 @@ static void test_variants(void **state)
     c.l1d_mshr_entries = 4;
     c.dup_window = 50;
     c.dram_banks = 2;
+    c.dram_bank_groups = 2;
     c.dram_row_bytes = 128;
     run_config("sectors on_fill", &c, n, 6);
 }
@@ -424,6 +425,22 @@ static void test_random_configs(void **state)
         c.icnt_sms_per_cluster = pick(1, c.num_sms < 4 ? c.num_sms : 4);
 
         c.l2_rop_latency = rnd() % 2 ? 0 : pick(1, 200);
+        c.l2_interleave_bytes = rnd() % 2 ? 0 : c.l2_line_bytes << pick(0, 3);
+        /* column commands: atoms of a line, bank groups dividing the banks */
+        c.dram_atom_bytes = rnd() % 2 ? 0 : c.l2_line_bytes >> pick(0, 3);
+        if (c.dram_atom_bytes && c.dram_atom_bytes < 16)
+            c.dram_atom_bytes = 16;
+        c.dram_bank_groups = 1;
+        for (uint32_t g = pick(1, 8); g > 1; g--)
+            if (c.dram_banks % g == 0) {
+                c.dram_bank_groups = g;
+                break;
+            }
+        c.dram_tCCD = pick(0, 4);
+        c.dram_tCCDL = pick(0, 6);
+        c.dram_tRTP = pick(0, 4);
+        c.dram_tRTPL = pick(0, 4);
+        c.dram_tWL = pick(0, 12);
         c.dram_queue_latency = rnd() % 2 ? 0 : pick(1, 200);
         if (mem_config_check(&c, err, sizeof err) != 0)
             fail_msg("random configuration %u is not valid: %s", k, err);

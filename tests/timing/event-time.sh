@@ -10,8 +10,9 @@ cd "$(dirname "$0")/../.."
 cuda_prog_open "${1:-build}" event_time "cudaEventElapsedTime not checked"
 fail=0
 # preset and its clock in MHz as the seed tables give it (docs/config.md):
-# kepler-k20x 732 MHz, fermi-gtx480 1400 MHz
-for pc in kepler-k20x:732 fermi-gtx480:1400; do
+# kepler-k20x 732 MHz, fermi-gtx480 700 MHz (GPGPU-Sim 3.2.1's core clock),
+# fermi-gtx480-v1 1400 MHz (Table 1)
+for pc in kepler-k20x:732 fermi-gtx480:700 fermi-gtx480-v1:1400; do
   preset=${pc%%:*} mhz=${pc##*:}
   out=$("$b/bin/smcosim" run --config "$preset" --json "$tmp/$preset.json" -- "$prog" 2> "$tmp/err")
   rc=$?
@@ -30,4 +31,4 @@ for pc in kepler-k20x:732 fermi-gtx480:1400; do
   fi
 done
 [ $fail -eq 0 ] || { echo "event-time: FAIL"; exit 1; }
-echo "event-time: 2 presets passed"
+echo "event-time: 3 presets passed"
