@@ -319,6 +319,16 @@ typedef struct mem_probe {
 } mem_probe;
 int mem_probe_unloaded(const mem_config *cfg, uint64_t at, mem_probe *out, char *err,
                        size_t errlen);
+/* Sustained bandwidth (mem_probe.c): SMs 0..nsms-1 each submit, whenever
+ * their LD/ST unit is free, a fully coalesced load of warp_size x 4 bytes:
+ * MEM_BW_L1 loops over half the L1 (hits), MEM_BW_L2 all SMs over one
+ * region of twice the L1 (L1 misses, L2 hits), MEM_BW_DRAM never reuses a
+ * line. *bytes_per_cycle: the load bytes completed per core cycle in
+ * `window` cycles after `warm`. */
+typedef enum mem_bw_level { MEM_BW_L1 = 0, MEM_BW_L2, MEM_BW_DRAM } mem_bw_level;
+int mem_probe_bandwidth(const mem_config *cfg, mem_bw_level level, uint32_t nsms,
+                        uint64_t warm, uint64_t window, double *bytes_per_cycle, char *err,
+                        size_t errlen);
 /* Two comment lines for a printed configuration: the clock domains and
  * clusters, and the probe's latencies (nothing if cfg is invalid). */
 void mem_probe_print(const mem_config *cfg, FILE *out);

@@ -42,5 +42,13 @@ $(MEM_DIGEST): $(B)/mem-model/mem_digest.o $(MEM_LIB) $(UTIL_LIB)
 mem-digest: $(MEM_DIGEST)
 	@$(MEM_DIGEST)
 
+# bench-mem-machine: every preset's memory microbenchmarks (unloaded latency
+# and sustained bandwidth per level, one SM and all SMs) beside the
+# configuration's arithmetic; the same program is a test in make test
+# (tests/mem/test_mem_machine.c asserts what it prints).
+.PHONY: bench-mem-machine
+bench-mem-machine: $(B)/tests/mem/test_mem_machine
+	@$(B)/tests/mem/test_mem_machine
+
 ALL_TARGETS   += $(MEM_LIB) $(MEM_CFG_TOOL) $(MEM_BENCH) $(MEM_DIGEST)
-BENCH_TARGETS += bench-mem
+BENCH_TARGETS += bench-mem bench-mem-machine

@@ -3,7 +3,7 @@
 
 MEMT_BINS := $(B)/tests/mem/test_config_keys $(B)/tests/mem/test_mem_units \
              $(B)/tests/mem/test_mem_random $(B)/tests/mem/test_mem_skip \
-             $(B)/tests/mem/test_mem_latency
+             $(B)/tests/mem/test_mem_machine
 
 $(B)/tests/mem/%: $(B)/tests/mem/%.o $(MEM_LIB) $(UTIL_LIB)
 	@mkdir -p $(@D)
@@ -11,10 +11,10 @@ $(B)/tests/mem/%: $(B)/tests/mem/%.o $(MEM_LIB) $(UTIL_LIB)
 
 TEST_SUITES += build/tests/mem/test_config_keys build/tests/mem/test_mem_units \
                build/tests/mem/test_mem_random build/tests/mem/test_mem_skip \
-               build/tests/mem/test_mem_latency
+               build/tests/mem/test_mem_machine
 TEST_DEPS   += build/tests/mem/test_config_keys build/tests/mem/test_mem_units \
                build/tests/mem/test_mem_random build/tests/mem/test_mem_skip \
-               build/tests/mem/test_mem_latency
+               build/tests/mem/test_mem_machine
 SAN_SUITES  += build/asan/tests/mem/test_config_keys \
                build/asan/tests/mem/test_mem_units \
                "build/asan/tests/mem/test_mem_random 60000" \

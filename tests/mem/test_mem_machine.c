@@ -1,6 +1,9 @@
 /*
- * test_mem_latency.c — the memory microbenchmarks' latency half: on every
- * preset, the unloaded latency of an L1 hit, an L2 hit and a DRAM access,
+ * test_mem_machine.c — the memory microbenchmarks that prove each preset's
+ * machine (docs/memory-model.md, "The machine, measured"; `make
+ * bench-mem-machine` prints the same table).
+ *
+ * Latency: on every preset, the unloaded latency of an L1 hit, an L2 hit and a DRAM access,
  * measured through the model's interface (mem_probe_unloaded: one load of
  * one lane, submitted at a chosen core cycle, its completion collected),
  * equals the
@@ -157,10 +160,111 @@ static void test_unloaded_latency(void **state)
         check_preset(mem_preset_names[i]);
 }
 
+/* ---- bandwidth ------------------------------------------------------------ */
+
+/* Bandwidth, bytes per core cycle, measured by mem_probe_bandwidth (every SM
+ * of the probe issuing a 32-lane coalesced load whenever its LD/ST unit is
+ * free) against the configuration's arithmetic:
+ *   L1, one SM        one L1 access per core cycle: l1d.sector_bytes
+ *   L1, all SMs       x mem.num_sms
+ *   L2, one SM        the smaller of the SM's MSHRs over their holding time
+ *                     (l1d.mshr_entries x line / (L2-hit latency - 1): an
+ *                     entry frees when its fill arrives, a cycle before the
+ *                     data is in registers) and its node's ejection port
+ *                     (line / (ser(response) interconnect cycles))
+ *   DRAM, one SM      the MSHRs over their holding time, between a DRAM
+ *                     access to a closed bank (the unloaded latency) and a
+ *                     row hit (tRCD less): a single stream is one or the other
+ *   L2 / DRAM, all    at most the peak: the partitions' ejection ports, the
+ *                     clusters' ports (L2), and the DRAM buses
+ *                     (l2.partitions x dram.bytes_per_cycle per DRAM cycle);
+ *                     how far below it, and why, is in docs/memory-model.md.
+ * (With sectors, an MSHR and a transaction are a sector's.) Within 5 %. */
+#define TOL 0.05
+
+static double port_bw(const mem_config *c, const clocks *k)
+{
+    /* one response of a line per ser interconnect cycles, in core cycles */
+    double ser = (double)cdiv(c->icnt_header_bytes + c->l1d_sector_bytes,
+                              c->icnt_bytes_per_cycle);
+    return c->l1d_sector_bytes / (ser * (double)k->icnt / (double)k->core);
+}
+
+static double measure(const mem_config *c, mem_bw_level level, uint32_t nsms)
+{
+    char err[256];
+    double bw;
+    /* warm: the L1 and L2 patterns' first pass comes from DRAM */
+    if (mem_probe_bandwidth(c, level, nsms, 60000, 20000, &bw, err, sizeof err) != 0)
+        fail_msg("bandwidth probe: %s", err);
+    return bw;
+}
+
+static void within(const char *preset, const char *what, double got, double lo, double hi)
+{
+    int ok = got >= lo * (1 - TOL) && got <= hi * (1 + TOL);
+    char range[64];
+    if (hi != lo)
+        snprintf(range, sizeof range, "%.2f .. %.2f", lo, hi);
+    else
+        snprintf(range, sizeof range, "%.2f", lo);
+    printf("  %-18s %-14s %8.2f B/cycle, arithmetic %s%s\n", preset, what, got, range,
+           ok ? "" : "  <-- outside 5 %");
+    if (!ok)
+        fail_msg("%s: %s bandwidth %.2f B/cycle, the configuration says %.2f..%.2f", preset,
+                 what, got, lo, hi);
+}
+
+static void test_bandwidth(void **state)
+{
+    (void)state;
+    char err[256];
+    for (int i = 0; mem_preset_names[i]; i++) {
+        const char *name = mem_preset_names[i];
+        mem_config c;
+        assert_int_equal(mem_config_preset(&c, name, err, sizeof err), 0);
+        clocks k = clocks_of(&c);
+        double dram_per_core = (double)k.core / (double)k.dram;   /* DRAM cycles per core cycle */
+        uint32_t clusters = (c.num_sms + c.icnt_sms_per_cluster - 1) / c.icnt_sms_per_cluster;
+        double port = port_bw(&c, &k);
+        within(name, "L1, one SM", measure(&c, MEM_BW_L1, 1), c.l1d_sector_bytes,
+               c.l1d_sector_bytes);
+        within(name, "L1, all SMs", measure(&c, MEM_BW_L1, c.num_sms),
+               (double)c.num_sms * c.l1d_sector_bytes, (double)c.num_sms * c.l1d_sector_bytes);
+        mem_probe p;
+        if (mem_probe_unloaded(&c, 1000, &p, err, sizeof err) != 0)
+            fail_msg("%s: %s", name, err);
+        double mshr_bytes = (double)c.l1d_mshr_entries * c.l1d_sector_bytes;
+        double one_l2 = measure(&c, MEM_BW_L2, 1), one_dram = measure(&c, MEM_BW_DRAM, 1);
+        double l2 = mshr_bytes / (double)(p.l2 - 1);
+        l2 = l2 < port ? l2 : port;
+        within(name, "L2, one SM", one_l2, l2, l2);
+        double row_hit = (double)c.dram_tRCD * k.dram / k.core;
+        within(name, "DRAM, one SM", one_dram, mshr_bytes / (double)(p.dram - 1),
+               mshr_bytes / ((double)(p.dram - 1) - row_hit));
+        /* the peaks */
+        double l2_peak = (double)c.l2_partitions * port;
+        if (clusters * port < l2_peak)
+            l2_peak = clusters * port;
+        double dram_peak = (double)c.l2_partitions * c.dram_bytes_per_cycle * dram_per_core;
+        if (l2_peak < dram_peak)
+            dram_peak = l2_peak;
+        double all_l2 = measure(&c, MEM_BW_L2, c.num_sms);
+        double all_dram = measure(&c, MEM_BW_DRAM, c.num_sms);
+        printf("  %-18s L2, all SMs    %8.2f B/cycle, peak %8.2f (%.0f %%)\n", name, all_l2,
+               l2_peak, 100 * all_l2 / l2_peak);
+        printf("  %-18s DRAM, all SMs  %8.2f B/cycle, peak %8.2f (%.0f %%)\n", name, all_dram,
+               dram_peak, 100 * all_dram / dram_peak);
+        if (all_l2 > l2_peak * (1 + 1e-9) || all_dram > dram_peak * (1 + 1e-9))
+            fail_msg("%s: a bandwidth above the configuration's peak", name);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unloaded_latency),
+        cmocka_unit_test(test_bandwidth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
