@@ -148,6 +148,9 @@ void tm_sm_reset(timing_gpu *g, tm_sm *sm)
         for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++)
             sm->priv_min[u][s] = g->cfg.unit[u].private_units ? 0 : UINT64_MAX;
         sm->shared_min[u] = g->cfg.unit[u].shared_units ? 0 : UINT64_MAX;
+        sm->head_kind[u] = 0;
+        sm->shared_offer[u] = 0;
+        sm->shared_rr[u] = 0;
     }
     sm->nwb = 0;
     sm->wb_order = 0;
@@ -205,6 +208,10 @@ static int is_control(const emu_inst_info *in)
 static void update_head(tm_sm *sm, unsigned wi)
 {
     const tm_warp *w = &sm->warp[wi];
+    for (unsigned u = 0; u < GPU_UNIT_COUNT; u++)
+        sm->head_kind[u] &= ~(1ull << wi);
+    if (w->count && !w->exited)
+        sm->head_kind[w->buf[w->head].kind] |= 1ull << wi;
     if (w->count && !w->exited && w->buf[w->head].kind == GPU_UNIT_LDST) {
         sm->ldst_head |= 1ull << wi;
         sm->head_pm[wi] = w->buf[w->head].pred_miss;    /* OAWS (0 when off) */
@@ -516,8 +523,11 @@ static uint64_t unit_start(timing_gpu *g, tm_sm *sm, unsigned kind, unsigned s, 
         if (best < 0 || nx[k] < nx[best])
             best = (int)k;
     }
+    /* a free private unit first: the shared ones free at t were offered to
+     * the schedulers without one (tm_sm_back), and taking one here would
+     * leave such a scheduler none */
     uint32_t base = uc->private_units * g->cfg.num_schedulers;
-    for (uint32_t i = 0; i < uc->shared_units; i++) {
+    for (uint32_t i = 0; i < uc->shared_units && !(best >= 0 && nx[best] <= t); i++) {
         uint32_t k = base + i;
         if (best < 0 || nx[k] < nx[best])
             best = (int)k;
@@ -540,10 +550,69 @@ static uint64_t unit_start(timing_gpu *g, tm_sm *sm, unsigned kind, unsigned s, 
     return start + (latency ? latency : uc->latency);
 }
 
-/* Can a unit of `kind` accept an instruction from scheduler s at cycle t? */
+/* Can a unit of `kind` accept an instruction from scheduler s at cycle t:
+ * a private unit of s is free, or s was offered a shared one (offer_shared)? */
 static inline int unit_free(const tm_sm *sm, unsigned kind, unsigned s, uint64_t t)
 {
-    return sm->priv_min[kind][s] <= t || sm->shared_min[kind] <= t;
+    return sm->priv_min[kind][s] <= t || ((sm->shared_offer[kind] >> s) & 1);
+}
+
+/* Offer the shared units free at cycle t to the schedulers whose private
+ * units are busy then: the schedulers issue in parallel, so a scheduler may
+ * issue to a shared unit only if one is set aside for it (GPGPU-Sim's
+ * schedulers take the shared pipeline registers one after another). An op
+ * class needs a unit of every kind mapped onto it (UNIT_OP_CLASSES), so a
+ * scheduler gets the class's units together or none; the schedulers with a
+ * warp whose buffer head needs the class come first, each group in
+ * round-robin order from a start that moves every cycle. */
+static void offer_shared(const timing_gpu *g, tm_sm *sm, uint64_t t)
+{
+    static const uint8_t kind_class[GPU_UNIT_COUNT] = {
+#define KIND_CLASS(kind, op_class) [kind] = op_class,
+        UNIT_OP_CLASSES(KIND_CLASS)
+#undef KIND_CLASS
+    };
+    unsigned ns = g->cfg.num_schedulers;
+    unsigned nfree[GPU_UNIT_COUNT] = { 0 };
+    int any = 0;
+    for (unsigned u = 0; u < GPU_UNIT_COUNT; u++) {
+        const gpu_unit_config *uc = &g->cfg.unit[u];
+        sm->shared_offer[u] = 0;
+        if (u == GPU_UNIT_LDST || !uc->shared_units || sm->shared_min[u] > t)
+            continue;
+        const uint64_t *nx = sm->unit_next[u] + uc->private_units * ns;
+        for (uint32_t i = 0; i < uc->shared_units; i++)
+            nfree[u] += nx[i] <= t;
+        any = 1;
+    }
+    if (!any)
+        return;
+    for (unsigned oc = SCHED_OP_SP; oc <= SCHED_OP_DP; oc++) {
+        uint32_t *rr = &sm->shared_rr[oc];
+        for (int pass = 0; pass < 2; pass++)
+            for (unsigned i = 0; i < ns; i++) {
+                unsigned s = (*rr + i) % ns;
+                uint64_t want = 0;
+                int ok = 1, needs = 0;
+                for (unsigned u = 0; u < GPU_UNIT_COUNT; u++) {
+                    if (u == GPU_UNIT_LDST || kind_class[u] != oc)
+                        continue;
+                    want |= sm->head_kind[u];
+                    if (sm->priv_min[u][s] > t) {
+                        needs = 1;
+                        ok &= nfree[u] > 0;
+                    }
+                }
+                if (((want & g->sched_mask[s]) != 0) != (pass == 0) || !needs || !ok)
+                    continue;
+                for (unsigned u = 0; u < GPU_UNIT_COUNT; u++)
+                    if (u != GPU_UNIT_LDST && kind_class[u] == oc && sm->priv_min[u][s] > t) {
+                        nfree[u]--;
+                        sm->shared_offer[u] |= 1u << s;
+                    }
+            }
+        *rr = (*rr + 1) % ns;
+    }
 }
 
 static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is, uint64_t t)
@@ -1016,6 +1085,7 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
         }
     /* an op class is available when every unit kind mapped onto it has a
      * unit free; LDST is the memory model's, offered to one scheduler */
+    offer_shared(g, sm, t1);
     for (unsigned s = 0; s < ns; s++) {
         unsigned busy = 0;
 #define UNIT_BUSY(kind, op_class) \

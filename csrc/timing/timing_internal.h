@@ -109,6 +109,12 @@ typedef struct tm_sm {
      * shared units (UINT64_MAX when there are none), kept by unit_start */
     uint64_t priv_min[GPU_UNIT_COUNT][SCHED_MAX_SCHEDULERS];
     uint64_t shared_min[GPU_UNIT_COUNT];
+    /* shared units: warps whose buffer head needs each kind, the
+     * schedulers offered one for the next cycle (at most as many as are
+     * free then) and the round-robin start of those offers */
+    uint64_t head_kind[GPU_UNIT_COUNT];
+    uint32_t shared_offer[GPU_UNIT_COUNT];
+    uint32_t shared_rr[GPU_UNIT_COUNT];
     tm_wb   *wb; uint32_t nwb, capwb;
     uint64_t wb_order;
     uint32_t seq;
