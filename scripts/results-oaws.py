@@ -29,7 +29,7 @@ Writes into OUT (default build/results/oaws):
 
 What the model gives is reported as it is; nothing is tuned to match.
 
-usage: scripts/results-oaws.py [--build DIR] [--size small|default|large]
+usage: scripts/results-oaws.py [--build DIR] [--size small|default|large] [--preset NAME]
                                [--out DIR] [--quick] [--no-sweeps] [--no-plots] [NAME...]
 """
 import concurrent.futures
@@ -42,6 +42,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_common import fmt, geomean, ratio, results_argparser, run_gnuplot  # noqa: E402
 
 PRESET = "fermi-gtx480"
+
+
+def set_preset(name):
+    """The machine every run uses (--preset)."""
+    global PRESET
+    PRESET = name
 
 # Table 2 (seed 001 §5): abbreviation, suite benchmark (None: not in the
 # suite), class, SWL-Best's "#Warps" from Table 3 (None: the paper gives
@@ -230,9 +236,14 @@ def main():
                     help="main table and deep queues only (no MSHR, allocation or SMR sweep)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
                     help="benchmark runs at a time (default: the number of CPUs)")
+    ap.add_argument("--preset", default=PRESET,
+                    help="the machine (default %s; %s-v1 is the one-clock machine before "
+                         "issue 36)" % (PRESET, PRESET))
     ap.add_argument("names", nargs="*", help="suite benchmarks (default: every Table 2 one we have)")
     a = ap.parse_args()
-    out = a.out or os.path.join(a.build, "results", "oaws")
+    set_preset(a.preset)
+    out = a.out or os.path.join(a.build, "results", "oaws" if a.preset == "fermi-gtx480"
+                                else "oaws-" + a.preset.replace("fermi-gtx480-", ""))
     known = {b[1] for b in BENCHES if b[1]}
     unknown = set(a.names) - known
     if unknown:
@@ -547,7 +558,7 @@ def plot(res, pols, out):
     S = ['set terminal svg size 1000,420 dynamic font "sans,11"',
          'set datafile commentschars "#"', 'set grid ytics', 'set key top left',
          'set style fill solid 0.8 border -1']
-    for cname, title in (("main", "IPC normalised to GTO, fermi-gtx480 (seed 001 Fig. 8)"),
+    for cname, title in (("main", "IPC normalised to GTO, %s (seed 001 Fig. 8)" % PRESET),
                          ("deep", "IPC normalised to GTO, deep queues, divergent set")):
         if not res[cname]:
             continue

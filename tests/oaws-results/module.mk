@@ -13,6 +13,16 @@ OAWS_RESULTS_SIZE ?= default
 results-oaws: $(B)/bin/smcosim-bench $(B)/bin/smcosim
 	@scripts/results-oaws.py --build $(B) --size $(if $(SIZE),$(SIZE),$(OAWS_RESULTS_SIZE))
 
+# both machines of issue 36 side by side with the paper: the GPGPU-Sim 3.2.1
+# machine (build/results/oaws), the one-clock one (build/results/oaws-v1)
+.PHONY: results-oaws-compare
+results-oaws-compare: $(B)/bin/smcosim-bench $(B)/bin/smcosim
+	@scripts/results-oaws.py --build $(B) --size $(if $(SIZE),$(SIZE),$(OAWS_RESULTS_SIZE))
+	@scripts/results-oaws.py --build $(B) --size $(if $(SIZE),$(SIZE),$(OAWS_RESULTS_SIZE)) \
+	    --preset fermi-gtx480-v1 --out $(B)/results/oaws-v1
+	@scripts/results-oaws-compare.py $(B)/results/oaws-v1/results.json \
+	    $(B)/results/oaws/results.json $(B)/results/oaws/compare.md
+
 TEST_SUITES += "tests/oaws-results/results-smoke.sh $(B)"
 TEST_DEPS   += $(B)/bin/smcosim-bench $(B)/bin/smcosim
 endif
