@@ -48,6 +48,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_common import fmt, pearson  # noqa: E402
 
 PRESETS = ("kepler-k20x", "fermi-gtx480", "si-7970")
+# also accepted by name: the one-clock machine before issue 36
+OTHER_PRESETS = ("fermi-gtx480-v1",)
 ALU = ("sp", "int", "dpu", "sfu")
 
 
@@ -157,8 +159,9 @@ def main():
     os.makedirs(runs, exist_ok=True)
     presets = a.presets or list(PRESETS)
     for p in presets:
-        if p not in PRESETS:
-            sys.exit("results-gpudiag: unknown preset '%s' (one of %s)" % (p, ", ".join(PRESETS)))
+        if p not in PRESETS + OTHER_PRESETS:
+            sys.exit("results-gpudiag: unknown preset '%s' (one of %s)" % (
+                p, ", ".join(PRESETS + OTHER_PRESETS)))
 
     md = ["# GPUDIAG's model on the suite's kernels", "",
           "`scripts/results-gpudiag.py --size %s` (docs/gpudiag.md, \"The suite's kernels\"). "
