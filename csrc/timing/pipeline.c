@@ -550,68 +550,46 @@ static uint64_t unit_start(timing_gpu *g, tm_sm *sm, unsigned kind, unsigned s, 
     return start + (latency ? latency : uc->latency);
 }
 
-/* Can a unit of `kind` accept an instruction from scheduler s at cycle t:
- * a private unit of s is free, or s was offered a shared one (offer_shared)? */
-static inline int unit_free(const tm_sm *sm, unsigned kind, unsigned s, uint64_t t)
+/* Can a unit of `kind` accept an instruction from scheduler s at cycle t?
+ * A private unit of s is free; or, for a kind with shared units, s was
+ * offered one (offer_shared), or s has no warp whose buffer head needs the
+ * kind (then the kind does not limit what s can issue). */
+static inline int unit_free(const timing_gpu *g, const tm_sm *sm, unsigned kind, unsigned s,
+                            uint64_t t)
 {
-    return sm->priv_min[kind][s] <= t || ((sm->shared_offer[kind] >> s) & 1);
+    if (sm->priv_min[kind][s] <= t)
+        return 1;
+    if (!g->cfg.unit[kind].shared_units)
+        return 0;
+    return ((sm->shared_offer[kind] >> s) & 1) || !(sm->head_kind[kind] & g->sched_mask[s]);
 }
 
-/* Offer the shared units free at cycle t to the schedulers whose private
- * units are busy then: the schedulers issue in parallel, so a scheduler may
+/* Offer the shared units of each kind free at cycle t to the schedulers
+ * that have a warp whose buffer head needs the kind and no private unit of
+ * it free then, one unit to one scheduler, round-robin from a start that
+ * moves every cycle: the schedulers issue in parallel, so a scheduler may
  * issue to a shared unit only if one is set aside for it (GPGPU-Sim's
- * schedulers take the shared pipeline registers one after another). An op
- * class needs a unit of every kind mapped onto it (UNIT_OP_CLASSES), so a
- * scheduler gets the class's units together or none; the schedulers with a
- * warp whose buffer head needs the class come first, each group in
- * round-robin order from a start that moves every cycle. */
+ * schedulers take the shared pipeline registers one after another). */
 static void offer_shared(const timing_gpu *g, tm_sm *sm, uint64_t t)
 {
-    static const uint8_t kind_class[GPU_UNIT_COUNT] = {
-#define KIND_CLASS(kind, op_class) [kind] = op_class,
-        UNIT_OP_CLASSES(KIND_CLASS)
-#undef KIND_CLASS
-    };
     unsigned ns = g->cfg.num_schedulers;
-    unsigned nfree[GPU_UNIT_COUNT] = { 0 };
-    int any = 0;
     for (unsigned u = 0; u < GPU_UNIT_COUNT; u++) {
         const gpu_unit_config *uc = &g->cfg.unit[u];
         sm->shared_offer[u] = 0;
         if (u == GPU_UNIT_LDST || !uc->shared_units || sm->shared_min[u] > t)
             continue;
         const uint64_t *nx = sm->unit_next[u] + uc->private_units * ns;
+        unsigned nfree = 0;
         for (uint32_t i = 0; i < uc->shared_units; i++)
-            nfree[u] += nx[i] <= t;
-        any = 1;
-    }
-    if (!any)
-        return;
-    for (unsigned oc = SCHED_OP_SP; oc <= SCHED_OP_DP; oc++) {
-        uint32_t *rr = &sm->shared_rr[oc];
-        for (int pass = 0; pass < 2; pass++)
-            for (unsigned i = 0; i < ns; i++) {
-                unsigned s = (*rr + i) % ns;
-                uint64_t want = 0;
-                int ok = 1, needs = 0;
-                for (unsigned u = 0; u < GPU_UNIT_COUNT; u++) {
-                    if (u == GPU_UNIT_LDST || kind_class[u] != oc)
-                        continue;
-                    want |= sm->head_kind[u];
-                    if (sm->priv_min[u][s] > t) {
-                        needs = 1;
-                        ok &= nfree[u] > 0;
-                    }
-                }
-                if (((want & g->sched_mask[s]) != 0) != (pass == 0) || !needs || !ok)
-                    continue;
-                for (unsigned u = 0; u < GPU_UNIT_COUNT; u++)
-                    if (u != GPU_UNIT_LDST && kind_class[u] == oc && sm->priv_min[u][s] > t) {
-                        nfree[u]--;
-                        sm->shared_offer[u] |= 1u << s;
-                    }
-            }
-        *rr = (*rr + 1) % ns;
+            nfree += nx[i] <= t;
+        for (unsigned i = 0; i < ns && nfree; i++) {
+            unsigned s = (sm->shared_rr[u] + i) % ns;
+            if (sm->priv_min[u][s] <= t || !(sm->head_kind[u] & g->sched_mask[s]))
+                continue;
+            sm->shared_offer[u] |= 1u << s;
+            nfree--;
+        }
+        sm->shared_rr[u] = (sm->shared_rr[u] + 1) % ns;
     }
 }
 
@@ -1089,7 +1067,7 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
     for (unsigned s = 0; s < ns; s++) {
         unsigned busy = 0;
 #define UNIT_BUSY(kind, op_class) \
-        if ((kind) != GPU_UNIT_LDST && !unit_free(sm, kind, s, t1)) busy |= 1u << (op_class);
+        if ((kind) != GPU_UNIT_LDST && !unit_free(g, sm, kind, s, t1)) busy |= 1u << (op_class);
         UNIT_OP_CLASSES(UNIT_BUSY)
 #undef UNIT_BUSY
         uint8_t a = (uint8_t)(((1u << SCHED_OP_SP) | (1u << SCHED_OP_SFU) | (1u << SCHED_OP_DP)) & ~busy);
