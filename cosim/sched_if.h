@@ -94,6 +94,25 @@ typedef struct sched_params {
     unsigned ren_entries;      /* RenEntries, 0..8 renaming-table entries per warp */
 } sched_params;
 
+/* The core's register ids (RegIdWidth bits): the top ids name predicates (8
+ * of them, or an eighth of the space when it is smaller than 64), the rest
+ * name registers, physical register r folded onto r mod their count. The
+ * timing model maps operands with these, and the HAWS hint pass uses the
+ * same map to find every pc the core can block on a long-latency write. */
+static inline unsigned sched_pred_ids(unsigned reg_id_width)
+{
+    unsigned space = 1u << reg_id_width;
+    return space >= 64 ? 8 : space / 8;
+}
+static inline unsigned sched_reg_id(unsigned reg_id_width, unsigned r)
+{
+    return r % ((1u << reg_id_width) - sched_pred_ids(reg_id_width));
+}
+static inline unsigned sched_pred_id(unsigned reg_id_width, unsigned p)
+{
+    return (1u << reg_id_width) - sched_pred_ids(reg_id_width) + p % sched_pred_ids(reg_id_width);
+}
+
 /* Defaults: one Kepler SM (Gong thesis ch. 4: 64 warps, 4 schedulers),
  * 8-bit register ids (255 registers per thread in PTX-to-SASS terms),
  * 2-entry instruction buffers (the thesis fetches 2 instructions per warp),

@@ -31,6 +31,7 @@ void haws_opts_default(haws_opts *o)
     o->cross_stall_points = 0;
     o->validate = 1;
     o->hints_file = NULL;
+    o->reg_id_width = 8;
 }
 
 void haws_opts_from_config(haws_opts *o, const struct gpu_config *cfg)
@@ -40,6 +41,7 @@ void haws_opts_from_config(haws_opts *o, const struct gpu_config *cfg)
     o->branch_hints = cfg->haws_branch_hints;
     o->cross_stall_points = cfg->haws_cross_stall_points;
     o->validate = cfg->haws_validate;
+    o->reg_id_width = cfg->reg_id_width;
     o->hints_file = cfg->haws_hints_file[0] ? cfg->haws_hints_file : NULL;
 }
 
@@ -186,7 +188,7 @@ int haws_compute(const emu_kernel *ek, const haws_opts *o, haws_result *out, cha
     if (!o) { haws_opts_default(&def); o = &def; }
     memset(out, 0, sizeof *out);
     hk_kernel K;
-    if (hk_kernel_init(&K, ek, err, errlen) != 0) return -1;
+    if (hk_kernel_init(&K, ek, o->reg_id_width, err, errlen) != 0) return -1;
     uint32_t n = K.n ? K.n : 1;
     out->n = K.n;
     out->hint = calloc(n, sizeof *out->hint);
@@ -264,6 +266,7 @@ static uint64_t kernel_key(const emu_kernel *ek, const haws_opts *o)
         h = fnv(h, x->dst_pred, sizeof x->dst_pred); h = fnv(h, x->src_pred, sizeof x->src_pred);
     }
     FNV(h, o->mem_hints); FNV(h, o->branch_hints); FNV(h, o->cross_stall_points); FNV(h, o->validate);
+    FNV(h, o->reg_id_width);
     const char *f = o->hints_file ? o->hints_file : "";
     h = fnv(h, f, strlen(f) + 1);
     return h;

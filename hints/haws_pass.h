@@ -49,6 +49,8 @@ typedef struct haws_opts {
                                      skipped instead of ending the chain (C.9 #33) */
     uint32_t validate;            /* haws.validate: reject unsafe hints (default 1) */
     const char *hints_file;       /* haws.hints_file: NULL or "" = none */
+    uint32_t reg_id_width;        /* sched.reg_id_width: the core's register ids decide
+                                     where it can block, i.e. the stall points */
 } haws_opts;
 
 /* The defaults of the keys: memory and branch hints on, chains stop at the
@@ -130,12 +132,14 @@ enum haws_rule {
 };
 const char *haws_rule_name(unsigned rule);
 
-/* Validate hint words for ek. check = 0 checks only that every offset stays
- * inside the kernel (what the simulator needs not to crash). Returns 0, or
+/* Validate hint words for ek, for a scheduler core with register ids of
+ * reg_id_width bits (the stall points depend on them). check = 0 checks
+ * only that every offset stays inside the kernel (what the simulator needs
+ * not to crash). Returns 0, or
  * the rule (> 0) of the first violation with its message in err. chain
  * (nullable, [ncode]) receives the owning stall point of each member and sum
  * (nullable) the counts. */
-int haws_validate(const emu_kernel *ek, const uint32_t *hint, int check,
+int haws_validate(const emu_kernel *ek, unsigned reg_id_width, const uint32_t *hint, int check,
                   uint32_t *chain, haws_summary *sum, char *err, size_t errlen);
 
 /* A hint file (docs/haws.md, "Hint files"), parsed. */

@@ -10,6 +10,7 @@
 
 #include "../csrc/util/fail.h"
 #include "../csrc/ptx/ptx.h"
+#include "../cosim/sched_if.h"
 
 /* ---- register sets ---------------------------------------------------------- */
 static void set_add(hk_set *s, uint32_t bit) { if (bit < 64 * HK_SET_WORDS) s->w[bit / 64] |= 1ull << (bit % 64); }
@@ -112,10 +113,11 @@ static void mem_facts(const ptx_insn *in, const emu_inst_info *x, hk_mem *m)
         }
 }
 
-/* Stall points (spec C.3 "Definitions", C.9 #34): an instruction with a
- * source (guard included) whose reaching definition may be a long-latency
- * producer (is_load && long_latency && ndst > 0, what the core marks
- * long_lat). Forward data flow over virtual registers, one bit set per pc:
+/* Stall points (spec C.3 "Definitions", C.9 #34), first part: an
+ * instruction with a source (guard included) whose reaching definition may
+ * be a long-latency producer (is_load && long_latency && ndst > 0, what the
+ * core marks long_lat). These end chains: in hint mode, ahead of a stall
+ * point, every load it may wait for is still pending. Forward data flow over virtual registers, one bit set per pc:
  * LL[pc] = virtual registers whose value at pc may come from a producer. */
 static int find_stall_points(hk_kernel *K, char *err, size_t errlen)
 {
@@ -166,9 +168,86 @@ static int find_stall_points(hk_kernel *K, char *err, size_t errlen)
     return 0;
 }
 
-int hk_kernel_init(hk_kernel *K, const emu_kernel *ek, char *err, size_t errlen)
+/* Stall points, second part: every pc where the scheduler core can find
+ * the warp's head blocked by a long-latency write, because there the core
+ * may enter hint mode and read the pc's word as an entry hint. The core
+ * blocks on its register ids (sched_reg_id: physical registers, folded when
+ * RegIdWidth is small), on a destination as well as a source (WAW): a
+ * producer's dead destination (an atomic whose result nobody reads) may
+ * share its physical register with a later definition, which then waits
+ * like a reader. Such a pc is a stall point, never a member of another
+ * chain (found by kmeans_accumulate on fermi-gtx480, where the core
+ * followed a member word's link from the wrong pc).
+ *
+ * Forward data flow over core ids: LL[pc] = ids that may be pending long
+ * at pc. An instruction waits for every id it reads or writes (so none of
+ * them is pending after it issues, guarded or not), then a producer makes
+ * its destinations pending. A superset is safe: a stall point where the
+ * core never blocks only ends chains earlier. */
+static void core_ids(const hk_kernel *K, const emu_inst_info *x, hk_set *reads, hk_set *writes)
+{
+    unsigned w = K->reg_id_width;
+    memset(reads, 0, sizeof *reads);
+    memset(writes, 0, sizeof *writes);
+    for (uint32_t i = 0; i < x->nsrc; i++) set_add(reads, sched_reg_id(w, x->src[i]));
+    for (uint32_t i = 0; i < x->nsrc_pred; i++) set_add(reads, sched_pred_id(w, x->src_pred[i]));
+    for (uint32_t i = 0; i < x->ndst; i++) set_add(writes, sched_reg_id(w, x->dst[i]));
+    for (uint32_t i = 0; i < x->ndst_pred; i++) set_add(writes, sched_pred_id(w, x->dst_pred[i]));
+}
+
+static bool sets_meet(const hk_set *a, const hk_set *b)
+{
+    for (uint32_t i = 0; i < HK_SET_WORDS; i++) if (a->w[i] & b->w[i]) return true;
+    return false;
+}
+
+static int find_core_blocks(hk_kernel *K, char *err, size_t errlen)
+{
+    const ptx_kernel *k = K->k;
+    uint32_t n = K->n;
+    if (n == 0) return 0;
+    hk_set *in = calloc(n, sizeof *in), *out = calloc(n, sizeof *out);
+    if (!in || !out) { free(in); free(out); return smc_fail(err, errlen, "kernel %s: out of memory", k->name); }
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (uint32_t pc = 0; pc < n; pc++) {
+            const ptx_insn *x = &k->code[pc];
+            const emu_inst_info *xi = emu_kernel_inst(K->ek, pc);
+            hk_set rd, wr, tmp = in[pc];
+            core_ids(K, xi, &rd, &wr);
+            bool producer = xi->is_load && xi->long_latency && xi->ndst > 0;
+            for (uint32_t w = 0; w < HK_SET_WORDS; w++) {
+                tmp.w[w] &= ~(rd.w[w] | wr.w[w]);
+                if (producer) tmp.w[w] |= wr.w[w];
+            }
+            if (memcmp(&tmp, &out[pc], sizeof tmp)) { out[pc] = tmp; changed = true; }
+            /* successors: a branch's target; the next pc unless the
+             * instruction ends the warp or is an unguarded branch */
+            uint32_t succ[2], nsucc = 0;
+            bool ends = x->op == OP_EXIT || x->op == OP_RET || x->op == OP_TRAP;
+            if (x->op == OP_BRA && x->target < n) succ[nsucc++] = x->target;
+            if (!ends && !(x->op == OP_BRA && x->guard < 0) && pc + 1 < n) succ[nsucc++] = pc + 1;
+            for (uint32_t j = 0; j < nsucc; j++) {
+                hk_set *SI = &in[succ[j]];
+                for (uint32_t w = 0; w < HK_SET_WORDS; w++)
+                    if ((SI->w[w] | out[pc].w[w]) != SI->w[w]) { SI->w[w] |= out[pc].w[w]; changed = true; }
+            }
+        }
+    }
+    for (uint32_t pc = 0; pc < n; pc++) {
+        hk_set rd, wr;
+        core_ids(K, emu_kernel_inst(K->ek, pc), &rd, &wr);
+        if (sets_meet(&in[pc], &rd) || sets_meet(&in[pc], &wr)) K->stall[pc] = 1;
+    }
+    free(in); free(out);
+    return 0;
+}
+
+int hk_kernel_init(hk_kernel *K, const emu_kernel *ek, unsigned reg_id_width, char *err, size_t errlen)
 {
     memset(K, 0, sizeof *K);
+    K->reg_id_width = reg_id_width;
     K->ek = ek;
     K->k = emu_kernel_ptx(ek);
     K->n = K->k->ncode;
@@ -193,7 +272,10 @@ int hk_kernel_init(hk_kernel *K, const emu_kernel *ek, char *err, size_t errlen)
     }
     K->pool_base = haws_pool_base(K->k->regs_per_thread);
     K->pool_ok = K->pool_base + HAWS_POOL_REGS <= HAWS_POOL_LIMIT;
-    if (find_stall_points(K, err, errlen) != 0) { hk_kernel_free(K); return -1; }
+    if (find_stall_points(K, err, errlen) != 0 || find_core_blocks(K, err, errlen) != 0) {
+        hk_kernel_free(K);
+        return -1;
+    }
     return 0;
 }
 

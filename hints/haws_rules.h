@@ -47,9 +47,12 @@ typedef struct hk_kernel {
     hk_mem   *mem;              /* [n] */
     uint32_t pool_base;         /* first renamed id (haws_pool_base) */
     uint32_t pool_ok;           /* pool_base + 8 <= HAWS_POOL_LIMIT */
+    unsigned reg_id_width;      /* the core's RegIdWidth */
 } hk_kernel;
 
-int  hk_kernel_init(hk_kernel *K, const emu_kernel *ek, char *err, size_t errlen);
+/* reg_id_width: the scheduler core's RegIdWidth (sched.reg_id_width), whose
+ * register ids decide where the core can block (find_stall_points). */
+int  hk_kernel_init(hk_kernel *K, const emu_kernel *ek, unsigned reg_id_width, char *err, size_t errlen);
 void hk_kernel_free(hk_kernel *K);
 
 #define HK_SET_WORDS 5          /* 256 registers + 32 predicates */

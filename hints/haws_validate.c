@@ -67,7 +67,7 @@ static const char *member_text(int rule)
     case HAWS_RULE_VOLATILE_MEMBER: return "names a volatile/strong access (%s) as a chain member";
     case HAWS_RULE_CLOCK_MEMBER:    return "names a %%clock/%%globaltimer reader (%s) as a chain member";
     case HAWS_RULE_CARRY_MEMBER:    return "names a carry-flag user (%s) as a chain member";
-    case HAWS_RULE_STALL_MEMBER:    return "names a stall point (%s, reads a long-latency load's result) as a chain member";
+    case HAWS_RULE_STALL_MEMBER:    return "names a stall point (%s, reads or overwrites a register a long-latency load may still be writing) as a chain member";
     case HAWS_RULE_RAW:             return "names %s as a member although it reads a skipped instruction's result (RAW)";
     case HAWS_RULE_MEM_PAST_BARRIER: return "names memory instruction %s as a member after a barrier on its chain";
     case HAWS_RULE_MEM_ALIAS:       return "names memory instruction %s as a member although it may alias a skipped memory instruction";
@@ -293,11 +293,11 @@ int haws_validate_k(const hk_kernel *K, const uint32_t *hint, int check, uint32_
     return rc < 0 ? HAWS_RULE_COUNT : rc;
 }
 
-int haws_validate(const emu_kernel *ek, const uint32_t *hint, int check, uint32_t *chain,
-                  haws_summary *sum, char *err, size_t errlen)
+int haws_validate(const emu_kernel *ek, unsigned reg_id_width, const uint32_t *hint, int check,
+                  uint32_t *chain, haws_summary *sum, char *err, size_t errlen)
 {
     hk_kernel K;
-    if (hk_kernel_init(&K, ek, err, errlen) != 0) return HAWS_RULE_COUNT;
+    if (hk_kernel_init(&K, ek, reg_id_width, err, errlen) != 0) return HAWS_RULE_COUNT;
     int rc = haws_validate_k(&K, hint, check, chain, sum, err, errlen);
     hk_kernel_free(&K);
     return rc;

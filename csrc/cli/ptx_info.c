@@ -145,7 +145,8 @@ static int usage(FILE *f, int rc)
     fprintf(f, "usage: smcosim ptx-info [--hints] [--set KEY=VALUE]... FILE.ptx...\n"
                "  --hints          HAWS hint pass: each instruction's hint, the chains, per-kernel counts\n"
                "  --set KEY=VALUE  configuration key first (haws.mem_hints, haws.branch_hints,\n"
-               "                   haws.cross_stall_points, haws.validate, haws.hints_file)\n");
+               "                   haws.cross_stall_points, haws.validate, haws.hints_file,\n"
+               "                   sched.reg_id_width)\n");
     return rc;
 }
 

@@ -73,13 +73,8 @@ static const uint8_t unit_op_class[GPU_UNIT_COUNT] = {
 
 /* Register ids: the top P ids of the core's space are predicates, the rest
  * fold the 32-bit registers (modulo: aliasing only adds dependencies). */
-static unsigned id_space(const timing_gpu *g) { return 1u << g->cfg.reg_id_width; }
-static unsigned pred_ids(const timing_gpu *g) { return id_space(g) >= 64 ? 8 : id_space(g) / 8; }
-static uint8_t reg_id(const timing_gpu *g, unsigned r) { return (uint8_t)(r % (id_space(g) - pred_ids(g))); }
-static uint8_t pred_id(const timing_gpu *g, unsigned p)
-{
-    return (uint8_t)(id_space(g) - pred_ids(g) + p % pred_ids(g));
-}
+static uint8_t reg_id(const timing_gpu *g, unsigned r) { return (uint8_t)sched_reg_id(g->cfg.reg_id_width, r); }
+static uint8_t pred_id(const timing_gpu *g, unsigned p) { return (uint8_t)sched_pred_id(g->cfg.reg_id_width, p); }
 
 /* ---- writeback heap, ordered by (cycle, order) ------------------------- */
 

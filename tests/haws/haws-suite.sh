@@ -2,7 +2,7 @@
 # HAWS on the whole benchmark suite (spec D.1 #1, #2, #4): every benchmark
 # PASSes its CPU check with sched.haws=warp and =all under lrr, gto and
 # two-level (swl:2 on the barrier-free ones) on every preset with the C model,
-# and on kepler-k20x and fermi-gtx480-v1 with the Verilated RTL or the lockstep
+# and on kepler-k20x and fermi-gtx480 with the Verilated RTL or the lockstep
 # back end (zero mismatches; `make test`: the lockstep under sched.haws=warp,
 # the RTL under =all; `long`, in `make check-long`: both under both), all
 # with the register-allocation verifier on;
@@ -78,14 +78,9 @@ group() {   # PRESET POLICY TRIGGER: the C model, then the Verilated back ends a
 }
 
 par_init "$tmp"
-# fermi-gtx480-v1, not fermi-gtx480: on the GPGPU-Sim 3.2.1 machine kmeans
-# under gto with HAWS on stops with "illegal 4-byte global load at 0x0
-# (executed ahead by HAWS)" (docs/haws.md, "Known problems"); the HAWS
-# thesis's machines are kepler-k20x and si-7970, and -v1 keeps the Fermi-sized
-# Verilated variant in this suite
-# (the ASan pass, mode c: kepler-k20x and si-7970, whose one-clock C paths
-# are fermi-gtx480-v1's too, to keep make test within its 15 minutes)
-presets="kepler-k20x fermi-gtx480-v1 si-7970"
+# (the ASan pass, mode c: kepler-k20x and si-7970, the HAWS thesis's
+# machines, to keep make test within its 15 minutes)
+presets="kepler-k20x fermi-gtx480 si-7970"
 [ "$only" = c ] && presets="kepler-k20x si-7970"
 for preset in $presets; do
   for pol in lrr gto two-level swl:2; do

@@ -250,6 +250,31 @@ static void test_join_stop(void **state)
     haws_result_free(&r);
 }
 
+/* A producer's dead destination shares its physical register with a later
+ * definition: the definition is a stall point (the core blocks it on the
+ * scoreboard, WAW) and never a member of the earlier chain, whose word the
+ * core would otherwise read as an entry hint from the wrong pc. */
+static void test_dead_waw(void **state)
+{
+    (void)state;
+    const emu_kernel *ek = hk("dead_waw");
+    /* the premise: %r3 (dead) and %r4 share a physical register */
+    assert_int_equal(emu_kernel_inst(ek, 4)->dst[0], emu_kernel_inst(ek, 5)->dst[0]);
+    haws_opts o = opts();
+    haws_result r;
+    compute(ek, &o, &r);
+    assert_true(r.stall[3]);
+    assert_int_equal(r.hint[3], 0);       /* 4 skipped, 5 a stall point: no chain */
+    none(&r, 4);
+    assert_true(r.stall[5]);
+    f1(&r, 5, 5, 6);
+    f1(&r, 5, 6, 7);
+    f1(&r, 5, 7, 0);
+    none(&r, 8);
+    assert_true(r.stall[9]);
+    haws_result_free(&r);
+}
+
 static void test_eight_members(void **state)
 {
     (void)state;
@@ -389,7 +414,7 @@ static void test_validator_accepts_pass(void **state)
                     if (haws_compute(ek, &o, &r, err, sizeof err) != 0)
                         fail_msg("%s variant %d: %s", path, variant, err);
                     /* and the validator alone, on the same words */
-                    if (haws_validate(ek, r.hint, 1, NULL, NULL, err, sizeof err) != 0)
+                    if (haws_validate(ek, 8, r.hint, 1, NULL, NULL, err, sizeof err) != 0)
                         fail_msg("%s: %s", path, err);
                     assert_true(r.sum.hinted <= r.sum.ninsts);
                     assert_true(r.sum.chains <= r.sum.stall_points);
@@ -673,7 +698,7 @@ static void expect_rule(const char *name, edit_fn edit, int rule, uint32_t pc)
     haws_result r;
     compute(ek, &o, &r);
     edit(r.hint, ek);
-    int got = haws_validate(ek, r.hint, 1, NULL, NULL, err, sizeof err);
+    int got = haws_validate(ek, 8, r.hint, 1, NULL, NULL, err, sizeof err);
     if (got != rule)
         fail_msg("%s: rule %s, want %s (%s)", name, haws_rule_name((unsigned)got), haws_rule_name((unsigned)rule), err);
     char want[128];
@@ -838,9 +863,9 @@ static void test_unchecked(void **state)
     haws_result r;
     compute(ek, &o, &r);
     e_barrier(r.hint, ek);
-    assert_int_equal(haws_validate(ek, r.hint, 0, NULL, NULL, err, sizeof err), 0);
+    assert_int_equal(haws_validate(ek, 8, r.hint, 0, NULL, NULL, err, sizeof err), 0);
     r.hint[3] = haws_hint_f1(-10, 0, 0);   /* pc -7 */
-    assert_int_equal(haws_validate(ek, r.hint, 0, NULL, NULL, err, sizeof err), HAWS_RULE_OFFSET_KERNEL);
+    assert_int_equal(haws_validate(ek, 8, r.hint, 0, NULL, NULL, err, sizeof err), HAWS_RULE_OFFSET_KERNEL);
     assert_non_null(strstr(err, "kernel barrier_shadow pc 3"));
     assert_non_null(strstr(err, "outside the kernel"));
     haws_result_free(&r);
@@ -1015,7 +1040,7 @@ static void fuzz_rounds(int words, int texts)
         }
         uint32_t chain[64];
         haws_summary sum;
-        int rc = haws_validate(ek, r.hint, (int)(it & 1), r.n <= 64 ? chain : NULL, &sum, err, sizeof err);
+        int rc = haws_validate(ek, 8, r.hint, (int)(it & 1), r.n <= 64 ? chain : NULL, &sum, err, sizeof err);
         assert_true(rc >= 0 && rc < HAWS_RULE_COUNT);
         if (rc) { rejected++; assert_non_null(strstr(err, "[rule ")); } else accepted++;
         assert_true(sum.hinted <= r.n);
@@ -1034,7 +1059,7 @@ static void fuzz_rounds(int words, int texts)
             uint32_t h[16];
             const emu_kernel *ek = hk("fig53");
             if (haws_file_words(f, ek, h, err, sizeof err) == 0)
-                (void)haws_validate(ek, h, 1, NULL, NULL, err, sizeof err);
+                (void)haws_validate(ek, 8, h, 1, NULL, NULL, err, sizeof err);
             haws_file_free(f);
         } else {
             assert_non_null(strstr(err, "fuzz:"));
@@ -1089,6 +1114,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_never_members),
         cmocka_unit_test(test_carry_members),
         cmocka_unit_test(test_join_stop),
+        cmocka_unit_test(test_dead_waw),
         cmocka_unit_test(test_eight_members),
         cmocka_unit_test(test_offset_range),
         cmocka_unit_test(test_bench_chains),
