@@ -444,8 +444,10 @@ compute_outputs_for(cmodel *m, const unsigned ns, const int pow2)
         }
         ready &= ~occ;
     }
-    /* a warp in hint mode asks only for its next chain member */
-    uint64_t want = m->alive & m->mk.space & (~m->mode | m->chain_ok);
+    /* a warp in hint mode asks only for its next chain member; one waiting
+     * at a barrier for nothing (its next instruction cannot be supplied
+     * before the release, and the request would waste the fetch slot) */
+    uint64_t want = m->alive & m->mk.space & ~m->barrier & (~m->mode | m->chain_ok);
 
     /* per scheduler and category, in the lanes (see REASON_AT_LANE) */
     const uint64_t halves = m->sched_sel | m->sched_sel << 32;

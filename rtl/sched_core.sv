@@ -607,8 +607,11 @@ module sched_core #(
 
     // this scheduler's warps are the slots [s*Wps +: Wps]
     assign ready_l     = ready_m[s*Wps +: Wps];   // MASCAR's order narrows it
-    // a warp in hint mode asks only for its next chain member
-    assign space_l     = alive_q[s*Wps +: Wps] & has_space[s*Wps +: Wps] &
+    // a warp in hint mode asks only for its next chain member; a warp
+    // waiting at a barrier asks for nothing (the front end cannot supply
+    // the instruction after the barrier before it is released, and a
+    // request for it would take the fetch slot of a warp that can issue)
+    assign space_l     = alive_q[s*Wps +: Wps] & has_space[s*Wps +: Wps] & ~barrier_q[s*Wps +: Wps] &
                          (~haws_mode[s*Wps +: Wps] | chain_ok[s*Wps +: Wps]);
     assign alive_l     = alive_q[s*Wps +: Wps];
     // leave the two-level pool: the head waits on a long-latency write, or

@@ -1,6 +1,7 @@
 // sched_fetch_arb -- which warp of one scheduler gets its buffer refilled.
 //
-// Round-robin over the warps that are alive and have buffer space, starting
+// Round-robin over the warps that are alive, have buffer space and do not
+// wait at a barrier (sched_core computes space_i), starting
 // after the warp requested last. The request is a Moore output; the pointer
 // advances whenever a request is made, whether or not the push follows.
 module sched_fetch_arb #(

@@ -389,6 +389,40 @@ static void test_counters_and_scoreboard_full(void **state)
     sched_destroy(e.b);
 }
 
+/* A warp waiting at a barrier gets no fetch request: the front end cannot
+ * supply its next instruction before the release, and a request would take
+ * the fetch slot of a warp that can issue (found by GPUDIAG's throughput
+ * test under GTO, which issued every other cycle). Warps 0 and 4 share
+ * scheduler 0; with 0 at a barrier every request is 4's, after the release
+ * the round robin alternates again. */
+static void test_fetch_skips_barrier_warps(void **state)
+{
+    (void)state;
+    sched_params p;
+    sched_params_default(&p);
+    env e;
+    env_init(&e, &p, SCHED_POLICY_GTO, 0x11);
+    all_units(&e, 0xF);
+    step(&e);                                 /* launch */
+    e.in.barrier = 0x1;
+    step(&e);                                 /* the barrier level is sampled */
+    for (unsigned c = 0; c < 6; c++) {
+        assert_int_equal(out(&e)->fetch_valid[0], 1);
+        assert_int_equal(out(&e)->fetch_warp[0], 4);
+        step(&e);
+    }
+    e.in.barrier = 0;
+    step(&e);
+    unsigned seen = 0;
+    for (unsigned c = 0; c < 4; c++) {
+        assert_int_equal(out(&e)->fetch_valid[0], 1);
+        seen |= 1u << out(&e)->fetch_warp[0];
+        step(&e);
+    }
+    assert_int_equal(seen, 0x11);
+    sched_destroy(e.b);
+}
+
 static void test_warp_split_among_schedulers(void **state)
 {
     (void)state;
@@ -454,6 +488,7 @@ int main(void)
         cmocka_unit_test(test_swl_limits_issuing_set),
         cmocka_unit_test(test_raw_blocks_until_writeback),
         cmocka_unit_test(test_counters_and_scoreboard_full),
+        cmocka_unit_test(test_fetch_skips_barrier_warps),
         cmocka_unit_test(test_warp_split_among_schedulers),
         cmocka_unit_test(test_bad_inputs_and_params),
     };
