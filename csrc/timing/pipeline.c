@@ -145,7 +145,7 @@ void tm_sm_reset(timing_gpu *g, tm_sm *sm)
         sm->shared_min[u] = g->cfg.unit[u].shared_units ? 0 : UINT64_MAX;
         sm->head_kind[u] = 0;
         sm->shared_offer[u] = 0;
-        sm->shared_rr[u] = 0;
+        sm->shared_rr[unit_op_class[u]] = 0;
     }
     sm->nwb = 0;
     sm->wb_order = 0;
@@ -564,28 +564,41 @@ static inline int unit_free(const timing_gpu *g, const tm_sm *sm, unsigned kind,
  * it free then, one unit to one scheduler, round-robin from a start that
  * moves every cycle: the schedulers issue in parallel, so a scheduler may
  * issue to a shared unit only if one is set aside for it (GPGPU-Sim's
- * schedulers take the shared pipeline registers one after another). */
+ * schedulers take the shared pipeline registers one after another).
+ *
+ * The kinds mapped onto one core op class (DPU and INT: SCHED_OP_DP) are
+ * offered from one start. The class is available to a scheduler only when
+ * every kind its heads need is (tm_sm_back), so with a start per kind two
+ * schedulers could each hold one kind's offer, in step, forever: on
+ * fermi-gtx480 (one shared DPU, one shared INT) GPUDIAG's dpu kernel hung
+ * when one warp's head needed INT and the others' the DPU. From one start,
+ * the first scheduler in the order gets every kind that is free. */
 static void offer_shared(const timing_gpu *g, tm_sm *sm, uint64_t t)
 {
     unsigned ns = g->cfg.num_schedulers;
+    unsigned moved = 0;                     /* op classes whose start moves */
     for (unsigned u = 0; u < GPU_UNIT_COUNT; u++) {
         const gpu_unit_config *uc = &g->cfg.unit[u];
         sm->shared_offer[u] = 0;
         if (u == GPU_UNIT_LDST || !uc->shared_units || sm->shared_min[u] > t)
             continue;
+        unsigned c = unit_op_class[u];
         const uint64_t *nx = sm->unit_next[u] + uc->private_units * ns;
         unsigned nfree = 0;
         for (uint32_t i = 0; i < uc->shared_units; i++)
             nfree += nx[i] <= t;
         for (unsigned i = 0; i < ns && nfree; i++) {
-            unsigned s = (sm->shared_rr[u] + i) % ns;
+            unsigned s = (sm->shared_rr[c] + i) % ns;
             if (sm->priv_min[u][s] <= t || !(sm->head_kind[u] & g->sched_mask[s]))
                 continue;
             sm->shared_offer[u] |= 1u << s;
             nfree--;
         }
-        sm->shared_rr[u] = (sm->shared_rr[u] + 1) % ns;
+        moved |= 1u << c;
     }
+    for (unsigned c = 0; c < 4; c++)
+        if (moved >> c & 1)
+            sm->shared_rr[c] = (sm->shared_rr[c] + 1) % ns;
 }
 
 static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is, uint64_t t)

@@ -111,10 +111,11 @@ typedef struct tm_sm {
     uint64_t shared_min[GPU_UNIT_COUNT];
     /* shared units: warps whose buffer head needs each kind, the
      * schedulers offered one for the next cycle (at most as many as are
-     * free then) and the round-robin start of those offers */
+     * free then) and the round-robin start of those offers, one per core
+     * op class (the kinds of one class are offered from the same start) */
     uint64_t head_kind[GPU_UNIT_COUNT];
     uint32_t shared_offer[GPU_UNIT_COUNT];
-    uint32_t shared_rr[GPU_UNIT_COUNT];
+    uint32_t shared_rr[4];
     tm_wb   *wb; uint32_t nwb, capwb;
     uint64_t wb_order;
     uint32_t seq;

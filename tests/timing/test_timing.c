@@ -153,6 +153,52 @@ static void test_independent_issue(void **state)
     assert_true(f >= 1.9);
 }
 
+/* ---- unit kinds that share a core op class -------------------------------- */
+
+/* mixed(out): warps 0 and 1 run a chain of integer multiplies (the INT
+ * unit), the other warps three chains of f64 adds (the DPU); both kinds
+ * map onto the core's op class DP. */
+static void ptx_mixed(sbuf *b, int n)
+{
+    header(b, "mixed", ".param .u64 out");
+    put(b, "ld.param.u64 %%rd1, [out];\nmov.u32 %%r1, %%tid.x;\nshr.u32 %%r2, %%r1, 5;\n");
+    put(b, "cvt.rn.f64.u32 %%rd10, %%r1;\nmov.b64 %%rd11, %%rd10;\nmov.b64 %%rd12, %%rd10;\n"
+           "mov.b64 %%rd13, %%rd10;\nmov.u32 %%r3, %%r1;\nsetp.lt.u32 %%p1, %%r2, 2;\n@%%p1 bra INT;\n");
+    for (int i = 0; i < n; i++)
+        put(b, "add.f64 %%rd%d, %%rd%d, %%rd10;\n", 11 + i % 3, 11 + i % 3);
+    put(b, "bra.uni DONE;\nINT:\n");
+    for (int i = 0; i < n; i++)
+        put(b, "mul.lo.u32 %%r3, %%r3, %%r1;\n");
+    put(b, "DONE:\nmul.wide.u32 %%rd2, %%r1, 8;\nadd.s64 %%rd3, %%rd1, %%rd2;\n"
+           "add.f64 %%rd14, %%rd11, %%rd12;\nadd.f64 %%rd14, %%rd14, %%rd13;\n"
+           "cvt.u64.u32 %%rd15, %%r3;\nadd.s64 %%rd14, %%rd14, %%rd15;\nst.global.u64 [%%rd3], %%rd14;\nret;\n}\n");
+}
+
+/* fermi-gtx480 has one shared DPU and one shared INT unit, both on the
+ * core's op class DP, which a scheduler sees as available only when every
+ * kind its warps' heads need has been offered to it. Offered from separate
+ * round-robin starts, the two schedulers could hold one kind each, in step,
+ * for ever (GPUDIAG's dpu kernel hung there, as this kernel did): the run
+ * must finish, with every multiply and add issued. */
+static void test_shared_kinds_of_one_class(void **state)
+{
+    (void)state;
+    for (unsigned warps = 4; warps <= 8; warps += 2) {
+        rig r = { 0 };
+        rig_open(&r, "fermi-gtx480", "mem.num_sms=1;gpu.watchdog_cycles=100000", NULL);
+        ptx_mixed(&r.ptx, 64);
+        rig_load(&r, "mixed");
+        uint64_t out;
+        assert_int_equal(smc_malloc(r.dev, 8 * 32 * warps, SMC_MEM_DEVICE, &out), SMC_OK);
+        const timing_stats *s = launch(&r, (smc_dim3){ 1, 1, 1 }, (smc_dim3){ 32 * warps, 1, 1 }, &out, 8);
+        /* 64 multiplies in each of warps 0 and 1, 64 adds in each other
+         * warp (and a few more of each kind in the prologue and epilogue) */
+        assert_true(s->unit_insts[GPU_UNIT_INT] >= 2 * 64);
+        assert_true(s->unit_insts[GPU_UNIT_DPU] >= 64 * (warps - 2));
+        rig_close(&r);
+    }
+}
+
 /* ---- waves (Eq. 3.2 / 3.3) --------------------------------------------- */
 
 static void test_occupancy_eq33(void **state)
@@ -417,6 +463,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dependent_chain),
         cmocka_unit_test(test_independent_issue),
+        cmocka_unit_test(test_shared_kinds_of_one_class),
         cmocka_unit_test(test_occupancy_eq33),
         cmocka_unit_test(test_waves),
         cmocka_unit_test(test_pointer_chase),
