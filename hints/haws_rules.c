@@ -113,12 +113,25 @@ static void mem_facts(const ptx_insn *in, const emu_inst_info *x, hk_mem *m)
         }
 }
 
+/* The pcs control may reach from pc: a branch's target; the next pc
+ * unless the instruction ends the warp or is an unguarded branch. */
+static uint32_t successors(const ptx_kernel *k, uint32_t pc, uint32_t succ[2])
+{
+    const ptx_insn *x = &k->code[pc];
+    uint32_t n = k->ncode, nsucc = 0;
+    bool ends = x->op == OP_EXIT || x->op == OP_RET || x->op == OP_TRAP;
+    if (x->op == OP_BRA && x->target < n) succ[nsucc++] = x->target;
+    if (!ends && !(x->op == OP_BRA && x->guard < 0) && pc + 1 < n) succ[nsucc++] = pc + 1;
+    return nsucc;
+}
+
 /* Stall points (spec C.3 "Definitions", C.9 #34), first part: an
  * instruction with a source (guard included) whose reaching definition may
  * be a long-latency producer (is_load && long_latency && ndst > 0, what the
  * core marks long_lat). These end chains: in hint mode, ahead of a stall
- * point, every load it may wait for is still pending. Forward data flow over virtual registers, one bit set per pc:
- * LL[pc] = virtual registers whose value at pc may come from a producer. */
+ * point, every load it may wait for is still pending. Forward data flow
+ * over virtual registers, one bit set per pc: LL[pc] = virtual registers
+ * whose value at pc may come from a producer. */
 static int find_stall_points(hk_kernel *K, char *err, size_t errlen)
 {
     const ptx_kernel *k = K->k;
@@ -144,12 +157,7 @@ static int find_stall_points(hk_kernel *K, char *err, size_t errlen)
                 if (producer) tmp[r / 64] |= 1ull << (r % 64);
             }
             if (memcmp(tmp, O, W * sizeof *tmp)) { memcpy(O, tmp, W * sizeof *tmp); changed = true; }
-            /* successors: a branch's target; the next pc unless the
-             * instruction ends the warp or is an unguarded branch */
-            uint32_t succ[2], nsucc = 0;
-            bool ends = x->op == OP_EXIT || x->op == OP_RET || x->op == OP_TRAP;
-            if (x->op == OP_BRA && x->target < n) succ[nsucc++] = x->target;
-            if (!ends && !(x->op == OP_BRA && x->guard < 0) && pc + 1 < n) succ[nsucc++] = pc + 1;
+            uint32_t succ[2], nsucc = successors(k, pc, succ);
             for (uint32_t j = 0; j < nsucc; j++) {
                 uint64_t *SI = in + (size_t)succ[j] * W;
                 for (uint32_t w = 0; w < W; w++)
@@ -212,7 +220,6 @@ static int find_core_blocks(hk_kernel *K, char *err, size_t errlen)
     while (changed) {
         changed = false;
         for (uint32_t pc = 0; pc < n; pc++) {
-            const ptx_insn *x = &k->code[pc];
             const emu_inst_info *xi = emu_kernel_inst(K->ek, pc);
             hk_set rd, wr, tmp = in[pc];
             core_ids(K, xi, &rd, &wr);
@@ -222,12 +229,7 @@ static int find_core_blocks(hk_kernel *K, char *err, size_t errlen)
                 if (producer) tmp.w[w] |= wr.w[w];
             }
             if (memcmp(&tmp, &out[pc], sizeof tmp)) { out[pc] = tmp; changed = true; }
-            /* successors: a branch's target; the next pc unless the
-             * instruction ends the warp or is an unguarded branch */
-            uint32_t succ[2], nsucc = 0;
-            bool ends = x->op == OP_EXIT || x->op == OP_RET || x->op == OP_TRAP;
-            if (x->op == OP_BRA && x->target < n) succ[nsucc++] = x->target;
-            if (!ends && !(x->op == OP_BRA && x->guard < 0) && pc + 1 < n) succ[nsucc++] = pc + 1;
+            uint32_t succ[2], nsucc = successors(k, pc, succ);
             for (uint32_t j = 0; j < nsucc; j++) {
                 hk_set *SI = &in[succ[j]];
                 for (uint32_t w = 0; w < HK_SET_WORDS; w++)
