@@ -596,7 +596,7 @@ static void offer_shared(const timing_gpu *g, tm_sm *sm, uint64_t t)
         }
         moved |= 1u << c;
     }
-    for (unsigned c = 0; c < 4; c++)
+    for (unsigned c = 0; c < SCHED_NUM_OP_CLASSES; c++)
         if (moved >> c & 1)
             sm->shared_rr[c] = (sm->shared_rr[c] + 1) % ns;
 }

@@ -115,7 +115,7 @@ typedef struct tm_sm {
      * op class (the kinds of one class are offered from the same start) */
     uint64_t head_kind[GPU_UNIT_COUNT];
     uint32_t shared_offer[GPU_UNIT_COUNT];
-    uint32_t shared_rr[4];
+    uint32_t shared_rr[SCHED_NUM_OP_CLASSES];
     tm_wb   *wb; uint32_t nwb, capwb;
     uint64_t wb_order;
     uint32_t seq;
