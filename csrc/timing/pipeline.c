@@ -145,8 +145,8 @@ void tm_sm_reset(timing_gpu *g, tm_sm *sm)
         sm->shared_min[u] = g->cfg.unit[u].shared_units ? 0 : UINT64_MAX;
         sm->head_kind[u] = 0;
         sm->shared_offer[u] = 0;
-        sm->shared_rr[unit_op_class[u]] = 0;
     }
+    memset(sm->shared_rr, 0, sizeof sm->shared_rr);
     sm->nwb = 0;
     sm->wb_order = 0;
     sm->seq = 0;
