@@ -162,7 +162,11 @@ static int print_report(const gd_result *r, const gpu_config *c, const char *cfg
         rows[n++] = (row){ nm[i][1], "functional units", fu->thrput, want_thrput(c, kinds[i]), 1,
                            "min(sched.num, (sched.num x private + shared) / ii, sched.wb_ports); to 5 % (docs/gpudiag.md)", 0.05 };
     }
-    rows[n++] = (row){ "smem latency (P_1, ILP 1)", "functional units", r->fu[4].latency, c->mem.smem_latency, 0, "smem.latency (plus the LD/ST path)", 0 };
+    /* the buffered LD/ST path's three stages come first (ldst.*;
+     * docs/timing-model.md, "The LD/ST path") */
+    rows[n++] = (row){ "smem latency (P_1, ILP 1)", "functional units", r->fu[4].latency,
+                       c->mem.smem_latency + (c->ldst_id_oc ? 3u : 0u), 1,
+                       "smem.latency, + 3 with the buffered LD/ST path (ldst.id_oc > 0)", 0 };
     rows[n++] = (row){ "smem throughput (Eq. 3.7)", "functional units", r->fu[4].thrput, 0, 0, "one LD/ST unit per SM", 0 };
     rows[n++] = (row){ "n_mp", "num mp", r->n_mp, c->mem.num_sms, 1, "mem.num_sms", 0 };
     rows[n++] = (row){ "N1 block slots", "warpslot buffer", r->n1, c->max_ctas_per_sm, 1, "sm.max_ctas", 0 };

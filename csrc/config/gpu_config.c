@@ -98,6 +98,9 @@ static const ck_key gpu_keys[] = {
     UNIT_KEYS("dpu", GPU_UNIT_DPU, "double-precision"),
     UNIT_KEYS("int", GPU_UNIT_INT, "integer-math"),
     UNIT_KEYS("branch", GPU_UNIT_BRANCH, "branch (also barrier, exit, shuffle/vote)"),
+    G32("ldst.id_oc", ldst_id_oc, 0, 4, "buffered LD/ST path (docs/timing-model.md, \"The LD/ST path\"): entries of the pipeline register between issue and the memory collector units, shared by the SM's schedulers (GPGPU-Sim ID_OC_MEM); 0 = no path: an issued memory instruction enters the LD/ST unit at once, which is offered only when free"),
+    G32("ldst.collectors", ldst_collectors, 0, 8, "buffered LD/ST path: memory operand-collector units; each holds an instruction at least 2 cycles (its registers are read the cycle after it is allocated, it is dispatched the cycle after that)"),
+    G32("ldst.oc_ex", ldst_oc_ex, 0, 4, "buffered LD/ST path: entries of the pipeline register between the collector units and the LD/ST unit (GPGPU-Sim OC_EX_MEM)"),
     CK_KEY_U64("gpu.watchdog_insts", gpu_config, watchdog_insts, 1, UINT64_C(1) << 50, "watchdog, both modes: warp-instructions one warp may execute while no warp exits, no barrier completes and no CTA starts before the launch is reported hung (SMC_ERR_LAUNCH_TIMEOUT)"),
     CK_KEY_U64("gpu.watchdog_cycles", gpu_config, watchdog_cycles, 1000, UINT64_C(1) << 50, "watchdog, timing mode: cycles in which no warp exits, no barrier completes and no CTA starts before the launch is reported hung (SMC_ERR_LAUNCH_TIMEOUT)"),
     G32("gpu.progress_seconds", progress_seconds, 0, 3600, "a progress line on stderr every N seconds of host time (0 = never)"),
@@ -290,6 +293,9 @@ static const ck_source fermi_gtx480_sources[] = {
     { "unit.branch.private", "1", "assumed: branches issue through the SP path; one per scheduler" },
     { "unit.branch.latency", "2", "assumed: the model's minimum issue-to-issue" },
     { "unit.branch.ii", "1", "[G321] a warp per core cycle, as unit.sp.ii" },
+    { "ldst.id_oc", "1", "[G321] -gpgpu_pipeline_widths 2,1,1,2,1,1,2: ID_OC_MEM 1, one pipeline register both schedulers issue into (scheduler 0 first each cycle [G321-src shader.cc issue])" },
+    { "ldst.collectors", "2", "[G321-src gpu-sim.cc] -gpgpu_operand_collector_num_units_mem default 2 (the config does not set it); registers read the cycle after allocation [G321-src shader.cc opndcoll_rfu_t::step]" },
+    { "ldst.oc_ex", "1", "[G321] -gpgpu_pipeline_widths: OC_EX_MEM 1; the LD/ST unit takes it when its dispatch register is empty [G321-src shader.cc execute, ldst_unit::can_issue]" },
     { NULL, NULL, NULL }
 };
 
@@ -531,6 +537,14 @@ int gpu_config_check(const gpu_config *c, char *err, size_t errlen)
         return smc_fail(err, errlen, "key 'sched.warp_limit': %u exceeds the %u warps "
                     "of a scheduler", c->warp_limit,
                     c->max_warps_per_sm / c->num_schedulers);
+    if (c->ldst_id_oc && (!c->ldst_collectors || !c->ldst_oc_ex))
+        return smc_fail(err, errlen, "key 'ldst.id_oc': %u needs ldst.collectors and "
+                    "ldst.oc_ex of at least 1 (have %u, %u)", c->ldst_id_oc,
+                    c->ldst_collectors, c->ldst_oc_ex);
+    if (!c->ldst_id_oc && (c->ldst_collectors || c->ldst_oc_ex))
+        return smc_fail(err, errlen, "key 'ldst.collectors': %u and ldst.oc_ex %u need "
+                    "ldst.id_oc of at least 1 (0 turns the buffered LD/ST path off)",
+                    c->ldst_collectors, c->ldst_oc_ex);
     if (c->oaws_smr % 5)
         return smc_fail(err, errlen, "key 'sched.oaws_smr': %u is not a multiple of 5 "
                     "(0..100 in steps of 5 %%)", c->oaws_smr);

@@ -123,6 +123,14 @@ typedef struct gpu_config {
     uint32_t check_k;
 
     gpu_unit_config unit[GPU_UNIT_COUNT];
+    /* The buffered path of memory instructions between issue and the LD/ST
+     * unit (csrc/timing/ldst_path.c; GPGPU-Sim's ID_OC_MEM pipeline
+     * register, memory operand-collector units, OC_EX_MEM). ldst_id_oc 0:
+     * no path, an issued memory instruction enters the unit at once and the
+     * unit is offered only when it is free. */
+    uint32_t ldst_id_oc;          /* ID_OC_MEM entries */
+    uint32_t ldst_collectors;     /* memory collector units */
+    uint32_t ldst_oc_ex;          /* OC_EX_MEM entries */
 
     /* The watchdog (docs/emulator.md "No progress"): progress is a warp
      * exiting, a barrier completing or a CTA starting. A launch is reported

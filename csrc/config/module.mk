@@ -17,7 +17,8 @@ SMC_MODEL_SRCS := csrc/config/gpu_config.c csrc/util/config_keys.c csrc/util/fai
                   mem-model/mem_stats.c mem-model/mem_vta.c mem-model/mem_probe.c \
                   csrc/timing/occupancy.c csrc/timing/stats.c
 ifneq ($(TIMING_HAVE_SCHED),)
-SMC_MODEL_SRCS += csrc/timing/timing.c cosim/sched_if.c cosim/sched_cmodel.c csrc/timing/oaws.c csrc/timing/peers.c
+SMC_MODEL_SRCS += csrc/timing/timing.c cosim/sched_if.c cosim/sched_cmodel.c csrc/timing/oaws.c csrc/timing/peers.c \
+                  csrc/timing/ldst_path.c
 SMC_MODEL_SRCS += cosim/sched_open.c cosim/sched_group.c cosim/dlc.c cosim/dlc_cmodel.c
 # the offload back end (docs/offload.md): its group, the replay check, the
 # token codec and the transports' table with the C-model transport

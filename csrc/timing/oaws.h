@@ -36,7 +36,8 @@ typedef struct oaws_params {
 
 /* One SM's OAWS state beside its DLC (cosim/dlc.h, one per SM in tm_sm). */
 typedef struct oaws_sm {
-    unsigned unretired;           /* eff of issued LD/ST instructions still in the unit */
+    unsigned unretired;           /* eff to give back to Miss_inflight at the next edges
+                                     (LD/ST instructions that left the unit) */
 } oaws_sm;
 
 void oaws_sm_reset(oaws_sm *o, const oaws_params *p);

@@ -152,6 +152,7 @@ void tm_sm_reset(timing_gpu *g, tm_sm *sm)
     sm->seq = 0;
     sm->ldst_rr = 0;
     sm->ldst_head = 0;
+    tm_ldst_path_reset(sm);
     sm->cta_check = 0;
     sm->mem_out = 0;
     sm->nmr = 0;
@@ -197,6 +198,28 @@ void tm_warp_init(tm_warp *w, inst_cta *cta, uint32_t widx, int32_t slot)
 static int is_control(const emu_inst_info *in)
 {
     return in->is_branch || in->is_barrier || in->is_exit || in->is_call;
+}
+
+/* Could warp wi's buffer head issue as far as its sources go: no source
+ * has a write pending that issued (the shadow's pend counts the buffered
+ * writers too, the head's own included). A guess of the core's scoreboard
+ * for the buffered LD/ST path's offer, which must be made before the core
+ * decides; it may be wrong in HAWS's hint mode. */
+static int head_sources_ready(const tm_warp *w)
+{
+    const tm_entry *h = &w->buf[w->head];
+    for (unsigned i = 0; i < h->nsrc; i++) {
+        unsigned id = h->src[i], buffered = 0;
+        if (!w->pend[id])
+            continue;
+        for (unsigned k = 0; k < w->count; k++) {
+            const tm_entry *b = &w->buf[(w->head + k) % SCHED_MAX_IBUF_DEPTH];
+            buffered += b->has_dst && b->dst == id;
+        }
+        if (w->pend[id] > buffered)
+            return 0;
+    }
+    return 1;
 }
 
 /* Keep tm_sm.ldst_head in step with warp wi's buffer head. */
@@ -343,7 +366,9 @@ static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched
         p->instr.src[i] = pick[i];
         p->instr.src_valid |= (uint8_t)(1u << i);
     }
-    tm_entry e = { in, ++sm->seq, (uint8_t)kind, 0, 0, TM_HAWS_NONE, -1, 0, 0 };
+    tm_entry e = { in, ++sm->seq, (uint8_t)kind, 0, 0, TM_HAWS_NONE, -1, 0, 0, (uint8_t)np,
+                   { 0, 0, 0 } };
+    memcpy(e.src, pick, np);
     if (g->oaws.mode) {
         /* OAWS: the stored prediction (docs/oaws.md; seed 001 §4.2): a
          * global/local load (generic = global) whose pc is in the DLC
@@ -693,6 +718,10 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
     g->st->unit_insts[e.kind]++;
     int to_mem = e.kind == GPU_UNIT_LDST && actual && actual->op_class == EC_MEM && x.active &&
                  e.haws != TM_HAWS_BRANCH;
+    /* OAWS: an LD/ST issue that never reaches the unit gives its eff back
+     * at the next edge; one that does, when it leaves the unit (oaws_retire) */
+    if (!to_mem)
+        sm->oaws.unretired += is->eff_miss;
     if (to_mem) {
         mem_request rq;
         rq.sm = sm->id;
@@ -718,12 +747,24 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
             return -1;
         }
         sm->mr[slot] = (tm_memrec){ e.info, e.seq, (uint8_t)wi, e.dst, e.has_dst, e.rename_to, -1,
-                                    e.pred_div };
+                                    e.pred_div, is->eff_miss };
         sm->mem_out++;
         rq.tag = (uint64_t)slot;
         char err[256];
         mem_coalesce_info ci;
-        if (mem_submit(g->mem, &rq, g->oaws.mode ? &ci : NULL, err, sizeof err) != 0) {
+        int rc;
+        if (tm_ldst_path_on(g)) {
+            /* into ID_OC_MEM; the unit takes it later (ldst_path.c). The
+             * DLC still learns the coalescing at issue (a pure function). */
+            rc = g->oaws.mode ? mem_coalesce(g->mem, &rq, &ci, err, sizeof err) : 0;
+            if (rc == 0) {
+                tm_ldst_path_push(g, sm, &rq, x.pc, t);
+                g->st->ldst_path_insts++;
+            }
+        } else {
+            rc = mem_submit(g->mem, &rq, g->oaws.mode ? &ci : NULL, err, sizeof err);
+        }
+        if (rc != 0) {
             g->fault = SMC_ERR_LAUNCH_FAILED;
             tm_set_msg(g, "timing model: SM %u warp %u pc %u: memory request refused: %s",
                     sm->id, wi, x.pc, err);
@@ -801,9 +842,10 @@ static void oaws_retire(timing_gpu *g, tm_sm *sm)
     mem_ldst_retire r;
     if (!mem_ldst_retired(g->mem, sm->id, &r))
         return;
+    const tm_memrec *mr = &sm->mr[(int32_t)r.tag];
+    sm->oaws.unretired += mr->eff;     /* Miss_inflight's decrement (§4.1.1) */
     if (r.op != MEM_LOAD || (r.space != MEM_GLOBAL && r.space != MEM_LOCAL) || !r.transactions)
         return;
-    const tm_memrec *mr = &sm->mr[(int32_t)r.tag];
     timing_oaws_stats *os = &g->st->oaws;
     int fully = r.l1_misses == 0;
     if (mr->pred_div)
@@ -840,13 +882,11 @@ int tm_sm_front(timing_gpu *g, tm_sm *sm, uint64_t t, int *issued)
     }
     if (counted)
         sm->st.active_cycles++;
-    /* OAWS: the eff Eq. 1 charged to each LD/ST issue, given back when the
-     * LD/ST unit is free again (tm_sm_back) */
+    /* OAWS: the eff Eq. 1 charged to each LD/ST issue (given back when the
+     * instruction leaves the LD/ST unit: issue_one, oaws_retire) */
     if (g->oaws.mode)
-        for (unsigned s = 0; s < ns; s++) {
-            sm->oaws.unretired += o->issue[s].eff_miss;
+        for (unsigned s = 0; s < ns; s++)
             g->st->oaws.eff_issued += o->issue[s].eff_miss;
-        }
     if (o->haws_mode)
         g->st->haws.mode_warp_cycles += (uint64_t)__builtin_popcountll(o->haws_mode);
     for (unsigned s = 0; s < ns; s++) {
@@ -991,11 +1031,21 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
 
     /* unit availability for cycle t+1 */
     uint64_t t1 = t + 1;
-    int ldst_ok = mem_ldst_ready(g->mem, sm->id);
+    /* the LD/ST class: with the buffered path, offered while ID_OC_MEM has
+     * room after the path's moves of t+1; without it, while the unit is free */
+    int ldst_free;
+    if (tm_ldst_path_on(g)) {
+        ldst_free = tm_ldst_path_step(g, sm, t1);
+        if (ldst_free < 0)
+            return -1;
+        g->st->ldst_path_full += ldst_free == 0;
+    } else {
+        ldst_free = mem_ldst_ready(g->mem, sm->id);
+    }
+    int ldst_ok = ldst_free > 0;
     int ldst_to = -1;
     /* OAWS's levels for t+1 and the eff of the instructions that left the
-     * LD/ST unit (all of it once the unit is free: one instruction at a
-     * time, so Miss_inflight is 0 whenever the unit is offered) */
+     * LD/ST unit (or never entered it) */
     uint64_t ldst_heads = sm->ldst_head;
     uint8_t ocw_next = 0;
     if ((in.launch | in.finish) && g->oaws.mode) {
@@ -1023,7 +1073,7 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
                             in.ocw_max, in.cnt_max, in.cnt_init);
         in.oaws_cap = (uint8_t)(c->mem.l1d_mshr_entries > 127 ? 127 : c->mem.l1d_mshr_entries);
         sm->oaws_avail = in.mshr_avail;
-        if (ldst_ok && sm->oaws.unretired) {
+        if (sm->oaws.unretired) {
             unsigned r = sm->oaws.unretired > 127 ? 127 : sm->oaws.unretired;
             in.ldst_retire_miss = (uint8_t)r;
             sm->oaws.unretired -= r;
@@ -1035,32 +1085,52 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
         if (ldst_ok)
             ldst_heads = tm_peers_ldst_heads(g, sm, &in, ldst_heads);
     }
+    /* one slot of the buffered path for several schedulers (GPGPU-Sim: the
+     * first scheduler that issues a memory instruction takes it): offer it
+     * where a head looks ready, if any does */
+    uint64_t cand = sm->ldst_head;
+    if (ldst_ok && tm_ldst_path_on(g) && ns > 1 && ldst_free < (int)ns) {
+        uint64_t ready = 0;
+        for (uint64_t m = ldst_heads; m; m &= m - 1) {
+            unsigned w = (unsigned)__builtin_ctzll(m);
+            if (head_sources_ready(&sm->warp[w]))
+                ready |= 1ull << w;
+        }
+        if (ready)
+            ldst_heads = ready;
+        cand = ldst_heads;
+    }
     if (ldst_ok && g->oaws.mode) {
         /* offer the unit only to schedulers with an LD/ST head that Eq. 1
          * lets issue at t+1 (the core's own rule, sched_oaws_eff, with the
-         * levels just given; Miss_inflight is 0 then); the first such
+         * levels just given and the Miss_inflight the edge uses, the
+         * register before this edge's retirements); the first such
          * scheduler in round-robin order, else as without OAWS */
+        unsigned inflight = o->miss_inflight;
         for (unsigned i = 0; i < ns; i++) {
             unsigned s = (sm->ldst_rr + i) % ns;
-            uint64_t heads = sm->ldst_head & g->sched_mask[s];
+            uint64_t heads = cand & g->sched_mask[s];
             /* a head charging at most 1 fits any free MSHR: no need to look */
             if (in.mshr_avail && (heads & sm->ldst_cheap))
                 heads = sm->ldst_cheap & heads;
             for (; heads; heads &= heads - 1) {
                 unsigned w = (unsigned)__builtin_ctzll(heads);
                 if (sched_oaws_eff(in.oaws, sm->head_pm[w], sm->head_div[w], sm->rank[w], ocw_next,
-                                   in.oaws_cap) <= in.mshr_avail)
+                                   in.oaws_cap) + inflight <= in.mshr_avail)
                     break;
             }
             if (heads) {
-                if (i && (sm->ldst_head & g->sched_mask[sm->ldst_rr]))
+                if (i && (cand & g->sched_mask[sm->ldst_rr]))
                     g->st->oaws.offers_redirected++;
-                ldst_heads = g->sched_mask[s] & sm->ldst_head;
+                ldst_heads = g->sched_mask[s] & cand;
                 break;
             }
         }
     }
-    if (ldst_ok)
+    uint32_t ldst_to_all = 0;
+    if (ldst_free >= (int)ns && tm_ldst_path_on(g))
+        ldst_to_all = (1u << ns) - 1;      /* room for every scheduler's issue */
+    else if (ldst_ok)
         for (unsigned i = 0; i < ns; i++) {
             unsigned s = (sm->ldst_rr + i) % ns;
             if (ldst_heads & g->sched_mask[s]) {
@@ -1079,7 +1149,7 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
         UNIT_OP_CLASSES(UNIT_BUSY)
 #undef UNIT_BUSY
         uint8_t a = (uint8_t)(((1u << SCHED_OP_SP) | (1u << SCHED_OP_SFU) | (1u << SCHED_OP_DP)) & ~busy);
-        if ((int)s == ldst_to)
+        if ((int)s == ldst_to || (ldst_to_all >> s & 1))
             a |= 1u << SCHED_OP_LDST;
         in.unit_avail[s] = a;
     }

@@ -138,6 +138,9 @@ void timing_stats_print(const timing_stats *s, FILE *out)
             m->l1_mshr_occ_max,
             mem_mshr_occupancy_avg_per_sm(m, s->num_sms),
             s->sm_active_cycles ? (double)m->l1_mshr_occ_sum / (double)s->sm_active_cycles : 0.0);
+    if (s->ldst_path_insts || s->ldst_path_full)
+        fprintf(out, "  LD/ST path        %llu instructions, full %.1f%% of SM-cycles with warps\n",
+                (unsigned long long)s->ldst_path_insts, pct(s->ldst_path_full, s->sm_active_cycles));
     fprintf(out, "  loads             %llu done, average latency %.1f cycles, max %llu\n",
             (unsigned long long)m->load_insts_done,
             m->load_insts_done ? (double)m->load_latency_sum / (double)m->load_insts_done : 0.0,
@@ -278,6 +281,9 @@ void timing_stats_json(const timing_stats *s, FILE *out)
     fprintf(out, ",\n  \"front_end\": {\"fetch_redirects\": %llu, \"held_pushes\": %llu, "
             "\"wb_port_stalls\": %llu}", (unsigned long long)s->fetch_redirects,
             (unsigned long long)s->held_pushes, (unsigned long long)s->wb_port_stalls);
+    if (s->ldst_path_insts || s->ldst_path_full)
+        fprintf(out, ",\n  \"ldst_path\": {\"insts\": %llu, \"full_cycles\": %llu}",
+                (unsigned long long)s->ldst_path_insts, (unsigned long long)s->ldst_path_full);
     fprintf(out, ",\n  \"memory\": {%s}}", s->mem_json ? s->mem_json : "");
 }
 

@@ -280,6 +280,8 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
             sm->unit_next[u] = calloc(sm->unit_n[u] + 1, sizeof *sm->unit_next[u]);
             ok = sm->unit_next[u] != NULL;
         }
+        if (ok)
+            ok = tm_ldst_path_init(g, sm) == 0;
         if (!ok) {
             snprintf(err, errlen, "%s scheduler back end: out of memory", kind);
             timing_destroy(g, NULL, 0);
@@ -324,6 +326,7 @@ int timing_destroy(timing_gpu *g, char *err, size_t errlen)
             free(sm->unit_next[u]);
         free(sm->wb);
         free(sm->mr);
+        tm_ldst_path_free(sm);
         dlc_close(sm->dlc);
     }
     sched_group_close(g->cores);   /* closes the RTL's own FST */

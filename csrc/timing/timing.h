@@ -164,6 +164,9 @@ typedef struct timing_stats {
     uint64_t fetch_redirects;     /* buffered instruction was not the one executed */
     uint64_t held_pushes;         /* decode held: more than 3 pending source registers */
     uint64_t wb_port_stalls;      /* writebacks delayed by the port limit */
+    /* the buffered LD/ST path (written only when ldst.id_oc > 0) */
+    uint64_t ldst_path_insts;     /* memory instructions that entered it */
+    uint64_t ldst_path_full;      /* SM-cycles in which ID_OC_MEM had no room */
     uint64_t sm_active_cycles;    /* sum over SMs of cycles with resident warps */
     uint64_t lockstep_cycles;     /* cycles compared (lockstep back end) */
     timing_haws_stats haws;       /* HAWS (written only when sched.haws is on) */

@@ -40,6 +40,7 @@ typedef struct tm_entry {
     uint8_t  haws;                /* enum tm_haws_entry */
     int16_t  rename_to;           /* hint-mode member: pool register it writes, -1 none */
     uint8_t  pred_miss, pred_div; /* OAWS: the prediction pushed with it */
+    uint8_t  nsrc, src[3];        /* the source ids pushed with it */
 } tm_entry;
 
 /* What a buffered entry is to HAWS (docs/haws.md, "Timing model"). */
@@ -93,7 +94,19 @@ typedef struct tm_memrec {        /* an instruction inside the memory model */
     int16_t  rename_to;           /* HAWS: the pool register written, -1 none */
     int32_t  next_free;
     uint8_t  pred_div;            /* OAWS: pushed predicted divergent */
+    uint8_t  eff;                 /* OAWS: the eff Eq. 1 charged at issue (Miss_inflight),
+                                     given back when it leaves the LD/ST unit */
 } tm_memrec;
+
+/* A memory instruction on the buffered path between issue and the LD/ST
+ * unit (ldst_path.c): the request the unit will take, and where it is. */
+enum tm_ldst_stage { TM_LP_ID = 0, TM_LP_CU, TM_LP_EX };
+typedef struct tm_ldst_entry {
+    mem_request rq;
+    uint64_t at;                  /* the cycle it entered its stage */
+    uint32_t pc;                  /* for messages */
+    uint8_t  stage;               /* enum tm_ldst_stage */
+} tm_ldst_entry;
 
 typedef struct tm_sm {
     uint32_t id;
@@ -124,6 +137,12 @@ typedef struct tm_sm {
     uint32_t mem_out;             /* instructions inside the memory model */
     int      cta_check;           /* a warp exited or drained: look for finished CTAs */
     tm_memrec *mr; uint32_t nmr, capmr;   /* tag = index; free list */
+    /* the buffered LD/ST path (ldst_path.c), oldest first: a ring of
+     * ldst.id_oc + ldst.collectors + ldst.oc_ex entries, and how many are
+     * in each stage */
+    tm_ldst_entry *lp;
+    uint32_t lp_head, lp_n, lp_cap;
+    uint32_t lp_in[3];
     int32_t  mr_free;
     /* locality placement (dispatch.c): this SM's claimed chunk, positions
      * [chunk_next, chunk_end) of the hint's CTA order */
@@ -234,6 +253,24 @@ int  tm_sm_front(timing_gpu *g, tm_sm *sm, uint64_t t, int *issued);
 int  tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t);
 int  tm_sm_after(timing_gpu *g, tm_sm *sm, uint64_t t);
 
+/* ---- ldst_path.c: memory instructions between issue and the LD/ST unit --- */
+
+/* Is the buffered path on (ldst.id_oc > 0)? Off, an issued memory
+ * instruction is submitted to the memory model at once. */
+static inline int tm_ldst_path_on(const timing_gpu *g);
+/* Per-SM storage (at create; 0 or -1 out of memory), per-launch reset, free. */
+int  tm_ldst_path_init(timing_gpu *g, tm_sm *sm);
+void tm_ldst_path_reset(tm_sm *sm);
+void tm_ldst_path_free(tm_sm *sm);
+/* Issue at cycle t: rq enters the pipeline register ID_OC_MEM (the caller
+ * was offered the class, so there is room). */
+void tm_ldst_path_push(timing_gpu *g, tm_sm *sm, const mem_request *rq, uint32_t pc, uint64_t t);
+/* The path's moves of cycle t1 (= mem_now()): a ready collector unit to
+ * OC_EX_MEM, ID_OC_MEM to a free collector unit, and OC_EX_MEM into the
+ * LD/ST unit when it is free (mem_submit). Returns the ID_OC_MEM entries
+ * free for issue at t1, or -1 with g->fault set. */
+int  tm_ldst_path_step(timing_gpu *g, tm_sm *sm, uint64_t t1);
+
 /* Has the SM work left (CTAs, launches or exits to signal, writebacks)? */
 static inline int tm_sm_work(const tm_sm *sm)
 {
@@ -305,5 +342,10 @@ int      tm_wave_finish(tm_wave *w, char *err, size_t errlen);
 /* Open the scheduler back end of `sm` (traced as tm_wave_trace says, with
  * the lockstep test hook installed). 0, or -1 with a message. */
 int      tm_sm_open(timing_gpu *g, tm_sm *sm, char *err, size_t errlen);
+
+static inline int tm_ldst_path_on(const timing_gpu *g)
+{
+    return g->cfg.ldst_id_oc > 0;
+}
 
 #endif

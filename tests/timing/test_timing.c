@@ -326,6 +326,90 @@ static void test_pointer_chase(void **state)
     assert_true(d >= 209 && d <= 233);
 }
 
+/* ---- the buffered LD/ST path (ldst.*; docs/timing-model.md) -------------- */
+
+/* An L1 hit from issue to the dependent load's issue: the path's three
+ * stages (ID_OC_MEM, a collector unit for 2 cycles, OC_EX_MEM: submitted at
+ * issue + 3) and l1d.latency. fermi-gtx480: 3 + 1 = 4 core cycles, GPGPU-Sim
+ * 3.2.1's issue-to-dependent-issue for an L1 hit (mem_config.c explains). */
+static void test_ldst_path_latency(void **state)
+{
+    (void)state;
+    const char *path = "ldst.id_oc=1;ldst.collectors=2;ldst.oc_ex=1";
+    assert_int_equal(run_chase(path, 8, 8), 3 + 28);
+    char set[128];
+    snprintf(set, sizeof set, "%s;l1d.latency=5", path);
+    assert_int_equal(run_chase(set, 8, 8), 3 + 5);
+    /* wider registers do not shorten the path (one stage per cycle) */
+    snprintf(set, sizeof set, "ldst.id_oc=2;ldst.collectors=4;ldst.oc_ex=2;l1d.latency=5");
+    assert_int_equal(run_chase(set, 8, 8), 3 + 5);
+}
+
+/* lpath(arr, out): one warp; a divergent load (32 lines: 32 cycles in the
+ * LD/ST unit at one L1 access per cycle), then K coalesced stores, with a
+ * %clock read after each memory instruction. The stores write nothing to
+ * the scoreboard, so only the LD/ST class holds them back. */
+#define LPATH_K 8
+static void ptx_lpath(sbuf *b)
+{
+    header(b, "lpath", ".param .u64 arr, .param .u64 out");
+    put(b, "ld.param.u64 %%rd1, [arr];\nld.param.u64 %%rd2, [out];\nmov.u32 %%r1, %%tid.x;\n");
+    put(b, "mul.wide.u32 %%rd3, %%r1, 128;\nadd.s64 %%rd4, %%rd1, %%rd3;\n");
+    put(b, "mul.wide.u32 %%rd5, %%r1, 4;\nadd.s64 %%rd6, %%rd1, %%rd5;\nadd.s64 %%rd7, %%rd6, 8192;\n");
+    put(b, "ld.global.u32 %%r10, [%%rd4];\nmov.u32 %%r20, %%clock;\n");
+    for (int i = 1; i <= LPATH_K; i++)
+        put(b, "st.global.u32 [%%rd7+%d], %%r1;\nmov.u32 %%r%d, %%clock;\n", 128 * i, 20 + i);
+    put(b, "setp.ne.u32 %%p1, %%r1, 0;\n@%%p1 bra DONE;\n");
+    for (int i = 0; i <= LPATH_K; i++)
+        put(b, "st.global.u32 [%%rd2+%d], %%r%d;\n", 4 * i, 20 + i);
+    put(b, "st.global.u32 [%%rd2+%d], %%r10;\nDONE:\nret;\n}\n", 4 * (LPATH_K + 1));
+}
+
+/* The first store whose issue waited for the divergent load to leave the
+ * unit (a gap of more than 16 cycles after the previous clock read). */
+static int lpath_first_wait(const char *config, const char *set)
+{
+    rig r = { 0 };
+    rig_open(&r, config, set, NULL);
+    ptx_lpath(&r.ptx);
+    rig_load(&r, "lpath");
+    uint64_t arr, out;
+    assert_int_equal(smc_malloc(r.dev, 32 * 128 + 8192 + 128 * (LPATH_K + 1), SMC_MEM_DEVICE, &arr),
+                     SMC_OK);
+    assert_int_equal(smc_malloc(r.dev, 4 * (LPATH_K + 2), SMC_MEM_DEVICE, &out), SMC_OK);
+    uint32_t v = 7;
+    assert_int_equal(smc_memcpy_htod(r.dev, arr, &v, 4), SMC_OK);
+    uint64_t params[2] = { arr, out };
+    launch(&r, (smc_dim3){ 1, 1, 1 }, (smc_dim3){ 32, 1, 1 }, params, 16);
+    uint32_t clk[LPATH_K + 2];
+    assert_int_equal(smc_memcpy_dtoh(r.dev, clk, out, sizeof clk), SMC_OK);
+    assert_int_equal(clk[LPATH_K + 1], 7);                  /* lane 0 loaded arr[0] */
+    int first = -1;
+    for (int i = 1; i <= LPATH_K && first < 0; i++)
+        if (clk[i] - clk[i - 1] > 16)
+            first = i;
+    rig_close(&r);
+    return first;
+}
+
+/* While an instruction occupies the LD/ST unit, ldst.id_oc +
+ * ldst.collectors + ldst.oc_ex more memory instructions issue behind it
+ * (GPGPU-Sim 3.2.1's ID_OC_MEM, memory collector units, OC_EX_MEM); the
+ * next one waits. Without the path the first one after it waits. */
+static void test_ldst_path_depth(void **state)
+{
+    (void)state;
+    assert_int_equal(lpath_first_wait("kepler-k20x", NULL), 1);
+    assert_int_equal(lpath_first_wait("kepler-k20x", "ldst.id_oc=1;ldst.collectors=2;ldst.oc_ex=1"),
+                     1 + 2 + 1 + 1);
+    assert_int_equal(lpath_first_wait("kepler-k20x", "ldst.id_oc=1;ldst.collectors=1;ldst.oc_ex=1"),
+                     1 + 1 + 1 + 1);
+    assert_int_equal(lpath_first_wait("kepler-k20x", "ldst.id_oc=2;ldst.collectors=3;ldst.oc_ex=1"),
+                     2 + 3 + 1 + 1);
+    assert_int_equal(lpath_first_wait("fermi-gtx480", NULL), 1 + 2 + 1 + 1);
+    assert_int_equal(lpath_first_wait("fermi-gtx480-v1", NULL), 1);
+}
+
 /* ---- JSON determinism -------------------------------------------------- */
 
 static char *slurp(const char *path, size_t *len)
@@ -467,6 +551,8 @@ int main(void)
         cmocka_unit_test(test_occupancy_eq33),
         cmocka_unit_test(test_waves),
         cmocka_unit_test(test_pointer_chase),
+        cmocka_unit_test(test_ldst_path_latency),
+        cmocka_unit_test(test_ldst_path_depth),
         cmocka_unit_test(test_json_deterministic),
         cmocka_unit_test(test_backends_agree),
         cmocka_unit_test(test_lockstep_mismatch),
