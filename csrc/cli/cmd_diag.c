@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "smcosim.h"
 #include "timing.h"
+#include "../ptx/ptx.h"
 #include "../../bench/microbench/gpudiag.h"
 
 #define DIAG_USAGE \
@@ -128,10 +129,10 @@ static uint32_t umin(uint32_t a, uint32_t b) { return a < b ? a : b; }
 /* Throughput of a unit kind the configuration implies (docs/gpudiag.md):
  * one issue per scheduler per cycle, the units' initiation interval, and the
  * writeback ports. */
-static double want_thrput(const gpu_config *c, unsigned kind)
+static double want_thrput(const gpu_config *c, unsigned kind, unsigned ii)
 {
     const gpu_unit_config *u = &c->unit[kind];
-    double units = (double)(c->num_schedulers * u->private_units + u->shared_units) / u->ii;
+    double units = (double)(c->num_schedulers * u->private_units + u->shared_units) / ii;
     double t = c->num_schedulers;
     if (units < t) t = units;
     if (c->wb_ports < t) t = c->wb_ports;
@@ -141,6 +142,9 @@ static double want_thrput(const gpu_config *c, unsigned kind)
 static int print_report(const gd_result *r, const gpu_config *c, const char *cfgname, FILE *f)
 {
     static const unsigned kinds[4] = { GPU_UNIT_SP, GPU_UNIT_INT, GPU_UNIT_DPU, GPU_UNIT_SFU };
+    /* the opcode each fu kernel chains (bench/microbench/gen_kernels.py) */
+    static const unsigned ops[4][2] = { { OP_ADD, GPU_OPT_FP32 }, { OP_MUL, GPU_OPT_INT },
+                                        { OP_ADD, GPU_OPT_FP64 }, { OP_SIN, GPU_OPT_FP32 } };
     row rows[64];
     int n = 0, bad = 0;
     /* a block that does not fit an SM does not launch either (Eq. 3.3 = 0) */
@@ -158,9 +162,17 @@ static int print_report(const gd_result *r, const gpu_config *c, const char *cfg
         static char nm[4][2][48];
         snprintf(nm[i][0], sizeof nm[i][0], "%s latency (P_1, ILP 1)", fu->op);
         snprintf(nm[i][1], sizeof nm[i][1], "%s throughput (Eq. 3.7)", fu->op);
-        rows[n++] = (row){ nm[i][0], "functional units", fu->latency, c->unit[kinds[i]].latency, 1, "unit.*.latency", 0 };
-        rows[n++] = (row){ nm[i][1], "functional units", fu->thrput, want_thrput(c, kinds[i]), 1,
-                           "min(sched.num, (sched.num x private + shared) / ii, sched.wb_ports); to 5 % (docs/gpudiag.md)", 0.05 };
+        unsigned kind = kinds[i], lat = c->unit[kind].latency, ii = c->unit[kind].ii;
+        if (c->opcode_latency == GPU_OPLAT_G321) {
+            gpu_g321_op(ops[i][0], ops[i][1], &kind, &lat, &ii);
+            lat += c->issue_stages;
+        }
+        int g = c->opcode_latency == GPU_OPLAT_G321;
+        rows[n++] = (row){ nm[i][0], "functional units", fu->latency, lat, 1,
+                           g ? "GPGPU-Sim 3.2.1's latency of the kernel's opcode + unit.issue_stages" : "unit.*.latency", 0 };
+        rows[n++] = (row){ nm[i][1], "functional units", fu->thrput, want_thrput(c, kind, ii), 1,
+                           g ? "as below, with the opcode's unit and initiation interval (unit.opcode_latency = g321); to 5 %"
+                             : "min(sched.num, (sched.num x private + shared) / ii, sched.wb_ports); to 5 % (docs/gpudiag.md)", 0.05 };
     }
     /* the buffered LD/ST path's three stages come first (ldst.*;
      * docs/timing-model.md, "The LD/ST path") */

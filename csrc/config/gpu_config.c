@@ -23,6 +23,7 @@
  *   [CUDA6]  CUDA programming guide, compute capabilities 6.1 and 7.5
  * Values marked "assumed" are not in the papers; docs/config.md lists them.
  */
+#include "../ptx/ptx.h"
 #include "gpu_config.h"
 
 #include "config_keys.h"
@@ -37,6 +38,7 @@ static const char *const backend_names[] = { "c", "rtl", "lockstep", "offload", 
 static const char *const check_names[] = { "off", "offload", NULL };   /* enum gpu_check_rtl */
 static const char *const dispatch_names[] = { "round-robin", NULL };
 static const char *const haws_names[] = { "off", "warp", "all", NULL };   /* enum gpu_haws */
+static const char *const oplat_names[] = { "unit", "g321", NULL };   /* enum gpu_opcode_latency */
 static const char *const oaws_names[] = { "off", "static", "dynamic", NULL };   /* enum gpu_oaws */
 static const char *const oaws_delta_names[] = { "auto", "one", "half", NULL };  /* enum oaws_delta */
 static const char *const peer_names[] = { "none", "ccws", "mascar", NULL };       /* enum gpu_peer */
@@ -98,6 +100,8 @@ static const ck_key gpu_keys[] = {
     UNIT_KEYS("dpu", GPU_UNIT_DPU, "double-precision"),
     UNIT_KEYS("int", GPU_UNIT_INT, "integer-math"),
     UNIT_KEYS("branch", GPU_UNIT_BRANCH, "branch (also barrier, exit, shuffle/vote)"),
+    CK_KEY_ENUM("unit.opcode_latency", gpu_config, opcode_latency, oplat_names, "latency, initiation interval and unit of a PTX instruction: unit = unit.KIND.latency / .ii of its kind; g321 = GPGPU-Sim 3.2.1 per opcode (its -ptx_opcode_latency/initiation columns for add/sub, max/min, mul, mad, div; sqrt, sin, cos, ex2, lg2, rsqrt, rcp on the SFU with the fp64 mul column; integer mul and mad and every div on the SFU; every other instruction latency 1 on the SP units; docs/timing-model.md) plus unit.issue_stages. Traces keep their SASS table"),
+    G32("unit.issue_stages", issue_stages, 0, 64, "cycles the pipeline adds between an ALU/SFU instruction's issue and a dependent's issue on top of its unit latency (unit.opcode_latency = g321; GPGPU-Sim 3.2.1: 6)"),
     G32("ldst.id_oc", ldst_id_oc, 0, 4, "buffered LD/ST path (docs/timing-model.md, \"The LD/ST path\"): entries of the pipeline register between issue and the memory collector units, shared by the SM's schedulers (GPGPU-Sim ID_OC_MEM); 0 = no path: an issued memory instruction enters the LD/ST unit at once, which is offered only when free"),
     G32("ldst.collectors", ldst_collectors, 0, 8, "buffered LD/ST path: memory operand-collector units; each holds an instruction at least 2 cycles (its registers are read the cycle after it is allocated, it is dispatched the cycle after that)"),
     G32("ldst.oc_ex", ldst_oc_ex, 0, 4, "buffered LD/ST path: entries of the pipeline register between the collector units and the LD/ST unit (GPGPU-Sim OC_EX_MEM)"),
@@ -151,6 +155,52 @@ static void build_keys(void)
     }
     all_keys = k;
     nall_keys = NGPUKEYS + nmem;
+}
+
+/* GPGPU-Sim 3.2.1 (cuda-sim.cc set_opcode_and_latency) with the GTX480
+ * configuration's columns [ADD/SUB, MAX/MIN, MUL, MAD, DIV]. */
+static const uint16_t g321_lat[3][5] = {
+    { 4, 13, 4, 5, 145 },         /* -ptx_opcode_latency_int */
+    { 4, 13, 4, 5, 39 },          /* -ptx_opcode_latency_fp */
+    { 8, 19, 8, 8, 330 },         /* -ptx_opcode_latency_dp */
+};
+static const uint16_t g321_ii[3][5] = {
+    { 1, 2, 2, 1, 8 },            /* -ptx_opcode_initiation_int */
+    { 1, 2, 1, 1, 4 },            /* -ptx_opcode_initiation_fp */
+    { 8, 16, 8, 8, 130 },         /* -ptx_opcode_initiation_dp */
+};
+
+void gpu_g321_op(unsigned op, unsigned type, unsigned *kind, unsigned *latency, unsigned *ii)
+{
+    unsigned t = type <= GPU_OPT_FP64 ? type : GPU_OPT_INT, col;
+    *kind = GPU_UNIT_SP;                /* ALU_OP, and ALU_SFU_OP (the SP pipe first) */
+    switch (op) {
+    case OP_ADD: case OP_ADDC: case OP_SUB: case OP_SUBC: col = 0; break;
+    case OP_MAX: case OP_MIN: col = 1; break;
+    case OP_MUL:                        /* integer: SFU_OP */
+        col = 2;
+        if (t == GPU_OPT_INT)
+            *kind = GPU_UNIT_SFU;
+        break;
+    case OP_MAD:                        /* integer: SFU_OP */
+        col = 3;
+        if (t == GPU_OPT_INT)
+            *kind = GPU_UNIT_SFU;
+        break;
+    case OP_DIV: col = 4; *kind = GPU_UNIT_SFU; break;
+    case OP_SQRT: case OP_SIN: case OP_COS: case OP_EX2: case OP_LG2: case OP_RSQRT: case OP_RCP:
+        /* "Using double to approximate those": the dp MUL column, SFU_OP */
+        *kind = GPU_UNIT_SFU;
+        *latency = g321_lat[GPU_OPT_FP64][2];
+        *ii = g321_ii[GPU_OPT_FP64][2];
+        return;
+    default:                            /* fma, mov, logic, compare, branches...: 1, 1 */
+        *latency = 1;
+        *ii = 1;
+        return;
+    }
+    *latency = g321_lat[t][col];
+    *ii = g321_ii[t][col];
 }
 
 static const ck_key *keys(size_t *n)
@@ -268,31 +318,33 @@ static void fermi_gtx480_v1(gpu_config *c)
  * limits, the scheduler-core sizes of the Fermi-sized Verilated model).
  * GPGPU-Sim runs the SM at 700 MHz with 32-wide units: a unit takes a
  * warp-instruction per core cycle, Table 1's SIMD width 16 at 1400 MHz.
- * Latencies are per opcode in GPGPU-Sim (-ptx_opcode_latency_int
- * 4,13,4,5,145, _fp 4,13,4,5,39, _dp 8,19,8,8,330: ADD, MAX, MUL, MAD, DIV;
- * cuda-sim.cc set_opcode_and_latency) and per unit here. */
+ * Latencies are per opcode, as in GPGPU-Sim (unit.opcode_latency = g321,
+ * gpu_g321_op): the unit.* latencies and the DPU/INT/branch units serve
+ * only unit.opcode_latency = unit and traces. */
 static const ck_source fermi_gtx480_sources[] = {
     { "gpu.clock_mhz", "700", "[G321] -gpgpu_clock_domains 700.0:...: cycles are 700-MHz core cycles" },
     { "sched.num", "2", "[G321] -gpgpu_num_sched_per_core 2" },
     { "unit.sp.private", "0", "[G321] -gpgpu_num_sp_units 2: units of the SM, shared by its schedulers" },
     { "unit.sp.shared", "2", "[G321] -gpgpu_num_sp_units 2" },
-    { "unit.sp.latency", "4", "[G321] -ptx_opcode_latency_int/_fp ADD column 4 (MAD 5, a per-opcode table is not modelled)" },
+    { "unit.sp.latency", "10", "[G321] -ptx_opcode_latency_int/_fp ADD column 4 + unit.issue_stages 6; used only with unit.opcode_latency=unit (g321 takes each opcode's own)" },
     { "unit.sp.ii", "1", "[G321] -ptx_opcode_initiation_int/_fp ADD column 1: a 32-wide unit at 700 MHz" },
     { "unit.sfu.private", "0", "[G321] -gpgpu_num_sfu_units 1" },
     { "unit.sfu.shared", "1", "[G321] -gpgpu_num_sfu_units 1" },
-    { "unit.sfu.latency", "8", "[G321] transcendentals take the dp MUL column, 8 (cuda-sim.cc: \"Using double to approximate those\")" },
+    { "unit.sfu.latency", "14", "[G321] transcendentals take the dp MUL column, 8 (cuda-sim.cc: \"Using double to approximate those\") + unit.issue_stages 6; only with unit.opcode_latency=unit" },
     { "unit.sfu.ii", "8", "[G321] -ptx_opcode_initiation_dp MUL column 8" },
-    { "unit.dpu.private", "0", "assumed: GPGPU-Sim 3.2.1 runs DP ALU work on the SP units; one shared unit here" },
+    { "unit.dpu.private", "0", "[G321-src cuda-sim.cc] fp64 ALU work is ALU_OP on the SP units (unit.opcode_latency = g321 puts it there); with unit: one shared unit, assumed" },
     { "unit.dpu.shared", "1", "assumed: as unit.dpu.private" },
-    { "unit.dpu.latency", "8", "[G321] -ptx_opcode_latency_dp ADD column 8" },
+    { "unit.dpu.latency", "14", "[G321] -ptx_opcode_latency_dp ADD column 8 + unit.issue_stages 6; only with unit.opcode_latency=unit" },
     { "unit.dpu.ii", "8", "[G321] -ptx_opcode_initiation_dp ADD column 8" },
-    { "unit.int.private", "0", "[G321-src cuda-sim.cc] integer MUL/MAD/DIV are SFU_OP: one shared unit here" },
+    { "unit.int.private", "0", "[G321-src cuda-sim.cc] integer MUL/MAD/DIV are SFU_OP (unit.opcode_latency = g321 puts them on the SFU); with unit: one shared unit" },
     { "unit.int.shared", "1", "[G321-src cuda-sim.cc] as unit.int.private" },
-    { "unit.int.latency", "4", "[G321] -ptx_opcode_latency_int MUL column 4" },
+    { "unit.int.latency", "10", "[G321] -ptx_opcode_latency_int MUL column 4 + unit.issue_stages 6; only with unit.opcode_latency=unit" },
     { "unit.int.ii", "2", "[G321] -ptx_opcode_initiation_int MUL column 2" },
-    { "unit.branch.private", "1", "assumed: branches issue through the SP path; one per scheduler" },
-    { "unit.branch.latency", "2", "assumed: the model's minimum issue-to-issue" },
+    { "unit.branch.private", "1", "[G321-src shader.cc] branches issue into the SP pipe (unit.opcode_latency = g321 puts them there); with unit: one per scheduler, assumed" },
+    { "unit.branch.latency", "7", "[G321-src cuda-sim.cc] a branch has latency 1 in the SP pipe + unit.issue_stages 6; only with unit.opcode_latency=unit" },
     { "unit.branch.ii", "1", "[G321] a warp per core cycle, as unit.sp.ii" },
+    { "unit.opcode_latency", "g321", "[G321] -ptx_opcode_latency_int 4,13,4,5,145, _fp 4,13,4,5,39, _dp 8,19,8,8,330 and -ptx_opcode_initiation_int 1,2,2,1,8, _fp 1,2,1,1,4, _dp 8,16,8,8,130 (add/sub, max/min, mul, mad, div) as [G321-src cuda-sim.cc] set_opcode_and_latency applies them (fma and every other opcode: latency 1)" },
+    { "unit.issue_stages", "6", "[G321-src shader.cc] issue to ID_OC, a collector unit (allocated next cycle, registers read the one after, dispatched to OC_EX the next), the unit's dispatch register, its pipeline, EX_WB and the writeback stage that releases the scoreboard: a dependent issues latency + 6 cycles after (docs/timing-model.md works it)" },
     { "ldst.id_oc", "1", "[G321] -gpgpu_pipeline_widths 2,1,1,2,1,1,2: ID_OC_MEM 1, one pipeline register both schedulers issue into (scheduler 0 first each cycle [G321-src shader.cc issue])" },
     { "ldst.collectors", "2", "[G321-src gpu-sim.cc] -gpgpu_operand_collector_num_units_mem default 2 (the config does not set it); registers read the cycle after allocation [G321-src shader.cc opndcoll_rfu_t::step]" },
     { "ldst.oc_ex", "1", "[G321] -gpgpu_pipeline_widths: OC_EX_MEM 1; the LD/ST unit takes it when its dispatch register is empty [G321-src shader.cc execute, ldst_unit::can_issue]" },

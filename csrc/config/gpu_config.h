@@ -43,6 +43,19 @@ enum gpu_unit {
 };
 const char *gpu_unit_name(unsigned unit);   /* "sp", "sfu", ... */
 
+/* How a PTX instruction's latency, initiation interval and unit are chosen
+ * (key unit.opcode_latency): per unit kind (unit.KIND.*), or as GPGPU-Sim
+ * 3.2.1 does per opcode (gpu_g321_op). */
+enum gpu_opcode_latency { GPU_OPLAT_UNIT = 0, GPU_OPLAT_G321 };
+/* The operand type an opcode's latency column is chosen by. */
+enum gpu_op_type { GPU_OPT_INT = 0, GPU_OPT_FP32, GPU_OPT_FP64 };
+/* GPGPU-Sim 3.2.1's timing of an ALU/SFU PTX opcode (ptx_op: enum ptx_op of
+ * csrc/ptx/ptx.h) with the GTX480 configuration's -ptx_opcode_latency_* and
+ * -ptx_opcode_initiation_* columns (cuda-sim.cc set_opcode_and_latency):
+ * *kind GPU_UNIT_SP (its ALU and ALU_SFU pipe) or GPU_UNIT_SFU, *latency
+ * in its functional unit (before unit.issue_stages), *ii. */
+void gpu_g321_op(unsigned ptx_op, unsigned type, unsigned *kind, unsigned *latency, unsigned *ii);
+
 /* One kind of functional unit. Each scheduler owns `private_units` of them;
  * `shared_units` more are shared by all schedulers of the SM (Kepler,
  * seed 000 §4.3.1 and §4.4.2). A unit accepts a new warp-instruction every
@@ -128,6 +141,8 @@ typedef struct gpu_config {
      * register, memory operand-collector units, OC_EX_MEM). ldst_id_oc 0:
      * no path, an issued memory instruction enters the unit at once and the
      * unit is offered only when it is free. */
+    uint32_t opcode_latency;      /* enum gpu_opcode_latency */
+    uint32_t issue_stages;        /* cycles the pipeline adds to an ALU/SFU latency */
     uint32_t ldst_id_oc;          /* ID_OC_MEM entries */
     uint32_t ldst_collectors;     /* memory collector units */
     uint32_t ldst_oc_ex;          /* OC_EX_MEM entries */

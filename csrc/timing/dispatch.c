@@ -146,9 +146,39 @@ static int dispatch_offer(timing_gpu *g, tm_sm *sm, uint32_t linear)
 
 /* ---- round-robin -------------------------------------------------------- */
 
-/* Over the SMs, starting after the SM that last received a CTA. */
+/* Over the SMs, starting after the SM that last received a CTA. With SM
+ * clusters (icnt.sms_per_cluster > 1) as GPGPU-Sim 3.2.1 issues
+ * (gpgpu_sim::issue_block2core, simt_core_cluster::issue_block2core): each
+ * cluster places at most one CTA per cycle, on the first of its SMs with
+ * room after the one it served last; the clusters in turn, starting after
+ * the last cluster that placed one. */
 static int place_round_robin(timing_gpu *g, uint32_t *next_cta, uint32_t nctas)
 {
+    uint32_t per = g->cfg.mem.icnt_sms_per_cluster;
+    if (per > 1) {
+        uint32_t nclu = (g->nsm + per - 1) / per, last = UINT32_MAX;
+        for (uint32_t i = 0; i < nclu && *next_cta < nctas; i++) {
+            uint32_t c = (g->dispatch_rr + i) % nclu;
+            tm_sm *head = &g->sm[c * per];
+            for (uint32_t j = 1; j <= per; j++) {
+                uint32_t core = (head->cluster_next + j) % per, s = c * per + core;
+                if (s >= g->nsm)
+                    continue;
+                int r = dispatch_offer(g, &g->sm[s], *next_cta);
+                if (r < 0)
+                    return -1;
+                if (r) {
+                    ++*next_cta;
+                    head->cluster_next = core;
+                    last = c;
+                    break;
+                }
+            }
+        }
+        if (last != UINT32_MAX)
+            g->dispatch_rr = (last + 1) % nclu;
+        return 0;
+    }
     uint32_t last = UINT32_MAX;
     for (uint32_t i = 0; i < g->nsm && *next_cta < nctas; i++) {
         uint32_t s = (g->dispatch_rr + i) % g->nsm;
@@ -301,6 +331,8 @@ int tm_launch_auto(const timing_gpu *g, const timing_kernel_req *req)
 void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req, const char *kernel)
 {
     g->dispatch_rr = 0;
+    for (uint32_t i = 0; i < g->nsm; i++)       /* the first CTA of a cluster: its first SM */
+        g->sm[i].cluster_next = g->cfg.mem.icnt_sms_per_cluster - 1;
     g->loc_hint = launch_hint(g, req, kernel);
     g->st->locality_detected = -1;
     tm_detect_stop(g);                          /* timing_run begins it when needed */

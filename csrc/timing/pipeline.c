@@ -37,10 +37,22 @@
  * unit_avail bits (tm_sm_back). The
  * emulator only classifies (emu_class): units are configuration, so they
  * are decided here (docs/timing-model.md, "Functional units"). */
-static unsigned unit_of(const emu_inst_info *in)
+/* The latency column an instruction's class picks (unit.opcode_latency g321). */
+static unsigned g321_type(const emu_inst_info *in)
+{
+    return in->op_class == EC_FP64 ? GPU_OPT_FP64 : in->op_class == EC_INT ? GPU_OPT_INT
+                                                                           : GPU_OPT_FP32;
+}
+
+static unsigned unit_of(const timing_gpu *g, const emu_inst_info *in)
 {
     if (in->unit)            /* the source names it (traces: the SASS opcode table) */
         return in->unit - 1u;
+    if (g->cfg.opcode_latency == GPU_OPLAT_G321 && in->op_class != EC_MEM) {
+        unsigned kind, lat, ii;
+        gpu_g321_op(in->op, g321_type(in), &kind, &lat, &ii);
+        return kind;
+    }
     switch (in->op_class) {
     case EC_FP32: case EC_WARP: return GPU_UNIT_SP;
     case EC_FP64: return GPU_UNIT_DPU;
@@ -352,7 +364,7 @@ static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched
         if (!w->pend[uniq[i]])
             pick[np++] = uniq[i];
 
-    unsigned kind = unit_of(in);
+    unsigned kind = unit_of(g, in);
     memset(p, 0, sizeof *p);
     p->valid = 1;
     p->warp = (uint8_t)wi;
@@ -533,7 +545,7 @@ static mem_space mem_space_of(unsigned s)
  * result is ready: after the unit's latency, or `latency` when the
  * instruction source gives one (emu_inst_info.latency, traces). */
 static uint64_t unit_start(timing_gpu *g, tm_sm *sm, unsigned kind, unsigned s, uint64_t t,
-                           unsigned latency)
+                           unsigned latency, unsigned ii)
 {
     const gpu_unit_config *uc = &g->cfg.unit[kind];
     uint64_t *nx = sm->unit_next[kind];
@@ -553,7 +565,7 @@ static uint64_t unit_start(timing_gpu *g, tm_sm *sm, unsigned kind, unsigned s, 
             best = (int)k;
     }
     uint64_t start = nx[best] > t ? nx[best] : t;
-    nx[best] = start + uc->ii;
+    nx[best] = start + (ii ? ii : uc->ii);
     /* refresh the group's earliest free time */
     uint64_t m = UINT64_MAX;
     if ((uint32_t)best < base) {
@@ -790,7 +802,15 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
             }
         }
     } else {
-        ready = unit_start(g, sm, e.kind, s, t, e.info->latency);
+        /* the source's latency (traces), GPGPU-Sim 3.2.1's per opcode, or
+         * the unit's (0) */
+        unsigned lat = e.info->latency, ii = 0;
+        if (!lat && g->cfg.opcode_latency == GPU_OPLAT_G321) {
+            unsigned kind;
+            gpu_g321_op(e.info->op, g321_type(e.info), &kind, &lat, &ii);
+            lat += g->cfg.issue_stages;
+        }
+        ready = unit_start(g, sm, e.kind, s, t, lat, ii);
     }
     if (!to_mem && e.has_dst) {
         tm_wb b = { ready - 1, 0, e.seq, (uint8_t)wi, e.dst, e.rename_to, e.info };

@@ -147,6 +147,9 @@ typedef struct tm_sm {
     /* locality placement (dispatch.c): this SM's claimed chunk, positions
      * [chunk_next, chunk_end) of the hint's CTA order */
     uint32_t chunk_next, chunk_end;
+    /* round-robin placement over SM clusters (dispatch.c): on a cluster's
+     * first SM, the cluster's SM that took its last CTA */
+    uint32_t cluster_next;
     /* warp groups (grouped policy, dispatch.c): the key each group id holds
      * and its warps on this SM (0 = free); warps placed so far on each
      * scheduler, CTAs placed so far */

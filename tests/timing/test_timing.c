@@ -112,6 +112,67 @@ static void test_dependent_chain(void **state)
     assert_int_equal(run_chain("unit.sp.latency=3", 100), 100 * 3);
 }
 
+/* ---- GPGPU-Sim 3.2.1's latency per opcode (unit.opcode_latency = g321) --- */
+
+/* opchain(out): `step` (a dependent instruction on one register, which
+ * `init` sets) once, then n times between two clock reads; out = cycles,
+ * out[1] = the register (kept live, so that the second clock read cannot
+ * share its physical register and wait for its write). */
+static uint32_t run_opchain(const char *config, const char *set, const char *init, const char *step,
+                            const char *keep, int n)
+{
+    rig r = { 0 };
+    rig_open(&r, config, set, NULL);
+    sbuf *b = &r.ptx;
+    header(b, "opchain", ".param .u64 out");
+    put(b, "ld.param.u64 %%rd1, [out];\n%s\n%s\nmov.u32 %%r1, %%clock;\n", init, step);
+    for (int i = 0; i < n; i++)
+        put(b, "%s\n", step);
+    put(b, "mov.u32 %%r2, %%clock;\nsub.s32 %%r3, %%r2, %%r1;\nst.global.u32 [%%rd1], %%r3;\n");
+    put(b, "%s\nret;\n}\n", keep);
+    rig_load(&r, "opchain");
+    uint64_t out;
+    assert_int_equal(smc_malloc(r.dev, 16, SMC_MEM_DEVICE, &out), SMC_OK);
+    launch(&r, (smc_dim3){ 1, 1, 1 }, (smc_dim3){ 32, 1, 1 }, &out, 8);
+    uint32_t res;
+    assert_int_equal(smc_memcpy_dtoh(r.dev, &res, out, 4), SMC_OK);
+    rig_close(&r);
+    return res;
+}
+
+/* Dependent chains cost GPGPU-Sim 3.2.1's latency of their opcode (the
+ * GTX480 columns, written here from its gpgpusim.config, not from the
+ * model) + unit.issue_stages per instruction. */
+static void test_g321_latencies(void **state)
+{
+    (void)state;
+    const char *g = "unit.opcode_latency=g321;unit.issue_stages=6";
+    const int n = 32;
+    /* -ptx_opcode_latency_fp ADD 4 */
+    assert_int_equal(run_opchain("kepler-k20x", g, "mov.f32 %f1, 0f3F800000;", "add.f32 %f1, %f1, %f1;", "st.global.f32 [%rd1+8], %f1;", n), n * (4 + 6));
+    /* MAD 5 */
+    assert_int_equal(run_opchain("kepler-k20x", g, "mov.f32 %f1, 0f3F800000;", "mad.rn.f32 %f1, %f1, %f1, %f1;", "st.global.f32 [%rd1+8], %f1;", n),
+                     n * (5 + 6));
+    /* fma is not in 3.2.1's table: latency 1 */
+    assert_int_equal(run_opchain("kepler-k20x", g, "mov.f32 %f1, 0f3F800000;", "fma.rn.f32 %f1, %f1, %f1, %f1;", "st.global.f32 [%rd1+8], %f1;", n),
+                     n * (1 + 6));
+    /* -ptx_opcode_latency_int MUL 4, on the SFU (initiation 2 does not
+     * matter for one chain) */
+    assert_int_equal(run_opchain("kepler-k20x", g, "mov.u32 %r4, 3;", "mul.lo.u32 %r4, %r4, %r4;", "st.global.u32 [%rd1+8], %r4;", n), n * (4 + 6));
+    /* logic: latency 1 */
+    assert_int_equal(run_opchain("kepler-k20x", g, "mov.u32 %r4, 3;", "xor.b32 %r4, %r4, 5;", "st.global.u32 [%rd1+8], %r4;", n), n * (1 + 6));
+    /* -ptx_opcode_latency_dp ADD 8 */
+    assert_int_equal(run_opchain("kepler-k20x", g, "mov.b64 %rd4, 0x3FF0000000000000;", "add.f64 %rd4, %rd4, %rd4;", "st.global.u64 [%rd1+8], %rd4;", n),
+                     n * (8 + 6));
+    /* transcendentals: the dp MUL column, 8 */
+    assert_int_equal(run_opchain("kepler-k20x", g, "mov.f32 %f1, 0f3F800000;", "sin.approx.f32 %f1, %f1;", "st.global.f32 [%rd1+8], %f1;", n), n * (8 + 6));
+    /* fermi-gtx480 is this machine; unit mode takes the unit's latency */
+    assert_int_equal(run_opchain("fermi-gtx480", NULL, "mov.f32 %f1, 0f3F800000;", "add.f32 %f1, %f1, %f1;", "st.global.f32 [%rd1+8], %f1;", n),
+                     n * (4 + 6));
+    assert_int_equal(run_opchain("kepler-k20x", NULL, "mov.f32 %f1, 0f3F800000;", "fma.rn.f32 %f1, %f1, %f1, %f1;", "st.global.f32 [%rd1+8], %f1;", n),
+                     n * 9);                                 /* kepler-k20x: unit.sp.latency 9 */
+}
+
 /* ---- independent instructions: one per cycle per scheduler ---------------- */
 
 static double run_indep(const char *config, unsigned ctas, unsigned threads, int k, int sp_only)
@@ -185,7 +246,9 @@ static void test_shared_kinds_of_one_class(void **state)
     (void)state;
     for (unsigned warps = 4; warps <= 8; warps += 2) {
         rig r = { 0 };
-        rig_open(&r, "fermi-gtx480", "mem.num_sms=1;gpu.watchdog_cycles=100000", NULL);
+        /* per unit kind (under g321 integer mul goes to the SFU) */
+        rig_open(&r, "fermi-gtx480", "mem.num_sms=1;gpu.watchdog_cycles=100000;unit.opcode_latency=unit",
+                 NULL);
         ptx_mixed(&r.ptx, 64);
         rig_load(&r, "mixed");
         uint64_t out;
@@ -265,6 +328,52 @@ static void test_waves(void **state)
     assert_true(r3 > 2.85 && r3 < 3.15);
     assert_true(r5 > 1.9 && r5 < 2.1);
     rig_close(&r);
+}
+
+/* ---- CTA placement over SM clusters (GPGPU-Sim 3.2.1 issue_block2core) --- */
+
+/* where(out): thread 0 of each CTA writes its SM and the cycle it starts. */
+static void ptx_where(sbuf *b)
+{
+    header(b, "where", ".param .u64 out");
+    put(b, "mov.u32 %%r9, %%clock;\nld.param.u64 %%rd1, [out];\nmov.u32 %%r1, %%tid.x;\n");
+    put(b, "setp.ne.u32 %%p1, %%r1, 0;\n@%%p1 bra DONE;\nmov.u32 %%r2, %%ctaid.x;\n");
+    put(b, "mov.u32 %%r3, %%smid;\nmul.wide.u32 %%rd2, %%r2, 8;\nadd.s64 %%rd3, %%rd1, %%rd2;\n");
+    put(b, "st.global.u32 [%%rd3], %%r3;\nst.global.u32 [%%rd3+4], %%r9;\nDONE:\nret;\n}\n");
+}
+
+static void run_where(const char *set, uint32_t where[12][2])
+{
+    rig r = { 0 };
+    rig_open(&r, "fermi-gtx480", set, NULL);
+    ptx_where(&r.ptx);
+    rig_load(&r, "where");
+    uint64_t out;
+    assert_int_equal(smc_malloc(r.dev, 12 * 8, SMC_MEM_DEVICE, &out), SMC_OK);
+    launch(&r, (smc_dim3){ 12, 1, 1 }, (smc_dim3){ 32, 1, 1 }, &out, 8);
+    assert_int_equal(smc_memcpy_dtoh(r.dev, where, out, 12 * 8), SMC_OK);
+    rig_close(&r);
+}
+
+/* 6 SMs with 2 CTA slots each: 12 CTAs fit at once. In clusters of 2, a
+ * cluster places one CTA per cycle, alternating its SMs: CTAs 0-2 go to
+ * SMs 0, 2, 4 in the first cycle, 3-5 to 1, 3, 5 in the next, and so on.
+ * Without clusters every SM takes one per cycle, in id order. */
+static void test_cta_placement_clusters(void **state)
+{
+    (void)state;
+    uint32_t w[12][2];
+    run_where("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=2", w);
+    static const uint32_t sm2[12] = { 0, 2, 4, 1, 3, 5, 0, 2, 4, 1, 3, 5 };
+    for (int i = 0; i < 12; i++)
+        assert_int_equal(w[i][0], sm2[i]);
+    for (int i = 0; i < 3; i++)               /* alone on their SMs: one cycle apart */
+        assert_int_equal(w[i + 3][1] - w[i][1], 1);
+    run_where("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=1", w);
+    for (int i = 0; i < 12; i++)
+        assert_int_equal(w[i][0], (uint32_t)i % 6);
+    for (int i = 1; i < 6; i++)
+        assert_int_equal(w[i][1], w[0][1]);
 }
 
 /* ---- pointer chase: L1 / L2 / DRAM latencies ------------------------------ */
@@ -546,10 +655,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dependent_chain),
+        cmocka_unit_test(test_g321_latencies),
         cmocka_unit_test(test_independent_issue),
         cmocka_unit_test(test_shared_kinds_of_one_class),
         cmocka_unit_test(test_occupancy_eq33),
         cmocka_unit_test(test_waves),
+        cmocka_unit_test(test_cta_placement_clusters),
         cmocka_unit_test(test_pointer_chase),
         cmocka_unit_test(test_ldst_path_latency),
         cmocka_unit_test(test_ldst_path_depth),
