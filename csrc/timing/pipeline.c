@@ -809,6 +809,8 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
             unsigned kind;
             gpu_g321_op(e.info->op, g321_type(e.info), &kind, &lat, &ii);
             lat += g->cfg.issue_stages;
+            if (lat < 2)
+                lat = 2;        /* the core's writeback is an edge after the issue */
         }
         ready = unit_start(g, sm, e.kind, s, t, lat, ii);
     }

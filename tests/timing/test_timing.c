@@ -166,6 +166,9 @@ static void test_g321_latencies(void **state)
                      n * (8 + 6));
     /* transcendentals: the dp MUL column, 8 */
     assert_int_equal(run_opchain("kepler-k20x", g, "mov.f32 %f1, 0f3F800000;", "sin.approx.f32 %f1, %f1;", "st.global.f32 [%rd1+8], %f1;", n), n * (8 + 6));
+    /* without the stages a latency-1 opcode still takes the core's 2 */
+    assert_int_equal(run_opchain("kepler-k20x", "unit.opcode_latency=g321", "mov.u32 %r4, 3;",
+                                 "xor.b32 %r4, %r4, 5;", "st.global.u32 [%rd1+8], %r4;", n), n * 2);
     /* fermi-gtx480 is this machine; unit mode takes the unit's latency */
     assert_int_equal(run_opchain("fermi-gtx480", NULL, "mov.f32 %f1, 0f3F800000;", "add.f32 %f1, %f1, %f1;", "st.global.f32 [%rd1+8], %f1;", n),
                      n * (4 + 6));
