@@ -543,7 +543,9 @@ static mem_space mem_space_of(unsigned s)
 /* Start an instruction on a unit of `kind` for scheduler s at cycle t: the
  * private unit of s or a shared unit that frees first. Returns the cycle its
  * result is ready: after the unit's latency, or `latency` when the
- * instruction source gives one (emu_inst_info.latency, traces). */
+ * instruction source gives one (emu_inst_info.latency, traces) or the
+ * per-opcode table does (unit.opcode_latency); the unit is busy for its
+ * ii, or `ii` when not 0. */
 static uint64_t unit_start(timing_gpu *g, tm_sm *sm, unsigned kind, unsigned s, uint64_t t,
                            unsigned latency, unsigned ii)
 {

@@ -115,10 +115,22 @@ static void test_apply_and_errors(void **state)
     assert_int_equal(gpu_config_apply(&c, "sched.policy=fifo", err, sizeof err), -1);
     assert_non_null(strstr(err, "sched.policy"));
 
-    /* cross-key rule */
+    /* cross-key rules */
     assert_int_equal(gpu_config_apply(&c, "sm.max_warps=62", err, sizeof err), 0);
     assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
     assert_non_null(strstr(err, "sm.max_warps"));
+    assert_int_equal(gpu_config_apply(&c, "sm.max_warps=64", err, sizeof err), 0);
+    assert_int_equal(gpu_config_apply(&c, "ldst.id_oc=1", err, sizeof err), 0);   /* no collectors */
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'ldst.id_oc'"));
+    assert_int_equal(gpu_config_apply(&c, "ldst.collectors=2", err, sizeof err), 0);
+    assert_int_equal(gpu_config_apply(&c, "ldst.oc_ex=1", err, sizeof err), 0);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), 0);
+    assert_int_equal(gpu_config_apply(&c, "ldst.id_oc=0", err, sizeof err), 0);    /* path off, stages left */
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'ldst.collectors'"));
+    assert_int_equal(gpu_config_apply(&c, "unit.opcode_latency=g320", err, sizeof err), -1);
+    assert_non_null(strstr(err, "unit.opcode_latency"));
 }
 
 static void test_file_and_spec(void **state)
