@@ -164,8 +164,7 @@ static int print_report(const gd_result *r, const gpu_config *c, const char *cfg
         snprintf(nm[i][1], sizeof nm[i][1], "%s throughput (Eq. 3.7)", fu->op);
         unsigned kind = kinds[i], lat = c->unit[kind].latency, ii = c->unit[kind].ii;
         if (c->opcode_latency == GPU_OPLAT_G321) {
-            gpu_g321_op(ops[i][0], ops[i][1], &kind, &lat, &ii);
-            lat = lat + c->issue_stages < 2 ? 2 : lat + c->issue_stages;
+            gpu_g321_op(c, ops[i][0], ops[i][1], &kind, &lat, &ii);
         }
         int g = c->opcode_latency == GPU_OPLAT_G321;
         rows[n++] = (row){ nm[i][0], "functional units", fu->latency, lat, 1,

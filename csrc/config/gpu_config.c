@@ -170,7 +170,7 @@ static const uint16_t g321_ii[3][5] = {
     { 8, 16, 8, 8, 130 },         /* -ptx_opcode_initiation_dp */
 };
 
-void gpu_g321_op(unsigned op, unsigned type, unsigned *kind, unsigned *latency, unsigned *ii)
+static void g321_unit(unsigned op, unsigned type, unsigned *kind, unsigned *latency, unsigned *ii)
 {
     unsigned t = type <= GPU_OPT_FP64 ? type : GPU_OPT_INT, col;
     *kind = GPU_UNIT_SP;                /* ALU_OP, and ALU_SFU_OP (the SP pipe first) */
@@ -201,6 +201,15 @@ void gpu_g321_op(unsigned op, unsigned type, unsigned *kind, unsigned *latency, 
     }
     *latency = g321_lat[t][col];
     *ii = g321_ii[t][col];
+}
+
+void gpu_g321_op(const gpu_config *c, unsigned op, unsigned type, unsigned *kind,
+                 unsigned *latency, unsigned *ii)
+{
+    g321_unit(op, type, kind, latency, ii);
+    *latency += c->issue_stages;
+    if (*latency < 2)
+        *latency = 2;
 }
 
 static const ck_key *keys(size_t *n)

@@ -52,9 +52,13 @@ enum gpu_op_type { GPU_OPT_INT = 0, GPU_OPT_FP32, GPU_OPT_FP64 };
 /* GPGPU-Sim 3.2.1's timing of an ALU/SFU PTX opcode (ptx_op: enum ptx_op of
  * csrc/ptx/ptx.h) with the GTX480 configuration's -ptx_opcode_latency_* and
  * -ptx_opcode_initiation_* columns (cuda-sim.cc set_opcode_and_latency):
- * *kind GPU_UNIT_SP (its ALU and ALU_SFU pipe) or GPU_UNIT_SFU, *latency
- * in its functional unit (before unit.issue_stages), *ii. */
-void gpu_g321_op(unsigned ptx_op, unsigned type, unsigned *kind, unsigned *latency, unsigned *ii);
+ * *kind GPU_UNIT_SP (its ALU and ALU_SFU pipe) or GPU_UNIT_SFU; *latency
+ * the cycles from issue to a dependent's issue: the unit's latency +
+ * c->issue_stages, at least 2 (the core's writeback is an edge after the
+ * issue); *ii. */
+struct gpu_config;
+void gpu_g321_op(const struct gpu_config *c, unsigned ptx_op, unsigned type, unsigned *kind,
+                 unsigned *latency, unsigned *ii);
 
 /* One kind of functional unit. Each scheduler owns `private_units` of them;
  * `shared_units` more are shared by all schedulers of the SM (Kepler,

@@ -72,9 +72,8 @@ static tm_ldst_entry *at(tm_sm *sm, uint32_t i)
     return &sm->lp[(sm->lp_head + i) % sm->lp_cap];
 }
 
-void tm_ldst_path_push(timing_gpu *g, tm_sm *sm, const mem_request *rq, uint32_t pc, uint64_t t)
+void tm_ldst_path_push(tm_sm *sm, const mem_request *rq, uint32_t pc, uint64_t t)
 {
-    (void)g;
     tm_ldst_entry *e = at(sm, sm->lp_n++);
     e->rq = *rq;
     e->at = t;

@@ -37,20 +37,19 @@
  * unit_avail bits (tm_sm_back). The
  * emulator only classifies (emu_class): units are configuration, so they
  * are decided here (docs/timing-model.md, "Functional units"). */
-/* The latency column an instruction's class picks (unit.opcode_latency g321). */
-static unsigned g321_type(const emu_inst_info *in)
+/* Also the instruction's latency (to a dependent's issue) and initiation
+ * interval when they are its own: the source's (traces) or GPGPU-Sim
+ * 3.2.1's per opcode (unit.opcode_latency = g321); 0: the unit's. */
+static unsigned unit_of(const timing_gpu *g, const emu_inst_info *in, unsigned *lat, unsigned *ii)
 {
-    return in->op_class == EC_FP64 ? GPU_OPT_FP64 : in->op_class == EC_INT ? GPU_OPT_INT
-                                                                           : GPU_OPT_FP32;
-}
-
-static unsigned unit_of(const timing_gpu *g, const emu_inst_info *in)
-{
+    *lat = in->latency;
+    *ii = 0;
     if (in->unit)            /* the source names it (traces: the SASS opcode table) */
         return in->unit - 1u;
     if (g->cfg.opcode_latency == GPU_OPLAT_G321 && in->op_class != EC_MEM) {
-        unsigned kind, lat, ii;
-        gpu_g321_op(in->op, g321_type(in), &kind, &lat, &ii);
+        unsigned kind, type = in->op_class == EC_FP64 ? GPU_OPT_FP64
+                            : in->op_class == EC_INT  ? GPU_OPT_INT : GPU_OPT_FP32;
+        gpu_g321_op(&g->cfg, in->op, type, &kind, lat, ii);
         return kind;
     }
     switch (in->op_class) {
@@ -364,7 +363,8 @@ static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched
         if (!w->pend[uniq[i]])
             pick[np++] = uniq[i];
 
-    unsigned kind = unit_of(g, in);
+    unsigned lat, ii;
+    unsigned kind = unit_of(g, in, &lat, &ii);
     memset(p, 0, sizeof *p);
     p->valid = 1;
     p->warp = (uint8_t)wi;
@@ -379,7 +379,7 @@ static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched
         p->instr.src_valid |= (uint8_t)(1u << i);
     }
     tm_entry e = { in, ++sm->seq, (uint8_t)kind, 0, 0, TM_HAWS_NONE, -1, 0, 0, (uint8_t)np,
-                   { 0, 0, 0 } };
+                   { 0, 0, 0 }, (uint16_t)lat, (uint8_t)ii };
     memcpy(e.src, pick, np);
     if (g->oaws.mode) {
         /* OAWS: the stored prediction (docs/oaws.md; seed 001 §4.2): a
@@ -772,7 +772,7 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
              * DLC still learns the coalescing at issue (a pure function). */
             rc = g->oaws.mode ? mem_coalesce(g->mem, &rq, &ci, err, sizeof err) : 0;
             if (rc == 0) {
-                tm_ldst_path_push(g, sm, &rq, x.pc, t);
+                tm_ldst_path_push(sm, &rq, x.pc, t);
                 g->st->ldst_path_insts++;
             }
         } else {
@@ -804,17 +804,7 @@ static int issue_one(timing_gpu *g, tm_sm *sm, unsigned s, const sched_issue *is
             }
         }
     } else {
-        /* the source's latency (traces), GPGPU-Sim 3.2.1's per opcode, or
-         * the unit's (0) */
-        unsigned lat = e.info->latency, ii = 0;
-        if (!lat && g->cfg.opcode_latency == GPU_OPLAT_G321) {
-            unsigned kind;
-            gpu_g321_op(e.info->op, g321_type(e.info), &kind, &lat, &ii);
-            lat += g->cfg.issue_stages;
-            if (lat < 2)
-                lat = 2;        /* the core's writeback is an edge after the issue */
-        }
-        ready = unit_start(g, sm, e.kind, s, t, lat, ii);
+        ready = unit_start(g, sm, e.kind, s, t, e.lat, e.ii);
     }
     if (!to_mem && e.has_dst) {
         tm_wb b = { ready - 1, 0, e.seq, (uint8_t)wi, e.dst, e.rename_to, e.info };

@@ -41,6 +41,8 @@ typedef struct tm_entry {
     int16_t  rename_to;           /* hint-mode member: pool register it writes, -1 none */
     uint8_t  pred_miss, pred_div; /* OAWS: the prediction pushed with it */
     uint8_t  nsrc, src[3];        /* the source ids pushed with it */
+    uint16_t lat;                 /* its own latency and initiation interval */
+    uint8_t  ii;                  /* (unit_of), 0: the unit's */
 } tm_entry;
 
 /* What a buffered entry is to HAWS (docs/haws.md, "Timing model"). */
@@ -267,7 +269,7 @@ void tm_ldst_path_reset(tm_sm *sm);
 void tm_ldst_path_free(tm_sm *sm);
 /* Issue at cycle t: rq enters the pipeline register ID_OC_MEM (the caller
  * was offered the class, so there is room). */
-void tm_ldst_path_push(timing_gpu *g, tm_sm *sm, const mem_request *rq, uint32_t pc, uint64_t t);
+void tm_ldst_path_push(tm_sm *sm, const mem_request *rq, uint32_t pc, uint64_t t);
 /* The path's moves of cycle t1 (= mem_now()): a ready collector unit to
  * OC_EX_MEM, ID_OC_MEM to a free collector unit, and OC_EX_MEM into the
  * LD/ST unit when it is free (mem_submit). Returns the ID_OC_MEM entries

@@ -159,6 +159,9 @@ static void test_g321_latencies(void **state)
     /* -ptx_opcode_latency_int MUL 4, on the SFU (initiation 2 does not
      * matter for one chain) */
     assert_int_equal(run_opchain("kepler-k20x", g, "mov.u32 %r4, 3;", "mul.lo.u32 %r4, %r4, %r4;", "st.global.u32 [%rd1+8], %r4;", n), n * (4 + 6));
+    /* mov: latency 1 */
+    assert_int_equal(run_opchain("kepler-k20x", g, "mov.u32 %r4, 3;", "mov.b32 %r4, %r4;",
+                                 "st.global.u32 [%rd1+8], %r4;", n), n * (1 + 6));
     /* logic: latency 1 */
     assert_int_equal(run_opchain("kepler-k20x", g, "mov.u32 %r4, 3;", "xor.b32 %r4, %r4, 5;", "st.global.u32 [%rd1+8], %r4;", n), n * (1 + 6));
     /* -ptx_opcode_latency_dp ADD 8 */
