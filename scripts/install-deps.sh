@@ -20,6 +20,8 @@ packages=(
   gnuplot-nox            # plots
   python3                # small report scripts, the area flow
   libzstd1               # decompresses nvcc's default (zstd) fatbinaries, loaded at run time
+  slurm-wlm              # the sweep engine's slurm executor; a one-node cluster in its test
+  munge                  # Slurm's authentication
 )
 
 missing=()
