@@ -31,7 +31,9 @@ paper evaluates only its generated kernels, §4.3.3):
 
 Writes into OUT (default build/results/gpudiag): results.md, results.json,
 per-preset points (*.dat) and, when gnuplot is installed, predicted-vs-
-measured plots (*.svg); runs/ holds every statistics file.
+measured plots (*.svg). The diag runs and the suite's benchmarks (one
+run each) are a sweep (scripts/sweep.py): runs/ holds every run's folder,
+table.csv/json the sweep's table, and an interrupted command resumes.
 
 usage: scripts/results-gpudiag.py [--build DIR] [--size small|default]
                                   [--out DIR] [--no-plots] [PRESET...]
@@ -46,6 +48,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_common import fmt, pearson  # noqa: E402
+from sweep import Sweep, add_executor_args, clean_env, run_planned  # noqa: E402
 
 PRESETS = ("kepler-k20x", "fermi-gtx480", "si-7970")
 # also accepted by name: the one-clock machine before issue 36
@@ -53,33 +56,19 @@ OTHER_PRESETS = ("fermi-gtx480-v1",)
 ALU = ("sp", "int", "dpu", "sfu")
 
 
-def clean_env():
-    return {k: v for k, v in os.environ.items() if not k.startswith("SMCOSIM_")}
+def diag_run(preset):
+    return {"diag": True, "quick": True, "preset": preset}
 
 
-def run_diag(build, preset, out_json):
-    """smcosim diag --quick on the preset; returns (result JSON, generated r)."""
-    cmd = [os.path.join(build, "bin", "smcosim"), "diag", "--quick", "--config", preset,
-           "--json", out_json]
-    p = subprocess.run(cmd, env=clean_env(), capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit("results-gpudiag: %s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode,
-                                                                p.stderr[-2000:]))
-    m = re.search(r"launches of the generated kernels: r = ([0-9.]+)", p.stdout)
-    with open(out_json) as f:
-        return json.load(f), float(m.group(1)) if m else float("nan")
+def bench_run(preset, size, name):
+    """A suite benchmark on the preset's default policy (no --policy)."""
+    return {"bench": name, "preset": preset, "size": size}
 
 
-def run_suite(build, preset, size, out_json):
-    env = clean_env()
-    env.update(SMCOSIM_MODE="timing", SMCOSIM_CONFIG=preset, SMCOSIM_JSON=out_json)
-    cmd = [os.path.join(build, "bin", "smcosim-bench"), "--size", size]
-    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit("results-gpudiag: suite on %s failed (exit %d):\n%s" % (preset, p.returncode,
-                                                                       (p.stdout + p.stderr)[-2000:]))
-    with open(out_json) as f:
-        return json.load(f)["launches"]
+def diag_result(sw, preset):
+    """smcosim diag --quick on the preset: (result JSON, generated r)."""
+    m = re.search(r"launches of the generated kernels: r = ([0-9.]+)", sw.log(diag_run(preset)))
+    return sw.stats(diag_run(preset)), float(m.group(1)) if m else float("nan")
 
 
 def unit_params(diag):
@@ -152,16 +141,26 @@ def main():
     ap.add_argument("--size", default="small", choices=("small", "default"))
     ap.add_argument("--out", default=None)
     ap.add_argument("--no-plots", action="store_true")
+    add_executor_args(ap)
     ap.add_argument("presets", nargs="*")
     a = ap.parse_args()
     out = a.out or os.path.join(a.build, "results", "gpudiag")
-    runs = os.path.join(out, "runs")
-    os.makedirs(runs, exist_ok=True)
     presets = a.presets or list(PRESETS)
     for p in presets:
         if p not in PRESETS + OTHER_PRESETS:
             sys.exit("results-gpudiag: unknown preset '%s' (one of %s)" % (
                 p, ", ".join(PRESETS + OTHER_PRESETS)))
+    names = subprocess.run([os.path.join(a.build, "bin", "smcosim-bench"), "--names"],
+                           env=clean_env(), capture_output=True, text=True).stdout.split()
+    if not names:
+        sys.exit("results-gpudiag: %s/bin/smcosim-bench --names lists no benchmark (run make)"
+                 % a.build)
+    sw = Sweep(out, a.build, "results-gpudiag")
+    for preset in presets:
+        sw.add(diag_run(preset))
+        for n in names:
+            sw.add(bench_run(preset, a.size, n))
+    run_planned(sw, a)
 
     md = ["# GPUDIAG's model on the suite's kernels", "",
           "`scripts/results-gpudiag.py --size %s` (docs/gpudiag.md, \"The suite's kernels\"). "
@@ -173,8 +172,8 @@ def main():
     detail = []
     result = {}
     for preset in presets:
-        diag, r_gen = run_diag(a.build, preset, os.path.join(runs, preset + "-diag.json"))
-        launches = run_suite(a.build, preset, a.size, os.path.join(runs, preset + "-suite.json"))
+        diag, r_gen = diag_result(sw, preset)
+        launches = [l for n in names for l in sw.stats(bench_run(preset, a.size, n))["launches"]]
         pts = []
         for L in launches:
             if L.get("status") != "SMC_OK" or not L.get("cycles"):

@@ -18,7 +18,8 @@ Writes into OUT (default build/results/haws):
                   Fig. 5.11; long-latency stalls, Fig. 5.12; instructions per
                   entry, Fig. 5.13; ALU and memory instructions in hint mode,
                   Figs. 5.14-5.15; RCU depth), when gnuplot is installed
-  runs/           the statistics JSON of every run
+  runs/           every run's folder (statistics JSON, log; scripts/sweep.py)
+  table.csv/json  the sweep's table, one row per run
 
 What the model gives is reported as it is; nothing is tuned to match.
 
@@ -28,11 +29,11 @@ usage: scripts/results-haws.py [--build DIR] [--size small|default|large]
 import json
 import math
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_common import GNUPLOT_HISTOGRAMS, fmt, geomean, ratio, results_argparser, run_gnuplot, select_benchmarks  # noqa: E402
+from sweep import Sweep, run_planned  # noqa: E402
 
 # Tables 5.1 (Southern Islands) and 5.3 (Kepler), seed 000 §5.4.1/§5.4.5:
 # thesis abbreviation, suite benchmark, type (M memory-intensive, N not);
@@ -54,21 +55,13 @@ RCU_DEPTHS = (1, 2, 4, 8)
 SLOT_KEYS = ("issued", "long_latency_dependence")
 
 
-def run_one(build, size, name, preset, policy, haws, extra, out_json):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SMCOSIM_")}
+def run_one(sw, size, name, preset, policy, haws, extra):
+    """One run of the sweep sw (planning mode: added, zeros back)."""
     sets = ["sched.haws=%s" % haws] + extra
-    env.update(SMCOSIM_MODE="timing", SMCOSIM_CONFIG=preset, SMCOSIM_POLICY=policy,
-               SMCOSIM_SCHED="c", SMCOSIM_SET=";".join(sets), SMCOSIM_JSON=out_json)
-    p = subprocess.run([os.path.join(build, "bin", "smcosim-bench"), "--size", size, name],
-                       env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if p.returncode != 0 or ("%s: PASS" % name) not in p.stdout:
-        sys.exit("results-haws: %s (%s, %s, %s) did not pass:\n%s"
-                 % (name, preset, policy, ";".join(sets), p.stdout[-3000:]))
-    launches = json.load(open(out_json))["launches"]
+    launches = sw.stats({"bench": name, "preset": preset, "policy": policy, "sched": "c",
+                         "set": sets, "size": size})["launches"]
     m = {"cycles": 0, "warp_insts": 0, "slots": {}, "haws": {}}
     for l in launches:
-        if l["status"] != "SMC_OK":
-            sys.exit("results-haws: %s: launch %s ended %s" % (name, l["kernel"], l["status"]))
         m["cycles"] += l["cycles"]
         m["warp_insts"] += l["warp_insts"]
         for k, v in l["issue_slots"].items():
@@ -103,31 +96,40 @@ def main():
     a = ap.parse_args()
     out = a.out or os.path.join(a.build, "results", "haws")
     rows = select_benchmarks(BENCHES, a.names, "results-haws", "Table 5.1/5.3")
-    os.makedirs(os.path.join(out, "runs"), exist_ok=True)
     configs = CONFIGS[:1] if a.quick else CONFIGS
+    sw = Sweep(out, a.build, "results-haws")
 
-    res = []
-    for abbr, name, typ in rows:
-        r = {"abbr": abbr, "bench": name, "type": typ, "cfg": {}}
-        for cname, preset, policy in configs:
-            c = {}
-            for haws in ("off", "warp") + (("all",) if cname == "kepler-lrr" and not a.quick else ()):
-                c[haws] = run_one(a.build, a.size, name, preset, policy, haws, [],
-                                  os.path.join(out, "runs", "%s-%s-%s.json" % (name, cname, haws)))
-            c["speedup"] = ratio(c["off"]["cycles"], c["warp"]["cycles"])
-            if "all" in c:
-                c["speedup_all"] = ratio(c["off"]["cycles"], c["all"]["cycles"])
-            r["cfg"][cname] = c
-        if not a.quick:
-            r["depth"] = {}
-            for d in RCU_DEPTHS:
-                x = run_one(a.build, a.size, name, "kepler-k20x", "lrr", "warp",
-                            ["haws.rcu_depth=%d" % d],
-                            os.path.join(out, "runs", "%s-depth%d.json" % (name, d)))
-                r["depth"][d] = ratio(r["cfg"]["kepler-lrr"]["off"]["cycles"], x["cycles"])
-        res.append(r)
-        print("%-13s %s  " % (name, typ) + "  ".join(
-            "%s %.3f" % (cn, r["cfg"][cn]["speedup"]) for cn, _, _ in configs), flush=True)
+    def tables():
+        res = []
+        for abbr, name, typ in rows:
+            r = {"abbr": abbr, "bench": name, "type": typ, "cfg": {}}
+            for cname, preset, policy in configs:
+                c = {}
+                for haws in ("off", "warp") + (("all",) if cname == "kepler-lrr" and not a.quick else ()):
+                    c[haws] = run_one(sw, a.size, name, preset, policy, haws, [])
+                c["speedup"] = ratio(c["off"]["cycles"], c["warp"]["cycles"])
+                if "all" in c:
+                    c["speedup_all"] = ratio(c["off"]["cycles"], c["all"]["cycles"])
+                r["cfg"][cname] = c
+            if not a.quick:
+                r["depth"] = {}
+                for d in RCU_DEPTHS:
+                    x = run_one(sw, a.size, name, "kepler-k20x", "lrr", "warp",
+                                ["haws.rcu_depth=%d" % d])
+                    r["depth"][d] = ratio(r["cfg"]["kepler-lrr"]["off"]["cycles"], x["cycles"])
+            res.append(r)
+            if not sw.planning:
+                print("%-13s %s  " % (name, typ) + "  ".join(
+                    "%s %.3f" % (cn, r["cfg"][cn]["speedup"]) for cn, _, _ in configs), flush=True)
+        return res
+
+    # walk the tables once to list the runs, run them as one sweep
+    # (parallel, resuming), then build the tables from the results
+    sw.planning = True
+    tables()
+    sw.planning = False
+    run_planned(sw, a)
+    res = tables()
 
     json.dump({"size": a.size, "benchmarks": res}, open(os.path.join(out, "results.json"), "w"),
               indent=1)

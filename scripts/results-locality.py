@@ -16,7 +16,8 @@ Writes into OUT (default build/results/locality):
   *.svg           gnuplot plots (speedup; duplicate MSHR allocations relative
                   to baseline, Fig. 6.11; requests per MSHR entry, Fig. 6.12),
                   when gnuplot is installed (scripts/install-deps.sh)
-  runs/           the statistics JSON of every run
+  runs/           every run's folder (statistics JSON, log; scripts/sweep.py)
+  table.csv/json  the sweep's table, one row per run
 
 What the model gives is reported as it is; nothing is tuned to match.
 
@@ -25,11 +26,11 @@ usage: scripts/results-locality.py [--build DIR] [--size small|default|large]
 """
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_common import GNUPLOT_HISTOGRAMS, fmt, geomean, ratio, results_argparser, run_gnuplot, select_benchmarks  # noqa: E402
+from sweep import Sweep, run_planned  # noqa: E402
 
 # Table 6.2 (seed 000 §6.4.1): abbreviation, type; the suite's benchmark
 # (docs/benchmarks.md: MT = transpose, JS = jacobi2d, CONV = conv2d,
@@ -63,22 +64,15 @@ VARIANTS = {0: (0, "lrr", ""), 1: (1, "lrr", ""), 2: (2, "lrr", ""), 3: (3, "lrr
             "owl": (0, "owl", ""), "auto": ("auto", "lrr", "")}
 
 
-def run_one(build, size, name, variant, out_json):
-    """One benchmark run: variant = (hint, policy, extra SMCOSIM_SET keys)."""
+def run_one(sw, size, name, variant):
+    """One benchmark run of the sweep sw (planning mode: added, zeros back):
+    variant = (hint, policy, extra set keys, ";"-separated)."""
     hint, policy, extra = variant
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SMCOSIM_")}
-    env.update(SMCOSIM_MODE="timing", SMCOSIM_CONFIG="kepler-k20x", SMCOSIM_POLICY=policy,
-               SMCOSIM_SCHED="c", SMCOSIM_SET="gpu.locality_hint=%s%s" % (hint, extra),
-               SMCOSIM_JSON=out_json)
-    p = subprocess.run([os.path.join(build, "bin", "smcosim-bench"), "--size", size, name],
-                       env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if p.returncode != 0 or ("%s: PASS" % name) not in p.stdout:
-        sys.exit("results-locality: %s with hint %s, policy %s did not pass:\n%s" % (name, hint, policy, p.stdout[-2000:]))
-    launches = json.load(open(out_json))["launches"]
+    sets = ["gpu.locality_hint=%s" % hint] + [x for x in extra.split(";") if x]
+    launches = sw.stats({"bench": name, "preset": "kepler-k20x", "policy": policy, "sched": "c",
+                         "set": sets, "size": size})["launches"]
     m = {"cycles": 0, "alloc": 0, "merges": 0, "dup": 0, "launches": len(launches), "detected": []}
     for l in launches:
-        if l["status"] != "SMC_OK":
-            sys.exit("results-locality: %s hint %s: launch %s ended %s" % (name, hint, l["kernel"], l["status"]))
         if "locality_detected" in l:
             m["detected"].append(l["locality_detected"])
         if hint != "auto" and l.get("locality_hint", 0) != hint:
@@ -102,32 +96,42 @@ def main():
     a = ap.parse_args()
     out = a.out or os.path.join(a.build, "results", "locality")
     rows = select_benchmarks(TABLE_6_2, a.names, "results-locality", "Table 6.2")
-    os.makedirs(os.path.join(out, "runs"), exist_ok=True)
+    sw = Sweep(out, a.build, "results-locality")
 
-    res = []
-    for abbr, name, typ in rows:
-        r = {"abbr": abbr, "bench": name, "type": typ, "runs": {}}
-        for h in (0,) + HINTS:
+    def tables():
+        res = []
+        for abbr, name, typ in rows:
+            r = {"abbr": abbr, "bench": name, "type": typ, "runs": {}}
             variants = dict(VARIANTS)
-        variants["place"] = (typ, "lrr", ";gpu.locality_warps=0")
-        for v, spec in variants.items():
-            r["runs"][v] = run_one(a.build, a.size, name, spec,
-                                   os.path.join(out, "runs", "%s-%s.json" % (name, v)))
-        base = r["runs"][0]
-        det = r["runs"]["auto"]["detected"]
-        # the benchmark's detected type: the most frequent over its kernels'
-        # first launches (ties: the first kernel's)
-        r["detected"] = max(det, key=lambda t: (det.count(t), -det.index(t))) if det else None
-        for h in HINTS + ("place", "owl", "auto"):
-            x = r["runs"][h]
-            x["speedup"] = ratio(base["cycles"], x["cycles"])
-            x["dup_rel"] = ratio(x["dup_frac"], base["dup_frac"])
-            x["rpe_rel"] = ratio(x["req_per_entry"], base["req_per_entry"])
-        res.append(r)
-        print("%-9s type %d  base %9d cycles  speedup h1 %.3f h2 %.3f h3 %.3f place %.3f owl %.3f" % (
-            name, typ, base["cycles"], r["runs"][1]["speedup"], r["runs"][2]["speedup"],
-            r["runs"][3]["speedup"], r["runs"]["place"]["speedup"], r["runs"]["owl"]["speedup"]),
-            flush=True)
+            variants["place"] = (typ, "lrr", ";gpu.locality_warps=0")
+            for v, spec in variants.items():
+                r["runs"][v] = run_one(sw, a.size, name, spec)
+            base = r["runs"][0]
+            det = r["runs"]["auto"]["detected"]
+            # the benchmark's detected type: the most frequent over its kernels'
+            # first launches (ties: the first kernel's)
+            r["detected"] = max(det, key=lambda t: (det.count(t), -det.index(t))) if det else None
+            for h in HINTS + ("place", "owl", "auto"):
+                x = r["runs"][h]
+                x["speedup"] = ratio(base["cycles"], x["cycles"])
+                x["dup_rel"] = ratio(x["dup_frac"], base["dup_frac"])
+                x["rpe_rel"] = ratio(x["req_per_entry"], base["req_per_entry"])
+            res.append(r)
+            if sw.planning:
+                continue
+            print("%-9s type %d  base %9d cycles  speedup h1 %.3f h2 %.3f h3 %.3f place %.3f owl %.3f" % (
+                name, typ, base["cycles"], r["runs"][1]["speedup"], r["runs"][2]["speedup"],
+                r["runs"][3]["speedup"], r["runs"]["place"]["speedup"], r["runs"]["owl"]["speedup"]),
+                flush=True)
+        return res
+
+    # walk the tables once to list the runs, run them as one sweep
+    # (parallel, resuming), then build the tables from the results
+    sw.planning = True
+    tables()
+    sw.planning = False
+    run_planned(sw, a)
+    res = tables()
 
     json.dump({"size": a.size, "config": "kepler-k20x", "policy": "lrr", "benchmarks": res},
               open(os.path.join(out, "results.json"), "w"), indent=1)

@@ -25,14 +25,14 @@ Writes into OUT (default build/results/oaws):
                   spec A.12)
   results.json    every number the tables use
   *.dat, *.svg    gnuplot input and plots (when gnuplot is installed)
-  runs/           the statistics JSON of every run
+  runs/           every run's folder (statistics JSON, log; scripts/sweep.py)
+  table.csv/json  the sweep's table, one row per run
 
 What the model gives is reported as it is; nothing is tuned to match.
 
 usage: scripts/results-oaws.py [--build DIR] [--size small|default|large] [--preset NAME]
                                [--out DIR] [--quick] [--no-sweeps] [--no-plots] [NAME...]
 """
-import concurrent.futures
 import json
 import os
 import subprocess
@@ -40,6 +40,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_common import fmt, geomean, ratio, results_argparser, run_gnuplot  # noqa: E402
+from sweep import Sweep, clean_env, normalize, run_key, run_planned  # noqa: E402
 
 PRESET = "fermi-gtx480"
 
@@ -125,31 +126,33 @@ PAPER_ALLOC = {"gto": "1.209 (+20.9 %)", "ccws": "< 1 (the only one favouring on
 
 
 class Runner:
-    """Runs benchmarks (each run once; results cached by benchmark, policy
-    and sets). In planning mode run() only records what would be run and
-    returns a neutral stand-in, so that the tables' code can be walked once
-    to list its runs, which then go in parallel (run_all)."""
+    """The runs of the tables, on the sweep engine (scripts/sweep.py). In
+    planning mode run() only adds the run to the sweep and returns a
+    neutral stand-in, so that the tables' code is walked once to list its
+    runs; the sweep then runs them (resuming: a finished run of the same
+    simulator build is not run again), and the second walk reads them."""
     def __init__(self, build, size, out):
         self.build, self.size, self.out = build, size, out
+        self.sweep = Sweep(out, build, "results-oaws")
         self.cache = {}
         self.avail = {}
-        self.planning = False
-        self.planned = []
 
-    def env(self, policy, sets, json_path):
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SMCOSIM_")}
-        env.update(SMCOSIM_MODE="timing", SMCOSIM_CONFIG=PRESET, SMCOSIM_POLICY=policy,
-                   SMCOSIM_SCHED="c", SMCOSIM_SET=";".join(sets), SMCOSIM_JSON=json_path)
-        return env
+    @property
+    def planning(self):
+        return self.sweep.planning
+
+    @planning.setter
+    def planning(self, on):
+        self.sweep.planning = on
 
     def probe(self, policy):
         """(True, "") when the binary accepts --policy policy, else (False, its message)."""
         if policy in self.avail:
             return self.avail[policy]
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SMCOSIM_")}
         p = subprocess.run([os.path.join(self.build, "bin", "smcosim"), "run", "--config", PRESET,
                             "--policy", policy, "--bench", "vectoradd", "--size", "small"],
-                           env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                           env=clean_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True)
         if p.returncode == 0 and "vectoradd: PASS" in p.stdout:
             r = (True, "")
         else:
@@ -162,44 +165,22 @@ class Runner:
         return r
 
     def run(self, name, policy, sets):
-        """One benchmark run; sums over its launches, per-kernel cycles."""
-        key = (name, policy, tuple(sets))
-        if key in self.cache:
-            return self.cache[key]
-        if self.planning:
-            if key not in self.planned:
-                self.planned.append(key)
-            return {"cycles": 1, "warp_insts": 1, "ipc": 1.0, "ldst": {}, "slots": {},
-                    "div_insts": 0, "kernels": {}, "fully": None}
-        return self.measure(key)
+        """One benchmark run: sums over its launches, per-kernel cycles."""
+        spec = {"bench": name, "preset": PRESET, "sched": "c", "policy": policy,
+                "set": list(sets), "size": self.size}
+        key = run_key(normalize(spec, name))
+        if key not in self.cache:
+            st = self.sweep.stats(spec)
+            if self.planning:
+                return self.summarise(st)
+            self.cache[key] = self.summarise(st)
+        return self.cache[key]
 
-    def run_all(self, jobs):
-        """Every planned run, `jobs` at a time (each is its own process;
-        results do not depend on the order: the runs are deterministic)."""
-        todo = [k for k in self.planned if k not in self.cache]
-        with concurrent.futures.ThreadPoolExecutor(max_workers=max(jobs, 1)) as ex:
-            for done, _ in enumerate(ex.map(self.measure, todo), 1):
-                if done % 50 == 0 or done == len(todo):
-                    print("results-oaws: %d of %d runs" % (done, len(todo)), flush=True)
-        self.planned = []
-
-    def measure(self, key):
-        name, policy, sets = key
-        tag = "%s-%s-%s" % (name, policy.replace(":", ""),
-                            "-".join(s.split("=")[1] for s in sets) or "base")
-        path = os.path.join(self.out, "runs", tag + ".json")
-        p = subprocess.run([os.path.join(self.build, "bin", "smcosim-bench"), "--size", self.size,
-                            name], env=self.env(policy, sets, path),
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if p.returncode != 0 or ("%s: PASS" % name) not in p.stdout:
-            sys.exit("results-oaws: %s (%s, %s) did not pass:\n%s"
-                     % (name, policy, ";".join(sets), p.stdout[-3000:]))
+    @staticmethod
+    def summarise(stats):
         m = {"cycles": 0, "warp_insts": 0, "ldst": {}, "slots": {}, "div_insts": 0,
              "kernels": {}, "fully": None}
-        for l in json.load(open(path))["launches"]:
-            if l["status"] != "SMC_OK":
-                sys.exit("results-oaws: %s (%s): launch %s ended %s"
-                         % (name, policy, l["kernel"], l["status"]))
+        for l in stats["launches"]:
             m["cycles"] += l["cycles"]
             m["warp_insts"] += l["warp_insts"]
             # fully cached divergent loads (Fig. 10): counted under OAWS
@@ -218,8 +199,9 @@ class Runner:
             kk["cycles"] += l["cycles"]
             kk["warp_insts"] += l["warp_insts"]
             kk["div_insts"] += div
+        if not stats["launches"]:       # a planning stand-in: neutral numbers
+            m.update(cycles=1, warp_insts=1)
         m["ipc"] = ratio(m["warp_insts"], m["cycles"])
-        self.cache[key] = m
         return m
 
 
@@ -234,8 +216,6 @@ def main():
                            quick_help="main table, deep queues and one point of each sweep only (make test)")
     ap.add_argument("--no-sweeps", action="store_true",
                     help="main table and deep queues only (no MSHR, allocation or SMR sweep)")
-    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1,
-                    help="benchmark runs at a time (default: the number of CPUs)")
     ap.add_argument("--preset", default=PRESET,
                     help="the machine (default %s; %s-v1 is the one-clock machine before "
                          "issue 36)" % (PRESET, PRESET))
@@ -340,12 +320,12 @@ def main():
                 res["smr"][abbr] = {s: norm_ipc(R.run(name, "oaws-static:%d" % s, BASE), g) for s in smrs}
         return res, rows
 
-    # walk the tables once to list their runs, run those in parallel, then
-    # build the tables from the results
+    # walk the tables once to list their runs, run those as one sweep
+    # (in parallel, resuming), then build the tables from the results
     R.planning = True
     tables()
     R.planning = False
-    R.run_all(a.jobs)
+    run_planned(R.sweep, a)
     res, rows = tables()
 
     json.dump(res, open(os.path.join(out, "results.json"), "w"), indent=1, default=str)

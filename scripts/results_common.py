@@ -6,6 +6,8 @@ import shutil
 import subprocess
 import sys
 
+from sweep import add_executor_args
+
 
 def ratio(a, b):
     """a / b, NaN when b is 0."""
@@ -37,15 +39,18 @@ def pearson(xs, ys):
 
 def results_argparser(doc, quick_help=None):
     """The command line every results command starts from (--build, --size,
-    --out, --quick when quick_help is given, --no-plots), described by the
-    first line of doc; the command adds its own options after these."""
+    --out, --quick when quick_help is given, --no-plots, and the sweep
+    engine's executor options: -j, --executor local|slurm, --partition,
+    ...), described by the first line of doc; the command adds its own
+    options after these."""
     ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--build", default="build")
-    ap.add_argument("--size", default="default", choices=("small", "default", "large"))
+    ap.add_argument("--size", default="default", choices=("small", "default", "large", "paper"))
     ap.add_argument("--out", default=None)
     if quick_help is not None:
         ap.add_argument("--quick", action="store_true", help=quick_help)
     ap.add_argument("--no-plots", action="store_true")
+    add_executor_args(ap)
     return ap
 
 

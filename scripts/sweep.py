@@ -317,9 +317,15 @@ def verdict(run, rc, log, stats):
             st = json.load(f)
     except ValueError as e:
         return "statistics are not JSON (%s)" % e
-    for l in st.get("launches", []):
-        if l.get("status") != "SMC_OK":
-            return "launch %s ended %s" % (l.get("kernel"), l.get("status"))
+    if run["diag"]:
+        return None
+    launches = st.get("launches") if isinstance(st, dict) else None
+    if not isinstance(launches, list):
+        return "statistics have no launches list"
+    for l in launches:
+        if not isinstance(l, dict) or l.get("status") != "SMC_OK":
+            return "launch %s ended %s" % (l.get("kernel"), l.get("status")) \
+                if isinstance(l, dict) else "a launch record is not an object"
     return None
 
 
@@ -420,6 +426,11 @@ class Sweep:
         path = os.path.join(self.out, "runs", k, "stats.json")
         with open(path) as f:
             return json.load(f)
+
+    def log(self, run):
+        """What the simulator printed for an executed run."""
+        with open(os.path.join(self.out, "runs", self.add(run), "log.txt")) as f:
+            return f.read()
 
     def check(self):
         """Exits, before anything runs, when some run cannot run."""
