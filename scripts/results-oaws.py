@@ -104,6 +104,10 @@ POLICIES = [
     ("dyn", "OAWS-Dyn", lambda limit: "oaws-dyn", 1.731),
 ]
 SWL_PER_SM = ("swl-sm", "SWL-Best per SM", lambda limit: "swl:%d" % limit if limit else None)
+# Fig. 9's bar labels: G(TO), M(ASCAR), C(CWS), S(WL-Best), O(AWS-Static),
+# D(yn); s = SWL-Best per SM (ours).
+INITIAL = {"gto": "G", "mascar": "M", "ccws": "C", "swl": "S", "static": "O", "dyn": "D",
+           "swl-sm": "s"}
 # The probe string of a policy whose string depends on the benchmark, and
 # how the Markdown shows it.
 PROBE = {"swl": "swl:2", "swl-sm": "swl:2"}
@@ -511,6 +515,15 @@ def label_of(pols, key):
     return next(p["label"] for p in pols if p["key"] == key)
 
 
+def fully_policies(res, pols):
+    """The policies with a fully-cached share on some divergent benchmark
+    (the share comes from the OAWS and peer-policy counters; a policy
+    whose runs carry neither has no column)."""
+    return [p for p in pols if p["ok"] and any(
+        "fully_cached" in r["policy"].get(p["key"], {}) for r in res["main"].values()
+        if r["class"] == "divergent")]
+
+
 def write_dat(res, pols, out):
     ok = [p for p in pols if p["ok"]]
     for cname in ("main", "deep"):
@@ -526,6 +539,32 @@ def write_dat(res, pols, out):
         for m in ms:
             f.write("%d %s\n" % (m, " ".join("%.4f" % geomean([v[k][m] for v in res["mshr"].values()
                                                               if k in v]) for k in keys)))
+    div = [(abbr, r) for abbr, r in res["main"].items() if r["class"] == "divergent"]
+    with open(os.path.join(out, "fully-cached.dat"), "w") as f:
+        f.write("# abbr " + " ".join(p["key"] for p in fully_policies(res, pols))
+                + " (% fully cached divergent loads)\n")
+        for abbr, r in div:
+            f.write("%s %s\n" % (abbr, " ".join("%.2f" % r["policy"][p["key"]]["fully_cached"]
+                                                if "fully_cached" in r["policy"].get(p["key"], {})
+                                                else "NaN" for p in fully_policies(res, pols))))
+    with open(os.path.join(out, "stalls.dat"), "w") as f:
+        f.write("# bench:policy coal mshr icnt (over GTO's LD/ST busy cycles)\n")
+        # one bar per policy, labelled by its initial as in the paper (the
+        # benchmark's name on its first bar), an empty bar between benchmarks
+        for abbr, r in div:
+            first = True
+            for p in ok:
+                st = r["stalls"].get(p["key"])
+                if st:
+                    f.write('"%s%s" %s\n' % (abbr + " " if first else "", INITIAL[p["key"]], " ".join(
+                        "%.4f" % st.get(k, float("nan")) for k in ("stall_coal", "stall_mshr", "stall_icnt"))))
+                    first = False
+            f.write('" " 0 0 0\n')
+    with open(os.path.join(out, "alloc.dat"), "w") as f:
+        keys = [p["key"] for p in ok if any(p["key"] in v for v in res["alloc"].values())]
+        f.write("# abbr " + " ".join(keys) + " (IPC on_fill / IPC on_miss)\n")
+        for abbr, v in res["alloc"].items():
+            f.write("%s %s\n" % (abbr, " ".join("%.4f" % v[k] if k in v else "NaN" for k in keys)))
     with open(os.path.join(out, "smr.dat"), "w") as f:
         f.write("# smr geomean\n")
         ss = sorted({s for v in res["smr"].values() for s in v})
@@ -548,6 +587,32 @@ def plot(res, pols, out):
               'plot ' + ", ".join('"%s/ipc-%s.dat" using %d%s title "%s"' % (
                   out, cname, i + 2, ":xtic(1)" if i == 0 else "", p["label"])
                   for i, p in enumerate(ok)) + ', 1 with lines lc rgb "black" notitle']
+    if any(r["class"] == "divergent" for r in res["main"].values()):
+        S += ['set style data histograms', 'set style histogram clustered gap 1', 'set boxwidth 0.9',
+              'set output "%s/fully-cached.svg"' % out,
+              'set title "Fully cached divergent loads, %s (seed 001 Fig. 10)"' % PRESET,
+              'set ylabel "% of divergent loads with no L1 miss"',
+              'plot ' + ", ".join('"%s/fully-cached.dat" using %d%s title "%s"' % (
+                  out, i + 2, ":xtic(1)" if i == 0 else "", p["label"])
+                  for i, p in enumerate(fully_policies(res, pols)))]
+        S += ['set terminal svg size 1600,420 dynamic font "sans,10"',
+              'set style histogram rowstacked', 'set boxwidth 0.8', 'set xtics rotate by -90',
+              'set output "%s/stalls.svg"' % out, 'set key top right',
+              'set title "LD/ST stalls over GTO\'s LD/ST busy cycles, divergent set (seed 001 Fig. 9)"',
+              'set ylabel "stall cycles / GTO busy cycles"',
+              'plot "%s/stalls.dat" using 2:xtic(1) title "LDST\\_COAL", "" using 3 title '
+              '"LDST\\_MSHR", "" using 4 title "LDST\\_ICNT"' % out,
+              'set xtics norotate', 'set key top left',
+              'set terminal svg size 1000,420 dynamic font "sans,11"']
+    akeys = [p for p in ok if any(p["key"] in v for v in res["alloc"].values())]
+    if akeys:
+        S += ['set style data histograms', 'set style histogram clustered gap 1', 'set boxwidth 0.9',
+              'set output "%s/alloc.svg"' % out,
+              'set title "Allocate-on-fill over allocate-on-miss, divergent set (seed 001 Fig. 14)"',
+              'set ylabel "IPC(on_fill) / IPC(on_miss)"',
+              'plot ' + ", ".join('"%s/alloc.dat" using %d%s title "%s"' % (
+                  out, i + 2, ":xtic(1)" if i == 0 else "", p["label"]) for i, p in enumerate(akeys))
+              + ', 1 with lines lc rgb "black" notitle']
     keys = [k for k in MSHR_POLICIES if any(k in v for v in res["mshr"].values())]
     if keys:
         S += ['set style data linespoints', 'set output "%s/mshr.svg"' % out,

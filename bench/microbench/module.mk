@@ -46,4 +46,4 @@ LONG_SUITES += "tests/e2e/gpudiag.sh $(B) --long"
 TEST_SUITES += tests/e2e/gpudiag-model.py
 .PHONY: results-gpudiag
 results-gpudiag: $(SMC_CLI) $(BENCH_BIN)
-	@scripts/results-gpudiag.py --build $(B) --size $(if $(SIZE),$(SIZE),small)
+	@scripts/results-gpudiag.py --build $(B) --size $(if $(SIZE),$(SIZE),small) $(RESULTS_ARGS)

@@ -11,8 +11,8 @@
 ifneq ($(and $(TIMING_HAVE_SCHED),$(wildcard bench/drivers/main.c)),)
 HAWS_RESULTS_SIZE ?= default
 .PHONY: results-haws
-results-haws: $(B)/bin/smcosim-bench
-	@scripts/results-haws.py --build $(B) --size $(if $(SIZE),$(SIZE),$(HAWS_RESULTS_SIZE))
+results-haws: $(B)/bin/smcosim-bench $(B)/bin/smcosim
+	@scripts/results-haws.py --build $(B) --size $(if $(SIZE),$(SIZE),$(HAWS_RESULTS_SIZE)) $(RESULTS_ARGS)
 
 TEST_SUITES += "tests/haws/results-smoke.sh $(B)"
 TEST_DEPS   += $(B)/bin/smcosim-bench

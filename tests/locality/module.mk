@@ -33,8 +33,8 @@ endif
 ifneq ($(and $(TIMING_HAVE_SCHED),$(wildcard bench/drivers/main.c)),)
 LOCALITY_RESULTS_SIZE ?= default
 .PHONY: results-locality
-results-locality: $(B)/bin/smcosim-bench
-	@scripts/results-locality.py --build $(B) --size $(if $(SIZE),$(SIZE),$(LOCALITY_RESULTS_SIZE))
+results-locality: $(B)/bin/smcosim-bench $(B)/bin/smcosim
+	@scripts/results-locality.py --build $(B) --size $(if $(SIZE),$(SIZE),$(LOCALITY_RESULTS_SIZE)) $(RESULTS_ARGS)
 
 TEST_SUITES += "tests/locality/results-smoke.sh $(B)"
 TEST_DEPS   += $(B)/bin/smcosim-bench

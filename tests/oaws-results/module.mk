@@ -11,14 +11,14 @@ ifneq ($(and $(TIMING_HAVE_SCHED),$(wildcard bench/drivers/main.c)),)
 OAWS_RESULTS_SIZE ?= default
 .PHONY: results-oaws
 results-oaws: $(B)/bin/smcosim-bench $(B)/bin/smcosim
-	@scripts/results-oaws.py --build $(B) --size $(if $(SIZE),$(SIZE),$(OAWS_RESULTS_SIZE))
+	@scripts/results-oaws.py --build $(B) --size $(if $(SIZE),$(SIZE),$(OAWS_RESULTS_SIZE)) $(RESULTS_ARGS)
 
 # both machines of issue 36 side by side with the paper: the GPGPU-Sim 3.2.1
 # machine (build/results/oaws), the one-clock one (build/results/oaws-v1)
 .PHONY: results-oaws-compare
 results-oaws-compare: $(B)/bin/smcosim-bench $(B)/bin/smcosim
-	@scripts/results-oaws.py --build $(B) --size $(if $(SIZE),$(SIZE),$(OAWS_RESULTS_SIZE))
-	@scripts/results-oaws.py --build $(B) --size $(if $(SIZE),$(SIZE),$(OAWS_RESULTS_SIZE)) \
+	@scripts/results-oaws.py --build $(B) --size $(if $(SIZE),$(SIZE),$(OAWS_RESULTS_SIZE)) $(RESULTS_ARGS)
+	@scripts/results-oaws.py --build $(B) --size $(if $(SIZE),$(SIZE),$(OAWS_RESULTS_SIZE)) $(RESULTS_ARGS) \
 	    --preset fermi-gtx480-v1 --out $(B)/results/oaws-v1
 	@scripts/results-oaws-compare.py $(B)/results/oaws-v1/results.json \
 	    $(B)/results/oaws/results.json $(B)/results/oaws/compare.md
