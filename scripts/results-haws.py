@@ -33,7 +33,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_common import GNUPLOT_HISTOGRAMS, fmt, geomean, ratio, results_argparser, run_gnuplot, select_benchmarks  # noqa: E402
-from sweep import Sweep, run_planned  # noqa: E402
+from sweep import Sweep, run_tables  # noqa: E402
 
 # Tables 5.1 (Southern Islands) and 5.3 (Kepler), seed 000 §5.4.1/§5.4.5:
 # thesis abbreviation, suite benchmark, type (M memory-intensive, N not);
@@ -123,13 +123,7 @@ def main():
                     "%s %.3f" % (cn, r["cfg"][cn]["speedup"]) for cn, _, _ in configs), flush=True)
         return res
 
-    # walk the tables once to list the runs, run them as one sweep
-    # (parallel, resuming), then build the tables from the results
-    sw.planning = True
-    tables()
-    sw.planning = False
-    run_planned(sw, a)
-    res = tables()
+    res = run_tables(sw, a, tables)
 
     json.dump({"size": a.size, "benchmarks": res}, open(os.path.join(out, "results.json"), "w"),
               indent=1)

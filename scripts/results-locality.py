@@ -30,7 +30,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_common import GNUPLOT_HISTOGRAMS, fmt, geomean, ratio, results_argparser, run_gnuplot, select_benchmarks  # noqa: E402
-from sweep import Sweep, run_planned  # noqa: E402
+from sweep import Sweep, run_tables  # noqa: E402
 
 # Table 6.2 (seed 000 §6.4.1): abbreviation, type; the suite's benchmark
 # (docs/benchmarks.md: MT = transpose, JS = jacobi2d, CONV = conv2d,
@@ -125,13 +125,7 @@ def main():
                 flush=True)
         return res
 
-    # walk the tables once to list the runs, run them as one sweep
-    # (parallel, resuming), then build the tables from the results
-    sw.planning = True
-    tables()
-    sw.planning = False
-    run_planned(sw, a)
-    res = tables()
+    res = run_tables(sw, a, tables)
 
     json.dump({"size": a.size, "config": "kepler-k20x", "policy": "lrr", "benchmarks": res},
               open(os.path.join(out, "results.json"), "w"), indent=1)

@@ -40,7 +40,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from results_common import fmt, geomean, ratio, results_argparser, run_gnuplot  # noqa: E402
-from sweep import Sweep, clean_env, normalize, run_key, run_planned  # noqa: E402
+from sweep import Sweep, clean_env, normalize, run_key, run_tables  # noqa: E402
 
 PRESET = "fermi-gtx480"
 
@@ -144,10 +144,6 @@ class Runner:
     @property
     def planning(self):
         return self.sweep.planning
-
-    @planning.setter
-    def planning(self, on):
-        self.sweep.planning = on
 
     def probe(self, policy):
         """(True, "") when the binary accepts --policy policy, else (False, its message)."""
@@ -324,13 +320,7 @@ def main():
                 res["smr"][abbr] = {s: norm_ipc(R.run(name, "oaws-static:%d" % s, BASE), g) for s in smrs}
         return res, rows
 
-    # walk the tables once to list their runs, run those as one sweep
-    # (in parallel, resuming), then build the tables from the results
-    R.planning = True
-    tables()
-    R.planning = False
-    run_planned(R.sweep, a)
-    res, rows = tables()
+    res, rows = run_tables(R.sweep, a, tables)
 
     json.dump(res, open(os.path.join(out, "results.json"), "w"), indent=1, default=str)
     write_markdown(res, pols, a, os.path.join(out, "results.md"))

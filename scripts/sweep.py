@@ -680,6 +680,18 @@ def run_planned(sw, a):
     sw.collect()
 
 
+def run_tables(sw, a, tables):
+    """A results script's two walks: tables() once in planning mode to list
+    its runs (sw.stats returns stand-ins), the runs as one sweep (parallel,
+    resuming, the command line's executor), then tables() again on the
+    results, whose value comes back."""
+    sw.planning = True
+    tables()
+    sw.planning = False
+    run_planned(sw, a)
+    return tables()
+
+
 # ---- command line -----------------------------------------------------------
 
 
