@@ -132,10 +132,21 @@ def name_of(run):
             "diag": "diag"}[k]
 
 
+def file_hash(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
 def run_key(run):
     """Stable key of a normalised run: what it is, readable, and 10 hex
-    digits of the SHA-256 of its canonical JSON (every field counts)."""
+    digits of the SHA-256 of its canonical JSON (every field counts) and,
+    for a program, of the program file (a rebuilt program is a new run)."""
     canon = json.dumps(run, sort_keys=True, separators=(",", ":"))
+    if run["program"] and os.path.isfile(run["program"]):
+        canon += file_hash(run["program"])
     h = hashlib.sha256(canon.encode()).hexdigest()[:10]
     parts = [name_of(run), run["preset"], run["policy"] or "", run["size"] if kind_of(run) == "bench" else ""]
     slug = re.sub(r"[^A-Za-z0-9_.+-]+", "_", "-".join(p for p in parts if p))
@@ -260,9 +271,7 @@ def build_id(build):
     for f in files:
         if os.path.isfile(f):
             h.update(os.path.relpath(f, ROOT if f.startswith(ROOT) else build).encode())
-            with open(f, "rb") as fh:
-                for chunk in iter(lambda: fh.read(1 << 20), b""):
-                    h.update(chunk)
+            h.update(file_hash(f).encode())
     return h.hexdigest()[:16]
 
 

@@ -13,5 +13,5 @@ results-figures:
 	@scripts/results-figures.py --build $(B)
 ifneq ($(wildcard bench/drivers/main.c),)
 TEST_SUITES += "tests/sweep/sweep-check.sh $(B)"
-TEST_DEPS   += $(B)/bin/smcosim-bench $(B)/bin/smcosim
+TEST_DEPS   += $(B)/bin/smcosim-bench $(B)/bin/smcosim $(if $(BENCH_NVCC),build/bench/vectoradd)
 endif

@@ -3,7 +3,7 @@
 # line:
 #   1. a bad spec (unknown benchmark, key, preset, field) is rejected before
 #      anything runs, naming the entry;
-#   2. a sweep killed midway resumes: the runs it finished are not run again
+#   2. a sweep (benchmarks and a CUDA program) killed midway resumes: the runs it finished are not run again
 #      and the collected table is byte-identical to an uninterrupted sweep's;
 #   3. the same sweep submitted to a real Slurm (a one-node cluster on this
 #      machine, tests/sweep/slurm-cluster.sh) collects a byte-identical table.
@@ -41,10 +41,17 @@ scripts/sweep.py run "$tmp/bad2.json" --out "$tmp/bad2" --build "$B" >"$tmp/bad2
 grep -q "runs\[0\]: unknown field polcy" "$tmp/bad2.log" || fail "unknown field: $(cat "$tmp/bad2.log")"
 
 # 2. kill midway, resume
-cat >"$tmp/spec.json" <<'JSON'
+# six benchmark runs and a CUDA program (nvcc-built, on the drop-in runtime)
+prog=build/bench/vectoradd
+if [ ! -x "$prog" ]; then
+  fail "$prog is not built (nvcc missing?): the sweep of a CUDA program is untested"
+fi
+cat >"$tmp/spec.json" <<JSON
 {"defaults": {"preset": "fermi-gtx480", "size": "default"},
- "grid": {"bench": ["kmeans", "atax", "vectoradd"], "policy": ["gto", "oaws-dyn"]}}
+ "grid": {"bench": ["kmeans", "atax", "vectoradd"], "policy": ["gto", "oaws-dyn"]},
+ "runs": [{"program": "$prog", "args": ["--size", "small"], "policy": "gto"}]}
 JSON
+n=7
 scripts/sweep.py run "$tmp/spec.json" --out "$tmp/whole" --build "$B" -j 2 >"$tmp/whole.log" 2>&1 ||
   { fail "the sweep did not complete"; cat "$tmp/whole.log"; }
 setsid scripts/sweep.py run "$tmp/spec.json" --out "$tmp/killed" --build "$B" -j 1 \
@@ -56,26 +63,28 @@ for _ in $(seq 600); do
 done
 kill -9 -- -"$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 finished=$(ls "$tmp"/killed/runs/*/run.json 2>/dev/null | wc -l)
-if [ "$finished" -lt 2 ] || [ "$finished" -ge 6 ]; then
-  fail "the kill did not land midway ($finished of 6 runs finished)"
+if [ "$finished" -lt 2 ] || [ "$finished" -ge $n ]; then
+  fail "the kill did not land midway ($finished of $n runs finished)"
 fi
 stat -c '%n %i %Y' "$tmp"/killed/runs/*/run.json | sort >"$tmp/before"
 scripts/sweep.py run "$tmp/spec.json" --out "$tmp/killed" --build "$B" -j 2 >"$tmp/resume.log" 2>&1 ||
   { fail "the resumed sweep did not complete"; cat "$tmp/resume.log"; }
-grep -q "6 runs, $finished already done, $((6 - finished)) to run" "$tmp/resume.log" ||
+grep -q "$n runs, $finished already done, $((n - finished)) to run" "$tmp/resume.log" ||
   fail "the resumed sweep did not skip the $finished finished runs: $(head -1 "$tmp/resume.log")"
 stat -c '%n %i %Y' $(cut -d' ' -f1 "$tmp/before") | sort | cmp -s - "$tmp/before" ||
   fail "a finished run was run again"
 ls -a "$tmp/killed/runs" | grep -q '^\.tmp\.' && fail "the killed run's temporary folder is left"
 cmp "$tmp/whole/table.csv" "$tmp/killed/table.csv" || fail "resumed table differs (CSV)"
 cmp "$tmp/whole/table.json" "$tmp/killed/table.json" || fail "resumed table differs (JSON)"
-[ "$(grep -c ',ok,' "$tmp/whole/table.csv")" -eq 6 ] || fail "not 6 ok rows: $(cat "$tmp/whole/table.csv")"
+[ "$(grep -c ',ok,' "$tmp/whole/table.csv")" -eq $n ] || fail "not $n ok rows: $(cat "$tmp/whole/table.csv")"
+grep -q ',program,vectoradd,fermi-gtx480,c,gto,,,,timing,ok,1,' "$tmp/whole/table.csv" ||
+  fail "the CUDA program's row is not an ok run of one launch: $(grep program "$tmp/whole/table.csv")"
 
 # 3. the same sweep on Slurm
 if conf=$(tests/sweep/slurm-cluster.sh start "$tmp/slurm" 2>"$tmp/slurm.err"); then
   if SLURM_CONF=$conf scripts/sweep.py run "$tmp/spec.json" --out "$tmp/slurm-out" --build "$B" \
        --executor slurm --wait >"$tmp/slurm.log" 2>&1; then
-    grep -q "submitted Slurm job [0-9]*: 6 array tasks" "$tmp/slurm.log" ||
+    grep -q "submitted Slurm job [0-9]*: $n array tasks" "$tmp/slurm.log" ||
       fail "no Slurm job array was submitted: $(cat "$tmp/slurm.log")"
     cmp "$tmp/whole/table.csv" "$tmp/slurm-out/table.csv" || fail "Slurm table differs (CSV)"
     cmp "$tmp/whole/table.json" "$tmp/slurm-out/table.json" || fail "Slurm table differs (JSON)"
