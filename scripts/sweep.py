@@ -476,6 +476,10 @@ class Sweep:
                     return False
             else:
                 sys.exit("%s: unknown executor '%s' (local, slurm)" % (self.name, executor))
+        if todo and build_id(self.build) != self.bid:
+            sys.exit("%s: the simulator in %s was rebuilt while the sweep ran, so its runs "
+                     "mix two builds; run the same command again (every run reruns)"
+                     % (self.name, self.build))
         failed = [k for k in todo if (record_of(self.out, k) or {}).get("status") != "ok"]
         print("%s: %d runs done (%d resumed), %d failed, wall %s"
               % (self.name, n - len(failed), resumed, len(failed), fmt_secs(time.time() - t0)),
