@@ -23,7 +23,7 @@ Writes into OUT (default build/results/haws):
 
 What the model gives is reported as it is; nothing is tuned to match.
 
-usage: scripts/results-haws.py [--build DIR] [--size small|default|large]
+usage: scripts/results-haws.py [--build DIR] [--size small|default|large|paper]
                                [--out DIR] [--quick] [--no-plots] [NAME...]
 """
 import json

@@ -21,7 +21,7 @@ Writes into OUT (default build/results/locality):
 
 What the model gives is reported as it is; nothing is tuned to match.
 
-usage: scripts/results-locality.py [--build DIR] [--size small|default|large]
+usage: scripts/results-locality.py [--build DIR] [--size small|default|large|paper]
                                    [--out DIR] [--no-plots] [NAME...]
 """
 import json

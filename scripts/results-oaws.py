@@ -30,7 +30,7 @@ Writes into OUT (default build/results/oaws):
 
 What the model gives is reported as it is; nothing is tuned to match.
 
-usage: scripts/results-oaws.py [--build DIR] [--size small|default|large] [--preset NAME]
+usage: scripts/results-oaws.py [--build DIR] [--size small|default|large|paper] [--preset NAME]
                                [--out DIR] [--quick] [--no-sweeps] [--no-plots] [NAME...]
 """
 import json

@@ -36,7 +36,7 @@ static void ctx_device_error(bench_ctx *c, const char *what, smc_status s)
 }
 
 int bench_begin(bench_ctx *c, smc_device *dev, const bench_opts *o,
-                const char *name, const bench_params presets[3],
+                const char *name, const bench_params presets[BENCH_SIZE_COUNT],
                 bench_check_fn check, bench_params *p)
 {
     char path[1024], why[160];
@@ -46,7 +46,7 @@ int bench_begin(bench_ctx *c, smc_device *dev, const bench_opts *o,
     c->dev = dev;
     c->o = o;
     c->name = name;
-    if (o->size < BENCH_SIZE_SMALL || o->size > BENCH_SIZE_LARGE) {
+    if (o->size < BENCH_SIZE_SMALL || o->size >= BENCH_SIZE_COUNT) {
         ctx_error(c, "unknown size class %d", o->size);
         return -1;
     }

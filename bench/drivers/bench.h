@@ -42,7 +42,7 @@ typedef struct bench_stats {
 } bench_stats;
 
 typedef struct bench_opts {
-    int          size;         /* BENCH_SIZE_SMALL / _DEFAULT / _LARGE */
+    int          size;         /* BENCH_SIZE_SMALL / _DEFAULT / _LARGE / _PAPER */
     int          n, iters;     /* override the preset when > 0 */
     int          have_seed;    /* use `seed` instead of the preset's */
     uint64_t     seed;
@@ -78,7 +78,7 @@ typedef struct bench_ctx {
  * *p and load the PTX. Returns 0, or non-zero when the run cannot start
  * (then call bench_end all the same). */
 int bench_begin(bench_ctx *c, smc_device *dev, const bench_opts *o,
-                const char *name, const bench_params presets[3],
+                const char *name, const bench_params presets[BENCH_SIZE_COUNT],
                 bench_check_fn check, bench_params *p);
 
 /* --inputs general? */

@@ -5,7 +5,8 @@
  *   smcosim-bench [options] [NAME...]
  *     --list                 list the benchmarks (and why any is left out)
  *     --names                the default suite's names, one per line
- *     --size small|default|large   problem-size preset (default: default)
+ *     --size small|default|large|paper   problem-size preset (default:
+ *                            default; paper: docs/benchmarks.md "Paper sizes")
  *     -n N, -i ITERS         override the preset's sizes (one benchmark)
  *     --seed S               input seed instead of the preset's
  *     --inputs default|general   general: full-precision float inputs,
@@ -19,9 +20,9 @@
  *     --table                print the speed table of `make bench`
  *
  * Without NAME it runs the default suite. Each benchmark prints one line
- * with PASS/FAIL, kernel launches, warp-instructions and wall time; the last
- * line is "benchmarks: N passed, M failed". Exit 0 when all passed, 1 when
- * any failed, 2 on bad arguments.
+ * with PASS/FAIL, kernel launches, warp- and thread-instructions (active
+ * lanes summed) and wall time; the last line is "benchmarks: N passed,
+ * M failed". Exit 0 when all passed, 1 when any failed, 2 on bad arguments.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,7 +37,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: smcosim-bench [--list|--names] [--size small|default|large] [-n N] [-i ITERS]\n"
+            "usage: smcosim-bench [--list|--names] [--size " BENCH_SIZE_USAGE "] [-n N] [-i ITERS]\n"
             "                     [--seed S] [--inputs default|general] [--ptx-dir DIR] [--table]\n"
             "                     [NAME...]\n");
 }
@@ -112,7 +113,7 @@ int main(int argc, char **argv)
             table = 1;
         } else if (strcmp(a, "--size") == 0 && v) {
             if ((o.size = bench_size_from_name(v)) < 0) {
-                fprintf(stderr, "smcosim-bench: unknown --size '%s' (small, default, large)\n", v);
+                fprintf(stderr, "smcosim-bench: unknown --size '%s' (" BENCH_SIZE_LIST ")\n", v);
                 return 2;
             }
             i++;
@@ -235,10 +236,11 @@ int main(int argc, char **argv)
                    (unsigned long long)st.warp_insts, st.launch_cpu_seconds, st.launch_seconds,
                    rate(&st), verdict);
         else
-            printf("%s: %s  launches=%u warp-insts=%llu kernel-cpu=%.3fs kernel-wall=%.3fs "
-                   "wall=%.3fs (%.2f M warp-inst/s)\n",
+            printf("%s: %s  launches=%u warp-insts=%llu thread-insts=%llu kernel-cpu=%.3fs "
+                   "kernel-wall=%.3fs wall=%.3fs (%.2f M warp-inst/s)\n",
                    selected[i]->name, verdict, st.launches, (unsigned long long)st.warp_insts,
-                   st.launch_cpu_seconds, st.launch_seconds, wall, rate(&st) / 1e6);
+                   (unsigned long long)st.thread_insts, st.launch_cpu_seconds,
+                   st.launch_seconds, wall, rate(&st) / 1e6);
         if (r != BENCH_PASS) {
             printf("%s: %s (%s)\n", selected[i]->name, verdict, why);
             smc_device_reset(dev);   /* a guest fault is sticky; clear it for the next one */

@@ -20,10 +20,13 @@
 #define CONV3D_C4 (-0.25f)  /* (i-1, j-1, k-1), (i+1, j+1, k+1) */
 #define CONV3D_C5 0.125f    /* (i-1, j+1, k+1), (i+1, j-1, k-1) */
 
-static const bench_params conv3d_presets[3] = {
+static const bench_params conv3d_presets[BENCH_SIZE_COUNT] = {
     { 16, 1, BENCH_DEFAULT_SEED },
     { 64, 1, BENCH_DEFAULT_SEED },
     { 128, 1, BENCH_DEFAULT_SEED },
+    /* paper: PolyBench/GPU 1.0 3DConvolution.cu STANDARD_DATASET
+     * NI = NJ = NK = 256 (seed 001 Table 2 3DC; our stencil, see above). */
+    { 256, 1, BENCH_DEFAULT_SEED },
 };
 
 #define CONV3D_MAX_N 256

@@ -7,8 +7,9 @@
  * functions, explicit casts of malloc's result, no designated initialisers.
  *
  *   - a seeded PRNG (splitmix64): same seed, same input data, on every host;
- *   - the problem size of a benchmark (bench_params) with three presets
- *     (small / default / large) and the argv parser the CUDA programs use;
+ *   - the problem size of a benchmark (bench_params) with four presets
+ *     (small / default / large / paper) and the argv parser the CUDA
+ *     programs use;
  *   - comparison helpers that print the first mismatch.
  */
 #ifndef BENCH_REF_COMMON_H
@@ -123,13 +124,29 @@ typedef struct bench_params {
     uint64_t seed;
 } bench_params;
 
-enum { BENCH_SIZE_SMALL = 0, BENCH_SIZE_DEFAULT = 1, BENCH_SIZE_LARGE = 2 };
+/* The size presets, indices into each benchmark's NAME_presets array.
+ * `paper` is the input the seed papers (or the original suite's default
+ * input they ran) name for the benchmark, or the nearest our kernel can
+ * express / the largest that runs in reasonable time; each header cites its
+ * source and docs/benchmarks.md ("Paper sizes") tabulates them. */
+enum {
+    BENCH_SIZE_SMALL = 0,
+    BENCH_SIZE_DEFAULT = 1,
+    BENCH_SIZE_LARGE = 2,
+    BENCH_SIZE_PAPER = 3,
+    BENCH_SIZE_COUNT = 4
+};
+
+/* For usage lines and error messages. */
+#define BENCH_SIZE_USAGE "small|default|large|paper"
+#define BENCH_SIZE_LIST "small, default, large, paper"
 
 static inline int bench_size_from_name(const char *s)
 {
     if (strcmp(s, "small") == 0) return BENCH_SIZE_SMALL;
     if (strcmp(s, "default") == 0) return BENCH_SIZE_DEFAULT;
     if (strcmp(s, "large") == 0) return BENCH_SIZE_LARGE;
+    if (strcmp(s, "paper") == 0) return BENCH_SIZE_PAPER;
     return -1;
 }
 
@@ -149,15 +166,16 @@ static inline int bench_parse_int(const char *s, int *out)
 
 /*
  * Command line of a CUDA benchmark program:
- *   NAME [--size small|default|large] [-n N] [-i ITERS] [--seed S]
- * `presets` holds the three size presets. `check` validates the result and
- * writes a reason into `why` when it rejects (NULL: anything positive goes).
+ *   NAME [--size small|default|large|paper] [-n N] [-i ITERS] [--seed S]
+ * `presets` holds the BENCH_SIZE_COUNT size presets. `check` validates the
+ * result and writes a reason into `why` when it rejects (NULL: anything
+ * positive goes).
  * Returns 0, or prints the usage/error and returns 2 (the exit status).
  */
 typedef int (*bench_check_fn)(const bench_params *p, char *why, size_t whylen);
 
 static inline int bench_parse_args(int argc, char **argv, const char *name,
-                                   const bench_params presets[3],
+                                   const bench_params presets[BENCH_SIZE_COUNT],
                                    bench_check_fn check, bench_params *out)
 {
     int i, n = 0, iters = 0;
@@ -169,7 +187,7 @@ static inline int bench_parse_args(int argc, char **argv, const char *name,
         if (strcmp(a, "--size") == 0 && v) {
             int s = bench_size_from_name(v);
             if (s < 0) {
-                fprintf(stderr, "%s: unknown --size '%s' (small, default, large)\n", name, v);
+                fprintf(stderr, "%s: unknown --size '%s' (" BENCH_SIZE_LIST ")\n", name, v);
                 return 2;
             }
             *out = presets[s];
@@ -196,7 +214,7 @@ static inline int bench_parse_args(int argc, char **argv, const char *name,
             out->seed = (uint64_t)s;
             i++;
         } else {
-            fprintf(stderr, "usage: %s [--size small|default|large] [-n N] [-i ITERS] [--seed S]\n"
+            fprintf(stderr, "usage: %s [--size " BENCH_SIZE_USAGE "] [-n N] [-i ITERS] [--seed S]\n"
                             "%s: unknown or incomplete argument '%s'\n", name, name, a);
             return 2;
         }

@@ -18,10 +18,13 @@
 #define CONV2D_C23 (+0.7f)
 #define CONV2D_C33 (+0.10f)
 
-static const bench_params conv2d_presets[3] = {
+static const bench_params conv2d_presets[BENCH_SIZE_COUNT] = {
     { 64, 1, BENCH_DEFAULT_SEED },
     { 512, 1, BENCH_DEFAULT_SEED },
     { 2048, 1, BENCH_DEFAULT_SEED },
+    /* paper: PolyBench/GPU 1.0 2DConvolution.cu STANDARD_DATASET
+     * NI = NJ = 4096 (seed 000 Table 6.2 CONV). */
+    { 4096, 1, BENCH_DEFAULT_SEED },
 };
 
 static inline int conv2d_check(const bench_params *p, char *why, size_t len)

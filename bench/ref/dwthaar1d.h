@@ -27,10 +27,13 @@
 #define DWT_BLOCK 256                    /* threads: a chunk of 512 elements */
 #define DWT_RSQRT2 0.70710678118654752f  /* 1/sqrt(2), rounded to float */
 
-static const bench_params dwthaar1d_presets[3] = {
+static const bench_params dwthaar1d_presets[BENCH_SIZE_COUNT] = {
     { 4096, 1, BENCH_DEFAULT_SEED },
     { 262144, 1, BENCH_DEFAULT_SEED },
     { 1 << 21, 1, BENCH_DEFAULT_SEED },
+    /* paper: AMD APP SDK DwtHaar1D default SIGNAL_LENGTH = 1 << 10
+     * (seed 000 Table 5.1 DH). */
+    { 1024, 1, BENCH_DEFAULT_SEED },
 };
 
 static inline int dwthaar1d_check(const bench_params *p, char *why, size_t len)

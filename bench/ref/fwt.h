@@ -13,9 +13,13 @@
 
 #define FWT_CHUNK 1024   /* elements per fwt_shared block (2 per thread) */
 
-static const bench_params fwt_presets[3] = {
+static const bench_params fwt_presets[BENCH_SIZE_COUNT] = {
     { 2048, 1, BENCH_DEFAULT_SEED },
     { 65536, 1, BENCH_DEFAULT_SEED },
+    { 524288, 1, BENCH_DEFAULT_SEED },
+    /* paper: seed 000 Table 4.2 (FW, array size 1k - 512k): its largest,
+     * 2^19 (= large; the CUDA SDK fastWalshTransform sample's default is
+     * 2^23 data with a 2^7 kernel). */
     { 524288, 1, BENCH_DEFAULT_SEED },
 };
 

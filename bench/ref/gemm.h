@@ -11,9 +11,12 @@
 #define GEMM_ALPHA 1.5f
 #define GEMM_BETA 0.5f
 
-static const bench_params gemm_presets[3] = {
+static const bench_params gemm_presets[BENCH_SIZE_COUNT] = {
     { 32, 1, BENCH_DEFAULT_SEED },
     { 128, 1, BENCH_DEFAULT_SEED },
+    { 512, 1, BENCH_DEFAULT_SEED },
+    /* paper: PolyBench/GPU 1.0 gemm.cu STANDARD_DATASET NI = NJ = NK = 512
+     * (seed 000 Table 6.2 GEMM; = large). */
     { 512, 1, BENCH_DEFAULT_SEED },
 };
 

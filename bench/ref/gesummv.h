@@ -14,9 +14,12 @@
 #define GESUMMV_ALPHA 1.5f
 #define GESUMMV_BETA 0.5f
 
-static const bench_params gesummv_presets[3] = {
+static const bench_params gesummv_presets[BENCH_SIZE_COUNT] = {
     { 64, 1, BENCH_DEFAULT_SEED },
     { 1024, 1, BENCH_DEFAULT_SEED },
+    { 4096, 1, BENCH_DEFAULT_SEED },
+    /* paper: PolyBench/GPU 1.0 gesummv.cu STANDARD_DATASET N = 4096
+     * (seed 001 Table 2 GES; = large). */
     { 4096, 1, BENCH_DEFAULT_SEED },
 };
 

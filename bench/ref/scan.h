@@ -15,9 +15,13 @@
 #define SCAN_SEG 512
 #define SCAN_THREADS (SCAN_SEG / 2)
 
-static const bench_params scan_presets[3] = {
+static const bench_params scan_presets[BENCH_SIZE_COUNT] = {
     { 4096, 1, BENCH_DEFAULT_SEED },
     { 65536, 1, BENCH_DEFAULT_SEED },
+    { SCAN_SEG * SCAN_SEG, 1, BENCH_DEFAULT_SEED },
+    /* paper: seed 000 Table 4.2 (SC, array size 4k - 1M) goes to 1M; two
+     * scan levels stop at SCAN_SEG^2 = 262144 (= large), the largest array
+     * of the CUDA SDK scan sample's large-array test too. */
     { SCAN_SEG * SCAN_SEG, 1, BENCH_DEFAULT_SEED },
 };
 

@@ -19,10 +19,13 @@
 
 #define SRAD2_BLOCK 16
 
-static const bench_params srad2_presets[3] = {
+static const bench_params srad2_presets[BENCH_SIZE_COUNT] = {
     { 32, 2, BENCH_DEFAULT_SEED },
     { 128, 4, BENCH_DEFAULT_SEED },
     { 512, 10, BENCH_DEFAULT_SEED },
+    /* paper: Rodinia 2.x srad_v2 default run (2048 x 2048, rows/cols
+     * 0..127, lambda 0.5, 2 iterations). */
+    { 2048, 2, BENCH_DEFAULT_SEED },
 };
 
 static inline int srad2_check(const bench_params *p, char *why, size_t len)

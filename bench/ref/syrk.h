@@ -14,9 +14,14 @@
 #define SYRK_ALPHA 1.5f
 #define SYRK_BETA 0.5f
 
-static const bench_params syrk_presets[3] = {
+static const bench_params syrk_presets[BENCH_SIZE_COUNT] = {
     { 32, 1, BENCH_DEFAULT_SEED },
     { 128, 1, BENCH_DEFAULT_SEED },
+    { 512, 1, BENCH_DEFAULT_SEED },
+    /* paper: PolyBench/GPU 1.0 syrk.cu STANDARD_DATASET N = M = 1024
+     * (seed 001 Table 2 SYRK) is 7.3e9 thread-instructions, about half an hour
+     * per timing run here; this preset is the largest power of two that runs
+     * in under 10 minutes, 512 (docs/benchmarks.md, "Paper sizes"). */
     { 512, 1, BENCH_DEFAULT_SEED },
 };
 

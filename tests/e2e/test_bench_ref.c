@@ -83,8 +83,8 @@ static void test_q8_values_are_eighths_in_range(void **state)
     assert_true(seen_lo && seen_hi);
 }
 
-static const bench_params test_presets[3] = {
-    { 32, 2, 1 }, { 128, 4, 1 }, { 512, 8, 1 },
+static const bench_params test_presets[BENCH_SIZE_COUNT] = {
+    { 32, 2, 1 }, { 128, 4, 1 }, { 512, 8, 1 }, { 1024, 16, 1 },
 };
 
 static void test_parse_args(void **state)
@@ -101,6 +101,12 @@ static void test_parse_args(void **state)
     assert_int_equal(p.n, 48);
     assert_int_equal(p.iters, 2);
     assert_int_equal(p.seed, 9);
+    char *a6[] = { (char *)"x", (char *)"--size", (char *)"paper", NULL };
+    assert_int_equal(bench_parse_args(3, a6, "x", test_presets, NULL, &p), 0);
+    assert_int_equal(p.n, 1024);
+    assert_int_equal(p.iters, 16);
+    char *a7[] = { (char *)"x", (char *)"--size", (char *)"huge", NULL };
+    assert_int_equal(bench_parse_args(3, a7, "x", test_presets, NULL, &p), 2);
     char *a3[] = { (char *)"x", (char *)"-n", (char *)"12abc", NULL };
     assert_int_equal(bench_parse_args(3, a3, "x", test_presets, NULL, &p), 2);
     char *a4[] = { (char *)"x", (char *)"-n", NULL };

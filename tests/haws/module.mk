@@ -6,7 +6,7 @@
 # benchmarks without and with HAWS on kepler-k20x (LRR, GTO) and si-7970
 # (GTO), the other trigger and an RCU-depth sweep, Markdown beside the
 # thesis's numbers and gnuplot plots in build/results/haws/. In full on demand
-# (`make results-haws`, SIZE=small|default|large, default `default`); small
+# (`make results-haws`, SIZE=small|default|large|paper, default `default`); small
 # and quick inside `make test` (results-smoke.sh).
 ifneq ($(and $(TIMING_HAVE_SCHED),$(wildcard bench/drivers/main.c)),)
 HAWS_RESULTS_SIZE ?= default

@@ -27,7 +27,7 @@ endif
 # The results command (scripts/results-locality.py): the ten Table 6.2
 # benchmarks under every hint against round-robin, a Markdown table beside the
 # thesis's numbers and gnuplot plots in build/results/locality/. In full on
-# demand (`make results-locality`, SIZE=small|default|large, default
+# demand (`make results-locality`, SIZE=small|default|large|paper, default
 # `default`); small inside `make test` (results-smoke.sh: it completes and the
 # table has a row per benchmark).
 ifneq ($(and $(TIMING_HAVE_SCHED),$(wildcard bench/drivers/main.c)),)

@@ -5,7 +5,7 @@
 # available in this build"), IPC normalised to GTO, LD/ST stalls, MSHR,
 # allocation-policy and SMR sweeps, deep interconnect queues; Markdown beside
 # the paper's numbers and gnuplot plots in build/results/oaws/. In full on
-# demand (`make results-oaws`, SIZE=small|default|large, default `default`);
+# demand (`make results-oaws`, SIZE=small|default|large|paper, default `default`);
 # small and quick inside `make test` (results-smoke.sh).
 ifneq ($(and $(TIMING_HAVE_SCHED),$(wildcard bench/drivers/main.c)),)
 OAWS_RESULTS_SIZE ?= default
