@@ -31,7 +31,8 @@ Writes into OUT (default build/results/oaws):
 What the model gives is reported as it is; nothing is tuned to match.
 
 usage: scripts/results-oaws.py [--build DIR] [--size small|default|large|paper] [--preset NAME]
-                               [--out DIR] [--quick] [--no-sweeps] [--no-plots] [NAME...]
+                               [--out DIR] [--quick] [--no-sweeps] [--no-deep] [--no-plots]
+                               [sweep options: -j N, --executor slurm, ...] [NAME...]
 """
 import json
 import os
@@ -214,6 +215,8 @@ def norm_ipc(x, base):
 def main():
     ap = results_argparser(__doc__,
                            quick_help="main table, deep queues and one point of each sweep only (make test)")
+    ap.add_argument("--no-deep", action="store_true",
+                    help="no deep-queue table (the paper-size main table alone)")
     ap.add_argument("--no-sweeps", action="store_true",
                     help="main table and deep queues only (no MSHR, allocation or SMR sweep)")
     ap.add_argument("--preset", default=PRESET,
@@ -254,7 +257,7 @@ def main():
             return p["fn"](limit) if p["ok"] else None
 
         # main + stall breakdown (Figs. 8, 9), and the deep-queue configuration
-        for cname, extra, bset in (("main", (), rows), ("deep", DEEP, div)):
+        for cname, extra, bset in (("main", (), rows), ("deep", DEEP, [] if a.no_deep else div)):
             for abbr, name, cls, limit in bset:
                 base = R.run(name, "gto", BASE + extra)
                 r = {"bench": name, "class": cls, "policy": {}, "stalls": {}}
