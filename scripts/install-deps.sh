@@ -42,5 +42,15 @@ else
   SUDO=
 fi
 export DEBIAN_FRONTEND=noninteractive
+# Install, do not start: slurm-wlm and munge ship system services, which the
+# project never uses (its Slurm test starts its own daemons under a temporary
+# folder, tests/sweep/slurm-cluster.sh), and whose start fails without a
+# site's slurm.conf. invoke-rc.d asks the policy script named by POLICYRCD;
+# 101 = "action not allowed".
+policy=$(mktemp)
+trap 'rm -f "$policy"' EXIT
+printf '#!/bin/sh\nexit 101\n' >"$policy"
+chmod +x "$policy"
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+$SUDO env POLICYRCD="$policy" DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
