@@ -495,7 +495,8 @@ class Sweep:
             rec = record_of(self.out, k)
             log = os.path.join(self.out, "runs", k, "log.txt")
             if rec is None:
-                print("  %s (%s): never finished%s" % (k, self.where.get(k, ""), self._slurm_log_hint(k)))
+                print("  %s (%s): never finished (a Slurm task's output is in %s)"
+                      % (k, self.where.get(k, ""), os.path.join(self.out, "slurm")))
                 continue
             print("  %s: %s; log %s" % (k, rec.get("why"), log))
             try:
@@ -504,9 +505,6 @@ class Sweep:
                 print("    | " + "\n    | ".join(tail))
             except OSError:
                 pass
-
-    def _slurm_log_hint(self, key):
-        return "; see the Slurm task output in %s" % os.path.join(self.out, "slurm")
 
     def _progress(self, done, failed, total, t0):
         el = time.time() - t0
