@@ -6,14 +6,24 @@
 #
 # Every Verilog parameter set the RTL back end supports is one Verilated model
 # class. VSCHED_CONFIGS lists them as
-#   warps_schedulers_regidwidth_ibufdepth_sbentries_wbports_rcudepth_renentries[_t]
-# (_t: built with --trace-fst). Add a set here to make it available.
+#   warps_schedulers_regidwidth_ibufdepth_sbentries_wbports_rcudepth_renentries[_oN][_t]
+# (_t: built with --trace-fst; _oN: the mechanisms of mask N left out, bit 0
+# OAWS, 1 CCWS/MASCAR, 2 grouped: sched_params.omit, the RTL's EnOaws,
+# EnPeers, EnGrouped; rcudepth 0 leaves HAWS out). Add a set here to make it
+# available. The RTL back end runs the variant with the most left out that
+# still has every mechanism the run uses (cosim/vsched_shim.cpp).
 # The timing model's sets have the thesis's RCU and renaming table (8, 8);
 # 4_1_8_2_6_2_2_1 (a small RCU and renaming table) is the HAWS directed
 # tests' (tests/sched/test_sched_haws.c) and a lockstep set.
 
+# The timing model's two sets (kepler/default and fermi) also come without
+# OAWS, CCWS/MASCAR and HAWS (_0_0_o3: the runs of the base policies, most
+# of them; the grouped policy stays, as a launch's locality hint may turn
+# it on, and costs nothing while off), and the default set with OAWS only
+# (_0_0_o2) and HAWS only (_8_8_o3).
 VSCHED_CONFIGS := 64_4_8_2_6_4_8_8 64_4_8_2_6_4_8_8_t 48_2_6_3_4_2_8_8 32_1_8_1_8_1_8_8 \
-                  8_4_8_4_2_3_8_8 4_1_8_2_6_2_2_1
+                  8_4_8_4_2_3_8_8 4_1_8_2_6_2_2_1 \
+                  64_4_8_2_6_4_0_0_o3 64_4_8_2_6_4_0_0_o2 64_4_8_2_6_4_8_8_o3 48_2_6_3_4_2_0_0_o3
 
 VERILATOR_INC   := /usr/share/verilator/include
 VSCHED_RT_DIR   := build/verilator-rt
@@ -69,13 +79,18 @@ $(VSCHED_LIB): $(VSCHED_OBJS) $(VSCHED_MODEL_OBJS) $(VDLC_MODEL_OBJ) $(VSCHED_RT
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-# name fields: Vsc_W_S_R_D_E_P[_t]
+# name fields: Vsc_W_S_R_D_E_P_C_N, then the flags oN, t, m
 vsched_field = $(word $(2),$(subst _, ,$(patsubst Vsc_%,%,$(1))))
+vsched_flags = $(wordlist 9,12,$(subst _, ,$(patsubst Vsc_%,%,$(1))))
+vsched_omit  = $(or $(patsubst o%,%,$(filter o%,$(call vsched_flags,$(1)))),0)
+vsched_en    = $(if $(filter $(call vsched_omit,$(1)),$(2)),0,1)
 vsched_params = -GNumWarps=$(call vsched_field,$(1),1) -GNumSchedulers=$(call vsched_field,$(1),2) \
                 -GRegIdWidth=$(call vsched_field,$(1),3) -GIbufDepth=$(call vsched_field,$(1),4) \
                 -GSbEntries=$(call vsched_field,$(1),5) -GWbPorts=$(call vsched_field,$(1),6) \
-                -GRcuDepth=$(call vsched_field,$(1),7) -GRenEntries=$(call vsched_field,$(1),8)
-vsched_traced = $(if $(filter t,$(call vsched_field,$(1),9)),1,0)
+                -GRcuDepth=$(call vsched_field,$(1),7) -GRenEntries=$(call vsched_field,$(1),8) \
+                -GEnOaws=$(call vsched_en,$(1),1 3 5 7) -GEnPeers=$(call vsched_en,$(1),2 3 6 7) \
+                -GEnGrouped=$(call vsched_en,$(1),4 5 6 7)
+vsched_traced = $(if $(filter t,$(call vsched_flags,$(1))),1,0)
 
 # Keep the Verilator output between runs.
 .PRECIOUS: $(VSCHED_DIR)/%/stamp
@@ -84,7 +99,7 @@ vsched_traced = $(if $(filter t,$(call vsched_field,$(1),9)),1,0)
 $(VSCHED_DIR)/%/stamp: $(VSCHED_RTL) cosim/module.mk
 	@rm -rf $(@D) && mkdir -p $(@D)
 	verilator $(VSCHED_VFLAGS) $(if $(filter 1,$(call vsched_traced,$*)),$(VSCHED_TRACE_FLAGS)) \
-	  $(if $(filter m,$(call vsched_field,$*,9)),+define+SCHED_MUTANTS) \
+	  $(if $(filter m,$(call vsched_flags,$*)),+define+SCHED_MUTANTS) \
 	  --prefix $* -Mdir $(@D) $(call vsched_params,$*) $(RTL_SOURCES) --top-module $(RTL_TOP)
 	@touch $@
 
@@ -127,8 +142,9 @@ vsched_models_h = @mkdir -p $(@D); \
 	   for c in $(addprefix Vsc_,$(1)); do echo "\#include \"$$c.h\""; echo "\#include \"$${c}___024root.h\""; done; \
 	   printf '\#define VSCHED_MODEL_LIST'; \
 	   for c in $(1); do \
-	     set -- $$(echo $$c | tr _ ' '); t=0; [ "$${9:-}" = t ] && t=1; \
-	     printf ' \\\n    VSCHED_MODEL(Vsc_%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)' $$c $$1 $$2 $$3 $$4 $$5 $$6 $$7 $$8 $$t; \
+	     set -- $$(echo $$c | tr _ ' '); t=0; o=0; \
+	     for f in $${9:-} $${10:-}; do case $$f in t) t=1;; o*) o=$${f\#o};; esac; done; \
+	     printf ' \\\n    VSCHED_MODEL(Vsc_%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)' $$c $$1 $$2 $$3 $$4 $$5 $$6 $$7 $$8 $$o $$t; \
 	   done; echo; } > $@.tmp && mv $@.tmp $@
 $(VSCHED_DIR)/vsched_models.h: cosim/module.mk
 	$(call vsched_models_h,$(VSCHED_CONFIGS))

@@ -22,8 +22,11 @@
 #include <string.h>
 
 static const sched_params param_sets[] = {
-    { 64, 4, 8, 2, 6, 4, 8, 8 }, { 48, 2, 6, 3, 4, 2, 8, 8 }, { 32, 1, 8, 1, 8, 1, 8, 8 }, { 8, 4, 8, 4, 2, 3, 8, 8 },
-    { 4, 1, 8, 2, 6, 2, 2, 1 },
+    { 64, 4, 8, 2, 6, 4, 8, 8, 0 }, { 48, 2, 6, 3, 4, 2, 8, 8, 0 }, { 32, 1, 8, 1, 8, 1, 8, 8, 0 },
+    { 8, 4, 8, 4, 2, 3, 8, 8, 0 }, { 4, 1, 8, 2, 6, 2, 2, 1, 0 },
+    /* the variants without OAWS, CCWS/MASCAR and HAWS (cosim/module.mk) */
+    { 64, 4, 8, 2, 6, 4, 8, 8, SCHED_OMIT_OAWS | SCHED_OMIT_PEERS | SCHED_OMIT_HAWS },
+    { 48, 2, 6, 3, 4, 2, 8, 8, SCHED_OMIT_OAWS | SCHED_OMIT_PEERS | SCHED_OMIT_HAWS },
 };
 
 static int violate;
@@ -63,7 +66,7 @@ int main(int argc, char **argv)
     uint64_t cycles = 1000000, seed = 1;
     int policy = -1;
     int have_p = 0;
-    sched_params p;
+    sched_params p = { 0 };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) { fprintf(stderr, "sched_diff: option %s needs a value\n", a); return 2; }

@@ -43,6 +43,7 @@ void sched_params_default(sched_params *p)
     p->wb_ports = 4;
     p->rcu_depth = 8;       /* seed 000 §5.3.3: 8 entries, "selected based on our experiments" */
     p->ren_entries = 8;     /* seed 000 §5.3.6: 8 x 16-bit renaming table */
+    p->omit = 0;            /* every mechanism */
 }
 
 int sched_params_check(const sched_params *p, char *err, size_t errlen)
@@ -66,6 +67,8 @@ int sched_params_check(const sched_params *p, char *err, size_t errlen)
            "rcu_depth=%u: must be 0..%d", p->rcu_depth, SCHED_MAX_RCU_DEPTH);
     PCHECK(p->ren_entries <= SCHED_MAX_REN_ENTRIES,
            "ren_entries=%u: must be 0..%d", p->ren_entries, SCHED_MAX_REN_ENTRIES);
+    PCHECK((p->omit & ~SCHED_OMIT_ALL) == 0,
+           "omit=0x%x: only bits 0 (OAWS), 1 (peers), 2 (grouped) and 3 (HAWS) exist", p->omit);
     return 0;
 #undef PCHECK
 }
@@ -82,6 +85,22 @@ int sched_inputs_check(const sched_params *p, const sched_inputs *in, char *err,
     /* Something is out of range: find it and name it. */
     ICHECK(in->policy < SCHED_NUM_POLICIES,
            "input policy=%u: unsupported (0 lrr, 1 gto, 2 two_level, 3 grouped)", in->policy);
+    /* mechanisms the core was built without (sched_params.omit) */
+    ICHECK(!(p->omit & SCHED_OMIT_GROUPED) || in->policy != SCHED_POLICY_GROUPED,
+           "input policy=3 (grouped): this core omits the grouped policy (sched_params.omit)");
+    ICHECK(!(p->omit & SCHED_OMIT_OAWS) || !(in->oaws | in->ocw_event | in->ldst_retire_miss),
+           "input oaws=%u ocw_event=%u ldst_retire_miss=%u: this core omits OAWS (sched_params.omit)",
+           in->oaws, in->ocw_event, in->ldst_retire_miss);
+    ICHECK(!(p->omit & SCHED_OMIT_PEERS) || !(in->peer | in->vta_valid),
+           "input peer=%u vta_valid=%u: this core omits CCWS and MASCAR (sched_params.omit)",
+           in->peer, in->vta_valid);
+    if (p->omit & SCHED_OMIT_HAWS) {
+        ICHECK(in->haws == 0, "input haws=%u: this core omits HAWS (sched_params.omit)", in->haws);
+        for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++)
+            ICHECK(!in->hbr[s].valid && !in->push[s].rcu,
+                   "input hbr[%u].valid=%u push[%u].rcu=%u: this core omits HAWS (sched_params.omit)",
+                   s, in->hbr[s].valid, s, in->push[s].rcu);
+    }
     ICHECK(in->group_prio <= 1, "input group_prio=%u: must be 0 or 1", in->group_prio);
     for (unsigned w = 0; w < SCHED_MAX_WARPS; w++)
         ICHECK(in->launch_group[w] < 64, "input launch_group[%u]=%u: 6 bits", w, in->launch_group[w]);

@@ -92,7 +92,24 @@ typedef struct sched_params {
     unsigned rcu_depth;        /* RcuDepth, 0..8 Result Collection Unit entries
                                   per warp (0 = no HAWS hardware) */
     unsigned ren_entries;      /* RenEntries, 0..8 renaming-table entries per warp */
+    /* Mechanisms left out of the core (SCHED_OMIT_*; 0: all present). A run
+     * that never uses a mechanism omits it: the RTL back end then runs a
+     * Verilated variant without its logic, and sched_step rejects an input
+     * that would use it (docs/sched-interface.md, "Omitted mechanisms"). */
+    unsigned omit;
 } sched_params;
+
+/* sched_params.omit: each bit leaves one mechanism's hardware out. */
+enum sched_omit {
+    SCHED_OMIT_OAWS    = 1u << 0,   /* OAWS: Eq. 1, Miss_inflight, the OCW logic
+                                       (inputs oaws, ocw_event, ldst_retire_miss) */
+    SCHED_OMIT_PEERS   = 1u << 1,   /* CCWS and MASCAR (inputs peer, vta_valid) */
+    SCHED_OMIT_GROUPED = 1u << 2,   /* the grouped policy (input policy 3) */
+    SCHED_OMIT_HAWS    = 1u << 3,   /* HAWS (inputs haws, hbr, push.rcu): the RTL
+                                       variant with RcuDepth = RenEntries = 0
+                                       stands for any rcu_depth and ren_entries */
+    SCHED_OMIT_ALL     = 15u
+};
 
 /* The core's register ids (RegIdWidth bits): the top ids name predicates (8
  * of them, or an eighth of the space when it is smaller than 64), the rest
@@ -334,6 +351,9 @@ sched_backend *sched_cmodel_create_traced(const sched_params *p, const sched_tra
                                           char *err, size_t errlen);
 sched_backend *sched_rtl_create(const sched_params *p, const sched_trace_opts *trace,
                                 char *err, size_t errlen);
+/* The Verilated model an RTL back end runs ("Vsc_64_4_8_2_6_4_0_0_o3": the
+ * variant with the most of p->omit left out); NULL for other back ends. */
+const char    *sched_rtl_model(const sched_backend *b);
 sched_backend *sched_lockstep_create(const sched_params *p, const sched_trace_opts *trace,
                                      char *err, size_t errlen);
 

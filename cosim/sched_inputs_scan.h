@@ -69,6 +69,7 @@ typedef struct sched_scan_limits {
     uint64_t wb_warp_top[3];     /* 0x80 at the warp bytes */
     uint64_t wb_reg_forbidden[3];/* bits a reg byte must not have */
     uint64_t wb_warp_add;        /* 128 - num_warps in every byte */
+    unsigned omit;               /* sched_params.omit */
 } sched_scan_limits;
 
 _Static_assert(sizeof(sched_writeback) == 3 && sizeof(((sched_inputs *)0)->wb) == 24,
@@ -99,6 +100,7 @@ static inline void sched_scan_limits_init(const sched_params *p, sched_scan_limi
     l->wb_reg_forbidden[1] = b036 & reg_forbidden;
     l->wb_reg_forbidden[2] = b147 & reg_forbidden;
     l->wb_warp_add = (128 - nw) * 0x0101010101010101ull;
+    l->omit = p->omit;
 }
 
 /* Bit j of the valid bytes gathered from the writeback words is port 3j % 8
@@ -123,6 +125,15 @@ static inline unsigned sched_byte_flags(uint64_t bytes)
     return (unsigned)((bytes * 0x0102040810204080ull) >> 56);
 }
 
+/* Any HAWS input set (the mode, a branch outcome, a return-pass push);
+ * for a core that omits HAWS. */
+static inline int sched_haws_inputs_any(const sched_inputs *in)
+{
+    unsigned any = in->haws;
+    for (unsigned s = 0; s < SCHED_MAX_SCHEDULERS; s++) any |= in->hbr[s].valid | in->push[s].rcu;
+    return any != 0;
+}
+
 /* The scan for l->ns == ns (a constant where the caller has one, so that
  * the loops over the ports unroll). */
 static inline __attribute__((always_inline)) int
@@ -141,6 +152,12 @@ sched_inputs_scan_for(const sched_scan_limits *l, const sched_inputs *in,
                    (in->vta_valid > 1) | (in->vta_warp > 63) | (in->mascar_sat > 1) |
                    (((in->barrier | in->launch | in->finish) & ~l->warps) != 0) |
                    ((units & 0xF0F0F0F0F0F0F0F0ull) != 0);
+    /* the inputs of omitted mechanisms (sched_params.omit) must be 0 */
+    if (__builtin_expect(l->omit != 0, 0))
+        bad |= ((l->omit & SCHED_OMIT_OAWS) && (in->oaws | in->ocw_event | in->ldst_retire_miss)) |
+               ((l->omit & SCHED_OMIT_PEERS) && (in->peer | in->vta_valid)) |
+               ((l->omit & SCHED_OMIT_GROUPED) && in->policy == SCHED_POLICY_GROUPED) |
+               ((l->omit & SCHED_OMIT_HAWS) && sched_haws_inputs_any(in));
 
     /* push valid flags: bit s of pv for the ports of the ns schedulers
      * (the comparisons fold away when ns is a constant); the flags of the

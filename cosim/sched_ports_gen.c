@@ -329,7 +329,7 @@ int main(int argc, char **argv)
             return 1;
         }
     if (strcmp(argv[1], "ports") == 0 && argc == 10) {
-        sched_params p;
+        sched_params p = { 0 };
         unsigned *f[8] = { &p.num_warps, &p.num_schedulers, &p.reg_id_width, &p.ibuf_depth,
                            &p.sb_entries, &p.wb_ports, &p.rcu_depth, &p.ren_entries };
         for (int i = 0; i < 8; i++) *f[i] = (unsigned)strtoul(argv[2 + i], NULL, 10);

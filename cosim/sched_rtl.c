@@ -49,6 +49,11 @@ static void rtl_destroy(sched_backend *b)
 
 static const sched_backend_ops rtl_ops = { "rtl", rtl_reset, rtl_step, rtl_destroy, NULL };
 
+const char *sched_rtl_model(const sched_backend *b)
+{
+    return b && b->ops == &rtl_ops ? vsched_model(((const rtl_backend *)b)->v) : NULL;
+}
+
 sched_backend *sched_rtl_create(const sched_params *p, const sched_trace_opts *trace,
                                 char *err, size_t errlen)
 {

@@ -104,8 +104,11 @@ sched_stim *sched_stim_create(const sched_params *p, const sched_stim_opts *o)
     if (!st) return NULL;
     st->p = *p;
     st->o = *o;
-    /* a fixed grouped policy always comes with its group ids */
+    /* a fixed grouped policy always comes with its group ids; a core
+     * without the grouped policy gets neither */
     st->o.groups |= o->policy == SCHED_POLICY_GROUPED;
+    if (p->omit & SCHED_OMIT_GROUPED) st->o.groups = 0;
+    if (p->omit & SCHED_OMIT_HAWS) st->o.haws = 0;
     st->reg_space = 1u << p->reg_id_width;
     if (st->o.reg_range > st->reg_space) st->o.reg_range = st->reg_space;
     st->rng = o->seed * 0x9E3779B97F4A7C15ull + 0x1234567ull;
@@ -498,6 +501,7 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
          * loads HAWS episodes wait for still issue (its coverage checks) */
         st->oaws = below2(st, 3);
         if (st->o.haws && below2(st, 4) != 0) st->oaws = 0;
+        if (st->o.oaws_on && st->oaws == 0) st->oaws = 1 + below2(st, 2);
     }
     unsigned k2 = below2(st, 16);
     if (k2 == 0) st->mshr_avail = below2(st, 128);
@@ -528,6 +532,9 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
         unsigned lim = out->miss_inflight + 4u;
         in->ldst_retire_miss = (uint8_t)(below2(st, 64) == 0 ? below2(st, 128) : below2(st, lim < 128 ? lim : 128));
     }
+    /* a core without OAWS gets none of its events (the draws stay, so that
+     * the other streams do not change) */
+    if (p->omit & SCHED_OMIT_OAWS) in->oaws = in->ocw_event = in->ldst_retire_miss = 0;
     for (unsigned s = 0; s < ns; s++) st->n.oaws_occluded += out->stall_reason[s] == SCHED_REASON_OCCLUDED;
     for (unsigned s = 0; s < ns; s++) st->n.oaws_eff_issues += out->issue[s].eff_miss != 0;
     st->n.oaws_inflight_max = out->miss_inflight > st->n.oaws_inflight_max ? out->miss_inflight
@@ -554,6 +561,7 @@ void sched_stim_next(sched_stim *st, const sched_outputs *out, sched_inputs *in)
         in->vta_valid = 1;
         in->vta_warp = (uint8_t)(below3(st, 16) == 0 ? below3(st, 64) : below3(st, p->num_warps));
     }
+    if (p->omit & SCHED_OMIT_PEERS) in->peer = in->vta_valid = in->vta_warp = 0;
     st->n.peer_ccws_holds += out->ccws_hold != 0;
     st->n.peer_owner_moves += out->mascar_owner != st->prev_owner;
     st->prev_owner = out->mascar_owner;

@@ -56,7 +56,11 @@ typedef struct sched_stim_opts {
     int      groups;          /* 1: the grouped policy among the random ones
                                  (policy -1), launch_group ids at launches and
                                  a toggling group_prio */
+    int      oaws_on;         /* 1: OAWS always on (static or dynamic), never off */
 } sched_stim_opts;
+/* Mechanisms the params omit (sched_params.omit) get no inputs: their draws
+ * are made and dropped, so the other inputs stay as they are (HAWS: no HAWS
+ * stimulus at all). */
 
 /* What the stimulus generated so far (violation kinds only in violate mode). */
 typedef struct sched_stim_counts {

@@ -27,6 +27,9 @@ void    vsched_get_outputs(vsched *v, sched_outputs *out);
 /* "" while no RTL assertion has failed; else the first failure, "RTL
  * assertion failed: FILE:LINE" (sticky until destroy). */
 const char *vsched_failure(const vsched *v);
+/* The Verilated model class the instance runs, e.g. "Vsc_64_4_8_2_6_4_0_0_o3"
+ * (the variant chosen for the parameters' omit mask). */
+const char *vsched_model(const vsched *v);
 void    vsched_destroy(vsched *v);                         /* closes the trace */
 /* Test-only (in the shim object built with -DVSCHED_MUTANTS, see
  * cosim/module.mk): the 32/1/8/1/8/1 model with planted bug `mutant`

@@ -22,13 +22,18 @@ RTL_WAIVERS := rtl/lint_waivers.vlt
 # at least this many $$assert cells in sched_core with its default parameters
 RTL_MIN_ASSERTS := 40
 RTL_BLOCKS  := $(filter-out $(RTL_TOP),$(basename $(notdir $(RTL_SOURCES))))
-# Parameter sets linted besides the defaults (keep in step with cosim/module.mk).
+# Parameter sets linted besides the defaults (keep in step with cosim/module.mk;
+# the variants leaving mechanisms out: EnOaws, EnPeers, EnGrouped 0, RcuDepth 0).
 RTL_LINT_PARAMS := "-GNumWarps=48 -GNumSchedulers=2 -GRegIdWidth=6 -GIbufDepth=3 -GSbEntries=4 -GWbPorts=2" \
                    "-GNumWarps=32 -GNumSchedulers=1 -GIbufDepth=1 -GSbEntries=8 -GWbPorts=1" \
                    "-GNumWarps=8 -GNumSchedulers=4 -GIbufDepth=4 -GSbEntries=2 -GWbPorts=3" \
                    "-GNumWarps=4 -GNumSchedulers=1 -GWbPorts=2 -GRcuDepth=2 -GRenEntries=1" \
                    "-GNumWarps=48 -GNumSchedulers=2 -GRegIdWidth=6 -GRcuDepth=0 -GRenEntries=0" \
-                   "-GNumWarps=8 -GNumSchedulers=4 -GIbufDepth=4 -GSbEntries=2 -GRcuDepth=1 -GRenEntries=3"
+                   "-GNumWarps=8 -GNumSchedulers=4 -GIbufDepth=4 -GSbEntries=2 -GRcuDepth=1 -GRenEntries=3" \
+                   "-GRcuDepth=0 -GRenEntries=0 -GEnOaws=0 -GEnPeers=0 -GEnGrouped=0" \
+                   "-GRcuDepth=0 -GRenEntries=0 -GEnPeers=0 -GEnGrouped=0" \
+                   "-GEnOaws=0 -GEnGrouped=0" "-GEnPeers=0" \
+                   "-GNumWarps=48 -GNumSchedulers=2 -GRegIdWidth=6 -GIbufDepth=3 -GSbEntries=4 -GWbPorts=2 -GRcuDepth=0 -GRenEntries=0 -GEnOaws=0 -GEnPeers=0"
 
 # rtl-lint is four parts, so that `make -j lint` (make test) runs them side by side.
 .PHONY: rtl-lint rtl-lint-params rtl-lint-blocks rtl-lint-dlc rtl-lint-formal

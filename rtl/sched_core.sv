@@ -57,7 +57,12 @@ module sched_core #(
   parameter int SbEntries     = 6,
   parameter int WbPorts       = 4,
   parameter int RcuDepth      = 8,   // HAWS: RCU entries per warp (0 = no HAWS hardware)
-  parameter int RenEntries    = 8    // HAWS: renaming-table entries per warp
+  parameter int RenEntries    = 8,   // HAWS: renaming-table entries per warp
+  // Mechanisms a variant may leave out (docs/rtl.md, "Variants"): 0 removes
+  // the logic, its outputs read 0 and its inputs must be 0 (sched_params.omit)
+  parameter int EnOaws        = 1,     // OAWS: Eq. 1, Miss_inflight, the OCW logic
+  parameter int EnPeers       = 1,     // CCWS and MASCAR
+  parameter int EnGrouped     = 1     // the grouped policy
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -235,18 +240,25 @@ module sched_core #(
   // grouped policy: each warp's group id (6 bits, slot order), written at launch
   logic [NumWarps*6-1:0]      group_q;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      group_prio_q <= 1'b0;
-      group_q      <= '0;
-    end else begin
-      group_prio_q <= group_prio_i;
-      if (launch_i != '0) begin
-        for (int w = 0; w < NumWarps; w++) begin
-          if (launch_i[w]) group_q[32'(slot_of(6'(w))) * 6 +: 6] <= launch_group_i[w*6 +: 6];
+  if (EnGrouped != 0) begin : g_group_ids
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        group_prio_q <= 1'b0;
+        group_q      <= '0;
+      end else begin
+        group_prio_q <= group_prio_i;
+        if (launch_i != '0) begin
+          for (int w = 0; w < NumWarps; w++) begin
+            if (launch_i[w]) group_q[32'(slot_of(6'(w))) * 6 +: 6] <= launch_group_i[w*6 +: 6];
+          end
         end
       end
     end
+  end else begin : g_no_group_ids
+    assign group_prio_q = 1'b0;
+    assign group_q      = '0;
+    logic unused_group;
+    assign unused_group = ^{group_prio_i, launch_group_i, group_prio_q, group_q};
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -319,7 +331,13 @@ module sched_core #(
   logic [NumWarps-1:0]          r_no_instr, r_barrier, r_warp_limit, r_long_dep;
   logic [NumWarps-1:0]          r_scoreboard, r_unit_busy, r_occluded;
   // OAWS
-  logic [8*NumWarps-1:0]        head_pm;        // stored prediction and long, bit-sliced
+  // stored prediction and long, bit-sliced: bits 0..6 for OAWS, 7 for
+  // CCWS; one unused slice in a variant without either
+  localparam int PmW = (EnOaws != 0 || EnPeers != 0) ? 8 : 1;
+  logic [PmW*NumWarps-1:0]      head_pm;
+  logic [NumWarps-1:0]          ccws_block;     // CCWS holds these heads (global/local loads)
+  logic                         unused_pm;      // the slices a variant does not read
+  assign unused_pm = ^head_pm;
   // peers (docs/oaws.md, "Peers")
   logic [NumWarps-1:0]          ldst_head, ccws_hold, mascar_hold, ready_m;
   logic [NumWarps-1:0]          occlude;        // Eq. 1 violated (LD/ST heads)
@@ -429,7 +447,7 @@ module sched_core #(
                   .Width(InstrW), .Entries(SbEntries), .RegW(R), .OffOp(OffOp),
                   .OffDst(OffDst), .OffSrcV(OffSrcV), .OffSrc(OffSrc),
                   .OffFlag0(OffCopy), .OffFlag1(OffEntOk), .OffPm(OffPredMiss),
-                  .PmW(8)) u_ibuf (
+                  .PmW(PmW)) u_ibuf (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
     .clear_i         (clear_s | haws_drop),
@@ -499,7 +517,7 @@ module sched_core #(
   // limit: CCWS holds global/local loads (long), MASCAR any LD/ST head
   assign ldst_head = op1 & ~op0 & ~head_flag[0 +: NumWarps];
   assign limit_ok  = swl_ok & ((policy_q != PolicyTwoLevel) ? '1 : in_active) &
-                     ~(ccws_hold & ldst_head & head_pm[7*NumWarps +: NumWarps]) & ~mascar_hold;
+                     ~ccws_block & ~mascar_hold;
   assign need_full = head_dst_valid & sb_full
 `ifdef SCHED_MUTANTS
                      & {NumWarps{mutant != 6}}   // a full scoreboard does not stall
@@ -513,6 +531,7 @@ module sched_core #(
                            ;
 
   // OAWS: Eq. 1 on the LD/ST heads (a HAWS copy needs no unit and is none)
+  if (EnOaws != 0) begin : g_oaws
   sched_oaws #(.NumWarps(NumWarps), .NumSchedulers(NumSchedulers)) u_oaws (
     .clk_i          (clk_i),
     .rst_ni         (rst_ni),
@@ -523,7 +542,7 @@ module sched_core #(
     .retire_i       (ldst_retire_i),
     .alive_i        (alive_q),
     .ldst_i         (ldst_head),
-    .head_pm_i      (head_pm[7*NumWarps-1:0]),
+    .head_pm_i      (head_pm[0 +: 7*NumWarps]),
     .grant_valid_i  (grant_valid),
     .grant_slot_i   (grant_slot),
     .occlude_o      (occlude),
@@ -543,8 +562,19 @@ module sched_core #(
     .ocw_o     (ocw_o),
     .cnt_o     (ocw_cnt_o)
   );
+  end else begin : g_no_oaws
+    assign occlude         = '0;
+    assign grant_eff       = '0;
+    assign miss_inflight_o = '0;
+    assign ocw_o           = '0;
+    assign ocw_cnt_o       = '0;
+    logic unused_oaws;
+    assign unused_oaws = ^{oaws_i, mshr_avail_i, oaws_cap_i, ldst_retire_i, ocw_event_i, ocw_half_i,
+                           ocw_min_i, ocw_max_i, cnt_max_i, cnt_init_i};
+  end
 
   // peers: CCWS's scores and MASCAR's modes (docs/oaws.md, "Peers")
+  if (EnPeers != 0) begin : g_peers
   logic vta_valid;
   assign vta_valid = vta_valid_i && (32'(vta_warp_i) < NumWarps);
   sched_ccws #(.NumWarps(NumWarps), .NumSchedulers(NumSchedulers)) u_ccws (
@@ -559,6 +589,7 @@ module sched_core #(
     .alive_i    (alive_q),
     .hold_o     (ccws_hold)
   );
+  assign ccws_block = ccws_hold & ldst_head & head_pm[7*NumWarps +: NumWarps];
   always_comb begin
     ccws_hold_o = '0;
     if (ccws_hold != '0) ccws_hold_o = to_warps(ccws_hold);
@@ -577,6 +608,17 @@ module sched_core #(
     .ready_o    (ready_m),
     .owner_o    (mascar_owner_o)
   );
+  end else begin : g_no_peers
+    assign ccws_hold      = '0;
+    assign ccws_hold_o    = '0;
+    assign mascar_hold    = '0;
+    assign ready_m        = ready;
+    assign mascar_owner_o = '0;
+    assign ccws_block     = '0;
+    logic unused_peers;
+    assign unused_peers = ^{peer_i, ccws_base_i, ccws_bump_i, vta_valid_i, vta_warp_i, mascar_sat_i,
+                            ccws_hold, ldst_head};
+  end
 
   sched_qualify #(.N(NumWarps)) u_qual (
     .alive_i          (alive_q),
@@ -621,16 +663,20 @@ module sched_core #(
     assign in_active[s*Wps +: Wps] = active_l;
 
     // grouped policy: the ready warps of the chosen group only
-    sched_group #(.N(Wps)) u_group (
-      .clk_i  (clk_i),
-      .rst_ni (rst_ni),
-      .en_i   (policy_q == PolicyGrouped),
-      .prio_i (group_prio_q),
-      .ready_i(ready_l),
-      .alive_i(alive_l),
-      .group_i(group_q[s*Wps*6 +: Wps*6]),
-      .ready_o(ready_g)
-    );
+    if (EnGrouped != 0) begin : g_group
+      sched_group #(.N(Wps)) u_group (
+        .clk_i  (clk_i),
+        .rst_ni (rst_ni),
+        .en_i   (policy_q == PolicyGrouped),
+        .prio_i (group_prio_q),
+        .ready_i(ready_l),
+        .alive_i(alive_l),
+        .group_i(group_q[s*Wps*6 +: Wps*6]),
+        .ready_o(ready_g)
+      );
+    end else begin : g_no_group
+      assign ready_g = ready_l;
+    end
 
     sched_arbiter #(.N(Wps), .IdxW(LIdxW)) u_arb (
       .clk_i        (clk_i),
@@ -750,6 +796,9 @@ module sched_core #(
   end
   assign haws_drop = haws_enter | haws_exit;
 
+  // RcuDepth 0: no HAWS hardware (hint mode is never entered, the RCU never
+  // allocates); the variant then has none of its logic either
+  if (RcuDepth > 0) begin : g_haws_hw
   sched_haws #(.NumWarps(NumWarps), .Ports(NumSchedulers), .SbEntries(SbEntries),
                .RcuDepth(RcuDepth)) u_haws (
     .clk_i         (clk_i),
@@ -836,6 +885,34 @@ module sched_core #(
     .upd_new_i  (ren_new),
     .full_o     (ren_full)
   );
+  end else begin : g_no_haws_hw
+    assign haws_mode      = '0;
+    assign chain_ok       = '0;
+    assign haws_enter     = '0;
+    assign haws_exit      = '0;
+    assign ent_valid      = '0;
+    assign ent_slot       = '0;
+    assign haws_rd_pc     = '0;
+    assign haws_rd_cursor = '0;
+    assign haws_iss_pc    = '0;
+    assign rcu_busy       = '0;
+    assign rcu_has_head   = '0;
+    assign rcu_rd_kind    = '0;
+    assign rcu_rd_off     = '0;
+    assign rcu_rd_ren     = '0;
+    assign rcu_rd_dst     = '0;
+    assign rcu_push_idx   = '0;
+    assign rcu_push_ren   = '0;
+    assign rcu_push_dst   = '0;
+    assign ren_src        = push_src_i;
+    assign ren_full       = '0;
+    logic unused_haws;
+    assign unused_haws = ^{haws_i, hbr_valid, hbr_slot, hbr_taken_i, hbr_uniform_i, rcu_alloc,
+                           rcu_alloc_off, rcu_alloc_dst, rcu_alloc_ren, rcu_alloc_ctrl, rcu_free,
+                           rcu_free_idx, rcu_adv, rcu_skip, ren_upd, ren_new, chain_push, ent_pc,
+                           ent_off, ent_head, iss_pc, iss_hinted, sb_long_slots, sb_release,
+                           head_flag[NumWarps +: NumWarps], fetch_slot, ren_full};
+  end
 
   always_comb begin
     haws_mode_o = '0;

@@ -75,8 +75,16 @@ module sched_group #(
 
   assign any_r = rdy_grp != '0;
   assign any_a = alv_grp != '0;
-  assign nxt_r = next_after(rdy_grp, active_q);
-  assign nxt_a = next_after(alv_grp, active_q);
+  // (skipped, like the decoders above, when the policy is not grouped:
+  // nothing reads them then)
+  always_comb begin
+    nxt_r = '0;
+    nxt_a = '0;
+    if (en_i) begin
+      nxt_r = next_after(rdy_grp, active_q);
+      nxt_a = next_after(alv_grp, active_q);
+    end
+  end
 
   assign sel = (in_act != '0) ? active_q : nxt_r;
 

@@ -108,7 +108,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "snl_bench: '%s' is not W_S_R_D_E_P_RCU_REN\n", setv[i]);
             return 2;
         }
-        sched_params p = { v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7] };
+        sched_params p = { v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], 0 };
         char path[512], err[1024];
         snl_default_path(&p, "build/offload", path, sizeof path);
         snl_program *g = snl_load(path, &p, NULL, err, sizeof err);

@@ -65,8 +65,9 @@ TEST_DEPS   += $(TIMING_PLUGIN)
 # build (all of VSCHED_CONFIGS, twice: static and PIC), so the demo's
 # programs get the RTL the way the drop-in runtime does, from a plugin, and
 # the demo's plugin holds the two models of the default preset only
-# (DEMO_VSCHED_CONFIGS: plain and traced; --policy oaws-* with the RTL's DLC
-# needs the full plugin, make build/lib/libsmc_vsched.so). Everything shared
+# (DEMO_VSCHED_CONFIGS: the variant without OAWS, CCWS/MASCAR and HAWS that
+# its LRR and GTO runs use, and the traced whole core of its waveform run;
+# other policies need the full plugin, make build/lib/libsmc_vsched.so). Everything shared
 # with `make all` (the objects, the models of those two sets, the drop-in
 # runtime, build/bench/NAME) is the same file made by the same rule, so
 # `make all` afterwards builds only the rest. Under $(DEMO_DIR):
@@ -80,7 +81,7 @@ TEST_DEPS   += $(TIMING_PLUGIN)
 # With nvcc the demo runs a CUDA program (DEMO_PROGRAM, built by
 # bench/module.mk) on the drop-in runtime; without, the benchmark's C driver.
 DEMO_DIR           := $(B)/demo
-DEMO_VSCHED_CONFIGS := 64_4_8_2_6_4_8_8 64_4_8_2_6_4_8_8_t
+DEMO_VSCHED_CONFIGS := 64_4_8_2_6_4_0_0_o3 64_4_8_2_6_4_8_8_t
 ifneq ($(filter-out $(VSCHED_CONFIGS),$(DEMO_VSCHED_CONFIGS)),)
 $(error DEMO_VSCHED_CONFIGS: $(filter-out $(VSCHED_CONFIGS),$(DEMO_VSCHED_CONFIGS)) not in VSCHED_CONFIGS (cosim/module.mk))
 endif

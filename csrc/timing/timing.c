@@ -245,6 +245,16 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
          * the Verilated sets of cosim/module.mk have RcuDepth 8) */
         .rcu_depth = cfg->haws_rcu_depth, .ren_entries = HAWS_RENAME_ENTRIES,
     };
+    /* Mechanisms this run never uses are left out of the core
+     * (sched_params.omit): the RTL back end then runs the Verilated variant
+     * without their logic where one is built (docs/rtl.md, "Variants"). The
+     * grouped policy stays (a launch's locality hint may turn it on). Not
+     * for the offload transports and replay checks, whose programs are the
+     * whole core. Results are the same either way. */
+    if (cfg->backend != GPU_SCHED_OFFLOAD && !cfg->check_rtl)
+        g->params.omit = (cfg->oaws == GPU_OAWS_OFF ? SCHED_OMIT_OAWS : 0u) |
+                         (cfg->peer == GPU_PEER_NONE ? SCHED_OMIT_PEERS : 0u) |
+                         (cfg->haws == GPU_HAWS_OFF ? SCHED_OMIT_HAWS : 0u);
     for (unsigned w = 0; w < cfg->max_warps_per_sm; w++)
         g->sched_mask[w % cfg->num_schedulers] |= 1ull << w;
     /* OAWS (docs/oaws.md): the parameters of oaws.c; OCW's bounds default

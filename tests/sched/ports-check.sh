@@ -10,7 +10,9 @@
 #     and port wiring in fpga/board/) are current (make sched-ports-gen);
 #   - the timing model's statistics keys (csrc/timing/stats.c) are the
 #     table's, in code order.
-#   tests/sched/ports-check.sh BUILD_DIR [W_S_R_D_E_P_C_N[_t] ...]
+#   tests/sched/ports-check.sh BUILD_DIR [W_S_R_D_E_P_C_N[_oM][_t] ...]
+# (_oM: a variant leaving out the mechanisms of mask M, cosim/module.mk; its
+# ports are the same)
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 b=$(cd "$1" && pwd); shift
@@ -40,16 +42,18 @@ for _, v in sorted((int(v.get('pinIndex')), v) for v in top.findall('var') if v.
 PY
 }
 
-check_set() {   # label, then W S R D E P C N
+check_set() {   # label, then W S R D E P C N [oM]
   local label=$1; shift
-  local gflags=() desc
+  local gflags=() desc m=0
   desc="$(echo "$@" | tr ' ' /)"
+  [ $# -ge 9 ] && m=${9#o}
   [ "$label" = default ] && desc="the RTL's defaults (table at $desc)"
   [ "$label" = default ] || gflags=(-GNumWarps="$1" -GNumSchedulers="$2" -GRegIdWidth="$3"
                                     -GIbufDepth="$4" -GSbEntries="$5" -GWbPorts="$6"
-                                    -GRcuDepth="$7" -GRenEntries="$8")
+                                    -GRcuDepth="$7" -GRenEntries="$8" -GEnOaws=$(( !(m & 1) ))
+                                    -GEnPeers=$(( !(m & 2) )) -GEnGrouped=$(( !(m & 4) )))
   if ! rtl_ports "${gflags[@]}" > "$tmp/rtl.txt"; then fail=1; return; fi
-  "$gen" ports "$@" > "$tmp/table.txt" || { echo "FAIL: sched_ports_gen ports $*"; fail=1; return; }
+  "$gen" ports "${@:1:8}" > "$tmp/table.txt" || { echo "FAIL: sched_ports_gen ports $*"; fail=1; return; }
   if diff "$tmp/rtl.txt" "$tmp/table.txt" > "$tmp/diff.txt"; then
     echo "ok   ports of sched_core = cosim/sched_ports.def for $desc ($(wc -l < "$tmp/rtl.txt") ports)"
   else

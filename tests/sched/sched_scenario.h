@@ -25,7 +25,7 @@ typedef struct env {
  * unit available; the caller sets its scenario's levels next. */
 static inline void env_open(env *e, uint64_t warps)
 {
-    sched_params p = { 48, 2, 6, 3, 4, 2, 8, 8 };
+    sched_params p = { 48, 2, 6, 3, 4, 2, 8, 8, 0 };
     char err[512] = "";
 #ifdef SCHED_TEST_RTL
     e->b = sched_rtl_create(&p, NULL, err, sizeof err);

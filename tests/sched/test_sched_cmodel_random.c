@@ -151,8 +151,8 @@ static void test_invariants_other_params(void **state)
     (void)state;
     /* including parameter sets with no Verilated model: the C model takes any */
     static const sched_params sets[] = {
-        { 48, 2, 6, 3, 4, 2, 8, 8 }, { 32, 1, 8, 1, 8, 1, 8, 8 }, { 8, 4, 8, 4, 2, 3, 8, 8 },
-        { 64, 8, 5, 8, 16, 8, 8, 8 }, { 3, 3, 1, 1, 1, 1, 8, 8 }, { 60, 6, 7, 5, 3, 5, 8, 8 },
+        { 48, 2, 6, 3, 4, 2, 8, 8, 0 }, { 32, 1, 8, 1, 8, 1, 8, 8, 0 }, { 8, 4, 8, 4, 2, 3, 8, 8, 0 },
+        { 64, 8, 5, 8, 16, 8, 8, 8, 0 }, { 3, 3, 1, 1, 1, 1, 8, 8, 0 }, { 60, 6, 7, 5, 3, 5, 8, 8, 0 },
     };
     for (unsigned k = 0; k < sizeof sets / sizeof sets[0]; k++)
         run(&sets[k], -1, 100 + k, 20000);

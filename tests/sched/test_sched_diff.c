@@ -34,11 +34,11 @@ typedef struct diff_case {
 } diff_case;
 
 static const diff_case cases[] = {
-    { { 64, 4, 8, 2, 6, 4, 8, 8 }, 30000 },
-    { { 48, 2, 6, 3, 4, 2, 8, 8 }, 40000 },
-    { { 32, 1, 8, 1, 8, 1, 8, 8 }, 60000 },
-    { { 8, 4, 8, 4, 2, 3, 8, 8 }, 130000 },
-    { { 4, 1, 8, 2, 6, 2, 2, 1 }, 90000 },   /* (60000 before OAWS: Eq. 1 holds loads back) */
+    { { 64, 4, 8, 2, 6, 4, 8, 8, 0 }, 30000 },
+    { { 48, 2, 6, 3, 4, 2, 8, 8, 0 }, 40000 },
+    { { 32, 1, 8, 1, 8, 1, 8, 8, 0 }, 60000 },
+    { { 8, 4, 8, 4, 2, 3, 8, 8, 0 }, 130000 },
+    { { 4, 1, 8, 2, 6, 2, 2, 1, 0 }, 90000 },   /* (60000 before OAWS: Eq. 1 holds loads back) */
 };
 
 static uint64_t total_cycles;
@@ -249,6 +249,113 @@ static void test_groups_lockstep(void **state)
     printf("lockstep with groups: %" PRIu64 " cycles compared, no difference\n", total_cycles - before);
 }
 
+/* ---- variants that leave mechanisms out (sched_params.omit, rcu_depth 0) ---- */
+
+/* The RTL back end runs the Verilated variant with the most of the run's
+ * omit mask left out (cosim/module.mk, VSCHED_CONFIGS); each must be
+ * cycle-exact with the C model under a stimulus that uses what it has,
+ * legal and with the dropped/ignored violations. */
+typedef struct variant_case {
+    sched_params p;
+    int          haws, oaws_on, groups;   /* sched_stim_opts */
+    const char  *model;                   /* the variant expected */
+} variant_case;
+
+#define NO_HAWS (SCHED_OMIT_OAWS | SCHED_OMIT_PEERS | SCHED_OMIT_HAWS)
+static const variant_case variants[] = {
+    { { 64, 4, 8, 2, 6, 4, 8, 8, SCHED_OMIT_ALL }, 0, 0, 0, "Vsc_64_4_8_2_6_4_0_0_o3" },
+    { { 64, 4, 8, 2, 6, 4, 8, 8, NO_HAWS }, 0, 0, 1, "Vsc_64_4_8_2_6_4_0_0_o3" },
+    /* (a core without RCU is one without HAWS) */
+    { { 64, 4, 8, 2, 6, 4, 0, 0, SCHED_OMIT_OAWS | SCHED_OMIT_PEERS }, 0, 0, 1,
+      "Vsc_64_4_8_2_6_4_0_0_o3" },
+    { { 64, 4, 8, 2, 6, 4, 8, 8, SCHED_OMIT_ALL & ~SCHED_OMIT_OAWS }, 0, 1, 0,
+      "Vsc_64_4_8_2_6_4_0_0_o2" },
+    { { 64, 4, 8, 2, 6, 4, 8, 8, SCHED_OMIT_ALL & ~SCHED_OMIT_HAWS }, 1, 0, 0,
+      "Vsc_64_4_8_2_6_4_8_8_o3" },
+    { { 48, 2, 6, 3, 4, 2, 8, 8, NO_HAWS }, 0, 0, 1, "Vsc_48_2_6_3_4_2_0_0_o3" },
+    /* no variant leaves out only the peers, none of 32/1/...: the whole core */
+    { { 64, 4, 8, 2, 6, 4, 8, 8, SCHED_OMIT_PEERS }, 0, 0, 0, "Vsc_64_4_8_2_6_4_8_8" },
+    { { 32, 1, 8, 1, 8, 1, 8, 8, SCHED_OMIT_ALL }, 0, 0, 0, "Vsc_32_1_8_1_8_1_8_8" },
+};
+
+static void test_variants_lockstep(void **state)
+{
+    (void)state;
+    uint64_t before = total_cycles;
+    char err[512];
+    for (unsigned k = 0; k < sizeof variants / sizeof variants[0]; k++) {
+        const variant_case *v = &variants[k];
+        sched_backend *r = sched_rtl_create(&v->p, NULL, err, sizeof err);
+        if (!r) fail_msg("rtl create: %s", err);
+        if (strcmp(sched_rtl_model(r), v->model) != 0)
+            fail_msg("omit %u rcu %u: the RTL back end runs %s, expected %s", v->p.omit,
+                     v->p.rcu_depth, sched_rtl_model(r), v->model);
+        sched_destroy(r);
+        for (int violate = 0; violate < 2; violate++) {
+            reg_cover cv;
+            memset(&cv, 0, sizeof cv);
+            sched_stim_counts n;
+            sched_stim_opts so = { .seed = 13000 + 10 * k + (uint64_t)violate, .policy = -1,
+                                   .violate = violate, .haws = v->haws, .oaws_on = v->oaws_on,
+                                   .groups = v->groups };
+            run_lockstep_opts(&v->p, &so, v->p.num_warps == 64 ? 30000 : 50000, &cv, &n);
+            printf("variant %s (omit %u)%s: HAWS entries %" PRIu64 ", OAWS occluded %" PRIu64
+                   ", grouped cycles %" PRIu64 "\n", v->model, v->p.omit,
+                   violate ? " violations" : "", n.haws_entries, n.oaws_occluded, n.group_cycles);
+            /* what the variant has is exercised */
+            if (v->haws) assert_true(n.haws_entries > 10);
+            if (v->oaws_on) assert_true(n.oaws_occluded > 10);
+            if (v->groups) assert_true(n.group_cycles > 1000);
+        }
+    }
+    printf("lockstep of the variants: %" PRIu64 " cycles compared, no difference\n",
+           total_cycles - before);
+}
+
+/* An input that would use an omitted mechanism is rejected, naming it, by
+ * every back end. */
+static void test_omitted_inputs_rejected(void **state)
+{
+    (void)state;
+    const struct {
+        unsigned omit;
+        const char *says;
+    } rules[] = {
+        { SCHED_OMIT_OAWS, "omits OAWS" },
+        { SCHED_OMIT_PEERS, "omits CCWS and MASCAR" },
+        { SCHED_OMIT_GROUPED, "omits the grouped policy" },
+        { SCHED_OMIT_HAWS, "omits HAWS" },
+    };
+    char err[512];
+    for (unsigned k = 0; k < 4; k++)
+        for (int backend = 0; backend < 2; backend++) {
+            sched_params p;
+            sched_params_default(&p);
+            p.omit = rules[k].omit;
+            sched_backend *b = backend ? sched_rtl_create(&p, NULL, err, sizeof err)
+                                       : sched_cmodel_create(&p, err, sizeof err);
+            if (!b) fail_msg("create: %s", err);
+            sched_inputs in;
+            memset(&in, 0, sizeof in);
+            assert_int_equal(sched_step(b, &in), 0);      /* all zero: fine */
+            if (k == 0) in.ocw_event = 3;
+            if (k == 1) in.vta_valid = 1;
+            if (k == 2) in.policy = SCHED_POLICY_GROUPED;
+            if (k == 3) in.haws = 1;
+            assert_int_equal(sched_step(b, &in), -1);
+            if (!strstr(sched_error(b), rules[k].says))
+                fail_msg("%s, omit %u: \"%s\" does not say \"%s\"", sched_backend_name(b),
+                         rules[k].omit, sched_error(b), rules[k].says);
+            sched_destroy(b);
+        }
+    /* and a mask with an unknown bit is not a core */
+    sched_params p;
+    sched_params_default(&p);
+    p.omit = 16;
+    assert_null(sched_cmodel_create(&p, err, sizeof err));
+    assert_non_null(strstr(err, "omit=0x10"));
+}
+
 /* ---- the checker catches an injected difference ---- */
 
 typedef struct inject {
@@ -419,6 +526,8 @@ int main(void)
         cmocka_unit_test(test_violations_lockstep),
         cmocka_unit_test(test_haws_lockstep),
         cmocka_unit_test(test_groups_lockstep),
+        cmocka_unit_test(test_variants_lockstep),
+        cmocka_unit_test(test_omitted_inputs_rejected),
     };
     return cmocka_run_group_tests_name("sched_diff", tests, NULL, NULL);
 }

@@ -51,8 +51,8 @@ typedef struct mutant {
     const char *file;           /* ASSERTION: the file whose assertion fires */
 } mutant;
 
-static const sched_params kepler = { 64, 4, 8, 2, 6, 4, 8, 8 };
-static const sched_params small = { 32, 1, 8, 1, 8, 1, 8, 8 };  /* the mutant RTL model's set */
+static const sched_params kepler = { 64, 4, 8, 2, 6, 4, 8, 8, 0 };
+static const sched_params small = { 32, 1, 8, 1, 8, 1, 8, 8, 0 };  /* the mutant RTL model's set */
 
 static const mutant mutants[] = {
     { C_MODEL, 1, "scoreboard one entry too few", FULL, -1, 20000, CAUGHT, NULL },

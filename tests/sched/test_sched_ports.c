@@ -89,7 +89,7 @@ static void test_input_widths(void **state)
      * peers' peer, ccws_base, ccws_bump, vta_valid, vta_warp and mascar_sat */
     assert_int_equal(n, 38);
     /* and with 6-bit register ids and 48 warps, those too */
-    const sched_params odd = { 48, 2, 6, 3, 4, 2, 8, 8 };
+    const sched_params odd = { 48, 2, 6, 3, 4, 2, 8, 8, 0 };
     assert_int_equal(check_widths(&odd), 44);
 }
 
