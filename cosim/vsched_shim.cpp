@@ -362,7 +362,7 @@ vsched *vsched_create(const sched_params *p, const sched_trace_opts *t, char *er
     if (!v->inst) {
         std::snprintf(err, errlen,
                       "no Verilated sched_core%s for warps/schedulers/regw/depth/sb/wb/rcu/ren = "
-                      "%u/%u/%u/%u/%u/%u/%u/%u (omit %u or less); built: %s (add it to VSCHED_CONFIGS "
+                      "%u/%u/%u/%u/%u/%u/%u/%u, omit mask %u; built: %s (add it to VSCHED_CONFIGS "
                       "in cosim/module.mk)",
                       want_trace ? " with FST tracing" : "", p->num_warps, p->num_schedulers,
                       p->reg_id_width, p->ibuf_depth, p->sb_entries, p->wb_ports, p->rcu_depth,

@@ -532,36 +532,36 @@ module sched_core #(
 
   // OAWS: Eq. 1 on the LD/ST heads (a HAWS copy needs no unit and is none)
   if (EnOaws != 0) begin : g_oaws
-  sched_oaws #(.NumWarps(NumWarps), .NumSchedulers(NumSchedulers)) u_oaws (
-    .clk_i          (clk_i),
-    .rst_ni         (rst_ni),
-    .mode_i         (oaws_i),
-    .mshr_avail_i   (mshr_avail_i),
-    .ocw_i          (ocw_o),
-    .cap_i          (oaws_cap_i),
-    .retire_i       (ldst_retire_i),
-    .alive_i        (alive_q),
-    .ldst_i         (ldst_head),
-    .head_pm_i      (head_pm[0 +: 7*NumWarps]),
-    .grant_valid_i  (grant_valid),
-    .grant_slot_i   (grant_slot),
-    .occlude_o      (occlude),
-    .eff_o          (grant_eff),
-    .miss_inflight_o(miss_inflight_o)
-  );
+    sched_oaws #(.NumWarps(NumWarps), .NumSchedulers(NumSchedulers)) u_oaws (
+      .clk_i          (clk_i),
+      .rst_ni         (rst_ni),
+      .mode_i         (oaws_i),
+      .mshr_avail_i   (mshr_avail_i),
+      .ocw_i          (ocw_o),
+      .cap_i          (oaws_cap_i),
+      .retire_i       (ldst_retire_i),
+      .alive_i        (alive_q),
+      .ldst_i         (ldst_head),
+      .head_pm_i      (head_pm[0 +: 7*NumWarps]),
+      .grant_valid_i  (grant_valid),
+      .grant_slot_i   (grant_slot),
+      .occlude_o      (occlude),
+      .eff_o          (grant_eff),
+      .miss_inflight_o(miss_inflight_o)
+    );
 
-  sched_oaws_ocw u_ocw (
-    .clk_i     (clk_i),
-    .rst_ni    (rst_ni),
-    .event_i   (ocw_event_i),
-    .half_i    (ocw_half_i),
-    .ocw_min_i (ocw_min_i),
-    .ocw_max_i (ocw_max_i),
-    .cnt_max_i (cnt_max_i),
-    .cnt_init_i(cnt_init_i),
-    .ocw_o     (ocw_o),
-    .cnt_o     (ocw_cnt_o)
-  );
+    sched_oaws_ocw u_ocw (
+      .clk_i     (clk_i),
+      .rst_ni    (rst_ni),
+      .event_i   (ocw_event_i),
+      .half_i    (ocw_half_i),
+      .ocw_min_i (ocw_min_i),
+      .ocw_max_i (ocw_max_i),
+      .cnt_max_i (cnt_max_i),
+      .cnt_init_i(cnt_init_i),
+      .ocw_o     (ocw_o),
+      .cnt_o     (ocw_cnt_o)
+    );
   end else begin : g_no_oaws
     assign occlude         = '0;
     assign grant_eff       = '0;
@@ -575,39 +575,39 @@ module sched_core #(
 
   // peers: CCWS's scores and MASCAR's modes (docs/oaws.md, "Peers")
   if (EnPeers != 0) begin : g_peers
-  logic vta_valid;
-  assign vta_valid = vta_valid_i && (32'(vta_warp_i) < NumWarps);
-  sched_ccws #(.NumWarps(NumWarps), .NumSchedulers(NumSchedulers)) u_ccws (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .mode_i     (peer_i),
-    .base_i     (ccws_base_i),
-    .bump_i     (ccws_bump_i),
-    .vta_valid_i(vta_valid),
-    .vta_slot_i (slot_of(vta_warp_i)),
-    .clear_i    (clear_s),
-    .alive_i    (alive_q),
-    .hold_o     (ccws_hold)
-  );
-  assign ccws_block = ccws_hold & ldst_head & head_pm[7*NumWarps +: NumWarps];
-  always_comb begin
-    ccws_hold_o = '0;
-    if (ccws_hold != '0) ccws_hold_o = to_warps(ccws_hold);
-  end
+    logic vta_valid;
+    assign vta_valid = vta_valid_i && (32'(vta_warp_i) < NumWarps);
+    sched_ccws #(.NumWarps(NumWarps), .NumSchedulers(NumSchedulers)) u_ccws (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .mode_i     (peer_i),
+      .base_i     (ccws_base_i),
+      .bump_i     (ccws_bump_i),
+      .vta_valid_i(vta_valid),
+      .vta_slot_i (slot_of(vta_warp_i)),
+      .clear_i    (clear_s),
+      .alive_i    (alive_q),
+      .hold_o     (ccws_hold)
+    );
+    assign ccws_block = ccws_hold & ldst_head & head_pm[7*NumWarps +: NumWarps];
+    always_comb begin
+      ccws_hold_o = '0;
+      if (ccws_hold != '0) ccws_hold_o = to_warps(ccws_hold);
+    end
 
-  sched_mascar #(.NumWarps(NumWarps), .NumSchedulers(NumSchedulers)) u_mascar (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .mode_i     (peer_i),
-    .sat_i      (mascar_sat_i),
-    .alive_i    (alive_q),
-    .long_wait_i(head_valid & hazard_long),
-    .ldst_i     (ldst_head),
-    .ready_i    (ready),
-    .hold_o     (mascar_hold),
-    .ready_o    (ready_m),
-    .owner_o    (mascar_owner_o)
-  );
+    sched_mascar #(.NumWarps(NumWarps), .NumSchedulers(NumSchedulers)) u_mascar (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .mode_i     (peer_i),
+      .sat_i      (mascar_sat_i),
+      .alive_i    (alive_q),
+      .long_wait_i(head_valid & hazard_long),
+      .ldst_i     (ldst_head),
+      .ready_i    (ready),
+      .hold_o     (mascar_hold),
+      .ready_o    (ready_m),
+      .owner_o    (mascar_owner_o)
+    );
   end else begin : g_no_peers
     assign ccws_hold      = '0;
     assign ccws_hold_o    = '0;
@@ -799,92 +799,92 @@ module sched_core #(
   // RcuDepth 0: no HAWS hardware (hint mode is never entered, the RCU never
   // allocates); the variant then has none of its logic either
   if (RcuDepth > 0) begin : g_haws_hw
-  sched_haws #(.NumWarps(NumWarps), .Ports(NumSchedulers), .SbEntries(SbEntries),
-               .RcuDepth(RcuDepth)) u_haws (
-    .clk_i         (clk_i),
-    .rst_ni        (rst_ni),
-    .clear_i       (clear_s),
-    .haws_i        (haws_i),
-    .cand_i        (alive_q & ~barrier_q & head_flag[NumWarps +: NumWarps] & ~rcu_busy),
-    .granted_i     (grant_valid),
-    .head_valid_i  (head_valid),
-    .head_dep_i    (head_dep),
-    .long_slots_i  (sb_long_slots),
-    .release_i     (sb_release),
-    .ent_valid_o   (ent_valid),
-    .ent_slot_o    (ent_slot),
-    .ent_pc_i      (ent_pc),
-    .ent_off_i     (ent_off),
-    .iss_valid_i   (grant_valid),
-    .iss_slot_i    (grant_slot),
-    .iss_pc_i      (iss_pc),
-    .iss_hinted_i  (iss_hinted),
-    .hbr_valid_i   (hbr_valid),
-    .hbr_slot_i    (hbr_slot),
-    .hbr_taken_i   (hbr_taken_i),
-    .hbr_uniform_i (hbr_uniform_i),
-    .chain_valid_i (chain_push),
-    .chain_slot_i  (push_slot),
-    .chain_hint_i  (push_hint_i),
-    .chain_end_i   (ren_full),
-    .mode_o        (haws_mode),
-    .chain_ok_o    (chain_ok),
-    .enter_o       (haws_enter),
-    .exit_o        (haws_exit),
-    .rd_slot_i     (fetch_slot),
-    .rd_stall_pc_o (haws_rd_pc),
-    .rd_cursor_o   (haws_rd_cursor),
-    .rd2_slot_i    (grant_slot),
-    .rd2_stall_pc_o(haws_iss_pc)
-  );
+    sched_haws #(.NumWarps(NumWarps), .Ports(NumSchedulers), .SbEntries(SbEntries),
+                 .RcuDepth(RcuDepth)) u_haws (
+      .clk_i         (clk_i),
+      .rst_ni        (rst_ni),
+      .clear_i       (clear_s),
+      .haws_i        (haws_i),
+      .cand_i        (alive_q & ~barrier_q & head_flag[NumWarps +: NumWarps] & ~rcu_busy),
+      .granted_i     (grant_valid),
+      .head_valid_i  (head_valid),
+      .head_dep_i    (head_dep),
+      .long_slots_i  (sb_long_slots),
+      .release_i     (sb_release),
+      .ent_valid_o   (ent_valid),
+      .ent_slot_o    (ent_slot),
+      .ent_pc_i      (ent_pc),
+      .ent_off_i     (ent_off),
+      .iss_valid_i   (grant_valid),
+      .iss_slot_i    (grant_slot),
+      .iss_pc_i      (iss_pc),
+      .iss_hinted_i  (iss_hinted),
+      .hbr_valid_i   (hbr_valid),
+      .hbr_slot_i    (hbr_slot),
+      .hbr_taken_i   (hbr_taken_i),
+      .hbr_uniform_i (hbr_uniform_i),
+      .chain_valid_i (chain_push),
+      .chain_slot_i  (push_slot),
+      .chain_hint_i  (push_hint_i),
+      .chain_end_i   (ren_full),
+      .mode_o        (haws_mode),
+      .chain_ok_o    (chain_ok),
+      .enter_o       (haws_enter),
+      .exit_o        (haws_exit),
+      .rd_slot_i     (fetch_slot),
+      .rd_stall_pc_o (haws_rd_pc),
+      .rd_cursor_o   (haws_rd_cursor),
+      .rd2_slot_i    (grant_slot),
+      .rd2_stall_pc_o(haws_iss_pc)
+    );
 
-  sched_rcu #(.NumWarps(NumWarps), .Ports(NumSchedulers), .Depth(RcuDepth), .RegW(R),
-              .WbPorts(WbPorts)) u_rcu (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
-    .clear_i      (clear_s),
-    .init_i       (haws_enter),
-    .alloc_valid_i(rcu_alloc),
-    .alloc_slot_i (grant_slot),
-    .alloc_off_i  (rcu_alloc_off),
-    .alloc_dst_i  (rcu_alloc_dst),
-    .alloc_ren_i  (rcu_alloc_ren),
-    .alloc_ctrl_i (rcu_alloc_ctrl),
-    .free_valid_i (rcu_free),
-    .free_slot_i  (grant_slot),
-    .free_idx_i   (rcu_free_idx),
-    .adv_valid_i  (rcu_adv),
-    .adv_skip_i   (rcu_skip),
-    .adv_slot_i   (push_slot),
-    .wb_valid_i   (wb_valid),
-    .wb_slot_i    (wb_slot),
-    .wb_reg_i     (wb_reg_i),
-    .busy_o       (rcu_busy),
-    .has_head_o   (rcu_has_head),
-    .rd_slot_i    (fetch_slot),
-    .rd_kind_o    (rcu_rd_kind),
-    .rd_off_o     (rcu_rd_off),
-    .rd_ren_o     (rcu_rd_ren),
-    .rd_dst_o     (rcu_rd_dst),
-    .rd2_slot_i   (push_slot),
-    .rd2_idx_o    (rcu_push_idx),
-    .rd2_ren_o    (rcu_push_ren),
-    .rd2_dst_o    (rcu_push_dst)
-  );
+    sched_rcu #(.NumWarps(NumWarps), .Ports(NumSchedulers), .Depth(RcuDepth), .RegW(R),
+                .WbPorts(WbPorts)) u_rcu (
+      .clk_i        (clk_i),
+      .rst_ni       (rst_ni),
+      .clear_i      (clear_s),
+      .init_i       (haws_enter),
+      .alloc_valid_i(rcu_alloc),
+      .alloc_slot_i (grant_slot),
+      .alloc_off_i  (rcu_alloc_off),
+      .alloc_dst_i  (rcu_alloc_dst),
+      .alloc_ren_i  (rcu_alloc_ren),
+      .alloc_ctrl_i (rcu_alloc_ctrl),
+      .free_valid_i (rcu_free),
+      .free_slot_i  (grant_slot),
+      .free_idx_i   (rcu_free_idx),
+      .adv_valid_i  (rcu_adv),
+      .adv_skip_i   (rcu_skip),
+      .adv_slot_i   (push_slot),
+      .wb_valid_i   (wb_valid),
+      .wb_slot_i    (wb_slot),
+      .wb_reg_i     (wb_reg_i),
+      .busy_o       (rcu_busy),
+      .has_head_o   (rcu_has_head),
+      .rd_slot_i    (fetch_slot),
+      .rd_kind_o    (rcu_rd_kind),
+      .rd_off_o     (rcu_rd_off),
+      .rd_ren_o     (rcu_rd_ren),
+      .rd_dst_o     (rcu_rd_dst),
+      .rd2_slot_i   (push_slot),
+      .rd2_idx_o    (rcu_push_idx),
+      .rd2_ren_o    (rcu_push_ren),
+      .rd2_dst_o    (rcu_push_dst)
+    );
 
-  sched_rename #(.NumWarps(NumWarps), .Ports(NumSchedulers), .Entries(RenEntries),
-                 .RegW(R)) u_rename (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .clear_i    (haws_enter),
-    .slot_i     (push_slot),
-    .src_i      (push_src_i),
-    .src_o      (ren_src),
-    .upd_valid_i(ren_upd),
-    .upd_orig_i (push_dst_i),
-    .upd_new_i  (ren_new),
-    .full_o     (ren_full)
-  );
+    sched_rename #(.NumWarps(NumWarps), .Ports(NumSchedulers), .Entries(RenEntries),
+                   .RegW(R)) u_rename (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .clear_i    (haws_enter),
+      .slot_i     (push_slot),
+      .src_i      (push_src_i),
+      .src_o      (ren_src),
+      .upd_valid_i(ren_upd),
+      .upd_orig_i (push_dst_i),
+      .upd_new_i  (ren_new),
+      .full_o     (ren_full)
+    );
   end else begin : g_no_haws_hw
     assign haws_mode      = '0;
     assign chain_ok       = '0;
