@@ -44,7 +44,7 @@ TEST_SUITES   += $(BENCH_REF_TEST)
 SAN_SUITES    += $(BENCH_REF_TEST)
 
 TEST_SUITES   += tests/e2e/ptx-fresh.sh "tests/e2e/bench-suite.sh $(BENCH_BIN)" \
-                 tests/e2e/cuda-suite.sh
+                 tests/e2e/cuda-suite.sh tests/e2e/chase-cuda.sh
 
 ifneq ($(BENCH_NVCC),)
 $(BENCH_CUDA_BINS): build/bench/%: bench/cuda/%.cu bench/cuda/bench_cuda.h \
@@ -53,6 +53,12 @@ $(BENCH_CUDA_BINS): build/bench/%: bench/cuda/%.cu bench/cuda/bench_cuda.h \
 	$(BENCH_NVCC) $(BENCH_NVCC_FLAGS) $< -o $@.tmp && mv -f $@.tmp $@
 ALL_TARGETS   += $(BENCH_CUDA_BINS)
 TEST_DEPS     += $(BENCH_CUDA_BINS)
+# The unloaded-latency program of the side-by-side (docs/memory-model.md).
+build/bench/chase: bench/sidebyside/chase.cu
+	@mkdir -p $(@D)
+	$(BENCH_NVCC) $(BENCH_NVCC_FLAGS) $< -o $@.tmp && mv -f $@.tmp $@
+ALL_TARGETS   += build/bench/chase
+TEST_DEPS     += build/bench/chase
 ifneq ($(wildcard csrc/runtime/module.mk),)
 TEST_DEPS     += $(CUDART_SO)
 endif

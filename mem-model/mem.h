@@ -49,6 +49,10 @@ extern "C" {
  * sets). */
 enum mem_index_fn { MEM_INDEX_LINEAR = 0, MEM_INDEX_HASH = 1, MEM_INDEX_FERMI = 2 };
 enum mem_alloc_policy { MEM_ALLOC_ON_MISS = 0, MEM_ALLOC_ON_FILL = 1 };
+/* A write that misses in the L2: allocate the line dirty without reading it
+ * (a full-line write), or GPGPU-Sim's write-allocate (dl2 `W`, wr_miss_wa):
+ * the write goes on to DRAM and the line is read into an L2 MSHR, clean. */
+enum mem_l2_write_miss { MEM_L2_WM_ALLOCATE = 0, MEM_L2_WM_FETCH = 1 };
 
 /* All fields are described (range, meaning, source) by the key table in
  * mem_config.c; docs/memory-model.md holds the generated Markdown. */
@@ -78,6 +82,7 @@ typedef struct mem_config {
     uint32_t l2_partitions, l2_sets, l2_ways, l2_line_bytes, l2_latency;
     uint32_t l2_mshr_entries, l2_mshr_max_merge, l2_queue_entries;
     uint32_t l2_rop_latency;      /* core cycles of the ROP delay line, 0: none */
+    uint32_t l2_write_miss;       /* enum mem_l2_write_miss */
     uint32_t l2_interleave_bytes; /* partition interleave, 0: l2_line_bytes */
 
     uint32_t dram_banks, dram_row_bytes, dram_queue_entries;

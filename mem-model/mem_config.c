@@ -23,6 +23,7 @@
 
 static const char *const index_names[] = { "linear", "hash", "fermi", NULL };
 static const char *const alloc_names[] = { "on_miss", "on_fill", NULL };
+static const char *const write_miss_names[] = { "allocate", "fetch", NULL };
 
 #define K32(name, field, lo, hi, doc) CK_KEY_U32(name, mem_config, field, lo, hi, doc)
 
@@ -64,6 +65,7 @@ static const ck_key mem_keys[] = {
     K32("l2.mshr_max_merge", l2_mshr_max_merge, 1, 64, "maximum requests merged into one L2 MSHR entry"),
     K32("l2.queue_entries", l2_queue_entries, 1, 4096, "packets in each slice's input and output queue"),
     K32("l2.rop_latency", l2_rop_latency, 0, 100000, "core cycles a request spends in the ROP delay line (unbounded) before the slice's input queue; 0: none"),
+    CK_KEY_ENUM("l2.write_miss", mem_config, l2_write_miss, write_miss_names, "a write that misses in the L2: allocate = the line is allocated dirty without a read (a full-line write); fetch = GPGPU-Sim's write-allocate: the write goes on to DRAM and the line is read into an L2 MSHR (a merge slot per write), clean when it arrives"),
     K32("dram.banks", dram_banks, 1, 64, "banks per DRAM channel"),
     K32("dram.row_bytes", dram_row_bytes, 64, 1048576, "row (page) size per bank, bytes (power of two, >= l2.line_bytes)"),
     K32("dram.queue_entries", dram_queue_entries, 1, 4096, "FR-FCFS request queue per channel"),
@@ -206,6 +208,7 @@ static const ck_source fermi_gtx480_sources[] = {
     { "l2.line_bytes", "128", "[OAWS-T1] 128B line" },
     { "l2.interleave_bytes", "256", "[G321] -gpgpu_mem_addr_mapping dramid@8: the channel is (address >> 8) mod 6 [G321-src addrdec.cc addrdec_tlx, 6 channels: not a power of two]" },
     { "l2.latency", "1", "[G321-src l2cache.cc cache_cycle] the ROP queue's front joins the input queue last in an L2 cycle and is handled the next" },
+    { "l2.write_miss", "fetch", "[G321] -gpgpu_cache:dl2 64:128:16,L:B:m:W: W = write-allocate; [G321-src gpu-cache.cc] data_cache::wr_miss_wa sends the write to DRAM and a read for the block (L2_WR_ALLOC_R, not returned to the SM); a write to a line whose read is pending takes the same path" },
     { "l2.rop_latency", "120", "[G321] -rop_latency 120; [OAWS-T1] min. L2 latency 120 cycles (compute core clock); an unbounded queue entered while the input queue has room [G321-src l2cache.cc push]" },
     { "l2.mshr_entries", "32", "[G321] -gpgpu_cache:dl2 ...,A:32:4,4" },
     { "l2.mshr_max_merge", "4", "[G321] -gpgpu_cache:dl2 ...,A:32:4" },

@@ -627,6 +627,14 @@ static inline int dram_queue_room(const mem_system *m, const part_state *p)
     return p->qn < m->cfg.dram_queue_entries;
 }
 
+/* Room for two requests (a write and a read, l2.write_miss = fetch). */
+static inline int dram_queue_room2(const mem_system *m, const part_state *p)
+{
+    if (m->cfg.dram_queue_latency)
+        return p->l2d.n + 2 <= m->cfg.l2_queue_entries;
+    return p->qn + 2 <= m->cfg.dram_queue_entries;
+}
+
 /* Queue a read (for L2 MSHR entry `mshr`) or a write of the partition-local
  * line lline. The caller checked dram_queue_room. */
 void mem_dram_enqueue(mem_system *m, part_state *p, uint64_t lline, int is_write,

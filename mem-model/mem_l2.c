@@ -153,6 +153,10 @@ static void l2_cycle(mem_system *m, part_state *p)
                 l2_touch(m, p, l);
                 for (uint32_t t = 0; t < ms->ntargets; t++) {
                     packet *tp = &p->targets[e * c->l2_mshr_max_merge + t];
+                    if (tp->kind == PK_WRITE) {   /* l2_write_fetch's: no response */
+                        m->live--;
+                        continue;
+                    }
                     if (tp->kind == PK_ATOMIC)
                         *l |= L2_DIRTY;
                     l2_respond(m, p, tp, m->t);
@@ -180,6 +184,41 @@ static void l2_cycle(mem_system *m, part_state *p)
     }
 }
 
+/* A write that missed, under l2.write_miss = fetch (GPGPU-Sim 3.2.1's
+ * wr_miss_wa): the write goes on to DRAM, and the line is read into an MSHR
+ * entry (merged into the line's entry if one is pending). The write stays
+ * in the entry as a target that takes a merge slot and gets no response;
+ * the line arrives clean (DRAM has the write). Leaves the request at the
+ * front of the input queue when the DRAM queue, an MSHR entry or a merge
+ * slot is missing (3.2.1: RESERVATION_FAIL, tried again next cycle). */
+static void l2_write_fetch(mem_system *m, part_state *p, packet *q, uint64_t lline)
+{
+    const mem_config *c = &m->cfg;
+    int found = mi_find(&p->mshr_ix, lline);
+    uint32_t e;
+    if (found >= 0) {
+        e = (uint32_t)found;
+        if (p->mshr[e].ntargets >= c->l2_mshr_max_merge || !dram_queue_room(m, p))
+            return;
+        mem_dram_enqueue(m, p, lline, 1, 0);
+        m->st.l2_mshr_merge++;
+    } else {
+        if (p->mshr_used == c->l2_mshr_entries || !dram_queue_room2(m, p))
+            return;
+        mem_dram_enqueue(m, p, lline, 1, 0);
+        e = mi_take(&p->mshr_ix, lline);
+        p->mshr[e].used = 1;
+        p->mshr[e].maybe_cached = 0;
+        p->mshr[e].line = lline;
+        p->mshr[e].ntargets = 0;
+        p->mshr_used++;
+        mem_dram_enqueue(m, p, lline, 0, e);
+    }
+    m->st.l2_miss[1]++;
+    p->targets[e * c->l2_mshr_max_merge + p->mshr[e].ntargets++] = *q;
+    ring_pop(&p->in);
+}
+
 /* Step 2 of l2_cycle: the input queue's front request, if due. */
 static void l2_request(mem_system *m, part_state *p)
 {
@@ -190,8 +229,13 @@ static void l2_request(mem_system *m, part_state *p)
     uint64_t lline = local_line(m, q->addr);
     int k = q->kind == PK_ATOMIC ? 2 : q->kind == PK_WRITE ? 1 : 0;
     if (q->kind == PK_WRITE) {
-        /* write-back, write-allocate without fetch */
+        /* write-back; a miss allocates without a fetch, or (l2.write_miss =
+         * fetch) goes on to DRAM while the line is read (l2_write_fetch) */
         uint64_t *l = l2_find(m, p, lline);
+        if (!l && c->l2_write_miss == MEM_L2_WM_FETCH) {
+            l2_write_fetch(m, p, q, lline);
+            return;
+        }
         if (!l) {
             l = l2_allocate(m, p, lline);
             if (!l)

@@ -121,6 +121,7 @@ typedef struct gpu_config {
     uint32_t locality_hint;       /* enum gpu_locality (docs/locality.md) */
     uint32_t dispatch_chunk;      /* locality placement: CTAs per chunk, 0 = auto */
     uint32_t locality_warps;      /* hints 1..3 also group warps (grouped policy) */
+    uint32_t dispatch_persist;    /* round-robin pointers kept from launch to launch */
 
     /* Scheduler core (sched_params and inputs). */
     uint32_t num_schedulers;

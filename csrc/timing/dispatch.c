@@ -328,11 +328,19 @@ int tm_launch_auto(const timing_gpu *g, const timing_kernel_req *req)
            (g->cfg.locality_hint == GPU_LOCALITY_LAUNCH && req->locality_hint == TIMING_LOCALITY_AUTO);
 }
 
+/* The round-robin pointers: the next SM (or cluster) to try is `first`,
+ * and each cluster's first CTA goes to its first SM. */
+void tm_dispatch_rr_init(timing_gpu *g, uint32_t first)
+{
+    g->dispatch_rr = first;
+    for (uint32_t i = 0; i < g->nsm; i++)
+        g->sm[i].cluster_next = g->cfg.mem.icnt_sms_per_cluster - 1;
+}
+
 void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req, const char *kernel)
 {
-    g->dispatch_rr = 0;
-    for (uint32_t i = 0; i < g->nsm; i++)       /* the first CTA of a cluster: its first SM */
-        g->sm[i].cluster_next = g->cfg.mem.icnt_sms_per_cluster - 1;
+    if (!g->cfg.dispatch_persist)               /* else as the last launch left them */
+        tm_dispatch_rr_init(g, 0);
     g->loc_hint = launch_hint(g, req, kernel);
     g->st->locality_detected = -1;
     tm_detect_stop(g);                          /* timing_run begins it when needed */

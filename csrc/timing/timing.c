@@ -302,6 +302,10 @@ timing_gpu *timing_create(const gpu_config *cfg, const timing_trace *trace, char
         timing_destroy(g, NULL, 0);
         return NULL;
     }
+    /* gpu.dispatch_persist: GPGPU-Sim 3.2.1 sets its last-served cluster to
+     * 0 once, so the device's first CTA goes to cluster 1 (dispatch.c) */
+    uint32_t per = cfg->mem.icnt_sms_per_cluster ? cfg->mem.icnt_sms_per_cluster : 1;
+    tm_dispatch_rr_init(g, cfg->dispatch_persist ? 1 % ((g->nsm + per - 1) / per) : 0);
     /* --fst: the traced back end was opened to check that it can be; it is
      * reopened at the first launch, so that no file is left open meanwhile */
     tm_wave_launch_end(g, err, errlen);

@@ -297,6 +297,7 @@ const tm_placement *tm_placement_find(const char *name);
 /* Start of a launch (after g->occ and g->st are set): the dispatcher's
  * state and the placement policy of this launch, from its locality hint
  * (req->locality_hint, or gpu.locality_hint when that forces one). */
+void tm_dispatch_rr_init(timing_gpu *g, uint32_t first);
 void tm_dispatch_reset(timing_gpu *g, const timing_kernel_req *req, const char *kernel);
 
 /* Locality detection (locality_detect.c; docs/locality.md, "Automatic

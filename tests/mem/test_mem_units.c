@@ -749,6 +749,60 @@ static void test_write_evict(void **state)
     stop(&h);
 }
 
+/* l2.write_miss: SM 0 stores to a line the L2 does not hold; SM 1 loads it
+ * one cycle later, SM 2 at cycle 400 (each from a cold L1). */
+static void write_miss_case(uint32_t policy, uint64_t *first, uint64_t *second,
+                            mem_stats *out)
+{
+    mem_config c = base_config();
+    c.l2_write_miss = policy;
+    harness h;
+    start(&h, &c);
+    access1(&h, 0, MEM_STORE, 0x6000, 1);
+    run(&h, 1);
+    access1(&h, 1, MEM_LOAD, 0x6000, 2);
+    run_until(&h, 400);
+    access1(&h, 2, MEM_LOAD, 0x6000, 3);
+    run_until(&h, 800);
+    *first = done_at(&h, 2);
+    *second = done_at(&h, 3);
+    for (int i = 0; i < 5000 && !mem_idle(h.m); i++)
+        step(&h);
+    *out = *mem_get_stats(h.m);
+    stop(&h);
+}
+
+static void test_l2_write_miss(void **state)
+{
+    (void)state;
+    uint64_t first, second;
+    mem_stats st;
+    /* allocate: the write makes the line valid (dirty) at once, nothing goes
+     * to DRAM, and both loads hit in the L2 */
+    write_miss_case(MEM_L2_WM_ALLOCATE, &first, &second, &st);
+    assert_int_equal(st.l2_miss[1], 1);
+    assert_int_equal(st.dram_reads, 0);
+    assert_int_equal(st.dram_writes, 0);
+    assert_int_equal(first, 1 + L2_HIT_RT);
+    assert_int_equal(second, 400 + L2_HIT_RT);
+    /* fetch (GPGPU-Sim's wr_miss_wa): the write goes to DRAM and the line is
+     * read; the first load merges into that read's MSHR entry and completes
+     * with it: a cold round trip counted from the write's arrival at the L2
+     * (one cycle before the load's), plus the write ahead of the read in the
+     * same bank and row: its column (tWL = tCL 12), its data (128 B at 21 B
+     * a cycle: 7) and the write-to-read gap tCDLR 5. The second load hits
+     * the line, which came in clean (no write-back is ever due). */
+    write_miss_case(MEM_L2_WM_FETCH, &first, &second, &st);
+    assert_int_equal(st.l2_miss[1], 1);
+    assert_int_equal(st.l2_miss[0], 1);
+    assert_int_equal(st.l2_mshr_merge, 1);
+    assert_int_equal(st.dram_reads, 1);
+    assert_int_equal(st.dram_writes, 1);
+    assert_int_equal(st.l2_writebacks, 0);
+    assert_int_equal(first, 1 + COLD_RT - 1 + 12 + 7 + 5);
+    assert_int_equal(second, 400 + L2_HIT_RT);
+}
+
 static void test_duplicate_mshr_allocations(void **state)
 {
     (void)state;
@@ -980,6 +1034,7 @@ int main(void)
         cmocka_unit_test(test_reexec_store_waits),
         cmocka_unit_test(test_allocate_on_miss_vs_fill),
         cmocka_unit_test(test_write_evict),
+        cmocka_unit_test(test_l2_write_miss),
         cmocka_unit_test(test_duplicate_mshr_allocations),
         cmocka_unit_test(test_shared_bank_conflicts),
         cmocka_unit_test(test_const_serialises_distinct_words),

@@ -348,7 +348,9 @@ static void ptx_where(sbuf *b)
     put(b, "st.global.u32 [%%rd3], %%r3;\nst.global.u32 [%%rd3+4], %%r9;\nDONE:\nret;\n}\n");
 }
 
-static void run_where(const char *set, uint32_t where[12][2])
+/* `where` of 12 CTAs; with first > 0, after a launch of `first` CTAs on the
+ * same device. */
+static void run_where_after(const char *set, unsigned first, uint32_t where[12][2])
 {
     rig r = { 0 };
     rig_open(&r, "fermi-gtx480", set, NULL);
@@ -356,9 +358,16 @@ static void run_where(const char *set, uint32_t where[12][2])
     rig_load(&r, "where");
     uint64_t out;
     assert_int_equal(smc_malloc(r.dev, 12 * 8, SMC_MEM_DEVICE, &out), SMC_OK);
+    if (first)
+        launch(&r, (smc_dim3){ first, 1, 1 }, (smc_dim3){ 32, 1, 1 }, &out, 8);
     launch(&r, (smc_dim3){ 12, 1, 1 }, (smc_dim3){ 32, 1, 1 }, &out, 8);
     assert_int_equal(smc_memcpy_dtoh(r.dev, where, out, 12 * 8), SMC_OK);
     rig_close(&r);
+}
+
+static void run_where(const char *set, uint32_t where[12][2])
+{
+    run_where_after(set, 0, where);
 }
 
 /* 6 SMs with 2 CTA slots each: 12 CTAs fit at once. In clusters of 2, a
@@ -369,17 +378,43 @@ static void test_cta_placement_clusters(void **state)
 {
     (void)state;
     uint32_t w[12][2];
-    run_where("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=2", w);
+    run_where("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=2;gpu.dispatch_persist=0", w);
     static const uint32_t sm2[12] = { 0, 2, 4, 1, 3, 5, 0, 2, 4, 1, 3, 5 };
     for (int i = 0; i < 12; i++)
         assert_int_equal(w[i][0], sm2[i]);
     for (int i = 0; i < 3; i++)               /* alone on their SMs: one cycle apart */
         assert_int_equal(w[i + 3][1] - w[i][1], 1);
-    run_where("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=1", w);
+    run_where("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=1;gpu.dispatch_persist=0", w);
     for (int i = 0; i < 12; i++)
         assert_int_equal(w[i][0], (uint32_t)i % 6);
     for (int i = 1; i < 6; i++)
         assert_int_equal(w[i][1], w[0][1]);
+}
+
+/* gpu.dispatch_persist (fermi-gtx480's default, GPGPU-Sim 3.2.1): the
+ * device's first CTA goes to cluster 1, and a launch goes on where the last
+ * one stopped. A launch of 1 CTA takes cluster 1's first SM (2); the next
+ * launch starts at cluster 2, and cluster 1 next uses its other SM (3).
+ * Off, every launch starts at SM 0. */
+static void test_cta_placement_persist(void **state)
+{
+    (void)state;
+    uint32_t w[12][2];
+    run_where("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=2", w);
+    static const uint32_t first[12] = { 2, 4, 0, 3, 5, 1, 2, 4, 0, 3, 5, 1 };
+    for (int i = 0; i < 12; i++)
+        assert_int_equal(w[i][0], first[i]);
+    run_where_after("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=2", 1, w);
+    static const uint32_t after1[12] = { 4, 0, 3, 5, 1, 2, 4, 0, 3, 5, 1, 2 };
+    for (int i = 0; i < 12; i++)
+        assert_int_equal(w[i][0], after1[i]);
+    run_where_after("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=1", 2, w);
+    for (int i = 0; i < 12; i++)                /* SMs 1, 2 served: SM 3 next */
+        assert_int_equal(w[i][0], (uint32_t)(i + 3) % 6);
+    run_where_after("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=2;gpu.dispatch_persist=0", 1, w);
+    static const uint32_t sm2[12] = { 0, 2, 4, 1, 3, 5, 0, 2, 4, 1, 3, 5 };
+    for (int i = 0; i < 12; i++)
+        assert_int_equal(w[i][0], sm2[i]);
 }
 
 /* ---- pointer chase: L1 / L2 / DRAM latencies ------------------------------ */
@@ -667,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_occupancy_eq33),
         cmocka_unit_test(test_waves),
         cmocka_unit_test(test_cta_placement_clusters),
+        cmocka_unit_test(test_cta_placement_persist),
         cmocka_unit_test(test_pointer_chase),
         cmocka_unit_test(test_ldst_path_latency),
         cmocka_unit_test(test_ldst_path_depth),
