@@ -61,6 +61,7 @@ typedef struct mem_config {
     uint32_t warp_size;
     uint32_t dup_window;          /* duplicate-MSHR window W (seed 000 §6.1) */
     uint32_t keep_caches;         /* caches persist across kernel launches */
+    uint32_t store_acks;          /* a store completes when the L2 acknowledges it */
     /* clock domains (MHz); core 0: one clock for everything, the others 0:
      * the core's (docs/memory-model.md, "Clock domains") */
     uint32_t clock_core_mhz, clock_icnt_mhz, clock_l2_mhz, clock_dram_mhz;

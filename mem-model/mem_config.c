@@ -35,6 +35,7 @@ static const ck_key mem_keys[] = {
     K32("clock.icnt_mhz", clock_icnt_mhz, 0, 100000, "interconnect clock, MHz (0: the core clock); icnt.* cycles are in it"),
     K32("clock.l2_mhz", clock_l2_mhz, 0, 100000, "L2 clock, MHz (0: the core clock); l2.latency is in it"),
     K32("clock.dram_mhz", clock_dram_mhz, 0, 100000, "DRAM command clock, MHz (0: the core clock); dram.t* and dram.bytes_per_cycle are in it"),
+    CK_KEY_BOOL("mem.store_acks", mem_config, store_acks, "a store instruction completes when the L2 has acknowledged each of its writes (an acknowledgement carries only its header; a write hit or an allocating miss is acknowledged at once, a miss under l2.write_miss = fetch when its line's read arrives), and a CTA leaves its SM only when its stores are complete; off: a store completes when the LD/ST unit has sent it (posted writes)"),
     CK_KEY_BOOL("mem.keep_caches", mem_config, keep_caches, "L1D and L2 contents persist from one kernel launch to the next (GPGPU-Sim flushes neither by default); off: every launch starts cold"),
     K32("mem.sample_interval", sample_interval, 0, 100000000, "cycles per sample of the MSHR occupancy time series (0: off)"),
     K32("l1d.sets", l1d_sets, 1, 65536, "L1D sets per SM (power of two)"),
@@ -184,6 +185,7 @@ static const ck_source fermi_gtx480_sources[] = {
     { "mem.warp_size", "32", "[OAWS-T1] warp: 32 threads" },
     { "mem.dup_window", "2000", "[G-61] duplicate-MSHR window (a statistic, not timing)" },
     { "mem.sample_interval", "1000", "assumed: resolution of the occupancy plot (a statistic, not timing)" },
+    { "mem.store_acks", "1", "[G321-src shader.cc] a warp is done (hardware_done) only when its stores are acknowledged (stores_done; store_ack); [G321-src l2cache.cc] a write hit is answered at once, [G321-src dram.cc] a write the L2 sent on returns when DRAM has written it; [G321-src gpu-sim.cc] a write's answer carries only the control bytes" },
     { "mem.keep_caches", "1", "[G321-src gpu-sim.cc] -gpgpu_flush_l1_cache and -gpgpu_flush_l2_cache default to 0, the config sets neither" },
     { "l1d.sets", "32", "[OAWS-T1] 32KB/128B-line/8-way" },
     { "l1d.ways", "8", "[OAWS-T1] 32KB/128B-line/8-way" },
@@ -437,6 +439,15 @@ int mem_config_check(const mem_config *c, char *err, size_t errlen)
         return smc_fail(err, errlen, "key 'l1d.index': fermi is defined for 128-byte "
                     "lines and 32 or 64 sets (l1d.line_bytes %u, l1d.sets %u); use "
                     "hash for other geometries", c->l1d_line_bytes, c->l1d_sets);
+    /* a write miss under fetch queues a DRAM write and a read at once */
+    if (c->l2_write_miss == MEM_L2_WM_FETCH) {
+        const char *key = c->dram_queue_latency ? "l2.queue_entries" : "dram.queue_entries";
+        uint32_t q = c->dram_queue_latency ? c->l2_queue_entries : c->dram_queue_entries;
+        if (q < 2)
+            return smc_fail(err, errlen, "key '%s': l2.write_miss = fetch queues a DRAM "
+                        "write and a read together and needs at least 2 entries (has %u)",
+                        key, q);
+    }
     if (c->l2_line_bytes < c->l1d_line_bytes)
         return smc_fail(err, errlen, "key 'l2.line_bytes': %u is smaller than "
                     "l1d.line_bytes %u", c->l2_line_bytes, c->l1d_line_bytes);

@@ -369,7 +369,9 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
             m->st.l1_miss[s->op]++;
         }
         if (s->op == MEM_STORE) {
-            inject(m, s, si, tx->block, tx->bytes, PK_WRITE, 0);
+            if (c->store_acks)          /* mem.store_acks: complete at the last ack */
+                r->pending++;
+            inject(m, s, si, tx->block, tx->bytes, PK_WRITE, s->inst);
         } else {
             r->pending++;
             inject(m, s, si, tx->block, tx->bytes, PK_ATOMIC, s->inst);
@@ -441,7 +443,7 @@ static void sm_cycle(mem_system *m, sm_state *s, uint32_t si)
     /* one response per cycle */
     if (s->in.count && ring_front(&s->in)->ready <= m->now) {
         packet *pk = ring_front(&s->in);
-        if (pk->kind == PK_ATOMIC)
+        if (pk->kind == PK_ATOMIC || pk->kind == PK_WRITE)   /* reply, acknowledgement */
             inst_data(m, pk->inst, m->now + 1, 1);
         else
             l1_fill(m, s, pk->addr, pk->inst);

@@ -153,7 +153,7 @@ static void l2_cycle(mem_system *m, part_state *p)
                 l2_touch(m, p, l);
                 for (uint32_t t = 0; t < ms->ntargets; t++) {
                     packet *tp = &p->targets[e * c->l2_mshr_max_merge + t];
-                    if (tp->kind == PK_WRITE) {   /* l2_write_fetch's: no response */
+                    if (tp->kind == PK_WRITE && !c->store_acks) {   /* l2_write_fetch's */
                         m->live--;
                         continue;
                     }
@@ -230,12 +230,17 @@ static void l2_request(mem_system *m, part_state *p)
     int k = q->kind == PK_ATOMIC ? 2 : q->kind == PK_WRITE ? 1 : 0;
     if (q->kind == PK_WRITE) {
         /* write-back; a miss allocates without a fetch, or (l2.write_miss =
-         * fetch) goes on to DRAM while the line is read (l2_write_fetch) */
+         * fetch) goes on to DRAM while the line is read (l2_write_fetch).
+         * With mem.store_acks the write becomes its acknowledgement: only a
+         * header goes back (at once here; l2_write_fetch's at the fill). */
+        q->bytes = 0;
         uint64_t *l = l2_find(m, p, lline);
         if (!l && c->l2_write_miss == MEM_L2_WM_FETCH) {
             l2_write_fetch(m, p, q, lline);
             return;
         }
+        if (c->store_acks && p->out.count >= m->l2_out_cap)
+            return;
         if (!l) {
             l = l2_allocate(m, p, lline);
             if (!l)
@@ -249,8 +254,11 @@ static void l2_request(mem_system *m, part_state *p)
         }
         *l |= L2_DIRTY;
         l2_touch(m, p, l);
+        if (c->store_acks)
+            l2_respond(m, p, q, m->t);
+        else
+            m->live--;
         ring_pop(&p->in);
-        m->live--;
         return;
     }
     uint64_t *l = l2_find(m, p, lline);

@@ -235,6 +235,18 @@ static void test_mem_config_errors(void **state)
     assert_int_equal(mem_config_apply(&c, "l2.line_bytes=64", err, sizeof err), 0);
     assert_int_equal(mem_config_check(&c, err, sizeof err), -1);
     assert_non_null(strstr(err, "'l2.line_bytes'"));
+    /* l2.write_miss = fetch queues two DRAM requests at once */
+    mem_config_preset(&c, "fermi-gtx480", err, sizeof err);
+    assert_int_equal(mem_config_apply(&c, "l2.queue_entries=1", err, sizeof err), 0);
+    assert_int_equal(mem_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'l2.queue_entries'"));
+    assert_int_equal(mem_config_apply(&c, "l2.write_miss=allocate", err, sizeof err), 0);
+    assert_int_equal(mem_config_check(&c, err, sizeof err), 0);
+    assert_int_equal(mem_config_apply(&c, "l2.write_miss=fetch", err, sizeof err), 0);
+    assert_int_equal(mem_config_apply(&c, "dram.queue_latency=0", err, sizeof err), 0);
+    assert_int_equal(mem_config_apply(&c, "dram.queue_entries=1", err, sizeof err), 0);
+    assert_int_equal(mem_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'dram.queue_entries'"));
 
     /* a config file: error names file and line */
     char path[] = "/tmp/memcfg_XXXXXX";

@@ -803,6 +803,50 @@ static void test_l2_write_miss(void **state)
     assert_int_equal(second, 400 + L2_HIT_RT);
 }
 
+/* mem.store_acks: a store completes when the L2's acknowledgement is back
+ * (a header each way plus the store's 4 bytes: the atomic's 116 cycles of
+ * test_atomic_goes_to_l2), not when sent; under l2.write_miss = fetch a
+ * missing line's write is acknowledged when the line's read arrives. */
+static uint64_t store_done(uint32_t acks, uint32_t write_miss, uint64_t *load_done)
+{
+    mem_config c = base_config();
+    c.store_acks = acks;
+    c.l2_write_miss = write_miss;
+    harness h;
+    start(&h, &c);
+    access1(&h, 0, MEM_LOAD, 0x8000, 1);       /* brings the line into the L2 */
+    run_until(&h, 300);
+    access1(&h, 1, MEM_STORE, 0x8000, 2);      /* an L2 hit */
+    run_until(&h, 600);
+    access1(&h, 2, MEM_STORE, 0xa000, 3);      /* an L2 miss */
+    run(&h, 1);
+    access1(&h, 3, MEM_LOAD, 0xa000, 4);       /* merges into 0xa000's read (fetch) */
+    run_until(&h, 1200);
+    uint64_t hit = done_at(&h, 2);
+    *load_done = done_at(&h, 4);
+    uint64_t miss = done_at(&h, 3);
+    stop(&h);
+    return hit | miss << 32;
+}
+
+static void test_store_acks(void **state)
+{
+    (void)state;
+    uint64_t ld, r = store_done(0, MEM_L2_WM_ALLOCATE, &ld);
+    assert_int_equal(r & 0xffffffff, 301);      /* posted: done when sent */
+    assert_int_equal(r >> 32, 601);
+    r = store_done(1, MEM_L2_WM_ALLOCATE, &ld);
+    assert_int_equal(r & 0xffffffff, 300 + 116);
+    assert_int_equal(r >> 32, 600 + 116);       /* allocated at once, acked at once */
+    r = store_done(1, MEM_L2_WM_FETCH, &ld);
+    assert_int_equal(r & 0xffffffff, 300 + 116);
+    /* the miss's acknowledgement leaves with the fill, just ahead of the
+     * merged load's data (the write came first): the load's response waits
+     * the acknowledgement's one cycle on the port, then takes 4 cycles more
+     * (128 bytes and a header against a header: ceil(136 / 32) - ceil(8 / 32)) */
+    assert_int_equal(r >> 32, ld - 1 - 4);
+}
+
 static void test_duplicate_mshr_allocations(void **state)
 {
     (void)state;
@@ -1035,6 +1079,7 @@ int main(void)
         cmocka_unit_test(test_allocate_on_miss_vs_fill),
         cmocka_unit_test(test_write_evict),
         cmocka_unit_test(test_l2_write_miss),
+        cmocka_unit_test(test_store_acks),
         cmocka_unit_test(test_duplicate_mshr_allocations),
         cmocka_unit_test(test_shared_bank_conflicts),
         cmocka_unit_test(test_const_serialises_distinct_words),
