@@ -37,6 +37,7 @@ static const char *const policy_names[] = { "lrr", "gto", "two-level", "owl", NU
 static const char *const backend_names[] = { "c", "rtl", "lockstep", "offload", NULL };
 static const char *const check_names[] = { "off", "offload", NULL };   /* enum gpu_check_rtl */
 static const char *const dispatch_names[] = { "round-robin", NULL };
+static const char *const malloc_names[] = { "pages", "gpgpusim", NULL };
 static const char *const haws_names[] = { "off", "warp", "all", NULL };   /* enum gpu_haws */
 static const char *const oplat_names[] = { "unit", "g321", NULL };   /* enum gpu_opcode_latency */
 static const char *const oaws_names[] = { "off", "static", "dynamic", NULL };   /* enum gpu_oaws */
@@ -83,6 +84,7 @@ static const ck_key gpu_keys[] = {
     CK_KEY_ENUM("gpu.locality_hint", gpu_config, locality_hint, locality_names, "locality hint (seed 000 Table 6.1): launch = each launch's own (smc_launch_ext, --locality), 0..3 = this hint for every launch; 1..3 place adjacent CTAs on one SM (docs/locality.md); auto = detect the type from the address streams of a kernel's first launch (which runs without a hint) and use it for its later launches"),
     CK_KEY_BOOL("gpu.locality_warps", gpu_config, locality_warps, "locality hints 1..3 also group the warps (the scheduler core's grouped policy, seed 000 §6.3.2; docs/locality.md); 0 = the CTA placement only, warps under sched.policy"),
     CK_KEY_BOOL("gpu.dispatch_persist", gpu_config, dispatch_persist, "round-robin dispatch: where it stopped (the SM or cluster after the last one served, and each cluster's SM) is kept from one launch to the next, and the device's first CTA goes to cluster 1 (GPGPU-Sim 3.2.1); off: every launch starts at SM 0"),
+    CK_KEY_ENUM("gpu.malloc", gpu_config, malloc_layout, malloc_names, "where cudaMalloc and cudaMallocManaged put buffers: pages = whole pages, first fit, freed memory reused; gpgpusim = GPGPU-Sim's: upward from a 1-GiB boundary, each rounded up to 256 bytes, freed memory never reused (the buffers' address bits below 1 GiB then match a GPGPU-Sim run of the same program, and with them the cache sets and memory partitions they fall in)"),
     G32("gpu.dispatch_chunk", dispatch_chunk, 0, 1 << 20, "locality placement: consecutive CTAs an SM claims at a time (0 = min(N_slot, ceil(CTAs / SMs)))"),
     G32("sched.num", num_schedulers, 1, 8, "warp schedulers per SM (scheduler core NumSchedulers)"),
     G32("sched.ibuf_depth", ibuf_depth, 1, 8, "instruction-buffer entries per warp (IbufDepth)"),
@@ -356,6 +358,7 @@ static const ck_source fermi_gtx480_sources[] = {
     { "unit.opcode_latency", "g321", "[G321] -ptx_opcode_latency_int 4,13,4,5,145, _fp 4,13,4,5,39, _dp 8,19,8,8,330 and -ptx_opcode_initiation_int 1,2,2,1,8, _fp 1,2,1,1,4, _dp 8,16,8,8,130 (add/sub, max/min, mul, mad, div) as [G321-src cuda-sim.cc] set_opcode_and_latency applies them (fma and every other opcode: latency 1)" },
     { "unit.issue_stages", "6", "[G321-src shader.cc] issue to ID_OC, a collector unit (allocated next cycle, registers read the one after, dispatched to OC_EX the next), the unit's dispatch register, its pipeline, EX_WB and the writeback stage that releases the scoreboard: a dependent issues latency + 6 cycles after (docs/timing-model.md works it)" },
     { "gpu.dispatch_persist", "true", "[G321-src gpu-sim.cc] m_last_cluster_issue is set to 0 once, in gpgpu_sim's constructor (so the first CTA goes to cluster 1), and issue_block2core goes on from it at every launch; [G321-src shader.cc] each cluster's m_cta_issue_next_core likewise" },
+    { "gpu.malloc", "gpgpusim", "[G321-src cuda-sim.cc] gpgpu_t::gpu_malloc: m_dev_malloc starts at GLOBAL_HEAP_START 0x80000000 [G321-src abstract_hardware_model.h] and each allocation advances it by its size rounded up to 256 bytes; cudaFree does not return it" },
     { "ldst.id_oc", "1", "[G321] -gpgpu_pipeline_widths 2,1,1,2,1,1,2: ID_OC_MEM 1, one pipeline register both schedulers issue into (scheduler 0 first each cycle [G321-src shader.cc issue])" },
     { "ldst.collectors", "2", "[G321-src gpu-sim.cc] -gpgpu_operand_collector_num_units_mem default 2 (the config does not set it); registers read the cycle after allocation [G321-src shader.cc opndcoll_rfu_t::step]" },
     { "ldst.oc_ex", "1", "[G321] -gpgpu_pipeline_widths: OC_EX_MEM 1; the LD/ST unit takes it when its dispatch register is empty [G321-src shader.cc execute, ldst_unit::can_issue]" },

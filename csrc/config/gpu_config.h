@@ -97,6 +97,13 @@ enum gpu_oaws { GPU_OAWS_OFF = 0, GPU_OAWS_STATIC, GPU_OAWS_DYNAMIC };
  * the values are the core's input `peer`. */
 enum gpu_peer { GPU_PEER_NONE = 0, GPU_PEER_CCWS = 1, GPU_PEER_MASCAR = 2 };
 
+/* Where device allocations (cudaMalloc, cudaMallocManaged) go: whole
+ * pages, first fit, freed memory reused (smcosim's own); or as GPGPU-Sim's
+ * gpgpu_t::gpu_malloc: upward from a 1-GiB boundary, each rounded up to
+ * 256 bytes, never reused. The layout decides the buffers' address bits
+ * below 1 GiB, and with them cache sets and memory partitions. */
+enum gpu_malloc_layout { GPU_MALLOC_PAGES = 0, GPU_MALLOC_GPGPUSIM = 1 };
+
 typedef struct gpu_config {
     char     preset[32];          /* preset it started from (not a key) */
     uint32_t clock_mhz;
@@ -122,6 +129,7 @@ typedef struct gpu_config {
     uint32_t dispatch_chunk;      /* locality placement: CTAs per chunk, 0 = auto */
     uint32_t locality_warps;      /* hints 1..3 also group warps (grouped policy) */
     uint32_t dispatch_persist;    /* round-robin pointers kept from launch to launch */
+    uint32_t malloc_layout;       /* enum gpu_malloc_layout: where cudaMalloc puts buffers */
 
     /* Scheduler core (sched_params and inputs). */
     uint32_t num_schedulers;

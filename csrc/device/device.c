@@ -229,6 +229,8 @@ smc_status smc_device_create(const smc_device_opts *opts, smc_device **out) {
         timing_destroy(dev->tm, NULL, 0); free(dev->json_path); free(dev->fst_path); free(dev);
         return SMC_ERR_OUT_OF_MEMORY;
     }
+    if (dev->cfg.malloc_layout == GPU_MALLOC_GPGPUSIM)
+        devmem_set_packed(&dev->mem);
     /* `smcosim trace-export` (docs/traces.md): functional launches are
      * written as an Accel-Sim trace into this folder */
     const char *tx = getenv("SMCOSIM_TRACE_EXPORT");

@@ -41,6 +41,11 @@ typedef struct devmem_alloc {
 
 typedef struct devmem {
     uint64_t base, limit;     /* [base, limit) reserved */
+    /* devmem_set_packed: device and managed allocations are packed upward
+     * from `packed_next` (256-byte rounding, never reused), the others take
+     * pages first fit below DEVMEM_PACKED_START */
+    bool     packed;
+    uint64_t packed_next;
     int      slot;
     devmem_alloc *a; uint32_t n, cap;
     uint32_t last;            /* last-hit cache */
@@ -51,6 +56,12 @@ typedef struct devmem {
 /* Reserve a region. Returns 0 or -1 (errno-style failure; message in err). */
 int  devmem_init(devmem *m, char *err, size_t errlen);
 void devmem_fini(devmem *m);
+/* GPGPU-Sim's layout (gpu.malloc = gpgpusim): device and managed
+ * allocations from base + DEVMEM_PACKED_START (a 1-GiB boundary) upward,
+ * each rounded up to DEVMEM_ALIGN bytes, freed memory not reused; module
+ * variables, host and kernel-heap allocations stay page-granular below. */
+#define DEVMEM_PACKED_START (DEVMEM_REGION_SIZE / 2)
+void devmem_set_packed(devmem *m);
 /* Allocate `bytes` (>0); returns the device address or 0 when out of memory. */
 uint64_t devmem_alloc_bytes(devmem *m, uint64_t bytes, uint8_t kind);
 /* Free the allocation that starts at addr; -1 if there is none. */

@@ -161,6 +161,38 @@ static void test_memory_api(void **state) {
     smc_device_destroy(d2);
 }
 
+/* gpu.malloc = gpgpusim (fermi-gtx480's): device and managed buffers packed
+ * from a 1-GiB boundary with 256-byte rounding, as GPGPU-Sim's gpu_malloc
+ * lays them out; freed memory is not reused; host buffers stay elsewhere;
+ * bounds are still those of each allocation. */
+static void test_malloc_gpgpusim_layout(void **state) {
+    (void)state;
+    smc_device_opts o = { 0 };
+    o.set = "gpu.malloc=gpgpusim";
+    smc_device *dev = NULL;
+    assert_int_equal(smc_device_create(&o, &dev), SMC_OK);
+    uint64_t a, h, b, c, d;
+    assert_int_equal(smc_malloc(dev, 100, SMC_MEM_DEVICE, &a), SMC_OK);
+    assert_int_equal(a % (1ull << 30), 0);
+    assert_int_equal(smc_malloc(dev, 5000, SMC_MEM_HOST, &h), SMC_OK);
+    assert_true(h < a);                          /* page-granular, below */
+    assert_int_equal(smc_malloc(dev, 4096, SMC_MEM_MANAGED, &b), SMC_OK);
+    assert_int_equal(b, a + 256);                /* 100 rounded up to 256 */
+    assert_int_equal(smc_malloc(dev, 1, SMC_MEM_DEVICE, &c), SMC_OK);
+    assert_int_equal(c, b + 4096);
+    assert_non_null(smc_host_ptr(dev, a, 100));
+    assert_null(smc_host_ptr(dev, a + 100, 1));  /* between a and b: nobody's */
+    char buf[4] = { 1, 2, 3, 4 };
+    assert_int_equal(smc_memcpy_htod(dev, c, buf, 1), SMC_OK);
+    assert_int_equal(smc_free(dev, b), SMC_OK);
+    assert_null(smc_host_ptr(dev, b, 1));
+    assert_int_equal(smc_malloc(dev, 64, SMC_MEM_DEVICE, &d), SMC_OK);
+    assert_int_equal(d, c + 256);                /* b's bytes are not reused */
+    assert_int_equal(smc_memcpy_dtoh(dev, buf + 1, c, 1), SMC_OK);
+    assert_int_equal(buf[1], 1);                 /* a neighbour's free kept c */
+    smc_device_destroy(dev);
+}
+
 static void test_props_and_names(void **state) {
     (void)state;
     smc_device *dev = tu_device(0);
@@ -290,6 +322,7 @@ int main(void) {
         cmocka_unit_test(test_misc_kernel),
         cmocka_unit_test(test_memory_api),
         cmocka_unit_test(test_props_and_names),
+        cmocka_unit_test(test_malloc_gpgpusim_layout),
         cmocka_unit_test(test_launch_validation),
         cmocka_unit_test(test_sticky_fault),
         cmocka_unit_test(test_printf_and_assert),
