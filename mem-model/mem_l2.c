@@ -184,6 +184,20 @@ static void l2_cycle(mem_system *m, part_state *p)
     }
 }
 
+/* A new MSHR entry for lline, its DRAM read queued (the caller checked
+ * that an entry is free and the DRAM queue has room). */
+static uint32_t l2_mshr_take(mem_system *m, part_state *p, uint64_t lline)
+{
+    uint32_t e = mi_take(&p->mshr_ix, lline);
+    p->mshr[e].used = 1;
+    p->mshr[e].maybe_cached = 0;
+    p->mshr[e].line = lline;
+    p->mshr[e].ntargets = 0;
+    p->mshr_used++;
+    mem_dram_enqueue(m, p, lline, 0, e);
+    return e;
+}
+
 /* A write that missed, under l2.write_miss = fetch (GPGPU-Sim 3.2.1's
  * wr_miss_wa): the write goes on to DRAM, and the line is read into an MSHR
  * entry (merged into the line's entry if one is pending). The write stays
@@ -206,13 +220,7 @@ static void l2_write_fetch(mem_system *m, part_state *p, packet *q, uint64_t lli
         if (p->mshr_used == c->l2_mshr_entries || !dram_queue_room2(m, p))
             return;
         mem_dram_enqueue(m, p, lline, 1, 0);
-        e = mi_take(&p->mshr_ix, lline);
-        p->mshr[e].used = 1;
-        p->mshr[e].maybe_cached = 0;
-        p->mshr[e].line = lline;
-        p->mshr[e].ntargets = 0;
-        p->mshr_used++;
-        mem_dram_enqueue(m, p, lline, 0, e);
+        e = l2_mshr_take(m, p, lline);
     }
     m->st.l2_miss[1]++;
     p->targets[e * c->l2_mshr_max_merge + p->mshr[e].ntargets++] = *q;
@@ -283,13 +291,7 @@ static void l2_request(mem_system *m, part_state *p)
     } else {
         if (p->mshr_used == c->l2_mshr_entries || !dram_queue_room(m, p))
             return;
-        e = mi_take(&p->mshr_ix, lline);
-        p->mshr[e].used = 1;
-        p->mshr[e].maybe_cached = 0;
-        p->mshr[e].line = lline;
-        p->mshr[e].ntargets = 0;
-        p->mshr_used++;
-        mem_dram_enqueue(m, p, lline, 0, e);
+        e = l2_mshr_take(m, p, lline);
     }
     m->st.l2_miss[k]++;
     p->targets[e * c->l2_mshr_max_merge + p->mshr[e].ntargets++] = *q;

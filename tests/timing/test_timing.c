@@ -371,6 +371,16 @@ static void run_where(const char *set, uint32_t where[12][2])
     run_where_after(set, 0, where);
 }
 
+/* The SM of each of the 12 CTAs is the expected one. */
+static void assert_sms(uint32_t where[12][2], const uint32_t sm[12])
+{
+    for (int i = 0; i < 12; i++)
+        assert_int_equal(where[i][0], sm[i]);
+}
+
+/* Clusters of 2 from SM 0, every launch (gpu.dispatch_persist off). */
+static const uint32_t sm_clusters_from_0[12] = { 0, 2, 4, 1, 3, 5, 0, 2, 4, 1, 3, 5 };
+
 /* 6 SMs with 2 CTA slots each: 12 CTAs fit at once. In clusters of 2, a
  * cluster places one CTA per cycle, alternating its SMs: CTAs 0-2 go to
  * SMs 0, 2, 4 in the first cycle, 3-5 to 1, 3, 5 in the next, and so on.
@@ -380,9 +390,7 @@ static void test_cta_placement_clusters(void **state)
     (void)state;
     uint32_t w[12][2];
     run_where("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=2;gpu.dispatch_persist=0", w);
-    static const uint32_t sm2[12] = { 0, 2, 4, 1, 3, 5, 0, 2, 4, 1, 3, 5 };
-    for (int i = 0; i < 12; i++)
-        assert_int_equal(w[i][0], sm2[i]);
+    assert_sms(w, sm_clusters_from_0);
     for (int i = 0; i < 3; i++)               /* alone on their SMs: one cycle apart */
         assert_int_equal(w[i + 3][1] - w[i][1], 1);
     run_where("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=1;gpu.dispatch_persist=0", w);
@@ -403,19 +411,15 @@ static void test_cta_placement_persist(void **state)
     uint32_t w[12][2];
     run_where("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=2", w);
     static const uint32_t first[12] = { 2, 4, 0, 3, 5, 1, 2, 4, 0, 3, 5, 1 };
-    for (int i = 0; i < 12; i++)
-        assert_int_equal(w[i][0], first[i]);
+    assert_sms(w, first);
     run_where_after("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=2", 1, w);
     static const uint32_t after1[12] = { 4, 0, 3, 5, 1, 2, 4, 0, 3, 5, 1, 2 };
-    for (int i = 0; i < 12; i++)
-        assert_int_equal(w[i][0], after1[i]);
+    assert_sms(w, after1);
     run_where_after("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=1", 2, w);
     for (int i = 0; i < 12; i++)                /* SMs 1, 2 served: SM 3 next */
         assert_int_equal(w[i][0], (uint32_t)(i + 3) % 6);
     run_where_after("mem.num_sms=6;sm.max_ctas=2;icnt.sms_per_cluster=2;gpu.dispatch_persist=0", 1, w);
-    static const uint32_t sm2[12] = { 0, 2, 4, 1, 3, 5, 0, 2, 4, 1, 3, 5 };
-    for (int i = 0; i < 12; i++)
-        assert_int_equal(w[i][0], sm2[i]);
+    assert_sms(w, sm_clusters_from_0);
 }
 
 /* ---- pointer chase: L1 / L2 / DRAM latencies ------------------------------ */
