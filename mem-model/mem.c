@@ -128,6 +128,7 @@ void mem_destroy(mem_system *m)
             free(s->vta);
             free(s->vta_lru);
             free(s->rq);
+            mem_l1i_free(s);
         }
     }
     if (m->part) {
@@ -252,7 +253,7 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         bad = !s->lines || !s->ltag || !s->mshr || !s->targets ||
               mi_init(&s->mshr_ix, cfg->l1d_mshr_entries) ||
               ring_init(&s->out, cfg->icnt_queue_entries) ||
-              ring_init(&s->in, cfg->icnt_queue_entries);
+              ring_init(&s->in, cfg->icnt_queue_entries) || mem_l1i_init(cfg, s);
     }
     for (uint32_t i = 0; !bad && i < cfg->l2_partitions; i++) {
         part_state *p = &m->part[i];
@@ -332,6 +333,12 @@ int mem_inherit_caches(mem_system *m, mem_system *prev)
         memcpy(s->lines, q->lines, n * sizeof *s->lines);
         memcpy(s->ltag, q->ltag, n * sizeof *s->ltag);
         s->lru_clock = q->lru_clock;
+        if (c->l1i_sets) {
+            size_t ni = (size_t)c->l1i_sets * c->l1i_ways;
+            memcpy(s->itag, q->itag, ni * sizeof *s->itag);
+            memcpy(s->ilru, q->ilru, ni * sizeof *s->ilru);
+            s->ilru_clock = q->ilru_clock;
+        }
     }
     for (uint32_t i = 0; i < c->l2_partitions; i++) {
         part_state *p = &m->part[i];

@@ -73,6 +73,13 @@ typedef struct mem_config {
     uint32_t l1d_alloc;           /* enum mem_alloc_policy */
     uint32_t l1d_mshr_entries, l1d_mshr_max_merge;
 
+    /* L1 instruction cache (mem_l1i.c; l1i_sets 0: an ideal one, no fetch
+     * ever misses) and where the program's instructions are: instruction pc
+     * of a kernel at code_base + the kernel's offset + pc * inst_bytes */
+    uint32_t l1i_sets, l1i_ways, l1i_line_bytes;
+    uint32_t l1i_mshr_entries, l1i_mshr_max_merge, l1i_miss_queue;
+    uint32_t l1i_inst_bytes, l1i_code_base;
+
     uint32_t smem_banks, smem_bank_bytes, smem_latency;
     uint32_t const_latency;
 
@@ -207,6 +214,11 @@ typedef struct mem_stats {
     uint64_t transactions;             /* global/local L1 accesses */
     uint64_t coherent_insts, divergent_insts;
 
+    /* L1I (mem_l1i.c): fetch lookups that hit, that missed (a new MSHR or
+     * a merge into a pending one), that merged, and that could not be
+     * accepted (no MSHR, merge slot or miss-queue room: fetched again later) */
+    uint64_t l1i_hit, l1i_miss, l1i_merge, l1i_fail, l1i_fills;
+
     /* L1D: [mem_op] */
     uint64_t l1_hit[3], l1_miss[3];
     uint64_t l1_mshr_merge;            /* misses merged into an entry */
@@ -303,6 +315,21 @@ int mem_reexec_enable(mem_system *m, uint32_t entries);
 /* Its size per SM (0: off). */
 uint32_t mem_reexec_entries(const mem_system *m);
 
+/* The L1 instruction cache (mem_l1i.c; GPGPU-Sim 3.2.1's read-only L1I as
+ * shader_core_ctx::fetch uses it). A warp's fetch of the instruction at byte
+ * address addr, at the current cycle, before mem_cycle:
+ *   MEM_IFETCH_HIT   the line is in the L1I (always, with l1i.sets = 0);
+ *   MEM_IFETCH_MISS  it is not: the fetch joined a pending MSHR or took a
+ *                    new one, whose request goes to the L2 as a read; the
+ *                    warp waits (mem_ifetch_waiting) until the fill has come
+ *                    and its turn to be released (one warp per cycle);
+ *   MEM_IFETCH_FAIL  no MSHR, merge slot or miss-queue room: nothing
+ *                    happened, fetch again later.
+ * A warp that waits must not fetch (-1: a caller error). */
+enum { MEM_IFETCH_HIT = 0, MEM_IFETCH_MISS = 1, MEM_IFETCH_FAIL = 2 };
+int  mem_ifetch(mem_system *m, uint32_t sm, uint32_t warp, uint64_t addr);
+bool mem_ifetch_waiting(const mem_system *m, uint32_t sm, uint32_t warp);
+
 /* Coalesce without submitting (pure function of the request and config). */
 int mem_coalesce(const mem_system *m, const mem_request *req,
                  mem_coalesce_info *info, char *err, size_t errlen);
@@ -341,8 +368,8 @@ void mem_probe_print(const mem_config *cfg, FILE *out);
 
 /* The memory system across kernel launches (mem.keep_caches): each launch
  * gets a new system (its clock and statistics start at 0), which takes over
- * the cache contents of the previous launch's, `prev`: every SM's L1D lines
- * with their LRU order and the L2 slices' lines with their dirty bits and
+ * the cache contents of the previous launch's, `prev`: every SM's L1D and
+ * L1I lines with their LRU order and the L2 slices' lines with their dirty bits and
  * LRU order. DRAM rows start closed; MSHRs and queues start empty: prev
  * is first run until it drains (the stores still in flight when its kernel
  * ended reach the L2, as they would during the next launch), and if it does

@@ -47,6 +47,14 @@ static const ck_key mem_keys[] = {
     CK_KEY_ENUM("l1d.alloc", mem_config, l1d_alloc, alloc_names, "line allocation on a read miss: reserve at miss time, or at fill time"),
     K32("l1d.mshr_entries", l1d_mshr_entries, 1, 1024, "MSHR entries per SM, shared by all warps"),
     K32("l1d.mshr_max_merge", l1d_mshr_max_merge, 1, 64, "maximum requests merged into one MSHR entry"),
+    K32("l1i.sets", l1i_sets, 0, 65536, "L1 instruction cache sets per SM (power of two; 0: an ideal instruction cache, every fetch hits and the other l1i.* keys but the layout ones are unused)"),
+    K32("l1i.ways", l1i_ways, 0, 64, "L1I associativity (LRU; lines allocated when their fill arrives)"),
+    K32("l1i.line_bytes", l1i_line_bytes, 0, 4096, "L1I line size (power of two, >= 16); a miss reads the whole line through the interconnect and the L2"),
+    K32("l1i.mshr_entries", l1i_mshr_entries, 0, 64, "L1I MSHR entries per SM (lines being fetched)"),
+    K32("l1i.mshr_max_merge", l1i_mshr_max_merge, 0, 64, "warps whose fetches one L1I MSHR entry holds"),
+    K32("l1i.miss_queue", l1i_miss_queue, 0, 64, "L1I miss queue: requests waiting for the SM's injection queue; a fetch that misses is refused while it is full"),
+    K32("l1i.inst_bytes", l1i_inst_bytes, 0, 64, "bytes per instruction in the code's layout: instruction pc of a kernel is at l1i.code_base + the kernel's offset + pc x this"),
+    K32("l1i.code_base", l1i_code_base, 0, 4294967295u, "address of the first kernel's code; kernels are laid out one after another in the order of their first launch"),
     K32("smem.banks", smem_banks, 1, 64, "shared-memory banks"),
     K32("smem.bank_bytes", smem_bank_bytes, 4, 8, "bank width in bytes (power of two)"),
     K32("smem.latency", smem_latency, 1, 10000, "shared-memory access latency, cycles (without conflicts)"),
@@ -196,6 +204,14 @@ static const ck_source fermi_gtx480_sources[] = {
     { "l1d.alloc", "on_fill", "[OAWS-2] §5.1 allocate-on-fill (3.2.1's dl1 says m, on miss: the paper's baseline wins)" },
     { "l1d.mshr_entries", "32", "[OAWS-2] 32 MSHR entries; [G321] -gpgpu_cache:dl1 ...,A:32:8,8" },
     { "l1d.mshr_max_merge", "8", "[G321] -gpgpu_cache:dl1 ...,A:32:8" },
+    { "l1i.sets", "4", "[G321] -gpgpu_cache:il1 4:128:4 (2 KB); linear set index [G321-src gpu-cache.h cache_config::set_index]" },
+    { "l1i.ways", "4", "[G321] -gpgpu_cache:il1 4:128:4,L (LRU)" },
+    { "l1i.line_bytes", "128", "[G321] -gpgpu_cache:il1 4:128:4; a miss reads the line (mf->set_data_size(line) [G321-src gpu-cache.cc send_read_request])" },
+    { "l1i.mshr_entries", "2", "[G321] -gpgpu_cache:il1 ...,A:2:32,4" },
+    { "l1i.mshr_max_merge", "32", "[G321] -gpgpu_cache:il1 ...,A:2:32,4" },
+    { "l1i.miss_queue", "4", "[G321] -gpgpu_cache:il1 ...,A:2:32,4; a miss is refused while it is full [G321-src gpu-cache.cc read_only_cache::access]" },
+    { "l1i.inst_bytes", "8", "[G321-src cuda-sim.cc, ptx_ir.cc] MAX_INST_SIZE 8: a PTX instruction takes 8 bytes of instruction memory (4 for .half ones, not modelled)" },
+    { "l1i.code_base", "4026531840", "[G321-src shader.cc] PROGRAM_MEM_START 0xF0000000; functions follow one another from it [G321-src cuda-sim.cc function_info::ptx_assemble] (in the order they are assembled; here: of first launch)" },
     { "smem.banks", "32", "[G321] -gpgpu_shmem_num_banks 32" },
     { "smem.bank_bytes", "4", "[G321-src shader.cc] 4-byte banks (Fermi)" },
     { "smem.latency", "4", "[G321-src shader.cc] the access cycle (1, as l1d.latency) + the LD/ST unit's 3 pipeline registers a shared access walks (pipelined_simd_unit depth 3)" },
@@ -427,6 +443,23 @@ int mem_config_check(const mem_config *c, char *err, size_t errlen)
         if (!is_pow2(v))
             return smc_fail(err, errlen, "key '%s': %u is not a power of two",
                         pow2[i].key, v);
+    }
+    if (c->l1i_sets) {
+        static const char *const l1i_keys[] = { "l1i.ways", "l1i.line_bytes", "l1i.mshr_entries",
+                                                "l1i.mshr_max_merge", "l1i.miss_queue",
+                                                "l1i.inst_bytes" };
+        uint32_t v[] = { c->l1i_ways, c->l1i_line_bytes, c->l1i_mshr_entries,
+                         c->l1i_mshr_max_merge, c->l1i_miss_queue, c->l1i_inst_bytes };
+        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+            if (!v[i])
+                return smc_fail(err, errlen, "key '%s': 0 while l1i.sets is %u (an instruction "
+                            "cache needs it; l1i.sets = 0 makes the cache ideal)", l1i_keys[i],
+                            c->l1i_sets);
+        if (!is_pow2(c->l1i_sets))
+            return smc_fail(err, errlen, "key 'l1i.sets': %u is not a power of two", c->l1i_sets);
+        if (!is_pow2(c->l1i_line_bytes) || c->l1i_line_bytes < 16)
+            return smc_fail(err, errlen, "key 'l1i.line_bytes': %u is not a power of two >= 16",
+                        c->l1i_line_bytes);
     }
     if (c->l1d_sector_bytes > c->l1d_line_bytes)
         return smc_fail(err, errlen, "key 'l1d.sector_bytes': %u exceeds "

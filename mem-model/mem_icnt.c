@@ -105,8 +105,8 @@ void mem_icnt_cycle(mem_system *m)
             if (p->in_port_free > m->t || ring_full(&p->in) ||
                 (c->l2_rop_latency && ring_full(&p->rop)))
                 continue;
-            /* a read request carries only its header */
-            uint32_t payload = pk->kind == PK_READ ? 0 : pk->bytes;
+            /* a read request (data or instructions) carries only its header */
+            uint32_t payload = pk->kind == PK_READ || pk->kind == PK_IREAD ? 0 : pk->bytes;
             uint64_t ready = icnt_send(m, payload, out_free, &p->in_port_free), due;
             if (c->l2_rop_latency) {
                 /* it waits l2.rop_latency core cycles, then joins the

@@ -9,6 +9,7 @@
  *                it does not include this header)
  *   mem_l1d.c    per SM: submission, LD/ST unit with replays, L1D, L1 MSHRs,
  *                shared memory and constant cache timing
+ *   mem_l1i.c    per SM: the L1 instruction cache, its MSHRs and miss queue
  *   mem_dup.c    duplicate MSHR allocations across SMs (seed 000 §6.1)
  *   mem_icnt.c   the interconnect: SM <-> L2 slice packets
  *   mem_l2.c     per partition: the L2 slice and its MSHRs; the visit of
@@ -101,7 +102,9 @@ static inline void bs_clear(bitset *b, uint32_t i) { b->w[i >> 6] &= ~(1ull << (
 
 /* ---- packets and rings -------------------------------------------------- */
 
-enum { PK_READ = 0, PK_WRITE = 1, PK_ATOMIC = 2 };
+/* PK_IREAD: an L1I miss (mem_l1i.c), a read everywhere but at the SM,
+ * whose response fills the L1I */
+enum { PK_READ = 0, PK_WRITE = 1, PK_ATOMIC = 2, PK_IREAD = 3 };
 
 typedef struct packet {
     uint64_t addr;       /* block (L1 side) or line (DRAM side) address */
@@ -185,6 +188,15 @@ typedef struct mshr_entry {
     uint8_t  used;
 } mshr_entry;
 
+/* An L1I MSHR entry (mem_l1i.c): the warps whose fetches wait for `block`
+ * (the sm_state's iwarps[entry * l1i.mshr_max_merge ...]) */
+typedef struct l1i_mshr {
+    uint64_t block;
+    uint32_t nwarps;     /* fetches merged into it */
+    uint32_t released;   /* warps released since its fill */
+    uint8_t  used;
+} l1i_mshr;
+
 typedef struct sm_state {
     /* LD/ST unit */
     uint8_t  busy;
@@ -224,6 +236,16 @@ typedef struct sm_state {
     mshr_index mshr_ix;
     uint32_t *targets;   /* mshr_entries * max_merge instruction ids */
     uint32_t mshr_used;
+    /* L1I (mem_l1i.c; itag NULL with an ideal one): tags and LRU stamps
+     * (sets * ways), MSHRs, the miss queue and the filled entries waiting
+     * to release their warps (rings of entry numbers), the warps waiting */
+    uint64_t *itag, *ilru;
+    uint64_t ilru_clock;
+    l1i_mshr *imshr;
+    uint8_t  *iwarps;
+    uint32_t *imq, *irdy;
+    uint32_t imq_head, imq_n, irdy_head, irdy_n;
+    uint64_t iwait;      /* bit w: warp w waits for a fill */
     /* interconnect ends */
     ring     out, in;
     uint64_t out_port_free, in_port_free;
@@ -585,6 +607,32 @@ static inline void wheel_add(mem_system *m, uint32_t si, uint64_t t)
     uint64_t *slot = &m->wheel[(size_t)(t & m->wheel_mask) * m->sm_active.nwords];
     slot[si >> 6] |= 1ull << (si & 63);
 }
+
+/* A request of SM si into its injection queue (the caller checked room);
+ * it may leave from the next core cycle's start (an instant: the
+ * interconnect compares instants). */
+static inline void sm_inject(mem_system *m, sm_state *s, uint32_t si, uint64_t addr,
+                             uint32_t bytes, int kind, uint32_t inst)
+{
+    packet pk = { addr, (m->now + 1) * m->per[MEM_CLK_CORE], si, inst, bytes, (uint8_t)kind };
+    ring_push(&s->out, &pk);
+    bs_set(&m->sm_out_busy, si);
+    m->live++;
+}
+
+/* ---- mem_l1i.c: the instruction cache ---- */
+
+/* The L1I of s has work this cycle: a miss to send or warps to release. */
+static inline int l1i_busy(const sm_state *s) { return s->imq_n || s->irdy_n; }
+/* This cycle's step of SM si's L1I (after its LD/ST unit's): the miss
+ * queue's front into the injection queue, one waiting warp released. */
+void mem_l1i_cycle(mem_system *m, sm_state *s, uint32_t si);
+/* A response to entry e's request: the line goes in, its warps are released
+ * from the next L1I step on. */
+void mem_l1i_fill(mem_system *m, sm_state *s, uint64_t block, uint32_t e);
+/* Allocate / free SM s's L1I (creation, mem_destroy); -1 out of memory. */
+int  mem_l1i_init(const mem_config *c, sm_state *s);
+void mem_l1i_free(sm_state *s);
 
 /* ---- mem_dup.c: duplicate MSHR allocations ---- */
 

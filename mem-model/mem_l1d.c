@@ -132,17 +132,6 @@ static void l1_fill(mem_system *m, sm_state *s, uint64_t block, uint32_t entry)
     m->mshr_used_all--;
 }
 
-static void inject(mem_system *m, sm_state *s, uint32_t si, uint64_t addr,
-                   uint32_t bytes, int kind, uint32_t inst)
-{
-    /* it may leave from the next core cycle's start (an instant: the
-     * interconnect compares instants) */
-    packet pk = { addr, (m->now + 1) * m->per[MEM_CLK_CORE], si, inst, bytes, (uint8_t)kind };
-    ring_push(&s->out, &pk);
-    bs_set(&m->sm_out_busy, si);
-    m->live++;
-}
-
 /* What one load access found (load_access). The last three are replays:
  * the access could not be accepted this cycle. */
 enum {
@@ -231,7 +220,7 @@ allocate:       /* load outcome: replay (the three returns), else new miss */
     m->st.l1_mshr_alloc++;
     if (mem_dup_record(m, line, si))
         m->st.l1_mshr_dup++;
-    inject(m, s, si, tx->block, c->l1d_sector_bytes, PK_READ, e2);
+    sm_inject(m, s, si, tx->block, c->l1d_sector_bytes, PK_READ, e2);
     return ACC_MISS;
 }
 
@@ -371,10 +360,10 @@ static int ldst_transaction(mem_system *m, sm_state *s, uint32_t si)
         if (s->op == MEM_STORE) {
             if (c->store_acks)          /* mem.store_acks: complete at the last ack */
                 r->pending++;
-            inject(m, s, si, tx->block, tx->bytes, PK_WRITE, s->inst);
+            sm_inject(m, s, si, tx->block, tx->bytes, PK_WRITE, s->inst);
         } else {
             r->pending++;
-            inject(m, s, si, tx->block, tx->bytes, PK_ATOMIC, s->inst);
+            sm_inject(m, s, si, tx->block, tx->bytes, PK_ATOMIC, s->inst);
         }
         return 1;
     }
@@ -445,6 +434,8 @@ static void sm_cycle(mem_system *m, sm_state *s, uint32_t si)
         packet *pk = ring_front(&s->in);
         if (pk->kind == PK_ATOMIC || pk->kind == PK_WRITE)   /* reply, acknowledgement */
             inst_data(m, pk->inst, m->now + 1, 1);
+        else if (pk->kind == PK_IREAD)
+            mem_l1i_fill(m, s, pk->addr, pk->inst);
         else
             l1_fill(m, s, pk->addr, pk->inst);
         ring_pop(&s->in);
@@ -491,8 +482,11 @@ void mem_sms_cycle(mem_system *m)
             bits &= bits - 1;
             sm_state *s = &m->sm[si];
             sm_cycle(m, s, si);
-            /* stay for the next cycle if the unit works or the (new) front
-             * response is due then; otherwise sleep until that response */
+            if (l1i_busy(s))
+                mem_l1i_cycle(m, s, si);
+            /* stay for the next cycle if the unit works, the L1I has work
+             * or the (new) front response is due then; otherwise sleep
+             * until that response */
             int due_next = 0;
             if (s->in.count) {
                 uint64_t ready = ring_front(&s->in)->ready;
@@ -501,7 +495,8 @@ void mem_sms_cycle(mem_system *m)
                 else
                     wheel_add(m, si, ready);
             }
-            if ((!s->busy || s->blocked) && !due_next && (!s->rq_n || s->rq_blocked))
+            if ((!s->busy || s->blocked) && !due_next && (!s->rq_n || s->rq_blocked) &&
+                !l1i_busy(s))
                 bs_clear(&m->sm_active, si);
         }
     }

@@ -41,6 +41,12 @@ void mem_stats_json(const mem_system *m, FILE *out)
     fprintf(out, "\"fills\": %" PRIu64 ", \"evictions\": %" PRIu64
             ", \"write_evicts\": %" PRIu64 "},\n",
             s->l1_fills, s->l1_evictions, s->l1_write_evicts);
+    /* the instruction cache, only when there is one (so that the JSON of
+     * an ideal one is unchanged) */
+    if (c->l1i_sets)
+        fprintf(out, "\"l1i\": {\"hits\": %" PRIu64 ", \"misses\": %" PRIu64
+                ", \"merges\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"fills\": %" PRIu64
+                "},\n", s->l1i_hit, s->l1i_miss, s->l1i_merge, s->l1i_fail, s->l1i_fills);
     fprintf(out, "\"mshr\": {\"entries_per_sm\": %u, \"allocations\": %" PRIu64
             ", \"merges\": %" PRIu64 ", \"duplicate_allocations\": %" PRIu64
             ", \"duplicate_fraction\": %.6f, \"dup_window\": %u"
@@ -106,6 +112,10 @@ void mem_stats_print(const mem_system *m, FILE *out)
             "stores %" PRIu64 ", write-evicts %" PRIu64 "\n", l1h, l1m,
             100.0 * ratio(l1h, l1h + l1m), s->l1_hit[1] + s->l1_miss[1],
             s->l1_write_evicts);
+    if (c->l1i_sets)
+        fprintf(out, "  L1I         %" PRIu64 " hits, %" PRIu64 " misses (%" PRIu64
+                " merged), %" PRIu64 " refused\n", s->l1i_hit, s->l1i_miss, s->l1i_merge,
+                s->l1i_fail);
     fprintf(out, "  MSHR        %" PRIu64 " allocations, %" PRIu64 " merges, "
             "%.2f requests/entry, %.1f%% duplicates (W=%u), occupancy avg %.2f "
             "max %u of %u\n", s->l1_mshr_alloc, s->l1_mshr_merge,

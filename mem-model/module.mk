@@ -2,7 +2,7 @@
 # Link users with $(MEM_LIB) $(UTIL_LIB) (the key-table and error-message
 # helpers of csrc/util).
 
-MEM_SRCS := mem-model/mem.c mem-model/mem_l1d.c mem-model/mem_dup.c \
+MEM_SRCS := mem-model/mem.c mem-model/mem_l1d.c mem-model/mem_l1i.c mem-model/mem_dup.c \
             mem-model/mem_icnt.c mem-model/mem_l2.c mem-model/mem_dram.c \
             mem-model/mem_inst.c mem-model/coalesce.c mem-model/mem_config.c \
             mem-model/mem_stats.c mem-model/mem_vta.c mem-model/mem_probe.c

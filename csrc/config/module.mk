@@ -11,7 +11,7 @@
 
 TIMING_HAVE_SCHED := $(wildcard cosim/sched_if.h)
 SMC_MODEL_SRCS := csrc/config/gpu_config.c csrc/util/config_keys.c csrc/util/fail.c \
-                  mem-model/mem.c mem-model/mem_l1d.c mem-model/mem_dup.c \
+                  mem-model/mem.c mem-model/mem_l1d.c mem-model/mem_l1i.c mem-model/mem_dup.c \
                   mem-model/mem_icnt.c mem-model/mem_l2.c mem-model/mem_dram.c \
                   mem-model/mem_inst.c mem-model/coalesce.c mem-model/mem_config.c \
                   mem-model/mem_stats.c mem-model/mem_vta.c mem-model/mem_probe.c \

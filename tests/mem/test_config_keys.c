@@ -247,6 +247,24 @@ static void test_mem_config_errors(void **state)
     assert_int_equal(mem_config_apply(&c, "dram.queue_entries=1", err, sizeof err), 0);
     assert_int_equal(mem_config_check(&c, err, sizeof err), -1);
     assert_non_null(strstr(err, "'dram.queue_entries'"));
+    /* an instruction cache needs its geometry; an ideal one (l1i.sets = 0)
+     * ignores it */
+    mem_config_preset(&c, "kepler-k20x", err, sizeof err);
+    assert_int_equal(c.l1i_sets, 0);
+    assert_int_equal(mem_config_apply(&c, "l1i.sets=4", err, sizeof err), 0);
+    assert_int_equal(mem_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'l1i.ways'"));
+    mem_config_preset(&c, "fermi-gtx480", err, sizeof err);
+    assert_int_equal(mem_config_check(&c, err, sizeof err), 0);
+    assert_int_equal(mem_config_apply(&c, "l1i.sets=3", err, sizeof err), 0);
+    assert_int_equal(mem_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'l1i.sets'"));
+    assert_int_equal(mem_config_apply(&c, "l1i.sets=4", err, sizeof err), 0);
+    assert_int_equal(mem_config_apply(&c, "l1i.line_bytes=8", err, sizeof err), 0);
+    assert_int_equal(mem_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'l1i.line_bytes'"));
+    assert_int_equal(mem_config_apply(&c, "l1i.mshr_entries=65", err, sizeof err), -1);
+    assert_non_null(strstr(err, "'l1i.mshr_entries'"));
 
     /* a config file: error names file and line */
     char path[] = "/tmp/memcfg_XXXXXX";

@@ -878,6 +878,125 @@ static void test_duplicate_mshr_allocations(void **state)
     stop(&h);
 }
 
+/* ---- instruction cache ------------------------------------------------------ */
+
+/* GPGPU-Sim 3.2.1's GTX480 L1I (-gpgpu_cache:il1 4:128:4,L:R:f:N,A:2:32,4)
+ * on the one-clock machine of the other tests */
+static mem_config l1i_config(void)
+{
+    mem_config c = base_config();
+    c.l1i_sets = 4;
+    c.l1i_ways = 4;
+    c.l1i_line_bytes = 128;
+    c.l1i_mshr_entries = 2;
+    c.l1i_mshr_max_merge = 32;
+    c.l1i_miss_queue = 4;
+    c.l1i_inst_bytes = 8;
+    return c;
+}
+
+/* Cycles from now until warp w of SM 0 may fetch again (at most `limit`). */
+static uint64_t ifetch_wait(harness *h, uint32_t w, uint64_t limit)
+{
+    uint64_t t0 = mem_now(h->m);
+    while (mem_ifetch_waiting(h->m, 0, w) && mem_now(h->m) - t0 < limit)
+        step(h);
+    return mem_now(h->m) - t0;
+}
+
+static void test_l1i(void **state)
+{
+    (void)state;
+    mem_config c = l1i_config();
+    harness h;
+    start(&h, &c);
+    const mem_stats *st = mem_get_stats(h.m);
+    const uint64_t code = 0xF0000000u;
+    /* cycle 0: warp 0 misses (a new MSHR entry), warp 1 merges into it,
+     * warp 2 misses another line (the second entry), warp 3 a third line:
+     * no entry left, refused; a waiting warp may not fetch at all */
+    assert_int_equal(mem_ifetch(h.m, 0, 0, code + 8), MEM_IFETCH_MISS);
+    assert_int_equal(mem_ifetch(h.m, 0, 1, code + 16), MEM_IFETCH_MISS);
+    assert_int_equal(mem_ifetch(h.m, 0, 2, code + 128), MEM_IFETCH_MISS);
+    assert_int_equal(mem_ifetch(h.m, 0, 3, code + 256), MEM_IFETCH_FAIL);
+    assert_int_equal(mem_ifetch(h.m, 0, 0, code + 8), -1);
+    assert_true(mem_ifetch_waiting(h.m, 0, 0) && mem_ifetch_waiting(h.m, 0, 1));
+    assert_false(mem_ifetch_waiting(h.m, 0, 3));
+    /* the line comes as a load's would (a read, a 128-byte response: the
+     * cold round trip COLD_RT, docs/memory-model.md); its warps are
+     * released one per cycle from the fill's cycle, COLD_RT - 1, on */
+    assert_int_equal(ifetch_wait(&h, 0, 1000), COLD_RT);
+    assert_true(mem_ifetch_waiting(h.m, 0, 1));
+    assert_int_equal(ifetch_wait(&h, 1, 10), 1);
+    /* the second line left the miss queue a cycle later and is a row hit
+     * behind the first: a few cycles behind, not another round trip */
+    uint64_t behind = ifetch_wait(&h, 2, 1000);
+    assert_true(behind >= 1 && behind <= 20);
+    assert_int_equal(st->l1i_miss, 3);
+    assert_int_equal(st->l1i_merge, 1);
+    assert_int_equal(st->l1i_fail, 1);
+    assert_int_equal(st->l1i_fills, 2);
+    assert_int_equal(st->l2_miss[0], 2);         /* reads at the L2 */
+    /* both lines now hit, for any warp */
+    assert_int_equal(mem_ifetch(h.m, 0, 3, code + 120), MEM_IFETCH_HIT);
+    assert_int_equal(mem_ifetch(h.m, 0, 0, code + 128), MEM_IFETCH_HIT);
+    /* 4 sets of 128 bytes: lines 512 bytes apart share a set. Three more
+     * lines in set 0 fill its 4 ways; a fifth evicts the least recently
+     * used, code + 0 */
+    for (uint32_t k = 1; k <= 4; k++) {
+        assert_int_equal(mem_ifetch(h.m, 0, 4, code + 512 * k), MEM_IFETCH_MISS);
+        ifetch_wait(&h, 4, 1000);
+        assert_int_equal(mem_ifetch(h.m, 0, 4, code + 512 * k), MEM_IFETCH_HIT);
+    }
+    assert_int_equal(mem_ifetch(h.m, 0, 4, code + 128), MEM_IFETCH_HIT);   /* set 1 */
+    assert_int_equal(mem_ifetch(h.m, 0, 4, code + 512 * 2), MEM_IFETCH_HIT);
+    assert_int_equal(mem_ifetch(h.m, 0, 4, code), MEM_IFETCH_MISS);
+    ifetch_wait(&h, 4, 1000);
+    /* another SM has its own L1I: a miss, an L2 hit (L2_HIT_RT) */
+    uint64_t l2_hits = st->l2_hit[0];
+    assert_int_equal(mem_ifetch(h.m, 1, 0, code + 128), MEM_IFETCH_MISS);
+    uint64_t t0 = mem_now(h.m);
+    while (mem_ifetch_waiting(h.m, 1, 0))
+        step(&h);
+    assert_int_equal(mem_now(h.m) - t0, L2_HIT_RT);
+    assert_int_equal(st->l2_hit[0], l2_hits + 1);
+    /* the lines persist into the next launch's system (mem.keep_caches) */
+    char err[256];
+    mem_system *next = mem_create(&c, err, sizeof err);
+    assert_non_null(next);
+    assert_int_equal(mem_inherit_caches(next, h.m), 1);
+    assert_int_equal(mem_ifetch(next, 0, 0, code + 8), MEM_IFETCH_HIT);
+    assert_int_equal(mem_ifetch(next, 0, 0, code + 512), MEM_IFETCH_MISS);   /* evicted */
+    assert_int_equal(mem_ifetch(next, 1, 0, code + 128), MEM_IFETCH_HIT);
+    mem_destroy(next);
+    stop(&h);
+}
+
+/* A full miss queue refuses every miss, even one that would merge
+ * (read_only_cache::access); an ideal cache hits always. */
+static void test_l1i_miss_queue(void **state)
+{
+    (void)state;
+    mem_config c = l1i_config();
+    c.l1i_mshr_entries = 8;
+    c.l1i_miss_queue = 1;
+    harness h;
+    start(&h, &c);
+    assert_int_equal(mem_ifetch(h.m, 0, 0, 0xF0000000u), MEM_IFETCH_MISS);
+    assert_int_equal(mem_ifetch(h.m, 0, 1, 0xF0000000u), MEM_IFETCH_FAIL);
+    assert_int_equal(mem_ifetch(h.m, 0, 2, 0xF0000080u), MEM_IFETCH_FAIL);
+    run(&h, 1);                  /* the request has left the miss queue */
+    assert_int_equal(mem_ifetch(h.m, 0, 1, 0xF0000000u), MEM_IFETCH_MISS);
+    assert_int_equal(mem_ifetch(h.m, 0, 2, 0xF0000080u), MEM_IFETCH_MISS);
+    assert_int_equal(mem_get_stats(h.m)->l1i_fail, 2);
+    stop(&h);
+    c.l1i_sets = 0;
+    start(&h, &c);
+    assert_int_equal(mem_ifetch(h.m, 0, 0, 0xF0000000u), MEM_IFETCH_HIT);
+    assert_false(mem_ifetch_waiting(h.m, 0, 0));
+    stop(&h);
+}
+
 /* ---- shared and constant memory ------------------------------------------ */
 
 static uint32_t smem_case(harness *h, uint64_t stride, uint8_t size, int same,
@@ -1080,6 +1199,8 @@ int main(void)
         cmocka_unit_test(test_write_evict),
         cmocka_unit_test(test_l2_write_miss),
         cmocka_unit_test(test_store_acks),
+        cmocka_unit_test(test_l1i),
+        cmocka_unit_test(test_l1i_miss_queue),
         cmocka_unit_test(test_duplicate_mshr_allocations),
         cmocka_unit_test(test_shared_bank_conflicts),
         cmocka_unit_test(test_const_serialises_distinct_words),
