@@ -44,7 +44,7 @@ TEST_SUITES   += $(BENCH_REF_TEST)
 SAN_SUITES    += $(BENCH_REF_TEST)
 
 TEST_SUITES   += tests/e2e/ptx-fresh.sh "tests/e2e/bench-suite.sh $(BENCH_BIN)" \
-                 tests/e2e/cuda-suite.sh tests/e2e/chase-cuda.sh
+                 tests/e2e/cuda-suite.sh tests/e2e/chase-cuda.sh tests/e2e/ifetch-cuda.sh
 
 ifneq ($(BENCH_NVCC),)
 $(BENCH_CUDA_BINS): build/bench/%: bench/cuda/%.cu bench/cuda/bench_cuda.h \
@@ -53,12 +53,14 @@ $(BENCH_CUDA_BINS): build/bench/%: bench/cuda/%.cu bench/cuda/bench_cuda.h \
 	$(BENCH_NVCC) $(BENCH_NVCC_FLAGS) $< -o $@.tmp && mv -f $@.tmp $@
 ALL_TARGETS   += $(BENCH_CUDA_BINS)
 TEST_DEPS     += $(BENCH_CUDA_BINS)
-# The unloaded-latency program of the side-by-side (docs/memory-model.md).
-build/bench/chase: bench/sidebyside/chase.cu
+# The programs of the side-by-side (docs/memory-model.md): unloaded load
+# latency (chase) and the cost of an instruction-cache miss (ifetch).
+SIDEBYSIDE_BINS := build/bench/chase build/bench/ifetch
+$(SIDEBYSIDE_BINS): build/bench/%: bench/sidebyside/%.cu
 	@mkdir -p $(@D)
 	$(BENCH_NVCC) $(BENCH_NVCC_FLAGS) $< -o $@.tmp && mv -f $@.tmp $@
-ALL_TARGETS   += build/bench/chase
-TEST_DEPS     += build/bench/chase
+ALL_TARGETS   += $(SIDEBYSIDE_BINS)
+TEST_DEPS     += $(SIDEBYSIDE_BINS)
 ifneq ($(wildcard csrc/runtime/module.mk),)
 TEST_DEPS     += $(CUDART_SO)
 endif

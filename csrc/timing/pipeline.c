@@ -258,6 +258,20 @@ static void update_head(tm_sm *sm, unsigned wi)
 /* The pc of the warp's next instruction in program order, or -1 when it is
  * not known yet (behind an unexecuted branch, barrier or exit, or at a
  * reconvergence point) or the warp has exited. */
+/* The instruction cache (mem_l1i.c; always yes with an ideal one): may warp
+ * w of sm fetch the instruction at pc now? No while an earlier miss of the
+ * warp waits for its fill, and no when this fetch misses or is refused (the
+ * fetch arbiter has moved on; the warp is asked again later). */
+static inline int ifetch_ok(timing_gpu *g, const tm_sm *sm, unsigned w, uint32_t pc)
+{
+    if (!g->cfg.mem.l1i_sets)
+        return 1;
+    if (mem_ifetch_waiting(g->mem, sm->id, w))
+        return 0;
+    return mem_ifetch(g->mem, sm->id, w,
+                      g->code_addr + (uint64_t)pc * g->cfg.mem.l1i_inst_bytes) == MEM_IFETCH_HIT;
+}
+
 static int64_t next_fetch_pc(const timing_gpu *g, const tm_warp *w)
 {
     if (w->exited || !w->cta)
@@ -1009,11 +1023,13 @@ int tm_sm_back(timing_gpu *g, tm_sm *sm, uint64_t t)
         if (((in.launch | in.finish) >> w) & 1 || tw->count >= c->ibuf_depth)
             continue;
         if (o->fetch_pc_valid[s]) {          /* HAWS: the chain's next member */
+            if (!ifetch_ok(g, sm, w, o->fetch_pc[s]))
+                continue;
             decode_push(g, sm, w, o->fetch_pc[s], &in.push[s], 1, 0, 0);
             continue;
         }
         int64_t pc = next_fetch_pc(g, tw);
-        if (pc < 0)
+        if (pc < 0 || !ifetch_ok(g, sm, w, (uint32_t)pc))
             continue;
         const sched_rcu_head *h = &o->fetch_rcu[s];
         if (h->kind != SCHED_RCU_NONE && (uint32_t)pc == h->pc) {

@@ -349,6 +349,9 @@ int timing_destroy(timing_gpu *g, char *err, size_t errlen)
     free(g->sched_active);
     free(g->sm);
     tm_detect_free(g);
+    for (uint32_t i = 0; i < g->ncodes; i++)
+        free(g->code[i].name);
+    free(g->code);
     int rc = tm_wave_finish(g->wave, err, errlen);   /* after the back ends are gone */
     free(g);
     return rc;
@@ -416,6 +419,33 @@ smc_status timing_run(timing_gpu *g, const emu_kernel *ek, emu_launch *l, const 
     inst_source_emu state;
     inst_source src = inst_source_from_emu(&state, ek, l);
     return timing_run_source(g, &src, kernel_name, req, grid, block, stop, out, msg, msglen);
+}
+
+/* The instruction cache (l1i.*): the address of kernel `name`'s first
+ * instruction. GPGPU-Sim 3.2.1 gives each function its code once, one after
+ * another from PROGRAM_MEM_START (cuda-sim.cc function_info::ptx_assemble);
+ * here a kernel gets its place at its first launch, l1i.inst_bytes per
+ * instruction. -1 when out of host memory. */
+static int tm_code_addr(timing_gpu *g, const char *name, uint32_t ninsts)
+{
+    for (uint32_t i = 0; i < g->ncodes; i++)
+        if (strcmp(g->code[i].name, name) == 0) {
+            g->code_addr = g->code[i].addr;
+            return 0;
+        }
+    struct tm_code *bigger = realloc(g->code, (g->ncodes + 1) * sizeof *bigger);
+    if (!bigger)
+        return -1;
+    g->code = bigger;
+    char *copy = strdup(name);
+    if (!copy)
+        return -1;
+    if (g->ncodes == 0)
+        g->code_next = g->cfg.mem.l1i_code_base;
+    g->code[g->ncodes++] = (struct tm_code){ copy, g->code_next };
+    g->code_addr = g->code_next;
+    g->code_next += (uint64_t)ninsts * g->cfg.mem.l1i_inst_bytes;
+    return 0;
 }
 
 smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *kernel_name,
@@ -513,8 +543,11 @@ smc_status timing_run_source(timing_gpu *g, const inst_source *src, const char *
     g->cycle = 0;
     g->ncode = src->ops->code_size(src->ctx);
     g->join = calloc(g->ncode + 1, 1);
-    if (!g->join) {
+    if (!g->join || tm_code_addr(g, kernel_name, g->ncode) != 0) {
+        free(g->join);
+        g->join = NULL;
         mem_destroy(g->mem);
+        g->mem = NULL;
         tm_set_msg(g, "out of host memory");
         return out->status = SMC_ERR_OUT_OF_MEMORY;
     }

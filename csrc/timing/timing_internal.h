@@ -216,7 +216,13 @@ struct timing_gpu {
      * policy input, group_prio, and how warps are grouped */
     uint32_t sched_policy, group_prio, grouping;
     struct tm_detect *det;        /* locality detection (locality_detect.c) */
+    /* the instruction cache (l1i.*): where each kernel's code is, laid out
+     * in the order of first launch (tm_code_addr) */
+    struct tm_code { char *name; uint64_t addr; } *code;
+    uint32_t ncodes;
+    uint64_t code_next;           /* where the next new kernel's code goes */
     /* per launch */
+    uint64_t code_addr;           /* the running kernel's code: pc 0's address */
     mem_system *mem;
     mem_system *mem_prev;    /* mem.keep_caches: the last launch's, whose
                                 cache contents the next launch takes */
