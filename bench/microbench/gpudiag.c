@@ -14,9 +14,12 @@
 /* ---- the generated kernels (gen_kernels.py) --------------------------------- */
 
 #define GD_REG_LIVE_MAX 251          /* gd_nslot_r1 .. gd_nslot_r251 */
-#define GD_FU_L1 32                  /* FU_LENGTHS */
-#define GD_FU_L2 96
 #define GD_FU_ILP 4                  /* the throughput variant */
+/* The two unrolled lengths of each ILP's kernels (FU_LENGTHS in
+ * gen_kernels.py: the longer must fit a 2-KB instruction cache, so ILP 4's
+ * are shorter); each kernel runs its code twice and times the second pass. */
+#define GD_FU_L1(ilp) ((ilp) == 1 ? 32 : 8)
+#define GD_FU_L2(ilp) ((ilp) == 1 ? 96 : 40)
 #define GD_POLICY_READS 16           /* POLICY_READS */
 static const char *const fu_ops[GD_NUM_FU] = { "sp", "int", "dpu", "sfu", "smem" };
 
@@ -235,9 +238,10 @@ static int fu_time(run *x, const char *op, int ilp, int len, uint32_t grid, uint
 static int fu_period(run *x, const char *op, int ilp, uint32_t grid, uint32_t c, double *p)
 {
     uint64_t t1, t2;
-    if (fu_time(x, op, ilp, GD_FU_L1, grid, c, &t1) || fu_time(x, op, ilp, GD_FU_L2, grid, c, &t2))
+    if (fu_time(x, op, ilp, GD_FU_L1(ilp), grid, c, &t1) ||
+        fu_time(x, op, ilp, GD_FU_L2(ilp), grid, c, &t2))
         return -1;
-    *p = ((double)t2 - (double)t1) / (GD_FU_L2 - GD_FU_L1);
+    *p = ((double)t2 - (double)t1) / (GD_FU_L2(ilp) - GD_FU_L1(ilp));
     return 0;
 }
 
@@ -291,19 +295,19 @@ static int test_num_mp(run *x)
         if (f->fu[c] > 0 && f->fu[2 * c] > 0 && f->fu[2 * c] >= 1.9 * f->fu[c]) { r->c2x = c; break; }
     if (!r->c2x) r->c2x = f->cmax;         /* fu never doubles: take the whole block */
     uint64_t t1;
-    if (fu_time(x, "sp", GD_FU_ILP, GD_FU_L2, 1, r->c2x, &t1)) return -1;
+    if (fu_time(x, "sp", GD_FU_ILP, GD_FU_L2(GD_FU_ILP), 1, r->c2x, &t1)) return -1;
     /* the first G whose time is >= 1.5 T(1): exponential, then binary search */
     uint64_t lo = 1, hi = 2;
     for (;;) {
         uint64_t t;
         if (hi > 4096) { fprintf(stderr, "gpudiag: num mp: no doubling up to 4096 blocks\n"); return -1; }
-        if (fu_time(x, "sp", GD_FU_ILP, GD_FU_L2, (uint32_t)hi, r->c2x, &t)) return -1;
+        if (fu_time(x, "sp", GD_FU_ILP, GD_FU_L2(GD_FU_ILP), (uint32_t)hi, r->c2x, &t)) return -1;
         if ((double)t >= 1.5 * (double)t1) break;
         lo = hi; hi *= 2;
     }
     while (hi - lo > 1) {
         uint64_t v = lo + (hi - lo) / 2, t;
-        if (fu_time(x, "sp", GD_FU_ILP, GD_FU_L2, (uint32_t)v, r->c2x, &t)) return -1;
+        if (fu_time(x, "sp", GD_FU_ILP, GD_FU_L2(GD_FU_ILP), (uint32_t)v, r->c2x, &t)) return -1;
         if ((double)t >= 1.5 * (double)t1) hi = v; else lo = v;
     }
     r->n_mp = (uint32_t)lo;
@@ -663,7 +667,7 @@ int gd_run_model(const gd_backend *be, const gd_opts *o, const gd_result *r, gd_
     for (int mi = 0; mi < nmix; mi++) {
         const gd_fu *f = &r->fu[mixes[mi]];
         char k[48];
-        snprintf(k, sizeof k, "gd_fu_%s_i%d_l%d", f->op, GD_FU_ILP, GD_FU_L2);
+        snprintf(k, sizeof k, "gd_fu_%s_i%d_l%d", f->op, GD_FU_ILP, GD_FU_L2(GD_FU_ILP));
         if (launch(&x, k, 1, GD_WARP, 4, 1, 1) != GD_OK) goto fail;
         double t1 = (double)be->last_cycles(be->ctx);
         for (uint32_t bi = 0; bi < nb; bi++) {
@@ -688,7 +692,8 @@ int gd_run_model(const gd_backend *be, const gd_opts *o, const gd_result *r, gd_
                  * {insts} (N_period P_1 cycles of the one-block run); the
                  * rest of that run (launch, semaphore, stores) is paid once
                  * per wave */
-                double body = GD_FU_L2 * f->p1, over = t1 > body ? t1 - body : 0;
+                double body = 2.0 * GD_FU_L2(GD_FU_ILP) * f->p1;   /* two passes */
+                double over = t1 > body ? t1 - body : 0;
                 uint32_t waves = g / ns + (g % ns != 0);
                 p->predicted = waves * over + body * gd_model_T(f, g, b, ns);
             }
