@@ -10,12 +10,8 @@
 # SKIP (said out loud) without nvcc or the runtime.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export PATH=/usr/local/cuda/bin:$PATH
-if ! command -v nvcc >/dev/null 2>&1 || [ ! -f csrc/runtime/module.mk ]; then
-  echo "SKIP: nvcc or the drop-in runtime is missing; chase.cu was not built or run"
-  exit 0
-fi
-[ -x build/bench/chase ] || { echo "FAIL: build/bench/chase is not built"; exit 1; }
+. tests/lib/cuda-prog.sh
+cuda_sidebyside_open chase
 fails=0
 for preset in fermi-gtx480 kepler-k20x; do
   cfg=$(build/bin/smcosim config --config "$preset")
@@ -23,7 +19,7 @@ for preset in fermi-gtx480 kepler-k20x; do
   idoc=$(awk '$1 == "ldst.id_oc" {print $3}' <<<"$cfg")
   path=0; [ "${idoc:-0}" -gt 0 ] && path=3
   [ -n "${l1:-}" ] || { echo "FAIL: $preset: no unloaded-latency line in smcosim config"; fails=1; continue; }
-  out=$(build/bin/smcosim run --config "$preset" -- build/bench/chase 2>/dev/null)
+  out=$(build/bin/smcosim run --config "$preset" -- "$prog" 2>/dev/null)
   grep -qx "chase: PASS" <<<"$out" || { echo "FAIL: $preset: chase did not pass: $out"; fails=1; continue; }
   # cycles per load, whole cycles: L1 and L2 carry the loop's add, compare
   # and branch once per 32 loads (at most 2 cycles per load at L1, nothing

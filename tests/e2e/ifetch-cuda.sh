@@ -17,14 +17,8 @@
 # SKIP (said out loud) without nvcc or the runtime.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-export PATH=/usr/local/cuda/bin:$PATH
-if ! command -v nvcc >/dev/null 2>&1 || [ ! -f csrc/runtime/module.mk ]; then
-  echo "SKIP: nvcc or the drop-in runtime is missing; ifetch.cu was not built or run"
-  exit 0
-fi
-[ -x build/bench/ifetch ] || { echo "FAIL: build/bench/ifetch is not built"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. tests/lib/cuda-prog.sh
+cuda_sidebyside_open ifetch
 cfg=$(build/bin/smcosim config --config fermi-gtx480)
 read -r l2 dram < <(sed -n 's/.*L2 hit \([0-9]*\), DRAM \([0-9]*\) core cycles.*/\1 \2/p' <<<"$cfg")
 trp=$(awk '$1 == "dram.tRP" {print $3}' <<<"$cfg")
@@ -35,7 +29,7 @@ fails=0
 for set in "" "--set l1i.sets=0"; do
   # shellcheck disable=SC2086
   out=$(build/bin/smcosim run --config fermi-gtx480 $set --json "$tmp/ifetch${set:+-ideal}.json" \
-        -- build/bench/ifetch 2>&1)
+        -- "$prog" 2>&1)
   grep -qx "ifetch: PASS" <<<"$out" || { echo "FAIL: ifetch ${set:-}: $out"; fails=1; }
 done
 python3 - "$tmp/ifetch.json" "$tmp/ifetch-ideal.json" "$l2" "$dram" "$trp" <<'PY' || fails=1
