@@ -39,10 +39,10 @@ REG_LIVE = list(range(1, 252))
 # twice to warm up the instruction cache"); the blocks meet at the
 # semaphore between the two passes, so that every block's timed pass starts
 # together (as the single pass did). The longer length with the loop around
-# it (the semaphore's ~45 instructions, the clock reads and the loop's ~15)
-# must fit the smallest instruction cache a preset models: GPGPU-Sim
+# it must fit the smallest instruction cache a preset models: GPGPU-Sim
 # 3.2.1's GTX480 L1I, 2 KB of 8-byte PTX instructions (fermi-gtx480: 256
-# instructions; ILP 4 x 40 = 160).
+# instructions; ILP 4 x 40 = 160, and the semaphore, clock reads and loop
+# control 62 more in the PTX nvcc 13 writes).
 FU_LENGTHS = {1: (32, 96), 4: (8, 40)}
 FU_ILP = (1, 4)
 FU_OPS = {
