@@ -72,6 +72,8 @@ typedef struct mem_config {
     uint32_t l1d_index;           /* enum mem_index_fn */
     uint32_t l1d_alloc;           /* enum mem_alloc_policy */
     uint32_t l1d_mshr_entries, l1d_mshr_max_merge;
+    uint32_t l1d_ports;           /* transactions the LD/ST unit sends per cycle */
+    uint32_t ldst_inflight;       /* instructions past the unit not yet complete, 0: no limit */
 
     /* L1 instruction cache (mem_l1i.c; l1i_sets 0: an ideal one, no fetch
      * ever misses) and where the program's instructions are: instruction pc

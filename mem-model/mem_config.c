@@ -16,6 +16,7 @@
  */
 #include "mem.h"
 
+#include "coalesce.h"
 #include "config_keys.h"
 #include "fail.h"
 
@@ -47,6 +48,8 @@ static const ck_key mem_keys[] = {
     CK_KEY_ENUM("l1d.alloc", mem_config, l1d_alloc, alloc_names, "line allocation on a read miss: reserve at miss time, or at fill time"),
     K32("l1d.mshr_entries", l1d_mshr_entries, 1, 1024, "MSHR entries per SM, shared by all warps"),
     K32("l1d.mshr_max_merge", l1d_mshr_max_merge, 1, 64, "maximum requests merged into one MSHR entry"),
+    K32("l1d.ports", l1d_ports, 1, MEM_MAX_TX, "transactions (L1D accesses) the LD/ST unit makes per cycle: 1 = one per cycle, a divergent instruction holds the unit a cycle per block (GPGPU-Sim); more = that many in one cycle (Multi2Sim: every lane's access in the cycle it is admitted)"),
+    K32("mem.ldst_inflight", ldst_inflight, 0, 4096, "memory instructions that have left the LD/ST unit and are not complete, per SM, at most; the unit takes no instruction while this many are (Multi2Sim's vector-memory buffer); 0: no limit"),
     K32("l1i.sets", l1i_sets, 0, 65536, "L1 instruction cache sets per SM (power of two; 0: an ideal instruction cache, every fetch hits and the other l1i.* keys but the layout ones are unused)"),
     K32("l1i.ways", l1i_ways, 0, 64, "L1I associativity (LRU; lines allocated when their fill arrives)"),
     K32("l1i.line_bytes", l1i_line_bytes, 0, 4096, "L1I line size (power of two, >= 16); a miss reads the whole line through the interconnect and the L2"),
@@ -99,7 +102,8 @@ static const ck_key mem_keys[] = {
 };
 #define NKEYS (sizeof mem_keys / sizeof mem_keys[0])
 
-const char *const mem_preset_names[] = { "kepler-k20x", "fermi-gtx480", "fermi-gtx480-v1", "si-7970",
+const char *const mem_preset_names[] = { "kepler-k20x", "kepler-k20x-v1", "fermi-gtx480",
+                                         "fermi-gtx480-v1", "si-7970", "si-7970-v1",
                                          "pascal-titanx", "turing-rtx2080ti", NULL };
 
 /* GDDR5 timing and controller of OAWS Table 1, shared by all presets (the
@@ -143,6 +147,7 @@ static void fermi_gtx480_v1(mem_config *c)
     c->l1d_alloc = MEM_ALLOC_ON_FILL; /* [OAWS-2] §5.1 */
     c->l1d_mshr_entries = 32;    /* [OAWS-2] */
     c->l1d_mshr_max_merge = 8;   /* assumed: GPGPU-Sim 3.x GTX480 default */
+    c->l1d_ports = 1;            /* one transaction per cycle (GPGPU-Sim) */
     c->smem_banks = 32;          /* 32 banks x 4 B */
     c->smem_bank_bytes = 4;
     c->smem_latency = 24;        /* assumed */
@@ -204,6 +209,8 @@ static const ck_source fermi_gtx480_sources[] = {
     { "l1d.alloc", "on_fill", "[OAWS-2] §5.1 allocate-on-fill (3.2.1's dl1 says m, on miss: the paper's baseline wins)" },
     { "l1d.mshr_entries", "32", "[OAWS-2] 32 MSHR entries; [G321] -gpgpu_cache:dl1 ...,A:32:8,8" },
     { "l1d.mshr_max_merge", "8", "[G321] -gpgpu_cache:dl1 ...,A:32:8" },
+    { "l1d.ports", "1", "[G321-src shader.cc] ldst_unit::memory_cycle sends one access of the instruction per cycle (the rest wait in its access queue)" },
+    { "mem.ldst_inflight", "0", "[G321-src shader.cc] no limit on memory instructions past the LD/ST unit (they wait for their data in the scoreboard only)" },
     { "l1i.sets", "4", "[G321] -gpgpu_cache:il1 4:128:4 (2 KB); linear set index [G321-src gpu-cache.h cache_config::set_index]" },
     { "l1i.ways", "4", "[G321] -gpgpu_cache:il1 4:128:4,L (LRU)" },
     { "l1i.line_bytes", "128", "[G321] -gpgpu_cache:il1 4:128:4; a miss reads the line (mf->set_data_size(line) [G321-src gpu-cache.cc send_read_request])" },
@@ -261,12 +268,133 @@ static int fermi_gtx480(mem_config *c, char *err, size_t errlen)
     return ck_apply_sources(mem_keys, NKEYS, c, fermi_gtx480_sources, err, errlen);
 }
 
-const ck_source *mem_preset_sources(const char *name)
+
+/* The Gong thesis's machines (issue 37, ../shared/design/fidelity.md items
+ * 7, 9, 11): the thesis's tables and, where it is silent, Multi2Sim's
+ * models (docs/memory-model.md, "The Multi2Sim presets"). Tags:
+ *   [M2S-mem]  Multi2Sim's memory system (github Multi2Sim/multi2sim, master
+ *              77b16e0): src/memory/ (Module.cc, SystemEvents.cc, System.cc)
+ *   [M2S-SI]   its Southern Islands timing model, src/arch/southern-islands/
+ *              timing/ (VectorMemoryUnit.cc, ComputeUnit.cc, Timing.cc
+ *              WriteMemoryConfiguration: the memory it builds by default)
+ *   [M2S-KPL]  its Kepler timing model, branch iiswc2016 (74cac63), src/arch/
+ *              kepler/timing/ (Lsu.cc, Timing.cc WriteMemoryConfiguration)
+ * Multi2Sim's memory has one 1000-MHz clock; its main memory is a fixed
+ * latency (no DRAM timing), its networks one switch with 264-B/cycle links.
+ * Derived values say how (a link, the switch, a link: 3 network cycles each
+ * way; a 528-B buffer holds 528 / (line + 8) replies). */
+#define M2S_COMMON \
+    { "mem.dup_window", "2000", "[G-61] duplicate-MSHR window (a statistic, not timing)" }, \
+    { "mem.sample_interval", "1000", "assumed: resolution of the occupancy plot (a statistic, not timing)" }, \
+    { "mem.store_acks", "0", "[M2S-SI] VectorMemoryUnit.cc / [M2S-mem] SystemEvents.cc: a store's witness is counted when the L1 takes it (a non-coherent store at nc_store_finish in the L1), nothing waits for the L2" }, \
+    { "mem.keep_caches", "0", "[M2S-mem] the caches are built once and never flushed, but every kernel launch gets a new address space (Timing.cc: ndrange/grid->address_space = mmu->newSpace; Mmu.cc allocates physical pages afresh on first touch), so no line of one launch is hit by the next: equivalent to cold caches" }, \
+    { "mem.ldst_inflight", "32", "[M2S-SI] VectorMemoryUnit.cc max_inflight_mem_accesses 32 (instructions in its memory buffer); [M2S-KPL] Lsu.cc has 1 in a unit whose cache access is commented out, so the working unit's value is taken" }, \
+    { "l1d.index", "linear", "[M2S-mem] the set is the block number modulo the sets" }, \
+    { "l1d.alloc", "on_miss", "[M2S-mem] find_and_lock picks and locks the victim when the miss starts" }, \
+    { "l1d.mshr_entries", "16", "[G-T63] 16 MSHR entries / SM (the text of 000 §6.1 says 8 for the real Kepler; the simulated machine's table wins); [M2S-mem] MSHR default 16" }, \
+    { "l1d.ports", "128", "[M2S-SI] VectorMemoryUnit.cc Memory: every active lane's access is made in the cycle the instruction is admitted ([M2S-KPL] Lsu.cc the same, commented out); the lanes refused for want of an MSHR are retried the next cycle" }, \
+    { "l1i.sets", "0", "[M2S-SI] / [M2S-KPL] instruction fetch does not go through the caches (a fetch latency only)" }, \
+    { "l1i.ways", "0", "unused (l1i.sets 0)" }, { "l1i.line_bytes", "0", "unused" }, \
+    { "l1i.mshr_entries", "0", "unused" }, { "l1i.mshr_max_merge", "0", "unused" }, \
+    { "l1i.miss_queue", "0", "unused" }, { "l1i.inst_bytes", "8", "unused (an ideal instruction cache)" }, \
+    { "l1i.code_base", "0", "unused" }, \
+    { "smem.bank_bytes", "4", "assumed: 4-byte banks" }, \
+    { "const.latency", "20", "assumed (as kepler-k20x-v1)" }, \
+    { "icnt.bytes_per_cycle", "264", "[M2S-SI] / [M2S-KPL] Timing.cc networks: DefaultBandwidth 264" }, \
+    { "icnt.header_bytes", "8", "[M2S-mem] SystemEvents.cc: a request message is 8 bytes, a reply the block + 8" }, \
+    { "icnt.sms_per_cluster", "1", "[M2S-KPL] / [M2S-SI] every L1 has its own link to the switch" }, \
+    { "icnt.latency", "3", "derived from [M2S-mem] network/Link.cc, Switch.cc: (size - 1) / bandwidth + 1 = 1 cycle on the link to the switch, in the switch and on the link from it" }, \
+    { "l2.partitions", "6", "[M2S-SI] / [M2S-KPL] Timing.cc: 6 L2 modules" }, \
+    { "l2.ways", "16", "[G-T41] / [G-T52] 16-way" }, \
+    { "l2.mshr_entries", "4096", "[M2S-mem] requests from an L1 are not counted against any MSHR (only the entry module's canAccess checks one): no limit, the key's maximum" }, \
+    { "l2.mshr_max_merge", "64", "[M2S-mem] a read of a block whose directory entry another access holds waits for it and is then served from the L2 (no second memory read): the key's maximum" }, \
+    { "l2.rop_latency", "0", "[M2S-mem] no delay line" }, \
+    { "l2.write_miss", "fetch", "[M2S-mem] NMOESI write-back caches: a write miss reads the block from below first (write-allocate)" }, \
+    { "dram.banks", "16", "assumed: [M2S-mem] main memory has no banks (a fixed latency); with every timing 1 the banks do not shape it" }, \
+    { "dram.row_bytes", "2048", "assumed: unused with every timing 1" }, \
+    { "dram.queue_entries", "4096", "[M2S-mem] main memory has no request queue but its network buffer: the key's maximum" }, \
+    { "dram.bytes_per_cycle", "264", "[M2S-SI] / [M2S-KPL] Timing.cc: the L2-to-memory networks, DefaultBandwidth 264" }, \
+    { "dram.queue_latency", "0", "[M2S-mem] no delay line" }, \
+    { "dram.tCL", "1", "[M2S-mem] main memory is a fixed latency (dram.latency), no DRAM timing" }, \
+    { "dram.tRP", "1", "[M2S-mem] as dram.tCL" }, { "dram.tRC", "1", "[M2S-mem] as dram.tCL" }, \
+    { "dram.tRAS", "1", "[M2S-mem] as dram.tCL" }, { "dram.tRCD", "1", "[M2S-mem] as dram.tCL" }, \
+    { "dram.tRRD", "1", "[M2S-mem] as dram.tCL" }, { "dram.tWR", "1", "[M2S-mem] as dram.tCL" }, \
+    { "dram.tCDLR", "1", "[M2S-mem] as dram.tCL" }, \
+    { "dram.atom_bytes", "0", "[M2S-mem] one access per block" }, \
+    { "dram.bank_groups", "1", "[M2S-mem] no bank groups" }, \
+    { "dram.tCCD", "0", "[M2S-mem] none" }, { "dram.tCCDL", "0", "[M2S-mem] none" }, \
+    { "dram.tRTP", "0", "[M2S-mem] none" }, { "dram.tRTPL", "0", "[M2S-mem] none" }, \
+    { "dram.tWL", "0", "[M2S-mem] none" }
+
+static const ck_source kepler_k20x_sources[] = {
+    M2S_COMMON,
+    { "clock.core_mhz", "732", "[G-T63] 732 MHz: core keys count 732-MHz cycles" },
+    { "clock.icnt_mhz", "1000", "[M2S-mem] System.cc frequency 1000: the memory hierarchy's one clock" },
+    { "clock.l2_mhz", "1000", "[M2S-mem] as clock.icnt_mhz" },
+    { "clock.dram_mhz", "1000", "[M2S-mem] as clock.icnt_mhz" },
+    { "mem.num_sms", "14", "[G-T41] / [G-T63] 14 SMs" },
+    { "mem.warp_size", "32", "[G-T41] warp size 32" },
+    { "l1d.sets", "32", "[G-T41] 16 KB, 4-way, 128 B = [M2S-KPL] kpl-geo-l1 32 x 4 x 128" },
+    { "l1d.ways", "4", "[G-T41] / [G-T63]" },
+    { "l1d.line_bytes", "128", "[G-T41] / [G-T63] 128 B" },
+    { "l1d.sector_bytes", "128", "[M2S-mem] whole blocks" },
+    { "l1d.latency", "5", "derived from [M2S-KPL] kpl-geo-l1 Latency 6 (memory cycles): 6 ns at 1000 MHz, seen at the next 732-MHz edge = 5 core cycles" },
+    { "l1d.mshr_max_merge", "8", "[G-T63] max memory requests / MSHR 8" },
+    { "smem.banks", "32", "assumed: 32 banks (Kepler)" },
+    { "smem.latency", "24", "assumed (as kepler-k20x-v1; [M2S-KPL]'s LSU is a fixed pipeline)" },
+    { "icnt.queue_entries", "3", "derived from [M2S-KPL] Timing.cc buffers of 528 B: 528 / (128 + 8) = 3 replies" },
+    { "l2.sets", "128", "[G-T41] 1536 KB / 6 / 128 B / 16 ways ([M2S-KPL]'s kpl-geo-l2 has 32 sets: the thesis wins)" },
+    { "l2.line_bytes", "128", "[G-T41] 128 B" },
+    { "l2.interleave_bytes", "128", "[M2S-KPL] AddressRange ADDR DIV 128 MOD 6" },
+    { "l2.latency", "20", "[M2S-KPL] kpl-geo-l2 Latency 20" },
+    { "l2.queue_entries", "3", "derived as icnt.queue_entries" },
+    { "dram.latency", "220", "derived from [M2S-KPL] main memory Latency 300 + [M2S-mem] its DirectoryLatency 1: 301 memory cycles = 220 core cycles at 732 MHz (the key counts core cycles)" },
+    { NULL, NULL, NULL }
+};
+
+static const ck_source si_7970_sources[] = {
+    M2S_COMMON,
+    { "clock.core_mhz", "0", "[G-T52] 1000 MHz = [M2S-mem] the memory's 1000 MHz: one clock" },
+    { "clock.icnt_mhz", "0", "one clock" }, { "clock.l2_mhz", "0", "one clock" },
+    { "clock.dram_mhz", "0", "one clock" },
+    { "mem.num_sms", "32", "[G-T52] 32 compute units" },
+    { "mem.warp_size", "64", "[G-T52] wavefront of 64 work-items (the emulator's warps are 32 wide: docs/config.md)" },
+    { "l1d.sets", "64", "[G-T52] 16 KB, 64 sets, 4 way, 64 B = [M2S-SI] si-geo-vector-l1" },
+    { "l1d.ways", "4", "[G-T52]" },
+    { "l1d.line_bytes", "64", "[G-T52]" },
+    { "l1d.sector_bytes", "64", "[M2S-mem] whole blocks" },
+    { "l1d.latency", "1", "[M2S-SI] si-geo-vector-l1 Latency 1" },
+    { "l1d.mshr_max_merge", "64", "[M2S-mem] Module.cc canCoalesce: a load joins any in-flight load of its block, without a limit (the key's maximum)" },
+    { "smem.banks", "32", "[G-T52] LDS 64 KB, 32 banks x 4 B" },
+    { "smem.latency", "2", "[M2S-SI] ComputeUnit.cc lds_latency 2" },
+    { "icnt.queue_entries", "7", "derived from [M2S-SI] Timing.cc buffers of 528 B: 528 / (64 + 8) = 7 replies" },
+    { "l2.sets", "128", "[G-T52] 128 sets, 16 way, 64 B = [M2S-SI] si-geo-l2 (128 KB per module; Table 5.2's 128 KB is one module)" },
+    { "l2.line_bytes", "64", "[G-T52]" },
+    { "l2.interleave_bytes", "64", "[M2S-SI] AddressRange ADDR DIV 64 MOD 6" },
+    { "l2.latency", "10", "[M2S-SI] si-geo-l2 Latency 10" },
+    { "l2.queue_entries", "7", "derived as icnt.queue_entries" },
+    { "dram.latency", "101", "[M2S-SI] main memory Latency 100 + [M2S-mem] its DirectoryLatency 1 (one clock: core cycles)" },
+    { NULL, NULL, NULL }
+};
+
+static int from_sources(mem_config *c, const ck_source *t, char *err, size_t errlen)
 {
-    return strcmp(name, "fermi-gtx480") == 0 ? fermi_gtx480_sources : NULL;
+    memset(c, 0, sizeof *c);
+    return ck_apply_sources(mem_keys, NKEYS, c, t, err, errlen);
 }
 
-static void kepler_k20x(mem_config *c)
+const ck_source *mem_preset_sources(const char *name)
+{
+    if (strcmp(name, "fermi-gtx480") == 0)
+        return fermi_gtx480_sources;
+    if (strcmp(name, "kepler-k20x") == 0)
+        return kepler_k20x_sources;
+    if (strcmp(name, "si-7970") == 0)
+        return si_7970_sources;
+    return NULL;
+}
+
+static void kepler_k20x_v1(mem_config *c)
 {
     fermi_gtx480_v1(c);            /* same interconnect/L2/DRAM structure (assumed) */
     c->num_sms = 14;             /* [G-T41] */
@@ -284,7 +412,7 @@ static void kepler_k20x(mem_config *c)
     c->dram_latency = 73;        /* 100 - 12 - 12 - burst 3 (assumed as Fermi) */
 }
 
-static void si_7970(mem_config *c)
+static void si_7970_v1(mem_config *c)
 {
     fermi_gtx480_v1(c);
     c->num_sms = 32;             /* 32 compute units [G-T52] */
@@ -378,16 +506,21 @@ int mem_config_preset(mem_config *cfg, const char *name, char *err, size_t errle
     else if (strcmp(name, "fermi-gtx480-v1") == 0)
         fermi_gtx480_v1(cfg);
     else if (strcmp(name, "kepler-k20x") == 0)
-        kepler_k20x(cfg);
+        return from_sources(cfg, kepler_k20x_sources, err, errlen);
+    else if (strcmp(name, "kepler-k20x-v1") == 0)
+        kepler_k20x_v1(cfg);
     else if (strcmp(name, "si-7970") == 0)
-        si_7970(cfg);
+        return from_sources(cfg, si_7970_sources, err, errlen);
+    else if (strcmp(name, "si-7970-v1") == 0)
+        si_7970_v1(cfg);
     else if (strcmp(name, "pascal-titanx") == 0)
         pascal_titanx(cfg);
     else if (strcmp(name, "turing-rtx2080ti") == 0)
         turing_rtx2080ti(cfg);
     else
-        return smc_fail(err, errlen, "unknown memory preset '%s' (kepler-k20x, "
-                    "fermi-gtx480, fermi-gtx480-v1, si-7970, pascal-titanx, turing-rtx2080ti)", name);
+        return smc_fail(err, errlen, "unknown memory preset '%s' (kepler-k20x, kepler-k20x-v1, "
+                    "fermi-gtx480, fermi-gtx480-v1, si-7970, si-7970-v1, pascal-titanx, "
+                    "turing-rtx2080ti)", name);
     return 0;
 }
 

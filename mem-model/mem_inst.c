@@ -98,6 +98,10 @@ size_t mem_collect(mem_system *m, uint32_t sm, mem_completion *out, size_t cap)
         uint32_t i = done_front(s)->inst;
         s->done_head++;
         s->done_n--;
+        if (m->inst[i].counted) {
+            s->inflight--;
+            ldst_gate(m, s, sm);
+        }
         out[n++] = m->inst[i].c;
         inst_free(m, i);
         m->outstanding--;

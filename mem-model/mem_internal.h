@@ -99,6 +99,7 @@ static inline int bs_init(bitset *b, uint32_t n)
 }
 static inline void bs_set(bitset *b, uint32_t i) { b->w[i >> 6] |= 1ull << (i & 63); }
 static inline void bs_clear(bitset *b, uint32_t i) { b->w[i >> 6] &= ~(1ull << (i & 63)); }
+static inline int bs_test(const bitset *b, uint32_t i) { return (int)(b->w[i >> 6] >> (i & 63) & 1); }
 
 /* ---- packets and rings -------------------------------------------------- */
 
@@ -149,6 +150,7 @@ typedef struct inst_rec {
     uint32_t pending;    /* responses still expected */
     uint32_t next_free;
     uint8_t  issuing;    /* still has transactions in the LD/ST unit */
+    uint8_t  counted;    /* left the unit: counted in its SM's inflight */
 } inst_rec;
 
 typedef struct done_item {
@@ -200,6 +202,8 @@ typedef struct l1i_mshr {
 typedef struct sm_state {
     /* LD/ST unit */
     uint8_t  busy;
+    uint32_t inflight;   /* instructions that left the unit, not yet
+                            collected (mem.ldst_inflight limits them) */
     uint8_t  space;
     uint8_t  op;
     uint32_t inst;
@@ -562,6 +566,16 @@ static inline void inst_data(mem_system *m, uint32_t i, uint64_t ready, int was_
 }
 
 /* ---- mem_l1d.c: per SM ---- */
+
+/* sm_ldst_busy mirrors "the unit cannot take an instruction": it holds one,
+ * or mem.ldst_inflight instructions are past it and not complete. */
+static inline void ldst_gate(mem_system *m, sm_state *s, uint32_t si)
+{
+    if (s->busy || (m->cfg.ldst_inflight && s->inflight >= m->cfg.ldst_inflight))
+        bs_set(&m->sm_ldst_busy, si);
+    else
+        bs_clear(&m->sm_ldst_busy, si);
+}
 
 /* Step 4 of a cycle: every SM due takes at most one response (L1 fill,
  * atomic reply), then its LD/ST unit processes at most one transaction. */

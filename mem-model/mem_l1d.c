@@ -421,7 +421,9 @@ static void ldst_done(mem_system *m, sm_state *s, uint64_t ready)
     x->cycle = m->now;
     s->ret_stamp = m->now + 1;
     s->busy = 0;
-    bs_clear(&m->sm_ldst_busy, r->c.sm);
+    r->counted = 1;
+    s->inflight++;
+    ldst_gate(m, s, r->c.sm);
     r->issuing = 0;
     inst_data(m, s->inst, ready, 0);
 }
@@ -456,14 +458,18 @@ static void sm_cycle(mem_system *m, sm_state *s, uint32_t si)
     }
     if (head_sent)               /* the unit's access waits for the next cycle */
         return;
-    if (!ldst_transaction(m, s, si))
-        return;
-    s->next++;
-    if (s->next < s->ntx) {
-        m->st.stall_coal++;
-        return;
+    /* l1d.ports transactions per cycle; one that must be replayed ends the
+     * cycle's accesses (the rest of the instruction is tried next cycle) */
+    for (uint32_t port = 0; port < c->l1d_ports; port++) {
+        if (!ldst_transaction(m, s, si))
+            return;
+        s->next++;
+        if (s->next == s->ntx) {
+            ldst_done(m, s, m->now + 1);
+            return;
+        }
     }
-    ldst_done(m, s, m->now + 1);
+    m->st.stall_coal++;
 }
 
 /* Step 4 of mem_cycle: the SMs due this cycle (the LD/ST unit works, or the
@@ -506,7 +512,7 @@ void mem_sms_cycle(mem_system *m)
 
 bool mem_ldst_ready(const mem_system *m, uint32_t sm)
 {
-    return sm < m->cfg.num_sms && !m->sm[sm].busy;
+    return sm < m->cfg.num_sms && !bs_test(&m->sm_ldst_busy, sm);
 }
 
 uint32_t mem_ldst_ready_list(const mem_system *m, uint32_t *sms)
@@ -558,7 +564,7 @@ int mem_submit(mem_system *m, const mem_request *req, mem_coalesce_info *info,
         return smc_fail(err, errlen, "request for SM %u, but mem.num_sms is %u",
                     req->sm, m->cfg.num_sms);
     sm_state *s = &m->sm[req->sm];
-    if (s->busy)
+    if (!mem_ldst_ready(m, req->sm))
         return smc_fail(err, errlen, "SM %u: LD/ST unit busy (check mem_ldst_ready)",
                     req->sm);
     mem_coalesce_info local;
@@ -582,6 +588,7 @@ int mem_submit(mem_system *m, const mem_request *req, mem_coalesce_info *info,
     r->ready = 0;
     r->pending = 0;
     r->issuing = 1;
+    r->counted = 0;
     m->st.insts[req->op][req->space]++;
     m->outstanding++;
     s->inst = i;

@@ -165,7 +165,10 @@ static void test_unloaded_latency(void **state)
 /* Bandwidth, bytes per core cycle, measured by mem_probe_bandwidth (every SM
  * of the probe issuing a 32-lane coalesced load whenever its LD/ST unit is
  * free) against the configuration's arithmetic:
- *   L1, one SM        one L1 access per core cycle: l1d.sector_bytes
+ *   L1, one SM        l1d.ports L1 accesses per core cycle: an instruction
+ *                     of T = warp_size x 4 / l1d.sector_bytes transactions
+ *                     takes ceil(T / ports) cycles, so T x sector_bytes /
+ *                     ceil(T / ports) bytes per cycle
  *   L1, all SMs       x mem.num_sms
  *   L2, one SM        the smaller of the SM's MSHRs over their holding time
  *                     (l1d.mshr_entries x line / (L2-hit latency - 1): an
@@ -227,10 +230,11 @@ static void test_bandwidth(void **state)
         double dram_per_core = (double)k.core / (double)k.dram;   /* DRAM cycles per core cycle */
         uint32_t clusters = (c.num_sms + c.icnt_sms_per_cluster - 1) / c.icnt_sms_per_cluster;
         double port = port_bw(&c, &k);
-        within(name, "L1, one SM", measure(&c, MEM_BW_L1, 1), c.l1d_sector_bytes,
-               c.l1d_sector_bytes);
+        uint32_t tx = c.warp_size * 4 / c.l1d_sector_bytes;
+        double l1 = (double)tx * c.l1d_sector_bytes / (double)cdiv(tx, c.l1d_ports);
+        within(name, "L1, one SM", measure(&c, MEM_BW_L1, 1), l1, l1);
         within(name, "L1, all SMs", measure(&c, MEM_BW_L1, c.num_sms),
-               (double)c.num_sms * c.l1d_sector_bytes, (double)c.num_sms * c.l1d_sector_bytes);
+               (double)c.num_sms * l1, (double)c.num_sms * l1);
         mem_probe p;
         if (mem_probe_unloaded(&c, 1000, &p, err, sizeof err) != 0)
             fail_msg("%s: %s", name, err);

@@ -592,6 +592,86 @@ static void test_mshr_exhaustion_occludes(void **state)
     stop(&h);
 }
 
+/* l1d.ports (issue 37, Multi2Sim's memory unit): a divergent load's three
+ * lines are accessed in one cycle with 4 ports, in three with 1; with 2
+ * MSHRs the third line is refused, retried every cycle, and taken when the
+ * first fill frees an entry (cycle 220, as in the test above). */
+static void test_ldst_ports(void **state)
+{
+    (void)state;
+    for (uint32_t ports = 1; ports <= 4; ports += 3) {
+        mem_config c = base_config();
+        c.l1d_ports = ports;
+        harness h;
+        start(&h, &c);
+        const mem_stats *st = mem_get_stats(h.m);
+        uint64_t a[3] = { 0, 4096, 8192 };
+        mem_request r = request(0, 0, MEM_LOAD, MEM_GLOBAL, 1);
+        lanes(&r, a, 3, 4);
+        submit(&h, &r);
+        step(&h);
+        assert_int_equal(mem_ldst_ready(h.m, 0), ports == 4);
+        run(&h, 2);
+        assert_true(mem_ldst_ready(h.m, 0));
+        assert_int_equal(st->stall_coal, ports == 4 ? 0 : 2);
+        assert_int_equal(st->ldst_busy_cycles, ports == 4 ? 1 : 3);
+        assert_int_equal(mem_free_mshrs(h.m, 0), c.l1d_mshr_entries - 3);
+        stop(&h);
+
+        c.l1d_mshr_entries = 2;
+        start(&h, &c);
+        st = mem_get_stats(h.m);
+        submit(&h, &r);
+        run(&h, 3);
+        assert_false(mem_ldst_ready(h.m, 0));
+        run_until(&h, 221);
+        assert_true(mem_ldst_ready(h.m, 0));
+        /* 1 port: cycles 0, 1 take a line each, 2..219 replay the third;
+         * 4 ports: cycle 0 takes two and refuses the third, 1..219 replay */
+        assert_int_equal(st->stall_mshr, ports == 4 ? 220 : 218);
+        assert_int_equal(st->ldst_busy_cycles, 221);
+        run_until(&h, 1000);
+        assert_int_equal(done_at(&h, 1), 220 + COLD_RT);
+        stop(&h);
+    }
+}
+
+/* mem.ldst_inflight: with a limit of 2, the unit takes no third instruction
+ * while two that left it are not complete, and takes one in the cycle the
+ * first of them is collected. */
+static void test_ldst_inflight(void **state)
+{
+    (void)state;
+    mem_config c = base_config();
+    c.ldst_inflight = 2;
+    harness h;
+    start(&h, &c);
+    access1(&h, 0, MEM_LOAD, 0, 1);          /* cold misses, two banks */
+    step(&h);
+    assert_true(mem_ldst_ready(h.m, 0));     /* one in flight */
+    access1(&h, 0, MEM_LOAD, 4096, 2);
+    step(&h);
+    assert_false(mem_ldst_ready(h.m, 0));    /* two in flight: full */
+    assert_true(mem_ldst_ready(h.m, 1));     /* per SM */
+    while (!mem_ldst_ready(h.m, 0)) {
+        assert_int_equal(h.n, 0);
+        assert_true(mem_now(h.m) < 1000);
+        step(&h);
+    }
+    assert_int_equal(h.n, 1);
+    assert_int_equal(done_at(&h, 1), COLD_RT);
+    assert_int_equal(mem_now(h.m), COLD_RT);
+    access1(&h, 0, MEM_LOAD, 8192, 3);       /* taken at once */
+    step(&h);
+    assert_false(mem_ldst_ready(h.m, 0));
+    run_until(&h, 1000);
+    /* the second waited for the first's 7-cycle burst on the one channel;
+     * the third, sent at COLD_RT, is a cold miss of its own */
+    assert_int_equal(done_at(&h, 2), COLD_RT + 7);
+    assert_int_equal(done_at(&h, 3), 2 * COLD_RT);
+    stop(&h);
+}
+
 /* MASCAR's re-execution queue (mem_reexec_enable; docs/oaws.md, "Peers",
  * P10), worked by hand: one MSHR, a queue of 2. Every line below is a cold
  * DRAM read on its own closed bank (bank = addr / 2048 % 16: B 0, C 2, E 6,
@@ -1193,6 +1273,8 @@ int main(void)
         cmocka_unit_test(test_fermi_set_index),
         cmocka_unit_test(test_mshr_merge_limit_and_replay),
         cmocka_unit_test(test_mshr_exhaustion_occludes),
+        cmocka_unit_test(test_ldst_ports),
+        cmocka_unit_test(test_ldst_inflight),
         cmocka_unit_test(test_reexec_queue),
         cmocka_unit_test(test_reexec_store_waits),
         cmocka_unit_test(test_allocate_on_miss_vs_fill),
