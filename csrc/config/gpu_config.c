@@ -106,7 +106,7 @@ static const ck_key gpu_keys[] = {
     CK_KEY_ENUM("unit.opcode_latency", gpu_config, opcode_latency, oplat_names, "latency, initiation interval and unit of a PTX instruction: unit = unit.KIND.latency / .ii of its kind; g321 = GPGPU-Sim 3.2.1 per opcode (its -ptx_opcode_latency/initiation columns for add/sub, max/min, mul, mad, div; sqrt, sin, cos, ex2, lg2, rsqrt, rcp on the SFU with the fp64 mul column; integer mul and mad and every div on the SFU; every other instruction latency 1 on the SP units; docs/timing-model.md) plus unit.issue_stages. Traces keep their SASS table"),
     G32("unit.issue_stages", issue_stages, 0, 64, "cycles the pipeline adds between an ALU/SFU instruction's issue and a dependent's issue on top of its unit latency (unit.opcode_latency = g321; GPGPU-Sim 3.2.1: 6); the sum is at least 2"),
     G32("ldst.id_oc", ldst_id_oc, 0, 4, "buffered LD/ST path (docs/timing-model.md, \"The LD/ST path\"): entries of the pipeline register between issue and the memory collector units, shared by the SM's schedulers (GPGPU-Sim ID_OC_MEM); 0 = no path: an issued memory instruction enters the LD/ST unit at once, which is offered only when free"),
-    G32("ldst.collectors", ldst_collectors, 0, 8, "buffered LD/ST path: memory operand-collector units; each holds an instruction at least 2 cycles (its registers are read the cycle after it is allocated, it is dispatched the cycle after that)"),
+    G32("ldst.collectors", ldst_collectors, 0, 128, "buffered LD/ST path: memory operand-collector units (Multi2Sim presets: the unit's read buffer, where instructions wait for the cache); each holds an instruction at least 2 cycles (its registers are read the cycle after it is allocated, it is dispatched the cycle after that)"),
     G32("ldst.oc_ex", ldst_oc_ex, 0, 4, "buffered LD/ST path: entries of the pipeline register between the collector units and the LD/ST unit (GPGPU-Sim OC_EX_MEM)"),
     CK_KEY_U64("gpu.watchdog_insts", gpu_config, watchdog_insts, 1, UINT64_C(1) << 50, "watchdog, both modes: warp-instructions one warp may execute while no warp exits, no barrier completes and no CTA starts before the launch is reported hung (SMC_ERR_LAUNCH_TIMEOUT)"),
     CK_KEY_U64("gpu.watchdog_cycles", gpu_config, watchdog_cycles, 1000, UINT64_C(1) << 50, "watchdog, timing mode: cycles in which no warp exits, no barrier completes and no CTA starts before the launch is reported hung (SMC_ERR_LAUNCH_TIMEOUT)"),
@@ -222,7 +222,8 @@ static const ck_key *keys(size_t *n)
     return all_keys ? all_keys : gpu_keys;
 }
 
-const char *const gpu_preset_names[] = { "kepler-k20x", "fermi-gtx480", "fermi-gtx480-v1", "si-7970",
+const char *const gpu_preset_names[] = { "kepler-k20x", "kepler-k20x-v1", "fermi-gtx480",
+                                         "fermi-gtx480-v1", "si-7970", "si-7970-v1",
                                          "pascal-titanx", "turing-rtx2080ti", NULL };
 
 static void unit(gpu_config *c, unsigned u, uint32_t priv, uint32_t shared,
@@ -231,7 +232,7 @@ static void unit(gpu_config *c, unsigned u, uint32_t priv, uint32_t shared,
     c->unit[u] = (gpu_unit_config){ priv, shared, latency, ii };
 }
 
-static void kepler_k20x(gpu_config *c)
+static void kepler_k20x_v1(gpu_config *c)
 {
     c->clock_mhz = 732;                  /* [G-T63] */
     c->max_threads_per_block = 1024;     /* [CUDA] cc 3.5 */
@@ -373,14 +374,10 @@ static int fermi_gtx480(gpu_config *c, char *err, size_t errlen)
     return ck_apply_sources(k, n, c, fermi_gtx480_sources, err, errlen);
 }
 
-const ck_source *gpu_preset_sources(const char *name)
-{
-    return strcmp(name, "fermi-gtx480") == 0 ? fermi_gtx480_sources : NULL;
-}
 
-static void si_7970(gpu_config *c)
+static void si_7970_v1(gpu_config *c)
 {
-    kepler_k20x(c);                      /* CUDA-style block limits, assumed */
+    kepler_k20x_v1(c);                      /* CUDA-style block limits, assumed */
     c->clock_mhz = 1000;                 /* [G-T52] */
     /* [G-T52]: 40 wavefronts of 64. The emulator executes PTX warps of 32
      * threads, so this preset schedules 40 warps of 32 (docs/config.md). */
@@ -402,13 +399,63 @@ static void si_7970(gpu_config *c)
     unit(c, GPU_UNIT_BRANCH, 1, 0, 4, 1);
 }
 
+/* The Gong thesis's machines (issue 37): kepler-k20x-v1 / si-7970-v1 with
+ * the LD/ST unit of Multi2Sim's models (tags as in mem-model/mem_config.c;
+ * [M2S-KPL] Lsu.cc, [M2S-SI] VectorMemoryUnit.cc). The memory side is mem_config.c's. An issued memory instruction
+ * waits in the unit's buffers (the LD/ST path) for the cache to admit it,
+ * and its dependents wait on the scoreboard: saturation is long-latency
+ * dependence, not a busy unit (000 §6.1: "the upcoming memory requests will
+ * be blocked in the pipeline and will be retried in future cycles"). */
+static const ck_source kepler_k20x_sources[] = {
+    { "sm.smem", "49152", "not [G-T41]/[G-T63]'s 16 KB (000 L1387): CUDA 13's oldest target is compute_75, whose CUB/Thrust sort kernels declare 33,856 bytes of static shared memory, refused by a 16-KB SM; the K20X's 48 KB shared / 16 KB L1 split (the L1D keeps the tables' 16 KB); at 16 KB fft, transpose and bitonic fit fewer CTAs (docs/config.md)" },
+    { "block.max_smem", "49152", "[CUDA] cc 3.5: 48 KB per block (as sm.smem)" },
+    { "ldst.id_oc", "2", "[M2S-KPL] Lsu.cc dispatch_buffer_size = SM::dispatch_latency 2" },
+    { "ldst.collectors", "100", "[M2S-KPL] Lsu.cc read_buffer_size 100: instructions whose registers were read wait here for the cache (one per cycle, Lsu.cc width 1)" },
+    { "ldst.oc_ex", "1", "[M2S-KPL] Lsu.cc: the memory stage works on one instruction at a time (width 1)" },
+    { NULL, NULL, NULL }
+};
+
+static const ck_source si_7970_sources[] = {
+    { "ldst.id_oc", "1", "[M2S-SI] VectorMemoryUnit.cc issue_buffer_size 1" },
+    { "ldst.collectors", "1", "[M2S-SI] VectorMemoryUnit.cc decode_buffer_size 1 and read_buffer_size 1 (one decode and one read cycle)" },
+    { "ldst.oc_ex", "1", "[M2S-SI] VectorMemoryUnit.cc: the memory stage retries its instruction's refused lanes every cycle (width 1)" },
+    { NULL, NULL, NULL }
+};
+
+static int kepler_k20x(gpu_config *c, char *err, size_t errlen)
+{
+    kepler_k20x_v1(c);
+    size_t n;
+    const ck_key *k = keys(&n);
+    return ck_apply_sources(k, n, c, kepler_k20x_sources, err, errlen);
+}
+
+static int si_7970(gpu_config *c, char *err, size_t errlen)
+{
+    si_7970_v1(c);
+    size_t n;
+    const ck_key *k = keys(&n);
+    return ck_apply_sources(k, n, c, si_7970_sources, err, errlen);
+}
+
+const ck_source *gpu_preset_sources(const char *name)
+{
+    if (strcmp(name, "fermi-gtx480") == 0)
+        return fermi_gtx480_sources;
+    if (strcmp(name, "kepler-k20x") == 0)
+        return kepler_k20x_sources;
+    if (strcmp(name, "si-7970") == 0)
+        return si_7970_sources;
+    return NULL;
+}
+
 /* A TITAN X (Pascal), GP102, sm_61: the GPU the shared Accel-Sim traces
  * were recorded on (binary version 61). The scheduler-core sizes are those
  * of kepler-k20x (64 warps, 4 schedulers, 8-bit ids, 2-entry buffers, 6
  * scoreboard entries, 4 writeback ports), which the RTL back end has. */
 static void pascal_titanx(gpu_config *c)
 {
-    kepler_k20x(c);                      /* scheduler-core sizes, watchdog */
+    kepler_k20x_v1(c);                      /* scheduler-core sizes, watchdog */
     c->clock_mhz = 1417;                 /* [TXP] base clock */
     c->max_threads_per_block = 1024;     /* [CUDA6] cc 6.1 */
     c->max_smem_per_block = 48 * 1024;   /* [CUDA6] */
@@ -463,23 +510,32 @@ int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errle
 {
     gpu_config c;
     memset(&c, 0, sizeof c);
-    if (strcmp(name, "kepler-k20x") == 0)
-        kepler_k20x(&c);
+    if (strcmp(name, "kepler-k20x") == 0) {
+        if (kepler_k20x(&c, err, errlen) != 0)
+            return -1;
+    }
+    else if (strcmp(name, "kepler-k20x-v1") == 0)
+        kepler_k20x_v1(&c);
     else if (strcmp(name, "fermi-gtx480") == 0) {
         if (fermi_gtx480(&c, err, errlen) != 0)
             return -1;
     }
     else if (strcmp(name, "fermi-gtx480-v1") == 0)
         fermi_gtx480_v1(&c);
-    else if (strcmp(name, "si-7970") == 0)
-        si_7970(&c);
+    else if (strcmp(name, "si-7970") == 0) {
+        if (si_7970(&c, err, errlen) != 0)
+            return -1;
+    }
+    else if (strcmp(name, "si-7970-v1") == 0)
+        si_7970_v1(&c);
     else if (strcmp(name, "pascal-titanx") == 0)
         pascal_titanx(&c);
     else if (strcmp(name, "turing-rtx2080ti") == 0)
         turing_rtx2080ti(&c);
     else
-        return smc_fail(err, errlen, "unknown GPU preset '%s' (kepler-k20x, "
-                    "fermi-gtx480, fermi-gtx480-v1, si-7970, pascal-titanx, turing-rtx2080ti)", name);
+        return smc_fail(err, errlen, "unknown GPU preset '%s' (kepler-k20x, kepler-k20x-v1, "
+                    "fermi-gtx480, fermi-gtx480-v1, si-7970, si-7970-v1, pascal-titanx, "
+                    "turing-rtx2080ti)", name);
     if (mem_config_preset(&c.mem, name, err, errlen) != 0)
         return -1;
     /* HAWS is off in every preset; the pass's options as spec C.9 #11,

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.."
 . tests/lib/cuda-prog.sh
 cuda_sidebyside_open chase
 fails=0
-for preset in fermi-gtx480 kepler-k20x; do
+for preset in fermi-gtx480 kepler-k20x si-7970; do
   cfg=$(build/bin/smcosim config --config "$preset")
   read -r l1 l2 dram < <(sed -n 's/.*L1 hit \([0-9]*\), L2 hit \([0-9]*\), DRAM \([0-9]*\) core cycles.*/\1 \2 \3/p' <<<"$cfg")
   idoc=$(awk '$1 == "ldst.id_oc" {print $3}' <<<"$cfg")

@@ -44,7 +44,7 @@ for t in "$bench" "$digest"; do
 done
 case $mode in check|update) ;; *) echo "golden.sh: unknown mode '$mode'"; exit 2 ;; esac
 
-presets="kepler-k20x fermi-gtx480 fermi-gtx480-v1 si-7970"
+presets="kepler-k20x kepler-k20x-v1 fermi-gtx480 fermi-gtx480-v1 si-7970 si-7970-v1"
 rtl_presets="kepler-k20x fermi-gtx480"     # presets with a Verilated variant (fermi-gtx480-v1 has
 # fermi-gtx480's: its C golden files keep the old machine's numbers)
 policies="lrr gto two-level swl:2"

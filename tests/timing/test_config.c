@@ -99,7 +99,7 @@ static void test_apply_and_errors(void **state)
 {
     (void)state;
     gpu_config c;
-    assert_int_equal(gpu_config_preset(&c, "kepler-k20x", err, sizeof err), 0);
+    assert_int_equal(gpu_config_preset(&c, "kepler-k20x-v1", err, sizeof err), 0);
     assert_int_equal(gpu_config_apply(&c, "unit.sp.latency=12", err, sizeof err), 0);
     assert_int_equal(c.unit[GPU_UNIT_SP].latency, 12);
     assert_int_equal(gpu_config_apply(&c, "l1d.latency = 33", err, sizeof err), 0);

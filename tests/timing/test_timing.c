@@ -438,7 +438,7 @@ static void test_cta_placement_persist(void **state)
 static uint32_t run_chase(const char *set, unsigned nodes, unsigned from)
 {
     rig r = { 0 };
-    rig_open(&r, "kepler-k20x", set, NULL);
+    rig_open(&r, "kepler-k20x-v1", set, NULL);
     ptx_chase(&r.ptx, CHASE_N);
     rig_load(&r, "chase");
     uint64_t arr, out;
@@ -471,7 +471,7 @@ static void test_pointer_chase(void **state)
 {
     (void)state;
     /* L1 hits: 8 lines fit the 16 KB L1; after the first 8 loads every load
-     * hits: l1d.latency (kepler-k20x: 28) */
+     * hits: l1d.latency (kepler-k20x-v1: 28) */
     assert_int_equal(run_chase(NULL, 8, 8), 28);
     assert_int_equal(run_chase("l1d.latency=40", 8, 8), 40);
     /* L2 hits: a 1-set, 4-way L1 cannot hold 16 lines; the L2 can. Round
@@ -562,14 +562,20 @@ static int lpath_first_wait(const char *config, const char *set)
 static void test_ldst_path_depth(void **state)
 {
     (void)state;
-    assert_int_equal(lpath_first_wait("kepler-k20x", NULL), 1);
-    assert_int_equal(lpath_first_wait("kepler-k20x", "ldst.id_oc=1;ldst.collectors=2;ldst.oc_ex=1"),
+    assert_int_equal(lpath_first_wait("kepler-k20x-v1", NULL), 1);
+    assert_int_equal(lpath_first_wait("kepler-k20x-v1", "ldst.id_oc=1;ldst.collectors=2;ldst.oc_ex=1"),
                      1 + 2 + 1 + 1);
-    assert_int_equal(lpath_first_wait("kepler-k20x", "ldst.id_oc=1;ldst.collectors=1;ldst.oc_ex=1"),
+    assert_int_equal(lpath_first_wait("kepler-k20x-v1", "ldst.id_oc=1;ldst.collectors=1;ldst.oc_ex=1"),
                      1 + 1 + 1 + 1);
-    assert_int_equal(lpath_first_wait("kepler-k20x", "ldst.id_oc=2;ldst.collectors=3;ldst.oc_ex=1"),
+    assert_int_equal(lpath_first_wait("kepler-k20x-v1", "ldst.id_oc=2;ldst.collectors=3;ldst.oc_ex=1"),
                      2 + 3 + 1 + 1);
     assert_int_equal(lpath_first_wait("fermi-gtx480", "l1i.sets=0"), 1 + 2 + 1 + 1);
+    /* kepler-k20x, Multi2Sim's unit: the divergent load's 32 lines are
+     * accessed in one cycle (l1d.ports), and with one port its 2 + 100 + 1
+     * buffered instructions hold every store; a shorter read buffer does not */
+    assert_int_equal(lpath_first_wait("kepler-k20x", NULL), -1);
+    assert_int_equal(lpath_first_wait("kepler-k20x", "l1d.ports=1"), -1);
+    assert_int_equal(lpath_first_wait("kepler-k20x", "l1d.ports=1;ldst.collectors=2"), 2 + 2 + 1 + 1);
     assert_int_equal(lpath_first_wait("fermi-gtx480-v1", NULL), 1);
 }
 
