@@ -515,10 +515,22 @@ static uint32_t pol_nw;
 static int test_policy(run *x)
 {
     gd_result *r = x->r;
+    /* one warp alone on the GPU: its shortest gap between two reads is the
+     * issue interval, what "back to back" means below (a round robin over
+     * warps that are all ready has gaps of one interval per warp, all alike,
+     * and must not pass for a greedy warp's) */
+    enum gd_rc rc = launch(x, "gd_policy", 1, GD_WARP, 0, 1, GD_POLICY_WORDS);
+    if (rc != GD_OK) { fprintf(stderr, "gpudiag: warpsched policy: gd_policy alone %s\n", gd_rc_name(rc)); return -1; }
+    uint32_t alone = UINT32_MAX;
+    for (int i = 1; i < GD_POLICY_READS; i++) {
+        uint32_t g = (uint32_t)x->out[3 + i] - (uint32_t)x->out[2 + i];
+        if (g < alone) alone = g;
+    }
+    r->pol_alone_gap = alone;
     /* decision: fill one SM's warp slots (the b maximising b N_slot,wsb(b),
      * Eq. 3.12, largest such b) so that warps outnumber any pool. */
     uint32_t bbest = 0;
-    enum gd_rc rc = GD_REJECTED;
+    rc = GD_REJECTED;
     uint32_t tried[GD_MAX_WARPS + 1] = { 0 };
     size_t words = 0;
     uint32_t grid = 0;
@@ -566,11 +578,11 @@ static int test_policy(run *x)
     }
     qsort(gaps, ng, sizeof gaps[0], cmp_u64);
     r->pol_gap = ng ? (double)gaps[ng / 2] : 0;
-    /* back to back = the shortest gap seen: one warp's issue interval
-     * (1 cycle, or the unit's initiation interval when a warp cannot use
-     * another unit) */
+    /* back to back = a gap no longer than the lone warp's: one warp's issue
+     * interval (1 cycle, or the unit's initiation interval when a warp
+     * cannot use another unit) */
     size_t ones = 0;
-    for (size_t i = 0; i < ng; i++) ones += gaps[i] == gaps[0];
+    for (size_t i = 0; i < ng; i++) ones += gaps[i] <= r->pol_alone_gap;
     r->pol_back_to_back = ng ? (double)ones / (double)ng : 0;
     r->pol_warps = pol_nw;
     r->pol_active = active;
@@ -753,7 +765,7 @@ void gd_print_json(const gd_result *r, FILE *f)
     }
     fprintf(f, "  ],\n  \"num_mp\": {\"c2x\": %u, \"n_mp\": %u},\n", r->c2x, r->n_mp);
     fprintf(f, "  \"warpsched_policy\": {\"policy\": \"%s\", \"warps\": %u, \"active_before_first_end\": %u, "
-            "\"median_gap\": %.1f, \"back_to_back\": %.3f},\n", r->policy, r->pol_warps, r->pol_active, r->pol_gap,
+            "\"median_gap\": %.1f, \"alone_gap\": %u, \"back_to_back\": %.3f},\n", r->policy, r->pol_warps, r->pol_active, r->pol_gap, r->pol_alone_gap,
             r->pol_back_to_back);
     fprintf(f, "  \"warpslot_buffer\": {\"N1\": %u, \"N2\": %u, \"nslot\": [", r->n1, r->n2);
     int first = 1;

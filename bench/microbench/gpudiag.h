@@ -94,7 +94,8 @@ typedef struct gd_result {
     char     policy[16];      /* "lrr", "gto", "two-level" or "unknown" */
     double   pol_start_frac;  /* warps that issued before the first one finished */
     double   pol_gap;         /* median cycles between a warp's consecutive reads */
-    double   pol_back_to_back; /* fraction of those gaps that are the shortest one */
+    double   pol_back_to_back; /* fraction of those gaps no longer than pol_alone_gap */
+    uint32_t pol_alone_gap;   /* shortest gap of one warp alone on the GPU */
     uint32_t pol_warps;       /* warps on the observed SM */
     uint32_t pol_active;      /* warps that issued before the first one finished */
     /* state buffers (§3.2.3) */
