@@ -32,7 +32,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_common import GNUPLOT_HISTOGRAMS, fmt, geomean, ratio, results_argparser, run_gnuplot, select_benchmarks  # noqa: E402
+from results_common import GNUPLOT_HISTOGRAMS, add_machine_arg, fmt, geomean, machine_preset, ratio, results_argparser, run_gnuplot, select_benchmarks  # noqa: E402
 from sweep import Sweep, run_tables  # noqa: E402
 
 # Tables 5.1 (Southern Islands) and 5.3 (Kepler), seed 000 §5.4.1/§5.4.5:
@@ -52,13 +52,14 @@ CONFIGS = [
     ("si-gto", "si-7970", "gto"),
 ]
 RCU_DEPTHS = (1, 2, 4, 8)
+MACHINE = "faithful"     # --machine
 SLOT_KEYS = ("issued", "long_latency_dependence")
 
 
 def run_one(sw, size, name, preset, policy, haws, extra):
     """One run of the sweep sw (planning mode: added, zeros back)."""
     sets = ["sched.haws=%s" % haws] + extra
-    launches = sw.stats({"bench": name, "preset": preset, "policy": policy, "sched": "c",
+    launches = sw.stats({"bench": name, "preset": machine_preset(preset, MACHINE), "policy": policy, "sched": "c",
                          "set": sets, "size": size})["launches"]
     m = {"cycles": 0, "warp_insts": 0, "slots": {}, "haws": {}}
     for l in launches:
@@ -93,8 +94,11 @@ def pct_change(x):
 def main():
     ap = results_argparser(__doc__, quick_help="kepler-k20x LRR only, no trigger or depth sweep (make test)")
     ap.add_argument("names", nargs="*", help="benchmarks (default: all of Tables 5.1/5.3)")
+    add_machine_arg(ap, ("kepler-k20x", "si-7970"))
     a = ap.parse_args()
-    out = a.out or os.path.join(a.build, "results", "haws")
+    global MACHINE
+    MACHINE = a.machine
+    out = a.out or os.path.join(a.build, "results", "haws" if a.machine == "faithful" else "haws-v1")
     rows = select_benchmarks(BENCHES, a.names, "results-haws", "Table 5.1/5.3")
     configs = CONFIGS[:1] if a.quick else CONFIGS
     sw = Sweep(out, a.build, "results-haws")
@@ -125,8 +129,8 @@ def main():
 
     res = run_tables(sw, a, tables)
 
-    json.dump({"size": a.size, "benchmarks": res}, open(os.path.join(out, "results.json"), "w"),
-              indent=1)
+    json.dump({"size": a.size, "machine": a.machine, "benchmarks": res},
+              open(os.path.join(out, "results.json"), "w"), indent=1)
     write_markdown(res, a, configs, os.path.join(out, "results.md"))
     write_dat(res, configs, out, a.quick)
     if not a.no_plots:

@@ -29,7 +29,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results_common import GNUPLOT_HISTOGRAMS, fmt, geomean, ratio, results_argparser, run_gnuplot, select_benchmarks  # noqa: E402
+from results_common import GNUPLOT_HISTOGRAMS, add_machine_arg, fmt, geomean, machine_preset, ratio, results_argparser, run_gnuplot, select_benchmarks  # noqa: E402
 from sweep import Sweep, run_tables  # noqa: E402
 
 # Table 6.2 (seed 000 §6.4.1): abbreviation, type; the suite's benchmark
@@ -64,12 +64,15 @@ VARIANTS = {0: (0, "lrr", ""), 1: (1, "lrr", ""), 2: (2, "lrr", ""), 3: (3, "lrr
             "owl": (0, "owl", ""), "auto": ("auto", "lrr", "")}
 
 
+MACHINE = "faithful"     # --machine
+
+
 def run_one(sw, size, name, variant):
     """One benchmark run of the sweep sw (planning mode: added, zeros back):
     variant = (hint, policy, extra set keys, ";"-separated)."""
     hint, policy, extra = variant
     sets = ["gpu.locality_hint=%s" % hint] + [x for x in extra.split(";") if x]
-    launches = sw.stats({"bench": name, "preset": "kepler-k20x", "policy": policy, "sched": "c",
+    launches = sw.stats({"bench": name, "preset": machine_preset("kepler-k20x", MACHINE), "policy": policy, "sched": "c",
                          "set": sets, "size": size})["launches"]
     m = {"cycles": 0, "alloc": 0, "merges": 0, "dup": 0, "launches": len(launches), "detected": []}
     for l in launches:
@@ -93,8 +96,11 @@ def run_one(sw, size, name, variant):
 def main():
     ap = results_argparser(__doc__)
     ap.add_argument("names", nargs="*", help="benchmarks (default: the ten of Table 6.2)")
+    add_machine_arg(ap, ("kepler-k20x",))
     a = ap.parse_args()
-    out = a.out or os.path.join(a.build, "results", "locality")
+    global MACHINE
+    MACHINE = a.machine
+    out = a.out or os.path.join(a.build, "results", "locality" if a.machine == "faithful" else "locality-v1")
     rows = select_benchmarks(TABLE_6_2, a.names, "results-locality", "Table 6.2")
     sw = Sweep(out, a.build, "results-locality")
 
@@ -127,7 +133,8 @@ def main():
 
     res = run_tables(sw, a, tables)
 
-    json.dump({"size": a.size, "config": "kepler-k20x", "policy": "lrr", "benchmarks": res},
+    json.dump({"size": a.size, "config": machine_preset("kepler-k20x", a.machine), "policy": "lrr",
+               "benchmarks": res},
               open(os.path.join(out, "results.json"), "w"), indent=1)
     write_markdown(res, a.size, os.path.join(out, "results.md"))
     with open(os.path.join(out, "results.dat"), "w") as f:

@@ -54,6 +54,21 @@ def results_argparser(doc, quick_help=None):
     return ap
 
 
+def add_machine_arg(ap, presets):
+    """--machine faithful|v1 (issue 37): the Gong thesis's presets as they are
+    now (the thesis's tables and Multi2Sim's models) or as they were before
+    (kepler-k20x-v1, si-7970-v1), for the three-column tables of
+    scripts/results-gong-compare.py."""
+    ap.add_argument("--machine", default="faithful", choices=("faithful", "v1"),
+                    help="faithful: %s; v1: the same presets before issue 37 (%s)"
+                    % (", ".join(presets), ", ".join(p + "-v1" for p in presets)))
+
+
+def machine_preset(preset, machine):
+    """The preset name a run uses under --machine."""
+    return preset + "-v1" if machine == "v1" else preset
+
+
 def select_benchmarks(table, names, command, which):
     """The rows of table (the benchmark's name second in each) that names
     names, in the table's order, or every row when names is empty; a name

@@ -14,7 +14,21 @@ HAWS_RESULTS_SIZE ?= default
 results-haws: $(B)/bin/smcosim-bench $(B)/bin/smcosim
 	@scripts/results-haws.py --build $(B) --size $(if $(SIZE),$(SIZE),$(HAWS_RESULTS_SIZE)) $(RESULTS_ARGS)
 
-TEST_SUITES += "tests/haws/results-smoke.sh $(B)"
+# the Gong thesis's machines of issue 37 beside the presets before them and
+# the thesis: HAWS and locality on both (build/results/{haws,locality}{,-v1}),
+# three columns in build/results/haws/compare.md
+.PHONY: results-gong-compare
+results-gong-compare: $(B)/bin/smcosim-bench $(B)/bin/smcosim
+	@for m in v1 faithful; do \
+	  scripts/results-haws.py --build $(B) --size $(if $(SIZE),$(SIZE),$(HAWS_RESULTS_SIZE)) \
+	      $(RESULTS_ARGS) --machine $$m && \
+	  scripts/results-locality.py --build $(B) --size $(if $(SIZE),$(SIZE),$(HAWS_RESULTS_SIZE)) \
+	      $(RESULTS_ARGS) --machine $$m || exit 1; done
+	@scripts/results-gong-compare.py $(B)/results/haws-v1/results.json \
+	    $(B)/results/haws/results.json $(B)/results/locality-v1/results.json \
+	    $(B)/results/locality/results.json $(B)/results/haws/compare.md
+
+TEST_SUITES += "tests/haws/results-smoke.sh $(B)" "tests/haws/gong-compare-smoke.sh $(B)"
 TEST_DEPS   += $(B)/bin/smcosim-bench
 endif
 
