@@ -262,11 +262,6 @@ static const ck_source fermi_gtx480_sources[] = {
     { NULL, NULL, NULL }
 };
 
-static int fermi_gtx480(mem_config *c, char *err, size_t errlen)
-{
-    memset(c, 0, sizeof *c);
-    return ck_apply_sources(mem_keys, NKEYS, c, fermi_gtx480_sources, err, errlen);
-}
 
 
 /* The Gong thesis's machines (issue 37, ../shared/design/fidelity.md items
@@ -377,21 +372,23 @@ static const ck_source si_7970_sources[] = {
     { NULL, NULL, NULL }
 };
 
+/* A preset written as a table: every key from it (the table lists them all). */
 static int from_sources(mem_config *c, const ck_source *t, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     return ck_apply_sources(mem_keys, NKEYS, c, t, err, errlen);
 }
 
+static const ck_preset_sources sourced_presets[] = {
+    { "fermi-gtx480", fermi_gtx480_sources },
+    { "kepler-k20x", kepler_k20x_sources },
+    { "si-7970", si_7970_sources },
+    { NULL, NULL }
+};
+
 const ck_source *mem_preset_sources(const char *name)
 {
-    if (strcmp(name, "fermi-gtx480") == 0)
-        return fermi_gtx480_sources;
-    if (strcmp(name, "kepler-k20x") == 0)
-        return kepler_k20x_sources;
-    if (strcmp(name, "si-7970") == 0)
-        return si_7970_sources;
-    return NULL;
+    return ck_sources_of(sourced_presets, name);
 }
 
 static void kepler_k20x_v1(mem_config *c)
@@ -502,7 +499,7 @@ static void turing_rtx2080ti(mem_config *c)
 int mem_config_preset(mem_config *cfg, const char *name, char *err, size_t errlen)
 {
     if (strcmp(name, "fermi-gtx480") == 0)
-        return fermi_gtx480(cfg, err, errlen);
+        return from_sources(cfg, fermi_gtx480_sources, err, errlen);
     else if (strcmp(name, "fermi-gtx480-v1") == 0)
         fermi_gtx480_v1(cfg);
     else if (strcmp(name, "kepler-k20x") == 0)

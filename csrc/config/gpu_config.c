@@ -366,14 +366,15 @@ static const ck_source fermi_gtx480_sources[] = {
     { NULL, NULL, NULL }
 };
 
-static int fermi_gtx480(gpu_config *c, char *err, size_t errlen)
+/* A preset that is a -v1 base (base) with a source table on top. */
+static int with_sources(gpu_config *c, void (*base)(gpu_config *), const ck_source *t,
+                        char *err, size_t errlen)
 {
-    fermi_gtx480_v1(c);                  /* limits and scheduler-core sizes */
+    base(c);
     size_t n;
     const ck_key *k = keys(&n);
-    return ck_apply_sources(k, n, c, fermi_gtx480_sources, err, errlen);
+    return ck_apply_sources(k, n, c, t, err, errlen);
 }
-
 
 static void si_7970_v1(gpu_config *c)
 {
@@ -422,31 +423,16 @@ static const ck_source si_7970_sources[] = {
     { NULL, NULL, NULL }
 };
 
-static int kepler_k20x(gpu_config *c, char *err, size_t errlen)
-{
-    kepler_k20x_v1(c);
-    size_t n;
-    const ck_key *k = keys(&n);
-    return ck_apply_sources(k, n, c, kepler_k20x_sources, err, errlen);
-}
-
-static int si_7970(gpu_config *c, char *err, size_t errlen)
-{
-    si_7970_v1(c);
-    size_t n;
-    const ck_key *k = keys(&n);
-    return ck_apply_sources(k, n, c, si_7970_sources, err, errlen);
-}
+static const ck_preset_sources sourced_presets[] = {
+    { "fermi-gtx480", fermi_gtx480_sources },
+    { "kepler-k20x", kepler_k20x_sources },
+    { "si-7970", si_7970_sources },
+    { NULL, NULL }
+};
 
 const ck_source *gpu_preset_sources(const char *name)
 {
-    if (strcmp(name, "fermi-gtx480") == 0)
-        return fermi_gtx480_sources;
-    if (strcmp(name, "kepler-k20x") == 0)
-        return kepler_k20x_sources;
-    if (strcmp(name, "si-7970") == 0)
-        return si_7970_sources;
-    return NULL;
+    return ck_sources_of(sourced_presets, name);
 }
 
 /* A TITAN X (Pascal), GP102, sm_61: the GPU the shared Accel-Sim traces
@@ -511,19 +497,19 @@ int gpu_config_preset(gpu_config *cfg, const char *name, char *err, size_t errle
     gpu_config c;
     memset(&c, 0, sizeof c);
     if (strcmp(name, "kepler-k20x") == 0) {
-        if (kepler_k20x(&c, err, errlen) != 0)
+        if (with_sources(&c, kepler_k20x_v1, kepler_k20x_sources, err, errlen) != 0)
             return -1;
     }
     else if (strcmp(name, "kepler-k20x-v1") == 0)
         kepler_k20x_v1(&c);
     else if (strcmp(name, "fermi-gtx480") == 0) {
-        if (fermi_gtx480(&c, err, errlen) != 0)
+        if (with_sources(&c, fermi_gtx480_v1, fermi_gtx480_sources, err, errlen) != 0)
             return -1;
     }
     else if (strcmp(name, "fermi-gtx480-v1") == 0)
         fermi_gtx480_v1(&c);
     else if (strcmp(name, "si-7970") == 0) {
-        if (si_7970(&c, err, errlen) != 0)
+        if (with_sources(&c, si_7970_v1, si_7970_sources, err, errlen) != 0)
             return -1;
     }
     else if (strcmp(name, "si-7970-v1") == 0)

@@ -362,6 +362,14 @@ int ck_apply_sources(const ck_key *keys, size_t nkeys, void *obj, const ck_sourc
     return 0;
 }
 
+const ck_source *ck_sources_of(const ck_preset_sources *list, const char *preset)
+{
+    for (; list->preset; list++)
+        if (strcmp(list->preset, preset) == 0)
+            return list->sources;
+    return NULL;
+}
+
 void ck_print_sourced(const ck_key *keys, size_t nkeys, const void *obj, size_t obj_size,
                       const ck_source *const *tables, FILE *out)
 {

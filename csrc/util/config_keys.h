@@ -113,6 +113,15 @@ typedef struct ck_source {
 int ck_apply_sources(const ck_key *keys, size_t nkeys, void *obj, const ck_source *table,
                      char *err, size_t errlen);
 
+/* The source tables of a program's presets: {preset name, table}, ending
+ * with a NULL name. ck_sources_of gives a preset's table, or NULL for a
+ * preset written without one. */
+typedef struct ck_preset_sources {
+    const char *preset;
+    const ck_source *sources;
+} ck_preset_sources;
+const ck_source *ck_sources_of(const ck_preset_sources *list, const char *preset);
+
 /* ck_print, and under a key whose value a table sets: "#   source: ..."
  * while the value is the table's, else what it was changed from (still
  * valid input to ck_load_text). tables: NULL-terminated, or NULL; obj_size:
