@@ -108,8 +108,11 @@ diag unusual-gto gto \
   sched.policy=gto
 # two-level on the default preset (pool 8 of 16 warps per scheduler): the
 # policy is named and every parameter recovered (this failed on N2 and R
-# before warps waiting at a barrier left the active pool).
-diag default-two-level two-level "n_mp|14|14;N2 warp slots|64|64;R registers|65536|65536" sched.policy=two-level
+# before warps waiting at a barrier left the active pool). On 4 of its 14
+# SMs: the pool is per SM, and each N_slot probe then launches 4/14 of the
+# blocks (make test's 15 minutes).
+diag default-two-level two-level "n_mp|4|4;N2 warp slots|64|64;R registers|65536|65536" \
+  sched.policy=two-level mem.num_sms=4
 # unusual LRR set: shared units, reg_alloc_unit 512, L(T/B) 640 and the
 # block-slot cap of the shared-memory fit (a planted bug that dropped that
 # cap passed every other set of make test: tests/mutants/planted.txt)
