@@ -61,24 +61,26 @@ PY
   return $bad
 }
 
-# the Verilated back ends a PRESET TRIGGER runs with (make test: kepler-k20x
-# only, to keep make test within its 15 minutes; fermi-gtx480's Verilated
-# variant runs the golden suite's lockstep and RTL checks there, and HAWS
-# on it in `long`)
+# the Verilated back ends a PRESET POLICY TRIGGER runs with (make test:
+# kepler-k20x only, the lockstep under sched.haws=warp with lrr and
+# two-level, the plain RTL under =all with gto and swl:2, to keep make
+# test within its 15 minutes; fermi-gtx480's Verilated variant runs the
+# golden suite's lockstep and RTL checks there, and `long` runs both back
+# ends under both triggers with every policy on both presets)
 backends() {
   [ "$only" = c ] || [ "$1" = si-7970 ] && return
   [ "$only" = all ] && [ "$1" = fermi-gtx480 ] && return
-  case $only:$2 in
-    long:*) echo rtl lockstep ;;
-    *:warp) echo lockstep ;;
-    *)      echo rtl ;;
+  case $only:$2:$3 in
+    long:*)                    echo rtl lockstep ;;
+    *:lrr:warp|*:two-level:warp) echo lockstep ;;
+    *:gto:all|*:swl:2:all)     echo rtl ;;
   esac
 }
 
 group() {   # PRESET POLICY TRIGGER: the C model, then the Verilated back ends against it
   local bad=0 be
   run c "$@" || bad=1
-  for be in $(backends "$1" "$3"); do run "$be" "$@" || bad=1; done
+  for be in $(backends "$1" "$2" "$3"); do run "$be" "$@" || bad=1; done
   return $bad
 }
 

@@ -7,6 +7,7 @@
 ifneq ($(and $(TIMING_HAVE_SCHED),$(wildcard bench/drivers/main.c)),)
 TEST_SUITES += "tests/oaws/oaws-suite.sh $(B)"
 SAN_SUITES  += "tests/oaws/oaws-suite.sh $(B) c"
+LONG_SUITES += "tests/oaws/oaws-suite.sh $(B) long"
 TEST_DEPS   += $(B)/bin/smcosim-bench $(TIMING_PLUGIN)
 endif
 
