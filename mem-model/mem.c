@@ -73,7 +73,7 @@ static int clocks_init(mem_system *m)
     static const uint8_t bit[4] = { TICK_CORE, TICK_ICNT, TICK_L2, TICK_DRAM };
     uint64_t n = 0;
     for (unsigned d = MEM_CLK_CORE; d <= MEM_CLK_DRAM; d++)
-        n += group / m->per[d];              /* at least the instants */
+        n += group / m->per[d];              /* no fewer than the instants */
     m->tick_start = malloc((m->tick_cycles + 1) * sizeof *m->tick_start);
     m->tick_off = malloc(n * sizeof *m->tick_off);
     m->tick_mask = malloc(n);
@@ -272,8 +272,10 @@ mem_system *mem_create(const mem_config *cfg, char *err, size_t errlen)
         }
         p->mshr = calloc(cfg->l2_mshr_entries, sizeof *p->mshr);
         /* not cleared: an entry's targets are written before they are read
-         * (ntargets counts them), and with no MSHR limit (the Multi2Sim
-         * presets: 4096 x 64) clearing them was a third of a small run */
+         * (ntargets counts them); with no MSHR limit (the Multi2Sim
+         * presets: 4096 x 64, 10.5 MB a partition) clearing them on every
+         * launch was, with the clock table above, a third of a small
+         * kepler-k20x run */
         p->targets = malloc((size_t)cfg->l2_mshr_entries * cfg->l2_mshr_max_merge *
                             sizeof *p->targets);
         p->queue = calloc(cfg->dram_queue_entries, sizeof *p->queue);
