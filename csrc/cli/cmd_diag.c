@@ -38,11 +38,17 @@
 /* The watchdog is GPUDIAG's deadlock detector on the simulator (docs/gpudiag.md):
  * warp-instructions one warp executes while no warp exits, no barrier
  * completes and no CTA starts. A polling warp of Fig. 3.4 executes about 40
- * per poll (with its back-off); no warp of a kernel that finishes executes
- * more than about 450 (gen_kernels.py), so 4000 is a deadlock after about
- * 100 polls. (A cycle budget would also stop the long functional-unit
- * kernels, which have no progress event until their warps exit.) */
-#define DIAG_WATCHDOG_INSTS 4000
+ * per poll (with its back-off). Measured over the 516 launches of a quick
+ * run that finish (kepler-k20x): no warp executed more than 337 between two
+ * progress events (gd_policy's %clock reads; the functional-unit kernels
+ * 189), and no semaphore wait more than 18 after the last CTA started. So
+ * 1000 is a deadlock after about 25 polls, three times the longest warp
+ * that finishes. Each deadlocked launch runs every resident block's polling
+ * warp to this count, so it sets most of a run's time (4000 before: the
+ * quick run 176 s, now 54 s, with the same results). (A cycle budget would
+ * also stop the long functional-unit kernels, which have no progress event
+ * until their warps exit.) */
+#define DIAG_WATCHDOG_INSTS 1000
 
 typedef struct diag_be {
     smc_device *dev;

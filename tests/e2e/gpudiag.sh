@@ -146,7 +146,7 @@ else
     prog=1
     throttle
     # on the two-level set's configuration (4 SMs), and compared with that run
-    ( "$CLI" run --set gpu.watchdog_insts=4000 --set sched.policy=two-level --set mem.num_sms=4 \
+    ( "$CLI" run --set gpu.watchdog_insts=1000 --set sched.policy=two-level --set mem.num_sms=4 \
         -- "$PROG" --quick --grid-cap 64 --json "$tmp/prog.json" \
         >"$tmp/pmd" 2>"$tmp/perr"; echo $? >"$tmp/prog.rc" ) &
 fi
