@@ -86,6 +86,7 @@ SCHED_LIB  := $(B)/lib/libsmc_sched.a    # cosim/: C reference model of the sche
 VSCHED_LIB := $(B)/lib/libsmc_vsched.a   # cosim/: Verilated RTL + shim (C++ inside)
 MEM_LIB    := $(B)/lib/libsmc_mem.a      # mem-model/
 TRACE_LIB  := $(B)/lib/libsmc_trace.a    # csrc/trace/: Accel-Sim traces
+TEG_LIB    := $(B)/lib/libsmc_teg.a      # csrc/teg/: TEG, the analytical estimator (seed 003)
 
 include $(sort $(wildcard */module.mk */*/module.mk))
 

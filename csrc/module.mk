@@ -27,8 +27,9 @@ SMC_CLI_SRCS := $(wildcard csrc/cli/*.c)
 SMC_CLI_SRCS += bench/microbench/gpudiag.c
 SMC_CLI_OBJS := $(patsubst %.c,$(B)/%.o,$(SMC_CLI_SRCS))
 
-# csrc/trace/ (trace mode) comes first: it uses the timing model in $(EMU_LIB)
-SMC_CLI_TRACE := $(if $(wildcard cosim/sched_if.h),$(TRACE_LIB))
+# csrc/teg/ (`smcosim teg`) reads traces, and csrc/trace/ (trace mode) uses
+# the timing model in $(EMU_LIB): in that order
+SMC_CLI_TRACE := $(if $(wildcard cosim/sched_if.h),$(TEG_LIB) $(TRACE_LIB))
 $(SMC_CLI): $(SMC_CLI_OBJS) $(EMU_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) -o $@ $(SMC_CLI_OBJS) $(SMC_CLI_TRACE) $(EMU_LIB) $(LDLIBS)

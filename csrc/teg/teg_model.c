@@ -1,0 +1,467 @@
+/*
+ * teg_model.c — TEG's estimate of one launch: issue engines, warps, units,
+ * registers, barriers and CTA dispatch (../shared/design/teg.md §5.3,
+ * "Normative algorithm"; docs/teg.md).
+ *
+ * Time advances from issue slot to issue slot, never cycle by cycle: each
+ * engine knows the next slot at which it will look at its warps, the engine
+ * with the earliest slot goes next (ties: lower SM, then lower engine), and
+ * an engine that finds no eligible warp sleeps until the earliest time one
+ * of its warps can become eligible (rounded up to its slot grid). An issue
+ * on an SM wakes that SM's other engines (a barrier released, a CTA
+ * started); a global access that waits in a queue wakes its warp when the
+ * memory system's next transaction completes (teg_mem.c).
+ *
+ * Every time is an integer cycle; the order of everything is fixed, so two
+ * runs give the same result.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "teg_internal.h"
+#include "../config/gpu_config.h"
+
+#define NEVER UINT64_MAX
+
+typedef struct teg_warp {
+    inst_cta *cta;            /* NULL: the slot is free */
+    uint32_t  cta_slot;       /* index into the SM's CTAs */
+    uint32_t  w;              /* warp within its CTA */
+    uint32_t  gen;            /* bumped when the slot gets a new warp */
+    uint64_t  age;            /* GTO: start order */
+    uint64_t  busy_until;     /* same-warp issue latency, barrier release */
+    int       at_bar, exited;
+    uint64_t *reg, *pred;     /* ready time per register / predicate id */
+    uint32_t  nreg, npred;
+} teg_warp;
+
+typedef struct teg_cta {
+    inst_cta *c;              /* NULL: free */
+    uint32_t  nwarps;
+    uint32_t  slot[64];       /* its warps' slots */
+} teg_cta;
+
+typedef struct teg_sm {
+    teg_warp *warp;           /* [max_warps] */
+    teg_cta  *cta;            /* [ctas_per_sm] */
+    uint64_t *unit_free;      /* per unit kind: engines x private, then shared */
+    uint32_t  unit_base[TEG_UNIT_COUNT];
+    uint64_t *next_slot;      /* [engines] */
+    uint32_t *last;           /* [engines] LRR/GTO: last issued slot (UINT32_MAX: none) */
+} teg_sm;
+
+typedef struct teg_run {
+    const teg_params *p;
+    const teg_opts *o;
+    const inst_source *src;
+    teg_result *r;
+    teg_mem mem;
+    teg_sm *sm;
+    uint32_t wpc, ctas_per_sm;
+    uint64_t next_cta, num_ctas, ctas_done, age;
+    uint64_t end;             /* last completion */
+    char *err;
+    size_t errlen;
+} teg_run;
+
+static uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static uint64_t round_up(uint64_t t, uint32_t q)
+{
+    return t == NEVER ? NEVER : (t + q - 1) / q * q;
+}
+
+/* ---- registers ------------------------------------------------------------- */
+
+static int reg_grow(uint64_t **a, uint32_t *n, uint32_t id)
+{
+    if (id < *n) return 0;
+    uint32_t nn = *n ? *n : 64;
+    while (nn <= id) nn *= 2;
+    uint64_t *na = realloc(*a, nn * sizeof *na);
+    if (!na) return -1;
+    memset(na + *n, 0, (nn - *n) * sizeof *na);
+    *a = na;
+    *n = nn;
+    return 0;
+}
+
+static uint64_t reg_ready(const uint64_t *a, uint32_t n, uint32_t id) { return id < n ? a[id] : 0; }
+
+/* When every register the instruction reads or writes is ready (G6: sources
+ * and destinations); NEVER while one waits for a queued global access. */
+static uint64_t regs_ready_at(const teg_warp *w, const emu_inst_info *in)
+{
+    uint64_t t = 0;
+    for (unsigned i = 0; i < in->nsrc; i++) t = umax(t, reg_ready(w->reg, w->nreg, in->src[i]));
+    for (unsigned i = 0; i < in->ndst; i++) t = umax(t, reg_ready(w->reg, w->nreg, in->dst[i]));
+    for (unsigned i = 0; i < in->nsrc_pred; i++)
+        t = umax(t, reg_ready(w->pred, w->npred, in->src_pred[i]));
+    for (unsigned i = 0; i < in->ndst_pred; i++)
+        t = umax(t, reg_ready(w->pred, w->npred, in->dst_pred[i]));
+    return t;
+}
+
+static int regs_write(teg_warp *w, const emu_inst_info *in, uint64_t when)
+{
+    for (unsigned i = 0; i < in->ndst; i++) {
+        if (reg_grow(&w->reg, &w->nreg, in->dst[i]) != 0) return -1;
+        w->reg[in->dst[i]] = when;
+    }
+    for (unsigned i = 0; i < in->ndst_pred; i++) {
+        if (reg_grow(&w->pred, &w->npred, in->dst_pred[i]) != 0) return -1;
+        w->pred[in->dst_pred[i]] = when;
+    }
+    return 0;
+}
+
+/* teg_mem calls this when a global access's last transaction has departed. */
+void teg_model_load_done(void *run, const teg_mem_rec *rec, uint64_t when)
+{
+    teg_run *R = run;
+    teg_warp *w = &R->sm[rec->sm].warp[rec->slot];
+    R->end = umax(R->end, when);
+    if (!w->cta || w->gen != rec->gen) return;   /* the warp has gone */
+    for (unsigned i = 0; i < rec->ndst; i++)
+        if (rec->dst[i] < w->nreg) w->reg[rec->dst[i]] = when;
+}
+
+/* ---- units ------------------------------------------------------------------ */
+
+/* The instance of `unit` that engine e may use and that is free earliest:
+ * its private ones, then the SM's shared ones. */
+static uint64_t *unit_pick(teg_run *R, teg_sm *s, uint32_t unit, uint32_t e)
+{
+    const teg_unit_params *u = &R->p->unit[unit];
+    uint64_t *base = s->unit_free + s->unit_base[unit], *best = NULL;
+    for (uint32_t i = 0; i < u->private_units; i++) {
+        uint64_t *f = &base[e * u->private_units + i];
+        if (!best || *f < *best) best = f;
+    }
+    base += (size_t)R->p->engines * u->private_units;
+    for (uint32_t i = 0; i < u->shared_units; i++)
+        if (!best || base[i] < *best) best = &base[i];
+    return best;
+}
+
+/* ---- CTAs ------------------------------------------------------------------- */
+
+static void wake_sm(teg_run *R, uint32_t smi, uint64_t t)
+{
+    teg_sm *s = &R->sm[smi];
+    for (uint32_t e = 0; e < R->p->engines; e++) {
+        uint64_t slot = round_up(t, R->p->issue_interval);
+        if (s->next_slot[e] > slot) s->next_slot[e] = slot;
+    }
+}
+
+static int cta_start(teg_run *R, uint32_t smi, uint64_t t)
+{
+    if (R->next_cta >= R->num_ctas) return 0;
+    teg_sm *s = &R->sm[smi];
+    uint32_t ci = 0;
+    while (ci < R->ctas_per_sm && s->cta[ci].c) ci++;
+    if (ci == R->ctas_per_sm) return 0;
+    uint64_t linear = R->next_cta++;
+    inst_cta *c = R->src->ops->cta_start(R->src->ctx, (uint32_t)linear, smi);
+    if (!c) {
+        snprintf(R->err, R->errlen, "CTA %llu: out of host memory", (unsigned long long)linear);
+        return -1;
+    }
+    teg_cta *tc = &s->cta[ci];
+    tc->c = c;
+    tc->nwarps = R->src->ops->cta_warps(c);
+    uint32_t slot = 0;
+    for (uint32_t w = 0; w < tc->nwarps; w++) {
+        while (s->warp[slot].cta) slot++;          /* occupancy leaves room */
+        teg_warp *x = &s->warp[slot];
+        x->cta = c;
+        x->cta_slot = ci;
+        x->w = w;
+        x->gen++;
+        x->age = R->age++;
+        x->busy_until = t;
+        x->at_bar = 0;
+        x->exited = R->src->ops->exited(c, w);
+        if (x->reg) memset(x->reg, 0, x->nreg * sizeof *x->reg);
+        if (x->pred) memset(x->pred, 0, x->npred * sizeof *x->pred);
+        tc->slot[w] = slot;
+    }
+    wake_sm(R, smi, t);
+    R->r->ctas++;
+    return 0;
+}
+
+/* After an instruction of CTA ci on SM smi at time t: barriers released,
+ * the CTA finished (a new one starts in the same cycle). */
+static int cta_after(teg_run *R, uint32_t smi, uint32_t ci, uint64_t t)
+{
+    teg_sm *s = &R->sm[smi];
+    teg_cta *tc = &s->cta[ci];
+    for (uint32_t w = 0; w < tc->nwarps; w++) {
+        teg_warp *x = &s->warp[tc->slot[w]];
+        if (x->at_bar && R->src->ops->ready(tc->c, w)) {   /* G17 */
+            x->at_bar = 0;
+            x->busy_until = umax(x->busy_until, t + R->p->barrier_lat);
+            R->end = umax(R->end, t + R->p->barrier_lat);
+        }
+    }
+    if (!R->src->ops->cta_done(tc->c)) return 0;
+    for (uint32_t w = 0; w < tc->nwarps; w++) s->warp[tc->slot[w]].cta = NULL;
+    R->src->ops->cta_finish(tc->c);
+    tc->c = NULL;
+    R->ctas_done++;
+    return cta_start(R, smi, t);
+}
+
+/* ---- one issue slot ------------------------------------------------------ */
+
+/* Can warp x of engine e issue at t? 1 yes (*unit_out the instance), 0 no
+ * (*wake: the earliest time it might). */
+static int eligible(teg_run *R, teg_sm *s, uint32_t e, teg_warp *x, uint64_t t,
+                    uint64_t **unit_out, uint64_t *wake)
+{
+    *wake = NEVER;
+    if (!x->cta || x->exited || x->at_bar) return 0;
+    const emu_inst_info *in = R->src->ops->peek(x->cta, x->w);
+    if (!in) return 0;
+    enum teg_class c = teg_class_of(in);
+    uint64_t ready = umax(x->busy_until, regs_ready_at(x, in));
+    uint64_t *u = unit_pick(R, s, R->p->cls[c].unit, e);
+    if (ready <= t && *u <= t) {
+        *unit_out = u;
+        return 1;
+    }
+    if (ready == NEVER) ready = teg_mem_next_event(&R->mem, t);
+    *wake = umax(ready, *u);
+    return 0;
+}
+
+static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *unit, uint64_t t)
+{
+    const teg_params *p = R->p;
+    teg_sm *s = &R->sm[smi];
+    teg_warp *x = &s->warp[slot];
+    const emu_inst_info *in = R->src->ops->peek(x->cta, x->w);
+    enum teg_class c = teg_class_of(in);
+    emu_exec_info ex;
+    memset(&ex, 0, sizeof ex);
+    int st = R->src->ops->execute(x->cta, x->w, &ex);
+    if (st == EMU_FAULT) {
+        const smc_fault *f = R->src->ops->fault(R->src->ctx);
+        snprintf(R->err, R->errlen, "%s", f && f->message[0] ? f->message : "the source faulted");
+        return -1;
+    }
+    /* a generic access is timed where it went */
+    if (in->op_class == EC_MEM && c != TEG_CONST) {
+        if (ex.mem_space == SP_SHARED) c = TEG_SMEM;
+        else if (ex.mem_space == SP_LOCAL) c = TEG_LMEM;
+    }
+    const teg_class_params *k = &p->cls[c];
+    uint64_t extra = 0, ready = t + (p->exec_from_source && in->latency ? in->latency : k->exec);
+    teg_result *r = R->r;
+    r->warp_insts++;
+    r->thread_insts += (uint64_t)__builtin_popcount(ex.active);
+    r->class_insts[c]++;
+    if (c == TEG_SMEM) {
+        extra = teg_mem_smem_extra(p, &ex, in, R->o->whatif, &r->smem_extra_passes);
+        ready = t + p->smem_latency + extra;
+    }
+    *unit = t + k->accept + extra;
+    r->unit[k->unit].issued++;
+    r->unit[k->unit].busy += k->accept + extra;
+    x->busy_until = t + k->warp_busy;
+    uint32_t d = 1;
+    if (p->regbank == TEG_REGBANK_KEPLER4 || (R->o->whatif & TEG_WHATIF_REGBANK)) {
+        d = teg_regbank_degree(in);
+        r->regbank_conflicts[d > 3 ? 3 : d]++;
+    }
+    s->last[e] = slot;
+    if (R->o->pc_trace)
+        fprintf(R->o->pc_trace, "%llu,%u,%u,%u\n", (unsigned long long)t, smi, slot, in->pc);
+
+    if (c == TEG_GLOAD || c == TEG_GSTORE || c == TEG_LMEM) {
+        teg_mem_rec rec = { smi, slot, x->gen, 0, { 0 } };
+        if (c != TEG_GSTORE)
+            for (unsigned i = 0; i < in->ndst && rec.ndst < 8; i++) rec.dst[rec.ndst++] = in->dst[i];
+        for (unsigned i = 0; i < rec.ndst; i++) {
+            if (reg_grow(&x->reg, &x->nreg, rec.dst[i]) != 0) goto oom;
+            x->reg[rec.dst[i]] = NEVER;        /* until its last transaction departs */
+        }
+        if (teg_mem_global(&R->mem, p, &rec, &ex, in, R->o->whatif, t, r) != 0) goto oom;
+    } else {
+        if (regs_write(x, in, ready) != 0) goto oom;
+        R->end = umax(R->end, ready);
+    }
+    R->end = umax(R->end, t);
+    if (st == EMU_WAIT_BARRIER) x->at_bar = 1;
+    if (st == EMU_EXITED) x->exited = 1;
+    wake_sm(R, smi, t + 1);                    /* the SM's other engines look again */
+    s->next_slot[e] = t + (uint64_t)p->issue_interval * d;
+    return cta_after(R, smi, x->cta_slot, t);
+oom:
+    snprintf(R->err, R->errlen, "out of host memory");
+    return -1;
+}
+
+/* Engine e of SM smi at its slot t: issue one warp-instruction, or sleep. */
+static int engine_step(teg_run *R, uint32_t smi, uint32_t e, uint64_t t)
+{
+    const teg_params *p = R->p;
+    teg_sm *s = &R->sm[smi];
+    uint32_t E = p->engines, n = (p->max_warps + E - 1 - e) / E;   /* its warp slots */
+    uint64_t wake = NEVER, wk;
+    uint64_t *unit = NULL;
+    uint32_t pick = UINT32_MAX;
+    if (p->policy == TEG_POLICY_LRR) {
+        /* from the last issued warp + 1, the first eligible (003 L1227) */
+        uint32_t start = s->last[e] == UINT32_MAX ? 0 : s->last[e] / E + 1;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t slot = ((start + i) % n) * E + e;
+            if (eligible(R, s, e, &s->warp[slot], t, &unit, &wk)) { pick = slot; break; }
+            if (wk < wake) wake = wk;
+        }
+    } else {
+        /* greedy: the last issued warp while it can; then the oldest */
+        if (s->last[e] != UINT32_MAX &&
+            eligible(R, s, e, &s->warp[s->last[e]], t, &unit, &wk))
+            pick = s->last[e];
+        uint64_t best_age = NEVER;
+        for (uint32_t i = 0; i < n && pick == UINT32_MAX; i++) {
+            uint32_t slot = i * E + e;
+            uint64_t *u;
+            if (eligible(R, s, e, &s->warp[slot], t, &u, &wk)) {
+                if (s->warp[slot].age < best_age) { best_age = s->warp[slot].age; unit = u; }
+            } else if (wk < wake) {
+                wake = wk;
+            }
+        }
+        if (pick == UINT32_MAX && best_age != NEVER)
+            for (uint32_t i = 0; i < n; i++)
+                if (s->warp[i * E + e].cta && s->warp[i * E + e].age == best_age) pick = i * E + e;
+    }
+    if (pick != UINT32_MAX) return issue(R, smi, e, pick, unit, t);
+    /* no busy waiting: the earliest time something can change for it */
+    uint64_t next = round_up(wake <= t ? t + 1 : wake, p->issue_interval);
+    s->next_slot[e] = next;
+    return 0;
+}
+
+/* ---- the launch ------------------------------------------------------------ */
+
+static uint32_t occupancy(const teg_params *p, const timing_kernel_req *req, uint32_t wpc)
+{
+    uint32_t n = p->max_ctas;
+    if (p->max_warps / wpc < n) n = p->max_warps / wpc;
+    uint64_t regs = (uint64_t)req->regs_per_thread * 32u * wpc;
+    if (regs && p->regs / regs < n) n = (uint32_t)(p->regs / regs);
+    if (req->smem_per_cta && p->smem_bytes / req->smem_per_cta < n) n = p->smem_bytes / req->smem_per_cta;
+    return n;
+}
+
+static void run_free(teg_run *R)
+{
+    if (!R->sm) return;
+    for (uint32_t i = 0; i < R->p->sms; i++) {
+        teg_sm *s = &R->sm[i];
+        if (s->warp)
+            for (uint32_t w = 0; w < R->p->max_warps; w++) {
+                free(s->warp[w].reg);
+                free(s->warp[w].pred);
+            }
+        if (s->cta)
+            for (uint32_t c = 0; c < R->ctas_per_sm; c++)
+                if (s->cta[c].c) R->src->ops->cta_finish(s->cta[c].c);
+        free(s->warp);
+        free(s->cta);
+        free(s->unit_free);
+        free(s->next_slot);
+        free(s->last);
+    }
+    free(R->sm);
+    teg_mem_free(&R->mem);
+}
+
+int teg_run_source(const teg_params *p, const teg_opts *o, const inst_source *src,
+                   const char *kernel_name, const timing_kernel_req *req,
+                   smc_dim3 grid, smc_dim3 block, teg_result *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->kernel, sizeof out->kernel, "%s", kernel_name ? kernel_name : "?");
+    if (teg_params_check(p, err, errlen) != 0) return -1;
+    teg_opts no_opts = { 0, NULL };
+    teg_run R = { 0 };
+    R.p = p;
+    R.o = o ? o : &no_opts;
+    R.src = src;
+    R.r = out;
+    R.err = err;
+    R.errlen = errlen;
+    R.num_ctas = (uint64_t)grid.x * grid.y * grid.z;
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    R.wpc = (uint32_t)((threads + 31) / 32);
+    if (R.wpc == 0 || R.wpc > 64 || R.wpc > p->max_warps) {
+        snprintf(err, errlen, "kernel %s: %llu threads per CTA do not fit sm.max_warps = %u",
+                 out->kernel, (unsigned long long)threads, p->max_warps);
+        return -1;
+    }
+    R.ctas_per_sm = occupancy(p, req, R.wpc);
+    if (R.ctas_per_sm == 0) {
+        snprintf(err, errlen, "kernel %s: a CTA (%u warps, %u registers per thread, %u bytes of "
+                 "shared memory) does not fit one SM (sm.regs = %u, sm.smem_bytes = %u)",
+                 out->kernel, R.wpc, req->regs_per_thread, req->smem_per_cta, p->regs, p->smem_bytes);
+        return -1;
+    }
+    out->ctas_per_sm = R.ctas_per_sm;
+    if (teg_mem_init(&R.mem, p, &R, err, errlen) != 0) return -1;
+    R.sm = calloc(p->sms, sizeof *R.sm);
+    if (!R.sm) goto oom;
+    uint32_t per_unit_total = 0, base[TEG_UNIT_COUNT];
+    for (uint32_t u = 0; u < TEG_UNIT_COUNT; u++) {
+        base[u] = per_unit_total;
+        per_unit_total += p->engines * p->unit[u].private_units + p->unit[u].shared_units;
+    }
+    for (uint32_t i = 0; i < p->sms; i++) {
+        teg_sm *s = &R.sm[i];
+        s->warp = calloc(p->max_warps, sizeof *s->warp);
+        s->cta = calloc(R.ctas_per_sm, sizeof *s->cta);
+        s->unit_free = calloc(per_unit_total ? per_unit_total : 1, sizeof *s->unit_free);
+        s->next_slot = calloc(p->engines, sizeof *s->next_slot);
+        s->last = malloc(p->engines * sizeof *s->last);
+        if (!s->warp || !s->cta || !s->unit_free || !s->next_slot || !s->last) goto oom;
+        memcpy(s->unit_base, base, sizeof base);
+        for (uint32_t e = 0; e < p->engines; e++) {
+            s->next_slot[e] = NEVER;
+            s->last[e] = UINT32_MAX;
+        }
+    }
+    /* round-robin dispatch while N_slot allows (G13) */
+    for (uint32_t k = 0; k < R.ctas_per_sm; k++)
+        for (uint32_t i = 0; i < p->sms; i++)
+            if (cta_start(&R, i, 0) != 0) goto fail;
+
+    while (R.ctas_done < R.num_ctas) {
+        uint64_t t = NEVER;
+        uint32_t smi = 0, e = 0;
+        for (uint32_t i = 0; i < p->sms; i++)
+            for (uint32_t j = 0; j < p->engines; j++)
+                if (R.sm[i].next_slot[j] < t) { t = R.sm[i].next_slot[j]; smi = i; e = j; }
+        if (t == NEVER) {
+            snprintf(err, errlen, "kernel %s: no warp can issue and %llu of %llu CTAs are not done "
+                     "(a barrier that not every warp reaches?)", out->kernel,
+                     (unsigned long long)(R.num_ctas - R.ctas_done), (unsigned long long)R.num_ctas);
+            goto fail;
+        }
+        if (teg_mem_advance(&R.mem, t) != 0) goto oom;
+        if (engine_step(&R, smi, e, t) != 0) goto fail;
+    }
+    if (teg_mem_advance(&R.mem, NEVER) != 0) goto oom;   /* the last accesses complete */
+    out->cycles = R.end;
+    run_free(&R);
+    return 0;
+oom:
+    snprintf(err, errlen, "out of host memory");
+fail:
+    run_free(&R);
+    return -1;
+}

@@ -1,0 +1,21 @@
+# tests/teg/: TEG (csrc/teg/, docs/teg.md).
+#   test_teg_bound  the SGEMM upper bound against the thesis's numbers (cmocka)
+#   teg-run.sh      `smcosim teg` end to end: hand-worked traces with exact
+#                   cycles (../shared/design/teg.md §5.4), what-ifs, the
+#                   kepler4 rule, params, bound, regbank, errors
+# Both also in the ASan/UBSan pass (the script runs the sanitized smcosim).
+
+TEG_TEST_BINS := $(B)/tests/teg/test_teg_bound
+
+$(B)/tests/teg/test_teg_bound: $(B)/tests/teg/test_teg_bound.o $(TEG_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS) -o $@ $< $(TEG_LIB) $(LDLIBS) -lcmocka -lm
+
+.SECONDARY: $(B)/tests/teg/test_teg_bound.o
+
+ifneq ($(TIMING_HAVE_SCHED),)
+TEST_SUITES += $(TEG_TEST_BINS) "tests/teg/teg-run.sh $(B)"
+TEST_DEPS   += $(TEG_TEST_BINS) $(B)/bin/smcosim
+SAN_SUITES  += $(TEG_TEST_BINS) "tests/teg/teg-run.sh $(B)"
+SAN_DEPS    += $(TEG_TEST_BINS) $(B)/bin/smcosim
+endif

@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# tests/teg/teg-run.sh BUILD — `smcosim teg` end to end on hand-written
+# traces whose cycles are worked out by hand from the GT200 set (Table 3.1,
+# ../shared/design/teg.md §5.4; the arithmetic is beside each case), the
+# what-ifs, the kepler4 register-bank rule, `teg params`, `teg bound`,
+# `teg regbank`, determinism and the error messages.
+set -u
+B=${1:-build}
+SMC=$B/bin/smcosim
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+ok()  { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fails=$((fails + 1)); }
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); k=d['kernels'][0]; print($2)" "$1"; }
+
+header() {   # header BINVER CTAS THREADS
+    printf -- "-kernel name = k\n-kernel id = 1\n-grid dim = (%d,1,1)\n-block dim = (%d,1,1)\n" "$2" "$3"
+    printf -- "-shmem = 0\n-nregs = 16\n-binary version = %d\n-cuda stream id = 0\n" "$1"
+    printf -- "-shmem base_addr = 0x0\n-local mem base_addr = 0x0\n-nvbit version = 1.5.5\n"
+    printf -- "-accelsim tracer version = 4\n-enable lineinfo = 0\n\n"
+    printf -- "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] mem_width [adrrescompress?] [mem_addresses]\n\n"
+}
+mklist() { mkdir -p "$T/$1"; echo kernel-1.traceg >"$T/$1/kernelslist.g"; cat >"$T/$1/kernel-1.traceg"; }
+tb() { printf "#BEGIN_TB\nthread block = %d,0,0\n" "$1"; }
+warp() { printf "warp = %d\ninsts = %d\n" "$1" "$2"; }
+teg() {   # teg NAME [options]: JSON in $T/NAME.json, output in $T/NAME.log
+    local n=$1; shift
+    "$SMC" teg --trace "$T/$n/kernelslist.g" --json "$T/$n.json" "$@" >"$T/$n.log" 2>&1
+}
+expect_cycles() {   # expect_cycles NAME WANT WHAT [options]
+    local n=$1 want=$2 what=$3; shift 3
+    if teg "$n" "$@"; then
+        local c; c=$(json "$T/$n.json" "k['cycles']")
+        [ "$c" = "$want" ] && ok "$what: $c cycles" || bad "$what: $c cycles, expected $want"
+    else bad "$what: $(tail -2 "$T/$n.log")"; fi
+}
+
+# 1. one warp, 21 dependent ADD.FP32 (R1 = R1 + R2): issues at 0, 24, ..., 480
+#    (execution 24), the last result at 480 + 24 = 504
+{ header 0 1 32; tb 0; warp 0 21
+  for i in $(seq 1 21); do printf "%04x ffffffff 1 R1 ADD.FP32 2 R1 R2 0\n" $((i * 16)); done
+  echo "#END_TB"; } | mklist dep21
+expect_cycles dep21 504 "1: 21 dependent adds, one warp"
+
+# 2. one warp, 20 independent adds: the warp issues every 8 (same-warp
+#    latency): the last at 19 x 8 = 152, its result at 152 + 24 = 176
+indep() {   # indep OPCODE N WARPS [DST-BASE]
+    for w in $(seq 0 $(($3 - 1))); do
+        warp "$w" "$2"
+        for i in $(seq 1 "$2"); do printf "%04x ffffffff 1 R%d %s 2 R100 R101 0\n" $((i * 16)) "$i" "$1"; done
+    done
+}
+{ header 0 1 32; tb 0; indep ADD.FP32 20 1; echo "#END_TB"; } | mklist ind1
+expect_cycles ind1 176 "2: 20 independent adds, one warp"
+
+# 3. four warps x 20 independent adds: the SP unit accepts every 4 cycles:
+#    80 issues at 0, 4, ..., 316, the last result at 316 + 24 = 340
+{ header 0 1 128; tb 0; indep ADD.FP32 20 4; echo "#END_TB"; } | mklist ind4
+expect_cycles ind4 340 "3: 4 warps x 20 independent adds (SP accepts every 4)"
+
+# 4. the same with MUL.FP32 (Float MUL accepts every 2, the engine issues
+#    every 2): 80 issues at 0, 2, ..., 158, the last result at 182
+{ header 0 1 128; tb 0; indep MUL.FP32 20 4; echo "#END_TB"; } | mklist mul4
+expect_cycles mul4 182 "4: 4 warps x 20 independent multiplies (engine-bound at 2)"
+
+# 5. two warps x 5 ADD.FP64: the DPU accepts every 32: 10 issues at 0, 32,
+#    ..., 288, the last result at 288 + 48 = 336
+{ header 0 1 64; tb 0; indep ADD.FP64 5 2; echo "#END_TB"; } | mklist dp2
+expect_cycles dp2 336 "5: 2 warps x 5 double adds (one DPU, accept 32)"
+
+# 6. a global load (4 bytes a lane, contiguous: 4 sectors) and a dependent
+#    add: the load completes at 440, the add issues then: 440 + 24 = 464
+{ header 0 1 32; tb 0; warp 0 2
+  echo "0010 ffffffff 1 R2 LD.MEM.GLOBAL 1 R4 4 1 0x10000 4"
+  echo "0020 ffffffff 1 R3 ADD.FP32 2 R2 R2 0"
+  echo "#END_TB"; } | mklist ld
+expect_cycles ld 464 "6: a global load and a dependent add"
+
+# 7. Little's law: 32 warps on one SM, one coalesced 8-byte load each (256 B,
+#    8 sectors, consecutive channels). The LD/ST unit takes one every 4
+#    cycles; the TPC holds 4811 B: 18 loads (4608 B) and 6 sectors of the 19th
+#    (issued at 72). Load k >= 18 has its last sector out when load k - 18
+#    completes, at 440 + 4 (k - 18): the 32nd (k = 31) at 492, done at 932
+{ header 0 1 1024; tb 0
+  for w in $(seq 0 31); do warp "$w" 1
+      printf "0010 ffffffff 1 R2 LD.MEM.GLOBAL 1 R4 8 1 0x%x 8\n" $((0x100000 + w * 256)); done
+  echo "#END_TB"; } | mklist little
+expect_cycles little 932 "7: 32 loads of 256 B through the 4811-B cap"
+q=$(json "$T/little.json" "k['gmem_queued']")
+[ "$q" = 106 ] && ok "7: 106 transactions waited (13 loads x 8 + 2 sectors of the 19th)" \
+    || bad "7: $q transactions waited, expected 106"
+
+# 8. a shared load whose half-warps each put 16 distinct words in one bank
+#    (lane x 64 bytes): 32 passes, 2 the minimum: 38 + ceil(6.4 x 30) = 230;
+#    smem-conflict-free: 38
+{ header 0 1 32; tb 0; warp 0 1
+  printf "0010 ffffffff 1 R2 LD.MEM.SHARED 1 R4 4 1 0x0 64\n"
+  echo "#END_TB"; } | mklist smem
+expect_cycles smem 230 "8: a 16-way conflicting shared load"
+expect_cycles smem 38 "8: the same under --what-if smem-conflict-free" --what-if smem-conflict-free
+
+# 9. barrier: warp 0 runs 10 dependent adds (0, 24, ..., 216) and then BAR,
+#    which it issues at 216 + 8 (same-warp) = 224; warp 1 only BAR, at 2.
+#    Both are released at 224 + 8 (barrier_lat) = 232, then each adds once.
+{ header 0 1 64; tb 0; warp 0 12
+  for i in $(seq 1 10); do printf "%04x ffffffff 1 R1 ADD.FP32 2 R1 R2 0\n" $((i * 16)); done
+  printf "00b0 ffffffff 0 BAR.BARRIER 0 0\n00c0 ffffffff 1 R5 ADD.FP32 2 R6 R7 0\n"
+  warp 1 2; printf "00b0 ffffffff 0 BAR.BARRIER 0 0\n00c0 ffffffff 1 R5 ADD.FP32 2 R6 R7 0\n"
+  echo "#END_TB"; } | mklist bar
+if teg bar --pc-trace "$T/bar.csv"; then
+    got=$(awk -F, 'NR > 1 && ($4 == 10 || $4 == 11) {printf "%s:%s:%s ", $1, $3, $4}' "$T/bar.csv")
+    # static indices: BAR is the 11th instruction seen (10), the add after it 11
+    [ "$got" = "2:1:10 224:0:10 232:1:11 236:0:11 " ] \
+        && ok "9: BAR at 2 (warp 1) and 224 (warp 0), released at 232" \
+        || bad "9: barrier issues $got, expected 2:1:10 224:0:10 232:1:11 236:0:11"
+else bad "9: $(tail -2 "$T/bar.log")"; fi
+
+# 10. round robin: 3 warps of independent adds issue at 0, 4, 8, ... in warp
+#     order 0, 1, 2, 0, 1, 2 (the SP accepts every 4)
+{ header 0 1 96; tb 0; indep ADD.FP32 4 3; echo "#END_TB"; } | mklist rr
+if teg rr --pc-trace "$T/rr.csv"; then
+    got=$(awk -F, 'NR > 1 && NR <= 7 {printf "%s:%s ", $1, $3}' "$T/rr.csv")
+    [ "$got" = "0:0 4:1 8:2 12:0 16:1 20:2 " ] && ok "10: round robin 0,1,2,0,1,2 every 4 cycles" \
+        || bad "10: issues $got"
+else bad "10: $(tail -2 "$T/rr.log")"; fi
+
+# 11. channel skew: two SMs in two TPC groups, 32 warps each loading 256 B
+#     (as case 7). Spread over the 8 channels, each group is bound by its own
+#     cap only: 932, as case 7. All in one channel, the channel's 6013 B (187
+#     sectors) bind first: both SMs issue a load every 4 cycles (16 sectors),
+#     so 187 sectors are out by 44 (SM 1's 12th load leaves 5 queued); each
+#     completion from 440 to 484 frees what departed 440 cycles before and as
+#     many depart, 374 in all; the other 512 - 374 = 138 leave on the
+#     completions from 880, 16 each: the 9th, at 912, takes the last, done at
+#     912 + 440 = 1352. Without channel caps (no-channel-skew), 932 again.
+skew() {   # skew STRIDE
+    header 0 2 1024
+    for c in 0 1; do tb "$c"
+        for w in $(seq 0 31); do warp "$w" 1
+            printf "0010 ffffffff 1 R2 LD.MEM.GLOBAL 1 R4 8 1 0x%x 8\n" \
+                $((0x100000 + (c * 32 + w) * $1)); done
+        echo "#END_TB"; done
+}
+skew 256 | mklist spread; skew 2048 | mklist onech
+P=(--param sms=2 --param gmem.sms_per_group=1)
+expect_cycles spread 932 "11: two groups over 8 channels" "${P[@]}"
+expect_cycles onech 1352 "11: both groups in one channel" "${P[@]}"
+expect_cycles onech 932 "11: one channel under --what-if no-channel-skew" "${P[@]}" --what-if no-channel-skew
+
+# 12. kepler4 (Table 4.1): 32 warps x 8 FFMA with sources R1,R4,R5 (banks
+#     O0,E1,O1), R1,R3,R5 (R1,R3 in O0: 2-way), R1,R3,R9 (O0 3 times), one
+#     engine issuing every cycle, FFMA accepted every cycle, execution 9:
+#     256 issues, d cycles apart: (256 - 1) d + 9 = 264, 519, 774
+ffma() {   # ffma SRCS
+    header 61 1 1024; tb 0
+    for w in $(seq 0 31); do warp "$w" 8
+        for i in $(seq 1 8); do printf "%04x ffffffff 1 R0 FFMA 3 %s 0\n" $((i * 16)) "$1"; done
+    done; echo "#END_TB"
+}
+ffma "R1 R4 R5" | mklist rb1; ffma "R1 R3 R5" | mklist rb2; ffma "R1 R3 R9" | mklist rb3
+K=(--param engines=1 --param issue_interval=1 --param fp32.accept=1 --param fp32.warp_busy=1
+   --param fp32.exec=9 --param regbank=kepler4)
+expect_cycles rb1 264 "12: FFMA R0,R1,R4,R5 (no conflict), throughput 1" "${K[@]}"
+expect_cycles rb2 519 "12: FFMA R0,R1,R3,R5 (2-way), throughput 1/2" "${K[@]}"
+expect_cycles rb3 774 "12: FFMA R0,R1,R3,R9 (3-way), throughput 1/3" "${K[@]}"
+# teg regbank on 10 FFMAs: 5 without conflict, 3 two-way, 2 three-way
+{ header 61 1 32; tb 0; warp 0 10
+  i=0; for s in "R1 R4 R5" "R1 R4 R5" "R1 R4 R5" "R2 R4 R7" "R0 R6 R0" "R1 R3 R5" "R0 R2 R4" \
+                "R8 R9 R12" "R1 R3 R9" "R0 R2 R8"; do
+      i=$((i + 1)); printf "%04x ffffffff 1 R10 FFMA 3 %s 0\n" $((i * 16)) "$s"; done
+  echo "#END_TB"; } | mklist rbrep
+# hand count: R0,R2,R4 -> E0,E0,E1: 2-way; R8,R9,R12 -> E0,O0,E1: none;
+# R0,R2,R8 -> E0 three times: 3-way; R1,R3,R9 -> O0 three times: 3-way.
+# (R1,R4,R5)x3, (R2,R4,R7), (R0,R6,R0), (R8,R9,R12): none -> 6; 2-way:
+# (R1,R3,R5), (R0,R2,R4) -> 2; 3-way: 2. One opcode row.
+if "$SMC" teg regbank --trace "$T/rbrep/kernelslist.g" >"$T/rbrep.log" 2>&1; then
+    grep -q "^| FFMA | 10 | 20.0 % | 20.0 % |$" "$T/rbrep.log" \
+        && ok "12: teg regbank counts 20 % 2-way and 20 % 3-way" \
+        || bad "12: teg regbank printed: $(grep FFMA "$T/rbrep.log")"
+else bad "12: teg regbank: $(tail -2 "$T/rbrep.log")"; fi
+
+# 14. determinism and errors
+teg ind4 && cp "$T/ind4.json" "$T/ind4.first" && teg ind4 && cmp -s "$T/ind4.json" "$T/ind4.first" \
+    && ok "14: two runs give byte-identical JSON" || bad "14: two runs differ"
+"$SMC" teg --trace "$T/ind4/kernelslist.g" --param teg.fp32.nosuch=1 >"$T/e1.log" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "fp32.nosuch" "$T/e1.log" && ok "14: an unknown key is named (exit 1)" \
+    || bad "14: unknown key: exit $rc, $(cat "$T/e1.log")"
+"$SMC" teg --trace "$T/ind4/kernelslist.g" --param fp32.exec=x >"$T/e2.log" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "fp32.exec" "$T/e2.log" && ok "14: a bad value names its key (exit 1)" \
+    || bad "14: bad value: exit $rc, $(cat "$T/e2.log")"
+"$SMC" teg --trace "$T/none/kernelslist.g" >"$T/e3.log" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "none/kernelslist.g" "$T/e3.log" && ok "14: an unreadable list is named (exit 2)" \
+    || bad "14: unreadable list: exit $rc, $(cat "$T/e3.log")"
+printf "%s\n" "engines = 1" "smem.group = 99" >"$T/bad.cfg"
+"$SMC" teg --trace "$T/ind4/kernelslist.g" --params "$T/bad.cfg" >"$T/e4.log" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "bad.cfg:2" "$T/e4.log" && ok "14: a bad parameter file names file and line" \
+    || bad "14: bad file: exit $rc, $(cat "$T/e4.log")"
+"$SMC" teg --trace "$T/ind4/kernelslist.g" --what-if faster >"$T/e5.log" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "'faster'" "$T/e5.log" && ok "14: an unknown what-if is named (exit 2)" \
+    || bad "14: bad what-if: exit $rc"
+"$SMC" teg --trace "$T/ind4/kernelslist.g" --json /nonexistent/dir/x.json >"$T/e6.log" 2>&1; rc=$?
+[ $rc = 1 ] && [ ! -e /nonexistent/dir/x.json ] && ok "14: an unwritable --json fails (exit 1)" \
+    || bad "14: unwritable json: exit $rc"
+
+# --compare: the cycle model on the same trace, beside TEG
+if "$SMC" teg --trace "$T/dep21/kernelslist.g" --config kepler-k20x --compare --json "$T/cmp.json" \
+       >"$T/cmp.log" 2>&1; then
+    m=$(json "$T/cmp.json" "k['model_cycles']")
+    [ "${m:-0}" -gt 0 ] && ok "--compare: the cycle model's cycles beside TEG's ($m)" \
+        || bad "--compare: no model cycles"
+else bad "--compare: $(tail -2 "$T/cmp.log")"; fi
+
+# 16. teg params --params gt200: Table 3.1 (003 L1041-1053), typed from the thesis
+"$SMC" teg params --params gt200 >"$T/params.log" 2>&1
+want='| Integer ADD | int | 24 | 4 | 8 |
+| Integer MUL (16-bit) | int | 24 | 4 | 8 |
+| Integer MAD (16-bit) | int | 24 | 4 | 8 |
+| Float ADD | fp32 | 24 | 4 | 8 |
+| Float MUL | fmul | 24 | 2 | 8 |
+| Float MAD | fp32 | 24 | 4 | 8 |
+| Double ADD | fp64 | 48 | 32 | 32 |
+| Double MUL | fp64 | 48 | 32 | 32 |
+| Double FMA | fp64 | 48 | 32 | 32 |'
+got=$(grep -E "^\| (Integer|Float|Double) " "$T/params.log")
+[ "$got" = "$want" ] && ok "16: teg params prints Table 3.1's nine rows" \
+    || bad "16: teg params printed: $got"
+"$SMC" teg params --params gt200 --keys >"$T/keys.cfg" 2>&1 \
+    && "$SMC" teg params --params "$T/keys.cfg" --keys >"$T/keys2.cfg" 2>&1 \
+    && [ "$(tail -n +2 "$T/keys.cfg")" = "$(tail -n +2 "$T/keys2.cfg")" ] \
+    && ok "16: --keys prints a file that reads back to the same set" || bad "16: --keys round trip"
+
+# 15. teg bound (the numbers are tests/teg/test_teg_bound.c's): the command runs
+"$SMC" teg bound >"$T/bound.log" 2>&1 && grep -q "82.5" "$T/bound.log" && grep -q "57.6" "$T/bound.log" \
+    && ok "15: teg bound prints 82.5 % and 57.6 %" || bad "15: teg bound: $(tail -3 "$T/bound.log")"
+"$SMC" teg bound --arch gtx9999 >"$T/bound2.log" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q gtx9999 "$T/bound2.log" && ok "15: an unknown --arch is named (exit 2)" \
+    || bad "15: unknown arch: exit $rc"
+
+[ $fails = 0 ] && echo "teg-run: all passed" || echo "teg-run: $fails failed"
+exit $((fails > 0))
