@@ -5,10 +5,13 @@
  * layout), `teg bound` (the SGEMM upper bound, ch. 4), `teg regbank` (the
  * kepler4 register-bank conflicts of a trace, per opcode).
  */
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "../config/gpu_config.h"
@@ -19,15 +22,19 @@
 #include "../trace/trace_source.h"
 
 #define TEG_USAGE \
-    "usage: smcosim teg --trace LIST [--params gt200|from-config|FILE] [--config P] [--set k=v]...\n" \
-    "                   [--param teg.k=v]... [--policy lrr|gto] [--what-if W[,W...]] [--compare]\n" \
-    "                   [--json F] [--pc-trace F.csv]\n" \
+    "usage: smcosim teg [options] --trace LIST\n" \
+    "       smcosim teg [options] [--trace-out DIR] --bench NAME [benchmark options]\n" \
+    "       smcosim teg [options] [--trace-out DIR] -- PROGRAM [ARGS]\n" \
+    "  options: [--params gt200|from-config|FILE] [--config P] [--set k=v]... [--param teg.k=v]...\n" \
+    "           [--policy lrr|gto] [--what-if W[,W...]] [--compare] [--json F] [--pc-trace F.csv]\n" \
     "       smcosim teg params [--params gt200|from-config|FILE] [--config P] [--set k=v]... [--keys]\n" \
     "       smcosim teg bound [--arch gtx580|gtx680] [--json F]\n" \
     "       smcosim teg regbank --trace LIST\n" \
-    "  Estimates each kernel of an Accel-Sim trace (kernelslist.g; `smcosim trace-export` writes one\n" \
-    "  of any program) with TEG (seed 003 ch. 3): issue engines, units with execution, accept and\n" \
-    "  same-warp latencies, shared-memory bank passes, global bytes in flight (docs/teg.md).\n" \
+    "  Estimates each kernel of an Accel-Sim trace (kernelslist.g) with TEG (seed 003 ch. 3): issue\n" \
+    "  engines, units with execution, accept and same-warp latencies, shared-memory bank passes,\n" \
+    "  global bytes in flight (docs/teg.md). With --bench or a PROGRAM, the trace is exported first\n" \
+    "  (`smcosim trace-export`, functional; the program's output goes to stderr) into a temporary\n" \
+    "  folder, or into --trace-out DIR, which is kept.\n" \
     "  --params: gt200 (Table 3.1; the default without --config), from-config (the --config\n" \
     "            preset's units and memory; the default with --config), or a file of teg.* keys\n" \
     "  --what-if: smem-conflict-free, coalesced, no-channel-skew, regbank\n" \
@@ -35,9 +42,10 @@
     "             trace and print the error (TEG - model) / TEG\n"
 
 typedef struct teg_cli {
-    const char *trace, *params, *config, *json, *pc_trace, *policy;
+    const char *trace, *params, *config, *json, *pc_trace, *policy, *trace_out;
     uint32_t whatif;
     int compare, keys;
+    int prog_at;              /* argv index of --bench or --, 0: none */
 } teg_cli;
 
 static int parse_whatif(const char *s, uint32_t *out)
@@ -141,7 +149,11 @@ static int parse_args(int argc, char **argv, int first, teg_cli *o)
             if (parse_whatif(argv[++i], &o->whatif) != 0) return 2;
         } else if (!strcmp(a, "--compare")) o->compare = 1;
         else if (!strcmp(a, "--keys")) o->keys = 1;
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        else if (!strcmp(a, "--trace-out") && more) o->trace_out = argv[++i];
+        else if ((!strcmp(a, "--bench") && more) || (!strcmp(a, "--") && more)) {
+            o->prog_at = i;   /* the rest is the program's (or the benchmark's) */
+            break;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(TEG_USAGE, stdout);
             return 1;
         } else {
@@ -154,13 +166,108 @@ static int parse_args(int argc, char **argv, int first, teg_cli *o)
 
 static volatile sig_atomic_t no_stop;
 
-/* TEG (and the cycle model with --compare) on every kernel of the list. */
-static int estimate(int argc, char **argv, const teg_cli *o)
+/* Remove a folder of plain files (the exported trace). */
+static void remove_dir(const char *dir)
 {
-    if (!o->trace) {
-        fprintf(stderr, "smcosim teg: --trace LIST is required\n" TEG_USAGE);
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char path[4096];
+        while ((e = readdir(d)) != NULL) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+            if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path)
+                remove(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* `smcosim trace-export --out DIR [--config P] [--set k=v]... (--bench NAME
+ * ... | -- PROGRAM ...)` in a child process (its stdout goes to stderr, so
+ * that the estimate is all of stdout). 0, or the export's failure. */
+static int export_trace(int argc, char **argv, const teg_cli *o, const char *dir)
+{
+    char **xargv = calloc((size_t)argc + 8, sizeof *xargv);
+    if (!xargv) return 1;
+    int n = 0;
+    xargv[n++] = "trace-export";
+    xargv[n++] = "--out";
+    xargv[n++] = (char *)dir;
+    if (o->config) {
+        xargv[n++] = "--config";
+        xargv[n++] = (char *)o->config;
+    }
+    for (int i = 1; i < o->prog_at; i++)
+        if (!strcmp(argv[i], "--set") && i + 1 < o->prog_at) {
+            xargv[n++] = argv[i];
+            xargv[n++] = argv[++i];
+        }
+    for (int i = o->prog_at; i < argc; i++) xargv[n++] = argv[i];
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        free(xargv);
+        fprintf(stderr, "smcosim teg: cannot start the trace export\n");
+        return 1;
+    }
+    if (pid == 0) {
+        dup2(STDERR_FILENO, STDOUT_FILENO);
+        int rc = cli_trace_export(n, xargv);
+        fflush(NULL);
+        _exit(rc);
+    }
+    free(xargv);
+    int status = 0;
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "smcosim teg: the trace export failed (%s); no estimate\n",
+                WIFEXITED(status) ? "the program or benchmark failed" : "it was killed");
+        return 1;
+    }
+    return 0;
+}
+
+/* TEG (and the cycle model with --compare) on every kernel of the list. */
+static int estimate_list(int argc, char **argv, const teg_cli *o);
+
+static int estimate(int argc, char **argv, teg_cli *o)
+{
+    if (o->prog_at && o->trace) {
+        fprintf(stderr, "smcosim teg: --trace and a program (--bench, --) exclude each other\n");
         return 2;
     }
+    if (!o->prog_at) {
+        if (!o->trace) {
+            fprintf(stderr, "smcosim teg: --trace LIST, --bench NAME or -- PROGRAM is required\n" TEG_USAGE);
+            return 2;
+        }
+        return estimate_list(argc, argv, o);
+    }
+    char tmp[4096], list[4200];
+    const char *dir = o->trace_out;
+    if (!dir) {
+        const char *base = getenv("TMPDIR");
+        snprintf(tmp, sizeof tmp, "%s/smcosim-teg-XXXXXX", base && *base ? base : "/tmp");
+        if (!mkdtemp(tmp)) {
+            fprintf(stderr, "smcosim teg: cannot make a temporary folder %s\n", tmp);
+            return 1;
+        }
+        dir = tmp;
+    }
+    int rc = export_trace(argc, argv, o, dir);
+    if (rc == 0) {
+        snprintf(list, sizeof list, "%s/kernelslist.g", dir);
+        o->trace = list;
+        rc = estimate_list(o->prog_at, argv, o);   /* the program's arguments are not ours */
+        o->trace = NULL;
+    }
+    if (!o->trace_out) remove_dir(dir);
+    return rc;
+}
+
+static int estimate_list(int argc, char **argv, const teg_cli *o)
+{
     gpu_config cfg;
     if (load_config(argc, argv, o->config, &cfg) != 0) return 1;
     teg_params p;

@@ -112,7 +112,7 @@ $(DEMO_PLUGIN): $(filter %_t.o,$(DEMO_PLUGIN_MODELS)) $(filter-out %_t.o,$(DEMO_
 	$(CC) -shared -fno-lto -Wl,-soname,libsmc_vsched.so -Wl,-Bsymbolic -Wl,--no-undefined $(LDFLAGS) \
 	    -o $@.tmp $^ -lstdc++ -lz -pthread -latomic -lm && mv -f $@.tmp $@
 
-$(DEMO_CLI): $(SMC_CLI_OBJS) $(TRACE_LIB) $(EMU_LIB)
+$(DEMO_CLI): $(SMC_CLI_OBJS) $(TEG_LIB) $(TRACE_LIB) $(EMU_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS) $(DEMO_LDFLAGS) -o $@ $^ $(LDLIBS) $(TRACE_LDLIBS)
 $(DEMO_DRIVER): $(BENCH_DRV_OBJS) $(EMU_LIB)

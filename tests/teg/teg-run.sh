@@ -180,6 +180,56 @@ if "$SMC" teg regbank --trace "$T/rbrep/kernelslist.g" >"$T/rbrep.log" 2>&1; the
         || bad "12: teg regbank printed: $(grep FFMA "$T/rbrep.log")"
 else bad "12: teg regbank: $(tail -2 "$T/rbrep.log")"; fi
 
+# 13. from-config on kepler-k20x: lengthening a dependent ADD.FP32 chain from
+#     32 to 96 adds 64 x unit.sp.latency cycles in TEG and in the cycle model
+#     (`smcosim run --trace`) alike; the latency is the preset's, read from
+#     `smcosim config`
+chain() {   # chain N
+    header 0 1 32; tb 0; warp 0 "$1"
+    for i in $(seq 1 "$1"); do printf "%04x ffffffff 1 R1 ADD.FP32 2 R1 R2 0\n" $((i * 16)); done
+    echo "#END_TB"
+}
+chain 32 | mklist ch32; chain 96 | mklist ch96
+lat=$("$SMC" config --config kepler-k20x | awk '$1 == "unit.sp.latency" {print $3}')
+if teg ch32 --config kepler-k20x && teg ch96 --config kepler-k20x; then
+    d=$(( $(json "$T/ch96.json" "k['cycles']") - $(json "$T/ch32.json" "k['cycles']") ))
+    [ "$d" = $((64 * lat)) ] && ok "13: TEG from-config: 64 more dependent adds take $d cycles (64 x $lat)" \
+        || bad "13: TEG from-config: 64 more dependent adds take $d cycles, expected $((64 * lat))"
+else bad "13: $(tail -2 "$T/ch96.log")"; fi
+for n in 32 96; do
+    "$SMC" run --trace "$T/ch$n/kernelslist.g" --config kepler-k20x --json "$T/run$n.json" >"$T/run$n.log" 2>&1
+done
+d=$(( $(python3 -c "import json; print(json.load(open('$T/run96.json'))['launches'][0]['cycles'])") \
+    - $(python3 -c "import json; print(json.load(open('$T/run32.json'))['launches'][0]['cycles'])") ))
+[ "$d" = $((64 * lat)) ] && ok "13: the cycle model: 64 more dependent adds take $d cycles (64 x $lat)" \
+    || bad "13: the cycle model: 64 more dependent adds take $d cycles, expected $((64 * lat))"
+
+# a benchmark and a CUDA program: the trace is exported first (into
+# --trace-out, kept; else a temporary folder, removed); TEG estimates every
+# warp-instruction the export wrote (counted here from the trace's lines)
+mkdir -p "$T/tmp"
+if TMPDIR=$T/tmp "$SMC" teg --trace-out "$T/vaexp" --json "$T/va.json" --bench vectoradd --size small \
+       >"$T/va.log" 2>&1; then
+    lines=$(cat "$T"/vaexp/kernel-*.traceg | awk '/^[0-9a-f]+ [0-9a-f]+ /' | wc -l)
+    w=$(json "$T/va.json" "k['warp_insts']")
+    [ "$w" = "$lines" ] && ok "--bench vectoradd: $w warp-instructions, as many as the exported trace's lines" \
+        || bad "--bench vectoradd: $w warp-instructions, the trace has $lines lines"
+else bad "--bench: $(tail -2 "$T/va.log")"; fi
+PROG=build/bench/vectoradd
+if [ -x "$PROG" ]; then
+    if TMPDIR=$T/tmp "$SMC" teg --json "$T/prog.json" -- "$PROG" >"$T/prog.log" 2>&1; then
+        k=$(python3 -c "import json; print(len(json.load(open('$T/prog.json'))['kernels']))")
+        left=$(ls -A "$T/tmp" | wc -l)
+        [ "$k" -ge 1 ] && [ "$left" = 0 ] \
+            && ok "-- PROGRAM: $k kernel(s) of a CUDA program estimated, the temporary trace removed" \
+            || bad "-- PROGRAM: $k kernels, $left files left in TMPDIR"
+    else bad "-- PROGRAM: $(tail -2 "$T/prog.log")"; fi
+    "$SMC" teg -- /nonexistent/program >"$T/e7.log" 2>&1; rc=$?
+    [ $rc = 1 ] && grep -q "trace export failed" "$T/e7.log" \
+        && ok "-- PROGRAM: a program that cannot run fails the estimate (exit 1)" \
+        || bad "-- PROGRAM: a missing program: exit $rc"
+else echo "SKIP -- PROGRAM: $PROG not built (no nvcc)"; fi
+
 # 14. determinism and errors
 teg ind4 && cp "$T/ind4.json" "$T/ind4.first" && teg ind4 && cmp -s "$T/ind4.json" "$T/ind4.first" \
     && ok "14: two runs give byte-identical JSON" || bad "14: two runs differ"
