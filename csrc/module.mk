@@ -25,6 +25,8 @@ SMC_CLI := $(B)/bin/smcosim
 SMC_CLI_SRCS := $(wildcard csrc/cli/*.c)
 # `smcosim diag` (cmd_diag.c) runs the GPUDIAG host logic (docs/gpudiag.md)
 SMC_CLI_SRCS += bench/microbench/gpudiag.c
+# `smcosim teg validate` (cmd_teg.c) launches seed 003's validation kernels
+SMC_CLI_SRCS += bench/microbench/teg/teg_validate.c
 SMC_CLI_OBJS := $(patsubst %.c,$(B)/%.o,$(SMC_CLI_SRCS))
 
 # csrc/teg/ (`smcosim teg`) reads traces, and csrc/trace/ (trace mode) uses

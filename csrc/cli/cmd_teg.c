@@ -18,6 +18,7 @@
 #include "../teg/teg.h"
 #include "../teg/teg_bound.h"
 #include "../teg/teg_report.h"
+#include "../../bench/microbench/teg/teg_validate.h"
 #include "../trace/trace.h"
 #include "../trace/trace_source.h"
 
@@ -30,6 +31,7 @@
     "       smcosim teg params [--params gt200|from-config|FILE] [--config P] [--set k=v]... [--keys]\n" \
     "       smcosim teg bound [--arch gtx580|gtx680] [--json F]\n" \
     "       smcosim teg regbank --trace LIST\n" \
+    "       smcosim teg validate --kernel K --warps W [--config P] [teg options]   (validate --help)\n" \
     "  Estimates each kernel of an Accel-Sim trace (kernelslist.g) with TEG (seed 003 ch. 3): issue\n" \
     "  engines, units with execution, accept and same-warp latencies, shared-memory bank passes,\n" \
     "  global bytes in flight (docs/teg.md). With --bench or a PROGRAM, the trace is exported first\n" \
@@ -447,6 +449,7 @@ int cli_teg(int argc, char **argv)
     const char *sub = argc > 1 ? argv[1] : "";
     teg_cli o;
     if (!strcmp(sub, "bound")) return teg_bound_cli(argc - 1, argv + 1, stdout);
+    if (!strcmp(sub, "validate")) return teg_validate_cli(argc - 1, argv + 1, stdout);
     int sub_given = !strcmp(sub, "params") || !strcmp(sub, "regbank");
     int prc = parse_args(argc, argv, sub_given ? 2 : 1, &o);
     if (prc == 1) return 0;   /* --help */

@@ -216,8 +216,12 @@ if TMPDIR=$T/tmp "$SMC" teg --trace-out "$T/vaexp" --json "$T/va.json" --bench v
         || bad "--bench vectoradd: $w warp-instructions, the trace has $lines lines"
 else bad "--bench: $(tail -2 "$T/va.log")"; fi
 PROG=build/bench/vectoradd
+# the ASan pass: the program (not built with ASan) loads the sanitized
+# runtime, so the sanitizers' libraries come first (as run_cuda_tests.sh)
+PRELOAD=
+case $B in *asan*) PRELOAD="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so)";; esac
 if [ -x "$PROG" ]; then
-    if TMPDIR=$T/tmp "$SMC" teg --json "$T/prog.json" -- "$PROG" >"$T/prog.log" 2>&1; then
+    if TMPDIR=$T/tmp LD_PRELOAD="$PRELOAD" "$SMC" teg --json "$T/prog.json" -- "$PROG" >"$T/prog.log" 2>&1; then
         k=$(python3 -c "import json; print(len(json.load(open('$T/prog.json'))['kernels']))")
         left=$(ls -A "$T/tmp" | wc -l)
         [ "$k" -ge 1 ] && [ "$left" = 0 ] \
@@ -229,6 +233,29 @@ if [ -x "$PROG" ]; then
         && ok "-- PROGRAM: a program that cannot run fails the estimate (exit 1)" \
         || bad "-- PROGRAM: a missing program: exit $rc"
 else echo "SKIP -- PROGRAM: $PROG not built (no nvcc)"; fi
+
+# teg validate: seed 003's validation kernels through the device API (their
+# results checked against the host's inside), TEG beside the cycle model on
+# their trace; MatA's bank conflicts cost TEG more than MatB's padded tile,
+# and the smem-conflict-free what-if on MatA's trace takes them away
+V=(--warps 2 --steps 2 --config kepler-k20x)
+for k in mm_abt_conflict mm_abt_padded hop_aos_dp hop_soa_dp hop_soa_sp blackscholes; do
+    if "$SMC" teg validate --kernel $k "${V[@]}" --json "$T/v-$k.json" >"$T/v-$k.log" 2>&1; then
+        m=$(json "$T/v-$k.json" "k['model_cycles']"); c=$(json "$T/v-$k.json" "k['cycles']")
+        [ "$m" -gt 0 ] && [ "$c" -gt 0 ] && ok "validate $k: results checked; TEG $c, cycle model $m cycles" \
+            || bad "validate $k: TEG $c, model $m"
+    else bad "validate $k: $(tail -2 "$T/v-$k.log")"; fi
+done
+"$SMC" teg validate --kernel mm_abt_conflict "${V[@]}" --what-if smem-conflict-free --json "$T/v-cf.json" \
+    >"$T/v-cf.log" 2>&1
+a=$(json "$T/v-mm_abt_conflict.json" "k['cycles']"); b=$(json "$T/v-mm_abt_padded.json" "k['cycles']")
+cf=$(json "$T/v-cf.json" "k['cycles']"); p=$(json "$T/v-mm_abt_conflict.json" "k['smem_extra_passes']")
+[ "$a" -gt "$b" ] && [ "$cf" -lt "$a" ] && [ "$p" -gt 0 ] \
+    && ok "validate: MatA $a > MatB $b cycles in TEG ($p extra passes); conflict-free what-if $cf" \
+    || bad "validate: MatA $a, MatB $b, what-if $cf, passes $p"
+"$SMC" teg validate --kernel nosuch --warps 2 >"$T/v-bad.log" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "kernel" "$T/v-bad.log" && ok "validate: an unknown kernel exits 2" \
+    || bad "validate: unknown kernel: exit $rc"
 
 # 14. determinism and errors
 teg ind4 && cp "$T/ind4.json" "$T/ind4.first" && teg ind4 && cmp -s "$T/ind4.json" "$T/ind4.first" \
