@@ -136,15 +136,37 @@ static uint32_t access_bytes(const emu_exec_info *ex, const emu_inst_info *in)
     return b ? b : 4;
 }
 
-/* Add a to the set s[0..*n) when absent. */
-static void set_add(uint64_t *s, uint32_t *n, uint64_t a)
+#define MAX_UNITS_PER_LANE 64   /* sectors or words one lane's access touches */
+#define SET_SLOTS 4096          /* > 32 lanes x MAX_UNITS_PER_LANE, a power of two */
+
+/* The distinct values of one group's accesses, in order of first sight
+ * (s[0..*n)), through an open-addressing table of SET_SLOTS (used[] marks the
+ * slots taken, cleared by set_clear for the next group). */
+typedef struct uset {
+    uint64_t key[SET_SLOTS];
+    uint16_t used[SET_SLOTS];
+    uint16_t taken[SET_SLOTS];  /* the slots in use, to clear them */
+    uint32_t ntaken;
+} uset;
+
+static void set_add(uset *h, uint64_t *s, uint32_t *n, uint64_t a)
 {
-    for (uint32_t i = 0; i < *n; i++)
-        if (s[i] == a) return;
+    uint32_t i = (uint32_t)((a * 0x9e3779b97f4a7c15ull) >> 52) & (SET_SLOTS - 1);
+    while (h->used[i]) {
+        if (h->key[i] == a) return;
+        i = (i + 1) & (SET_SLOTS - 1);
+    }
+    h->used[i] = 1;
+    h->key[i] = a;
+    h->taken[h->ntaken++] = (uint16_t)i;
     s[(*n)++] = a;
 }
 
-#define MAX_UNITS_PER_LANE 64   /* sectors or words one lane's access touches */
+static void set_clear(uset *h)
+{
+    for (uint32_t i = 0; i < h->ntaken; i++) h->used[h->taken[i]] = 0;
+    h->ntaken = 0;
+}
 
 int teg_mem_global(teg_mem *m, const teg_params *p, const teg_mem_rec *rec,
                    const emu_exec_info *ex, const emu_inst_info *in, uint32_t whatif,
@@ -155,6 +177,7 @@ int teg_mem_global(teg_mem *m, const teg_params *p, const teg_mem_rec *rec,
     uint32_t per_lane = size / sb + 2;
     if (per_lane > MAX_UNITS_PER_LANE) per_lane = MAX_UNITS_PER_LANE;
     uint64_t sec[32 * MAX_UNITS_PER_LANE];
+    static _Thread_local uset h;        /* 50 KB: not on the stack */
     uint32_t group = rec->sm / p->gmem_sms_per_group, ntx = 0;
     /* the access record */
     uint32_t ai;
@@ -182,8 +205,9 @@ int teg_mem_global(teg_mem *m, const teg_params *p, const teg_mem_rec *rec,
             lanes++;
             if (a < lo) lo = a;
             for (uint64_t s = a / sb; s <= (a + size - 1) / sb && n < 32 * MAX_UNITS_PER_LANE; s++)
-                set_add(sec, &n, s);
+                set_add(&h, sec, &n, s);
         }
+        set_clear(&h);
         if (!lanes) continue;
         if (whatif & TEG_WHATIF_COALESCED) {
             /* the fewest sectors for these lanes and this width */
@@ -218,6 +242,7 @@ uint64_t teg_mem_smem_extra(const teg_params *p, const emu_exec_info *ex, const 
     if (whatif & TEG_WHATIF_SMEM_CONFLICT_FREE) return 0;
     uint32_t size = access_bytes(ex, in), wb = p->smem_bank_bytes;
     uint64_t words[32 * MAX_UNITS_PER_LANE];
+    static _Thread_local uset h;
     uint32_t count[64];
     uint64_t extra = 0;
     for (uint32_t g0 = 0; g0 < 32; g0 += p->smem_group) {
@@ -227,8 +252,9 @@ uint64_t teg_mem_smem_extra(const teg_params *p, const emu_exec_info *ex, const 
             any = 1;
             uint64_t a = ex->addr[l];
             for (uint64_t w = a / wb; w <= (a + size - 1) / wb && n < 32 * MAX_UNITS_PER_LANE; w++)
-                set_add(words, &n, w);
+                set_add(&h, words, &n, w);
         }
+        set_clear(&h);
         if (!any) continue;
         memset(count, 0, sizeof count);
         uint32_t degree = 0;

@@ -31,6 +31,12 @@ typedef struct teg_warp {
     uint64_t  age;            /* GTO: start order */
     uint64_t  busy_until;     /* same-warp issue latency, barrier release */
     int       at_bar, exited;
+    /* its next instruction, looked at once until something of the warp's
+     * changes (its issue, a global access's completion, a barrier's release):
+     * known, none (it has no more), class, and when its registers and the
+     * warp are ready (NEVER: a register waits for a queued access) */
+    uint8_t   known, none, cls;
+    uint64_t  ready_at;
     uint64_t *reg, *pred;     /* ready time per register / predicate id */
     uint32_t  nreg, npred;
 } teg_warp;
@@ -50,6 +56,8 @@ typedef struct teg_sm {
     uint32_t *last;           /* [engines] LRR/GTO: last issued slot (UINT32_MAX: none) */
 } teg_sm;
 
+typedef struct teg_heap_ent { uint64_t slot; uint32_t k; } teg_heap_ent;
+
 typedef struct teg_run {
     const teg_params *p;
     const teg_opts *o;
@@ -60,6 +68,10 @@ typedef struct teg_run {
     uint32_t wpc, ctas_per_sm;
     uint64_t next_cta, num_ctas, ctas_done, age;
     uint64_t end;             /* last completion */
+    uint8_t *cls;             /* per pc: class + 1 (0: not seen yet) */
+    uint32_t ncls;
+    teg_heap_ent *heap;       /* the engines by next slot (set_slot) */
+    uint32_t *pos, nheap;
     char *err;
     size_t errlen;
 } teg_run;
@@ -69,6 +81,59 @@ static uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static uint64_t round_up(uint64_t t, uint32_t q)
 {
     return t == NEVER ? NEVER : (t + q - 1) / q * q;
+}
+
+/* The class of an instruction, looked up once per pc. */
+static enum teg_class class_at(teg_run *R, const emu_inst_info *in)
+{
+    if (in->pc >= R->ncls) {
+        uint32_t n = R->ncls ? R->ncls : 256;
+        while (n <= in->pc) n *= 2;
+        uint8_t *c = realloc(R->cls, n);
+        if (!c) return teg_class_of(in);   /* no cache: still right */
+        memset(c + R->ncls, 0, n - R->ncls);
+        R->cls = c;
+        R->ncls = n;
+    }
+    if (!R->cls[in->pc]) R->cls[in->pc] = (uint8_t)(teg_class_of(in) + 1);
+    return (enum teg_class)(R->cls[in->pc] - 1);
+}
+
+/* ---- the engines' heap --------------------------------------------------- */
+
+/* The engines in order of their next slot: a binary min-heap of (slot,
+ * engine number sm * engines + e), pos[number] its index. */
+static int heap_less(const teg_heap_ent *a, const teg_heap_ent *b)
+{
+    return a->slot < b->slot || (a->slot == b->slot && a->k < b->k);
+}
+
+static void heap_swap(teg_run *R, uint32_t i, uint32_t j)
+{
+    teg_heap_ent t = R->heap[i];
+    R->heap[i] = R->heap[j];
+    R->heap[j] = t;
+    R->pos[R->heap[i].k] = i;
+    R->pos[R->heap[j].k] = j;
+}
+
+static void set_slot(teg_run *R, uint32_t smi, uint32_t e, uint64_t t)
+{
+    R->sm[smi].next_slot[e] = t;
+    uint32_t i = R->pos[smi * R->p->engines + e];
+    R->heap[i].slot = t;
+    while (i > 0 && heap_less(&R->heap[i], &R->heap[(i - 1) / 2])) {
+        heap_swap(R, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < R->nheap && heap_less(&R->heap[l], &R->heap[m])) m = l;
+        if (r < R->nheap && heap_less(&R->heap[r], &R->heap[m])) m = r;
+        if (m == i) break;
+        heap_swap(R, i, m);
+        i = m;
+    }
 }
 
 /* ---- registers ------------------------------------------------------------- */
@@ -124,6 +189,7 @@ void teg_model_load_done(void *run, const teg_mem_rec *rec, uint64_t when)
     if (!w->cta || w->gen != rec->gen) return;   /* the warp has gone */
     for (unsigned i = 0; i < rec->ndst; i++)
         if (rec->dst[i] < w->nreg) w->reg[rec->dst[i]] = when;
+    w->known = 0;
 }
 
 /* ---- units ------------------------------------------------------------------ */
@@ -151,7 +217,7 @@ static void wake_sm(teg_run *R, uint32_t smi, uint64_t t)
     teg_sm *s = &R->sm[smi];
     for (uint32_t e = 0; e < R->p->engines; e++) {
         uint64_t slot = round_up(t, R->p->issue_interval);
-        if (s->next_slot[e] > slot) s->next_slot[e] = slot;
+        if (s->next_slot[e] > slot) set_slot(R, smi, e, slot);
     }
 }
 
@@ -182,6 +248,7 @@ static int cta_start(teg_run *R, uint32_t smi, uint64_t t)
         x->age = R->age++;
         x->busy_until = t;
         x->at_bar = 0;
+        x->known = 0;
         x->exited = R->src->ops->exited(c, w);
         if (x->reg) memset(x->reg, 0, x->nreg * sizeof *x->reg);
         if (x->pred) memset(x->pred, 0, x->npred * sizeof *x->pred);
@@ -198,14 +265,18 @@ static int cta_after(teg_run *R, uint32_t smi, uint32_t ci, uint64_t t)
 {
     teg_sm *s = &R->sm[smi];
     teg_cta *tc = &s->cta[ci];
+    int released = 0;
     for (uint32_t w = 0; w < tc->nwarps; w++) {
         teg_warp *x = &s->warp[tc->slot[w]];
         if (x->at_bar && R->src->ops->ready(tc->c, w)) {   /* G17 */
             x->at_bar = 0;
+            x->known = 0;
             x->busy_until = umax(x->busy_until, t + R->p->barrier_lat);
             R->end = umax(R->end, t + R->p->barrier_lat);
+            released = 1;
         }
     }
+    if (released) wake_sm(R, smi, t + 1);   /* warps of the SM's other engines may go */
     if (!R->src->ops->cta_done(tc->c)) return 0;
     for (uint32_t w = 0; w < tc->nwarps; w++) s->warp[tc->slot[w]].cta = NULL;
     R->src->ops->cta_finish(tc->c);
@@ -223,11 +294,18 @@ static int eligible(teg_run *R, teg_sm *s, uint32_t e, teg_warp *x, uint64_t t,
 {
     *wake = NEVER;
     if (!x->cta || x->exited || x->at_bar) return 0;
-    const emu_inst_info *in = R->src->ops->peek(x->cta, x->w);
-    if (!in) return 0;
-    enum teg_class c = teg_class_of(in);
-    uint64_t ready = umax(x->busy_until, regs_ready_at(x, in));
-    uint64_t *u = unit_pick(R, s, R->p->cls[c].unit, e);
+    if (!x->known) {
+        const emu_inst_info *in = R->src->ops->peek(x->cta, x->w);
+        x->known = 1;
+        x->none = in == NULL;
+        if (in) {
+            x->cls = (uint8_t)class_at(R, in);
+            x->ready_at = umax(x->busy_until, regs_ready_at(x, in));
+        }
+    }
+    if (x->none) return 0;
+    uint64_t ready = x->ready_at;
+    uint64_t *u = unit_pick(R, s, R->p->cls[x->cls].unit, e);
     if (ready <= t && *u <= t) {
         *unit_out = u;
         return 1;
@@ -243,10 +321,11 @@ static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *
     teg_sm *s = &R->sm[smi];
     teg_warp *x = &s->warp[slot];
     const emu_inst_info *in = R->src->ops->peek(x->cta, x->w);
-    enum teg_class c = teg_class_of(in);
+    enum teg_class c = class_at(R, in);
     emu_exec_info ex;
     memset(&ex, 0, sizeof ex);
     int st = R->src->ops->execute(x->cta, x->w, &ex);
+    x->known = 0;
     if (st == EMU_FAULT) {
         const smc_fault *f = R->src->ops->fault(R->src->ctx);
         snprintf(R->err, R->errlen, "%s", f && f->message[0] ? f->message : "the source faulted");
@@ -296,8 +375,11 @@ static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *
     R->end = umax(R->end, t);
     if (st == EMU_WAIT_BARRIER) x->at_bar = 1;
     if (st == EMU_EXITED) x->exited = 1;
-    wake_sm(R, smi, t + 1);                    /* the SM's other engines look again */
-    s->next_slot[e] = t + (uint64_t)p->issue_interval * d;
+    /* The SM's other engines sleep until their own warps can go: an issue
+     * here changes nothing of theirs but a barrier's release or a new CTA
+     * (cta_after and cta_start wake them); a shared unit taken here is
+     * found taken when they look. */
+    set_slot(R, smi, e, t + (uint64_t)p->issue_interval * d);
     return cta_after(R, smi, x->cta_slot, t);
 oom:
     snprintf(R->err, R->errlen, "out of host memory");
@@ -342,8 +424,7 @@ static int engine_step(teg_run *R, uint32_t smi, uint32_t e, uint64_t t)
     }
     if (pick != UINT32_MAX) return issue(R, smi, e, pick, unit, t);
     /* no busy waiting: the earliest time something can change for it */
-    uint64_t next = round_up(wake <= t ? t + 1 : wake, p->issue_interval);
-    s->next_slot[e] = next;
+    set_slot(R, smi, e, round_up(wake <= t ? t + 1 : wake, p->issue_interval));
     return 0;
 }
 
@@ -379,6 +460,9 @@ static void run_free(teg_run *R)
         free(s->last);
     }
     free(R->sm);
+    free(R->cls);
+    free(R->heap);
+    free(R->pos);
     teg_mem_free(&R->mem);
 }
 
@@ -435,17 +519,23 @@ int teg_run_source(const teg_params *p, const teg_opts *o, const inst_source *sr
             s->last[e] = UINT32_MAX;
         }
     }
+    R.nheap = p->sms * p->engines;
+    R.heap = malloc(R.nheap * sizeof *R.heap);
+    R.pos = malloc(R.nheap * sizeof *R.pos);
+    if (!R.heap || !R.pos) goto oom;
+    for (uint32_t k = 0; k < R.nheap; k++) {      /* all NEVER: in order */
+        R.heap[k].slot = NEVER;
+        R.heap[k].k = k;
+        R.pos[k] = k;
+    }
     /* round-robin dispatch while N_slot allows (G13) */
     for (uint32_t k = 0; k < R.ctas_per_sm; k++)
         for (uint32_t i = 0; i < p->sms; i++)
             if (cta_start(&R, i, 0) != 0) goto fail;
 
     while (R.ctas_done < R.num_ctas) {
-        uint64_t t = NEVER;
-        uint32_t smi = 0, e = 0;
-        for (uint32_t i = 0; i < p->sms; i++)
-            for (uint32_t j = 0; j < p->engines; j++)
-                if (R.sm[i].next_slot[j] < t) { t = R.sm[i].next_slot[j]; smi = i; e = j; }
+        uint32_t k = R.heap[0].k, smi = k / p->engines, e = k % p->engines;
+        uint64_t t = R.heap[0].slot;
         if (t == NEVER) {
             snprintf(err, errlen, "kernel %s: no warp can issue and %llu of %llu CTAs are not done "
                      "(a barrier that not every warp reaches?)", out->kernel,

@@ -19,3 +19,14 @@ TEST_DEPS   += $(TEG_TEST_BINS) $(B)/bin/smcosim
 SAN_SUITES  += $(TEG_TEST_BINS) "tests/teg/teg-run.sh $(B)"
 SAN_DEPS    += $(TEG_TEST_BINS) $(B)/bin/smcosim
 endif
+
+# `make results-teg` (docs/teg.md, "Results"): TEG beside the cycle model and
+# the thesis on both presets; SIZE=small is the smoke run make test does
+# (one preset, W <= 4; --check: Table 4.1 by the kepler4 rule within 5 %).
+ifneq ($(TIMING_HAVE_SCHED),)
+TEST_SUITES += "scripts/results-teg.py --build $(B) --size small --presets kepler-k20x --check"
+.PHONY: results-teg
+results-teg: $(B)/bin/smcosim
+	@scripts/results-teg.py --build $(B) --size $(if $(SIZE),$(SIZE),default) \
+	    --out build/results/teg/teg.md $(RESULTS_ARGS)
+endif

@@ -52,28 +52,41 @@ extern "C" __global__ void mm_abt_padded(const float *A, const float *B, float *
 template <typename T, bool SOA>
 __device__ void hop(const T *U, const T *H, T *O, int nsites, int sites)
 {
+    // One column of h at a time is held in registers (6 reals) and U read as
+    // it is used, through one pointer that walks its components (each row
+    // once per column of h: 36 loads of U a site, the second from a cache
+    // where there is one), so that the double-precision kernels fit
+    // fermi-gtx480's 63 registers per thread
     int s0 = blockIdx.x * blockDim.x + threadIdx.x;
     int stride = gridDim.x * blockDim.x;
+    size_t step = SOA ? (size_t)nsites : 1;       // from one component to the next
     for (int n = 0; n < sites; n++) {
         int s = s0 + n * stride;
-        T u[18], h[12], o[12];
-        for (int c = 0; c < 18; c++) u[c] = SOA ? U[c * nsites + s] : U[s * 18 + c];
-        for (int c = 0; c < 12; c++) h[c] = SOA ? H[c * nsites + s] : H[s * 12 + c];
-        for (int i = 0; i < 3; i++)          // row of U
-            for (int j = 0; j < 2; j++) {    // column of h
+        const T *ub = SOA ? U + s : U + (size_t)s * 18;
+        const T *hb = SOA ? H + s : H + (size_t)s * 12;
+        T *ob = SOA ? O + s : O + (size_t)s * 12;
+        for (int j = 0; j < 2; j++) {        // column of h
+            T h[6];
+            for (int k = 0; k < 3; k++) {
+                h[k * 2] = hb[(size_t)((k * 2 + j) * 2) * step];
+                h[k * 2 + 1] = hb[(size_t)((k * 2 + j) * 2 + 1) * step];
+            }
+            const T *up = ub;
+#pragma unroll 1
+            for (int i = 0; i < 3; i++) {    // row of U (a loop: fewer addresses live)
                 T re = 0, im = 0;
                 for (int k = 0; k < 3; k++) {
-                    T ur = u[(i * 3 + k) * 2], ui = u[(i * 3 + k) * 2 + 1];
-                    T hr = h[(k * 2 + j) * 2], hi = h[(k * 2 + j) * 2 + 1];
-                    re += ur * hr - ui * hi;
-                    im += ur * hi + ui * hr;
+                    T ur = *up;
+                    up += step;
+                    T ui = *up;
+                    up += step;
+                    re += ur * h[k * 2] - ui * h[k * 2 + 1];
+                    im += ur * h[k * 2 + 1] + ui * h[k * 2];
                 }
-                o[(i * 2 + j) * 2] = re;
-                o[(i * 2 + j) * 2 + 1] = im;
+                int c = (i * 2 + j) * 2;
+                ob[(size_t)c * step] = re;
+                ob[(size_t)(c + 1) * step] = im;
             }
-        for (int c = 0; c < 12; c++) {
-            if (SOA) O[c * nsites + s] = o[c];
-            else O[s * 12 + c] = o[c];
         }
     }
 }
