@@ -27,6 +27,8 @@ SMC_CLI_SRCS := $(wildcard csrc/cli/*.c)
 SMC_CLI_SRCS += bench/microbench/gpudiag.c
 # `smcosim teg validate` (cmd_teg.c) launches seed 003's validation kernels
 SMC_CLI_SRCS += bench/microbench/teg/teg_validate.c
+# `smcosim teg calibrate`: TEG's calibration microbenchmarks' host logic
+SMC_CLI_SRCS += bench/microbench/teg/teg_calib.c
 SMC_CLI_OBJS := $(patsubst %.c,$(B)/%.o,$(SMC_CLI_SRCS))
 
 # csrc/teg/ (`smcosim teg`) reads traces, and csrc/trace/ (trace mode) uses

@@ -16,12 +16,13 @@ counts and prints, in Markdown:
   R8  speed: TEG and the cycle model on the same traces.
 
 The thesis's columns are another ISA and GPU (GT200): context, not a target.
-TEG's parameters are the preset's `from-config` set (`teg calibrate`'s set
-when --params-dir names a folder of them).
+TEG's parameters are `smcosim teg calibrate`'s set of each preset (the
+specification's choice, §5.7), or with --uncalibrated its `from-config` set.
 """
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -106,7 +107,8 @@ def main():
     ap.add_argument("--size", choices=["small", "default"], default="default",
                     help="small: 2 k-steps / items and W <= 4 (the make test smoke run)")
     ap.add_argument("--presets", default="fermi-gtx480,kepler-k20x")
-    ap.add_argument("--params-dir", help="folder of PRESET.teg parameter files (teg calibrate --out)")
+    ap.add_argument("--uncalibrated", action="store_true",
+                    help="TEG with each preset's from-config set instead of teg calibrate's")
     ap.add_argument("--out", help="also write the Markdown here")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 unless every Table 4.1 row but IMAD 3-way (G25) is within 5 %%")
@@ -120,11 +122,15 @@ def main():
     p("`scripts/results-teg.py --size %s --presets %s` (`make results-teg`). TEG's parameters: %s. "
       "The thesis columns are GT200 measurements and TEG predictions (003 Tables 3.2-3.6): another "
       "GPU and ISA, context only.\n" % (a.size, a.presets,
-                                         "teg calibrate's set per preset" if a.params_dir else
-                                         "each preset's `from-config` set (uncalibrated)"))
+                                         "each preset's `from-config` set (uncalibrated)" if a.uncalibrated
+                                         else "`smcosim teg calibrate --config PRESET`'s set"))
+    pdir = tempfile.mkdtemp(prefix="results-teg-")
     speed = {"teg_s": 0.0, "model_insts": 0, "n": 0}
     for preset in a.presets.split(","):
-        params = os.path.join(a.params_dir, preset + ".teg") if a.params_dir else None
+        params = None
+        if not a.uncalibrated:
+            params = os.path.join(pdir, preset + ".teg")
+            run([smc, "teg", "calibrate", "--config", preset, "--out", params] + (["--quick"] if small else []))
         res = {}
         for kern, ws in WARPS.items():
             for w in ws:
@@ -239,6 +245,7 @@ def main():
       "`smcosim run --trace` %.3f s (%.2f M/s): TEG %.1fx faster (process wall time, best of 3, "
       "start-up included; the machine's other load moves it).\n" % (
           w, pre, insts, t_teg, insts / t_teg / 1e6, t_run, insts / t_run / 1e6, t_run / t_teg))
+    shutil.rmtree(pdir, ignore_errors=True)
     text = "\n".join(out) + "\n"
     sys.stdout.write(text)
     if a.out:

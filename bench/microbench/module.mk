@@ -47,7 +47,3 @@ TEST_SUITES += tests/e2e/gpudiag-model.py
 .PHONY: results-gpudiag
 results-gpudiag: $(SMC_CLI) $(BENCH_BIN)
 	@scripts/results-gpudiag.py --build $(B) --size $(if $(SIZE),$(SIZE),small) $(RESULTS_ARGS)
-
-# TEG's calibration and validation microbenchmarks (seed 003; docs/teg.md):
-# their own fragment, kept beside their sources.
--include bench/microbench/teg/teg.mk

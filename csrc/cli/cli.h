@@ -12,7 +12,7 @@
     X(run, "run", "[options] -- PROGRAM [ARGS]   run a CUDA program on the timing model (run --help)") \
     X(trace_export, "trace-export", "--out DIR [run options] -- PROGRAM   write an Accel-Sim trace of a program's kernels") \
     X(diag, "diag", "[--config PRESET|FILE] [--policy P] [--quick] [--json F] [--plots DIR]   GPUDIAG: recover the configuration (diag --help)") \
-    X(teg, "teg", "--trace LIST [--params gt200|from-config|FILE] [--compare] ...   TEG estimate; teg params|bound|regbank (teg --help)") \
+    X(teg, "teg", "--trace LIST [--params gt200|from-config|FILE] [--compare] ...   TEG estimate; teg params|bound|regbank|validate|calibrate (teg --help)") \
     X(config, "config", "[--config PRESET|FILE] [--set k=v]... [--markdown]   print the GPU configuration")
 
 #define X(fn, name, help) int cli_##fn(int argc, char **argv);

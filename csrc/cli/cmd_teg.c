@@ -17,6 +17,7 @@
 #include "../config/gpu_config.h"
 #include "../teg/teg.h"
 #include "../teg/teg_bound.h"
+#include "../../bench/microbench/teg/teg_calib.h"
 #include "../teg/teg_report.h"
 #include "../../bench/microbench/teg/teg_validate.h"
 #include "../trace/trace.h"
@@ -32,6 +33,7 @@
     "       smcosim teg bound [--arch gtx580|gtx680] [--json F]\n" \
     "       smcosim teg regbank --trace LIST\n" \
     "       smcosim teg validate --kernel K --warps W [--config P] [teg options]   (validate --help)\n" \
+    "       smcosim teg calibrate [--config P] [--set k=v]... [--quick] [--out F] [--json F]\n" \
     "  Estimates each kernel of an Accel-Sim trace (kernelslist.g) with TEG (seed 003 ch. 3): issue\n" \
     "  engines, units with execution, accept and same-warp latencies, shared-memory bank passes,\n" \
     "  global bytes in flight (docs/teg.md). With --bench or a PROGRAM, the trace is exported first\n" \
@@ -449,6 +451,7 @@ int cli_teg(int argc, char **argv)
     const char *sub = argc > 1 ? argv[1] : "";
     teg_cli o;
     if (!strcmp(sub, "bound")) return teg_bound_cli(argc - 1, argv + 1, stdout);
+    if (!strcmp(sub, "calibrate")) return teg_calibrate_cli(argc - 1, argv + 1, stdout);
     if (!strcmp(sub, "validate")) return teg_validate_cli(argc - 1, argv + 1, stdout);
     int sub_given = !strcmp(sub, "params") || !strcmp(sub, "regbank");
     int prc = parse_args(argc, argv, sub_given ? 2 : 1, &o);

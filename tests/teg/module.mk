@@ -2,7 +2,12 @@
 #   test_teg_bound  the SGEMM upper bound against the thesis's numbers (cmocka)
 #   teg-run.sh      `smcosim teg` end to end: hand-worked traces with exact
 #                   cycles (../shared/design/teg.md §5.4), what-ifs, the
-#                   kepler4 rule, params, bound, regbank, errors
+#                   kepler4 rule, params, bound, regbank, validate, errors
+#   calibrate.sh    `smcosim teg calibrate` recovers the configured latencies
+#                   and accept intervals on kepler-k20x and fermi-gtx480
+# The microbenchmarks are bench/microbench/teg/ (generated calibration
+# kernels: gen_teg_kernels.py, regen.sh; validation kernels: teg_validate.cu,
+# regen-validate.sh; their host logic is part of the CLI, csrc/module.mk).
 # Both also in the ASan/UBSan pass (the script runs the sanitized smcosim).
 
 TEG_TEST_BINS := $(B)/tests/teg/test_teg_bound
@@ -14,9 +19,9 @@ $(B)/tests/teg/test_teg_bound: $(B)/tests/teg/test_teg_bound.o $(TEG_LIB)
 .SECONDARY: $(B)/tests/teg/test_teg_bound.o
 
 ifneq ($(TIMING_HAVE_SCHED),)
-TEST_SUITES += $(TEG_TEST_BINS) "tests/teg/teg-run.sh $(B)"
+TEST_SUITES += $(TEG_TEST_BINS) "tests/teg/teg-run.sh $(B)" "tests/teg/calibrate.sh $(B)"
 TEST_DEPS   += $(TEG_TEST_BINS) $(B)/bin/smcosim
-SAN_SUITES  += $(TEG_TEST_BINS) "tests/teg/teg-run.sh $(B)"
+SAN_SUITES  += $(TEG_TEST_BINS) "tests/teg/teg-run.sh $(B)" "tests/teg/calibrate.sh $(B)"
 SAN_DEPS    += $(TEG_TEST_BINS) $(B)/bin/smcosim
 endif
 
