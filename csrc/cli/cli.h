@@ -19,4 +19,13 @@
 SMC_SUBCOMMANDS(X)
 #undef X
 
+#include <stddef.h>
+
+/* A file the repository ships, `rel` from its root (e.g.
+ * "bench/microbench/gd_kernels.ptx"): beside the tree of this executable
+ * (build/bin/smcosim or build/asan/bin/smcosim) when it is there, written
+ * into buf; else `rel` itself, relative to the current directory
+ * (cli_files.c). */
+const char *cli_repo_file(const char *rel, char *buf, size_t len);
+
 #endif

@@ -276,28 +276,11 @@ static int write_plots(const gd_result *r, const char *dir)
     return 0;
 }
 
-/* The committed kernels: beside the tree of this executable
- * (build/bin/smcosim -> bench/microbench/gd_kernels.ptx), else relative to
- * the current directory. */
-static const char *default_ptx(char *buf, size_t len)
-{
-    static const char rel[] = "bench/microbench/gd_kernels.ptx";
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) *slash = '\0';
-        if (snprintf(buf, len, "%s/../../%s", exe, rel) < (int)len && access(buf, R_OK) == 0) return buf;
-    }
-    return rel;
-}
-
 int cli_diag(int argc, char **argv)
 {
     const char *config = NULL, *policy = NULL, *sched = NULL, *json = NULL, *plots = NULL;
     char ptx_buf[PATH_MAX];
-    const char *ptx = default_ptx(ptx_buf, sizeof ptx_buf);
+    const char *ptx = cli_repo_file("bench/microbench/gd_kernels.ptx", ptx_buf, sizeof ptx_buf);
     int quick = 0, check = 0, do_model = 1;
     char set[4096];
     snprintf(set, sizeof set, "gpu.watchdog_insts=%u", DIAG_WATCHDOG_INSTS);

@@ -57,6 +57,7 @@
 #include "../../../csrc/config/gpu_config.h"
 #include "../../../csrc/ptx/ptx.h"
 #include "../../../csrc/teg/teg.h"
+#include "../../../csrc/cli/cli.h"
 #include "teg_calib.h"
 
 #define CALIB_USAGE \
@@ -863,28 +864,6 @@ static void print_params(const calib *c, const char *cfgname, FILE *f)
 
 /* ---- the command ------------------------------------------------------------- */
 
-/* The committed kernels: beside the tree of this executable
- * (build/bin/smcosim -> bench/microbench/teg/teg_kernels.ptx), else
- * relative to the current directory (as cmd_diag.c finds GPUDIAG's). */
-static const char *default_ptx(char *buf, size_t len)
-{
-    static const char rel[] = "bench/microbench/teg/teg_kernels.ptx";
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) *slash = '\0';
-        /* build/bin or build/asan/bin */
-        for (int up = 2; up <= 3; up++) {
-            char rel_up[32] = "";
-            for (int i = 0; i < up; i++) strcat(rel_up, "/..");
-            if (snprintf(buf, len, "%s%s/%s", exe, rel_up, rel) < (int)len && access(buf, R_OK) == 0) return buf;
-        }
-    }
-    return rel;
-}
-
 /* Everything, in an order that gives --quick and full runs the same
  * numbers: the memory measurements first (with mem.keep_caches and
  * gpu.dispatch_persist, fermi-gtx480's caches and CTA placement carry
@@ -917,7 +896,7 @@ int teg_calibrate_cli(int argc, char **argv, FILE *out)
 {
     const char *config = NULL, *json = NULL, *outfile = NULL;
     char ptx_buf[PATH_MAX];
-    const char *ptx = default_ptx(ptx_buf, sizeof ptx_buf);
+    const char *ptx = cli_repo_file("bench/microbench/teg/teg_kernels.ptx", ptx_buf, sizeof ptx_buf);
     int quick = 0;
     char set[4096] = "";
     for (int i = 1; i < argc; i++) {

@@ -34,22 +34,6 @@
 static const char *const kernels[] = { "mm_abt_conflict", "mm_abt_padded", "hop_aos_dp",
                                        "hop_soa_dp", "hop_soa_sp", "blackscholes", NULL };
 
-/* The committed PTX beside this executable's tree, else relative to the
- * current directory (as `smcosim diag` finds its kernels). */
-static const char *default_ptx(char *buf, size_t len)
-{
-    static const char rel[] = "bench/microbench/teg/teg_validate.ptx";
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) *slash = '\0';
-        if (snprintf(buf, len, "%s/../../%s", exe, rel) < (int)len && access(buf, R_OK) == 0) return buf;
-    }
-    return rel;
-}
-
 /* A deterministic input: small values that keep sums exact enough. */
 static float fval(size_t i) { return (float)((i * 7u + 3u) % 13u) * 0.125f - 0.75f; }
 
@@ -222,7 +206,7 @@ int teg_validate_cli(int argc, char **argv, FILE *out)
 {
     const char *kernel = NULL, *config = NULL, *trace_out = NULL;
     char ptx_buf[PATH_MAX];
-    const char *ptx = default_ptx(ptx_buf, sizeof ptx_buf);
+    const char *ptx = cli_repo_file("bench/microbench/teg/teg_validate.ptx", ptx_buf, sizeof ptx_buf);
     uint32_t warps = 0, steps = 0;
     char set[4096] = "";
     /* what goes on to `smcosim teg` */
