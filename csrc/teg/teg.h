@@ -66,6 +66,7 @@ typedef struct teg_unit_params {
 } teg_unit_params;
 
 enum teg_policy { TEG_POLICY_LRR = 0, TEG_POLICY_GTO };
+#define TEG_SB_MAX 16             /* teg.sb_entries at most (sched.sb_entries' range) */
 enum teg_regbank { TEG_REGBANK_NONE = 0, TEG_REGBANK_KEPLER4 };
 
 /* What-ifs (003 L1124, L1643): one bottleneck switched off. */
@@ -84,6 +85,7 @@ typedef struct teg_params {
     uint32_t engines;             /* issue engines (schedulers) per SM */
     uint32_t issue_interval;      /* cycles between an engine's issue slots */
     uint32_t policy;              /* enum teg_policy */
+    uint32_t sb_entries;          /* pending writes per warp, 0: no cap (G6) */
     uint32_t barrier_lat;         /* release after the last arrival (G17) */
     uint32_t regbank;             /* enum teg_regbank */
     uint32_t exec_from_source;    /* an instruction's own latency (SASS table) wins */

@@ -13,6 +13,7 @@ typedef struct teg_mem_rec {
     uint32_t sm, slot, gen;
     uint32_t ndst;
     uint16_t dst[8];
+    int32_t  sb;                /* its scoreboard entry, -1: none */
 } teg_mem_rec;
 
 typedef struct teg_tx {         /* one transaction (a sector) */

@@ -39,6 +39,9 @@ typedef struct teg_warp {
     uint64_t  ready_at;
     uint64_t *reg, *pred;     /* ready time per register / predicate id */
     uint32_t  nreg, npred;
+    /* the scoreboard (teg.sb_entries > 0): when each entry's write lands
+     * (an entry is free from then on; NEVER: a queued global access) */
+    uint64_t  sb[TEG_SB_MAX];
 } teg_warp;
 
 typedef struct teg_cta {
@@ -189,6 +192,7 @@ void teg_model_load_done(void *run, const teg_mem_rec *rec, uint64_t when)
     if (!w->cta || w->gen != rec->gen) return;   /* the warp has gone */
     for (unsigned i = 0; i < rec->ndst; i++)
         if (rec->dst[i] < w->nreg) w->reg[rec->dst[i]] = when;
+    if (rec->sb >= 0) w->sb[rec->sb] = when;
     w->known = 0;
 }
 
@@ -250,6 +254,7 @@ static int cta_start(teg_run *R, uint32_t smi, uint64_t t)
         x->at_bar = 0;
         x->known = 0;
         x->exited = R->src->ops->exited(c, w);
+        memset(x->sb, 0, sizeof x->sb);
         if (x->reg) memset(x->reg, 0, x->nreg * sizeof *x->reg);
         if (x->pred) memset(x->pred, 0, x->npred * sizeof *x->pred);
         tc->slot[w] = slot;
@@ -301,6 +306,13 @@ static int eligible(teg_run *R, teg_sm *s, uint32_t e, teg_warp *x, uint64_t t,
         if (in) {
             x->cls = (uint8_t)class_at(R, in);
             x->ready_at = umax(x->busy_until, regs_ready_at(x, in));
+            if (R->p->sb_entries && (in->ndst || in->ndst_pred)) {
+                /* a destination needs a free entry: the earliest one frees */
+                uint64_t first_free = NEVER;
+                for (uint32_t k = 0; k < R->p->sb_entries && first_free; k++)
+                    if (x->sb[k] < first_free) first_free = x->sb[k] <= t ? 0 : x->sb[k];
+                x->ready_at = umax(x->ready_at, first_free);
+            }
         }
     }
     if (x->none) return 0;
@@ -359,8 +371,17 @@ static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *
     if (R->o->pc_trace)
         fprintf(R->o->pc_trace, "%llu,%u,%u,%u\n", (unsigned long long)t, smi, slot, in->pc);
 
+    int sb = -1;                               /* the scoreboard entry it takes */
+    if (p->sb_entries && (in->ndst || in->ndst_pred) && c != TEG_GSTORE) {
+        for (uint32_t k = 0; k < p->sb_entries && sb < 0; k++)
+            if (x->sb[k] <= t) sb = (int)k;
+    }
     if (c == TEG_GLOAD || c == TEG_GSTORE || c == TEG_LMEM) {
-        teg_mem_rec rec = { smi, slot, x->gen, 0, { 0 } };
+        teg_mem_rec rec = { smi, slot, x->gen, 0, { 0 }, -1 };
+        if (sb >= 0) {
+            x->sb[sb] = NEVER;                 /* until its last transaction departs */
+            rec.sb = sb;
+        }
         if (c != TEG_GSTORE)
             for (unsigned i = 0; i < in->ndst && rec.ndst < 8; i++) rec.dst[rec.ndst++] = in->dst[i];
         for (unsigned i = 0; i < rec.ndst; i++) {
@@ -370,6 +391,7 @@ static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *
         if (teg_mem_global(&R->mem, p, &rec, &ex, in, R->o->whatif, t, r) != 0) goto oom;
     } else {
         if (regs_write(x, in, ready) != 0) goto oom;
+        if (sb >= 0) x->sb[sb] = ready;
         R->end = umax(R->end, ready);
     }
     R->end = umax(R->end, t);

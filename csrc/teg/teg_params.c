@@ -52,6 +52,8 @@ static const ck_key teg_keys[] = {
     P32("issue_interval", issue_interval, 1, 64, "cycles between an engine's issue slots"),
     CK_KEY_ENUM("policy", teg_params, policy, policy_names,
                 "lrr: scan from the last issued warp + 1; gto: oldest warp first"),
+    P32("sb_entries", sb_entries, 0, TEG_SB_MAX,
+        "scoreboard: instructions with a destination pending per warp; 0 = no cap (G6)"),
     P32("barrier_lat", barrier_lat, 0, 100000, "a barrier releases this long after its last arrival"),
     CK_KEY_ENUM("regbank", teg_params, regbank, regbank_names,
                 "register-bank rule: none, or kepler4 (Table 4.1; SASS register numbers)"),
@@ -88,6 +90,7 @@ static const ck_source gt200_sources[] = {
     { "engines", "1", "one issue engine per SM (Table 1.1: 1 scheduler, 003 L418-432)" },
     { "issue_interval", "2", "\"every 2 cycles, the issue engine selects one ready warp instruction\" (003 L962; G2)" },
     { "policy", "lrr", "round robin from the last issued warp (003 L1227; G7)" },
+    { "sb_entries", "0", "no scoreboard capacity in the thesis (003 L967; G6)" },
     { "barrier_lat", "8", "ASSUMED: the thesis gives no barrier cost (G8, G17)" },
     { "regbank", "none", "GT200 has no Kepler register banks (003 L1373 is GTX680)" },
     { "int.unit", "sp", "the 8 SPs are one unit (003 L960)" },
@@ -192,6 +195,7 @@ void teg_params_from_config(teg_params *p, const gpu_config *cfg)
     p->engines = cfg->num_schedulers;
     p->issue_interval = 1;                     /* G2: the preset's cycle, one issue per cycle */
     p->policy = cfg->policy == GPU_POLICY_GTO ? TEG_POLICY_GTO : TEG_POLICY_LRR;
+    p->sb_entries = cfg->sb_entries < TEG_SB_MAX ? cfg->sb_entries : TEG_SB_MAX;   /* G6 */
     p->barrier_lat = 1;                        /* ASSUMED: the release edge */
     p->exec_from_source = 1;
     for (unsigned u = 0; u < TEG_UNIT_COUNT; u++) {

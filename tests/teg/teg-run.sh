@@ -54,6 +54,11 @@ indep() {   # indep OPCODE N WARPS [DST-BASE]
 { header 0 1 32; tb 0; indep ADD.FP32 20 1; echo "#END_TB"; } | mklist ind1
 expect_cycles ind1 176 "2: 20 independent adds, one warp"
 
+# 2b. the same with a scoreboard of 2 entries (--param sb_entries=2): the
+#     third add waits for the first's write: issue i at 12 i (i even) or
+#     12 (i - 1) + 8 (i odd): the 20th (i = 19) at 224, its result at 248
+expect_cycles ind1 248 "2b: 20 independent adds, one warp, 2 scoreboard entries" --param sb_entries=2
+
 # 3. four warps x 20 independent adds: the SP unit accepts every 4 cycles:
 #    80 issues at 0, 4, ..., 316, the last result at 316 + 24 = 340
 { header 0 1 128; tb 0; indep ADD.FP32 20 4; echo "#END_TB"; } | mklist ind4
