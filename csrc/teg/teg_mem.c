@@ -205,7 +205,8 @@ int teg_mem_global(teg_mem *m, const teg_params *p, const teg_mem_rec *rec,
             lanes++;
             if (a < lo) lo = a;
             for (uint64_t s = a / sb; s <= (a + size - 1) / sb && n < 32 * MAX_UNITS_PER_LANE; s++)
-                set_add(&h, sec, &n, s);
+                if (!n || sec[n - 1] != s)     /* neighbours mostly share a sector */
+                    set_add(&h, sec, &n, s);
         }
         set_clear(&h);
         if (!lanes) continue;
@@ -241,28 +242,34 @@ uint64_t teg_mem_smem_extra(const teg_params *p, const emu_exec_info *ex, const 
 {
     if (whatif & TEG_WHATIF_SMEM_CONFLICT_FREE) return 0;
     uint32_t size = access_bytes(ex, in), wb = p->smem_bank_bytes;
-    uint64_t words[32 * MAX_UNITS_PER_LANE];
-    static _Thread_local uset h;
+    /* per bank, the distinct words the group touches: a list through next[]
+     * (a bank rarely holds more than one or two, so the lookups are short) */
+    uint64_t word[32 * MAX_UNITS_PER_LANE];
+    int16_t next[32 * MAX_UNITS_PER_LANE], head[64];
     uint32_t count[64];
     uint64_t extra = 0;
     for (uint32_t g0 = 0; g0 < 32; g0 += p->smem_group) {
-        uint32_t n = 0, any = 0;
+        uint32_t n = 0, any = 0, degree = 0;
+        for (uint32_t b = 0; b < p->smem_banks; b++) {
+            head[b] = -1;
+            count[b] = 0;
+        }
         for (uint32_t l = g0; l < g0 + p->smem_group && l < 32; l++) {
             if (!((ex->active >> l) & 1)) continue;
             any = 1;
             uint64_t a = ex->addr[l];
-            for (uint64_t w = a / wb; w <= (a + size - 1) / wb && n < 32 * MAX_UNITS_PER_LANE; w++)
-                set_add(&h, words, &n, w);
+            for (uint64_t w = a / wb; w <= (a + size - 1) / wb && n < 32 * MAX_UNITS_PER_LANE; w++) {
+                uint32_t b = (uint32_t)(w % p->smem_banks);
+                int16_t i = head[b];
+                while (i >= 0 && word[i] != w) i = next[i];
+                if (i >= 0) continue;          /* the same word: a broadcast */
+                word[n] = w;
+                next[n] = head[b];
+                head[b] = (int16_t)n++;
+                if (++count[b] > degree) degree = count[b];
+            }
         }
-        set_clear(&h);
-        if (!any) continue;
-        memset(count, 0, sizeof count);
-        uint32_t degree = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t b = (uint32_t)(words[i] % p->smem_banks);
-            if (++count[b] > degree) degree = count[b];
-        }
-        extra += degree - 1;
+        if (any) extra += degree - 1;
     }
     *passes += extra;
     /* integer cycles: the product rounded up (6.4 x 30 = 192) */

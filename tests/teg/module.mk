@@ -35,3 +35,9 @@ results-teg: $(B)/bin/smcosim
 	@scripts/results-teg.py --build $(B) --size $(if $(SIZE),$(SIZE),default) \
 	    --out build/results/teg/teg.md $(RESULTS_ARGS)
 endif
+
+# `make bench`'s TEG row (R8): TEG and the cycle model on the same traces.
+.PHONY: bench-teg
+bench-teg: $(B)/bin/smcosim
+	@tests/teg/bench-teg.sh $(B)
+BENCH_TARGETS += bench-teg
