@@ -11,6 +11,7 @@ counts and prints, in Markdown:
   R2  scaling W . T(1) / T(W);
   R3  what-if: T(MatA) / T(MatB), and TEG's smem-conflict-free what-if on MatA;
   R4  SP active % for MatB beside the thesis's;
+  R5  the configured latencies beside `teg calibrate`'s (Table 3.1's analogue);
   R6  Table 4.1 by the kepler4 register-bank rule (hand-written SASS traces);
   R7  the SGEMM bound (`smcosim teg bound`);
   R8  speed: TEG and the cycle model on the same traces.
@@ -128,9 +129,11 @@ def main():
     speed = {"teg_s": 0.0, "model_insts": 0, "n": 0}
     for preset in a.presets.split(","):
         params = None
+        calib = None
         if not a.uncalibrated:
             params = os.path.join(pdir, preset + ".teg")
-            run([smc, "teg", "calibrate", "--config", preset, "--out", params] + (["--quick"] if small else []))
+            calib, _ = run([smc, "teg", "calibrate", "--config", preset, "--out", params] +
+                           (["--quick"] if small else []))
         res = {}
         for kern, ws in WARPS.items():
             for w in ws:
@@ -144,6 +147,9 @@ def main():
                 continue
             whatif[w] = validate(smc, preset, "mm_abt_conflict", w, steps, params, "smem-conflict-free")
         p("\n## %s\n" % preset)
+        if calib:
+            p("\n### R5: Table 3.1's analogue (`smcosim teg calibrate --config %s`)\n" % preset)
+            p("\n".join(l for l in calib.splitlines() if l.startswith("|")))
         p("\n### R1: Tables 3.2-3.6 on smcosim\n")
         p("| kernel | W | thesis measured | thesis TEG | thesis err | cycle model | TEG | err (TEG - model)/TEG |")
         p("|---|---:|---:|---:|---:|---:|---:|---:|")
