@@ -29,6 +29,7 @@
     "       smcosim teg [options] [--trace-out DIR] -- PROGRAM [ARGS]\n" \
     "  options: [--params gt200|from-config|FILE] [--config P] [--set k=v]... [--param teg.k=v]...\n" \
     "           [--policy lrr|gto] [--what-if W[,W...]] [--compare] [--json F] [--pc-trace F.csv]\n" \
+    "           [--load F.csv [--load-every N]]\n" \
     "       smcosim teg params [--params gt200|from-config|FILE] [--config P] [--set k=v]... [--keys]\n" \
     "       smcosim teg bound [--arch gtx580|gtx680] [--json F]\n" \
     "       smcosim teg regbank --trace LIST\n" \
@@ -43,11 +44,13 @@
     "            preset's units and memory; the default with --config), or a file of teg.* keys\n" \
     "  --what-if: smem-conflict-free, coalesced, no-channel-skew, regbank\n" \
     "  --compare: also run the cycle model (--config, --set; as `smcosim run --trace`) on the same\n" \
-    "             trace and print the error (TEG - model) / TEG\n"
+    "             trace and print the error (TEG - model) / TEG\n" \
+    "  --load: SM 0's warp-instructions in flight per unit every N cycles (default 1), one block\n" \
+    "          per kernel (the thesis's Figs. 3.9-3.15)\n"
 
 typedef struct teg_cli {
-    const char *trace, *params, *config, *json, *pc_trace, *policy, *trace_out;
-    uint32_t whatif;
+    const char *trace, *params, *config, *json, *pc_trace, *policy, *trace_out, *load;
+    uint32_t whatif, load_every;
     int compare, keys;
     int prog_at;              /* argv index of --bench or --, 0: none */
 } teg_cli;
@@ -149,6 +152,16 @@ static int parse_args(int argc, char **argv, int first, teg_cli *o)
         else if (!strcmp(a, "--policy") && more) o->policy = argv[++i];
         else if (!strcmp(a, "--json") && more) o->json = argv[++i];
         else if (!strcmp(a, "--pc-trace") && more) o->pc_trace = argv[++i];
+        else if (!strcmp(a, "--load") && more) o->load = argv[++i];
+        else if (!strcmp(a, "--load-every") && more) {
+            char *end;
+            unsigned long v = strtoul(argv[++i], &end, 10);
+            if (*end || v == 0 || v > UINT32_MAX) {
+                fprintf(stderr, "smcosim teg: --load-every: '%s' is not a number of cycles >= 1\n", argv[i]);
+                return 2;
+            }
+            o->load_every = (uint32_t)v;
+        }
         else if (!strcmp(a, "--what-if") && more) {
             if (parse_whatif(argv[++i], &o->whatif) != 0) return 2;
         } else if (!strcmp(a, "--compare")) o->compare = 1;
@@ -284,7 +297,7 @@ static int estimate_list(int argc, char **argv, const teg_cli *o)
     }
     teg_result *res = calloc(list.nkernels ? list.nkernels : 1, sizeof *res);
     uint64_t *ref = calloc(list.nkernels ? list.nkernels : 1, sizeof *ref);
-    FILE *pc = NULL;
+    FILE *pc = NULL, *load = NULL;
     timing_gpu *g = NULL;
     int rc = 0;
     size_t n = 0;
@@ -307,7 +320,12 @@ static int estimate_list(int argc, char **argv, const teg_cli *o)
         rc = 1;
         goto out;
     }
-    teg_opts opts = { o->whatif, pc };
+    if (o->load && !(load = fopen(o->load, "w"))) {
+        fprintf(stderr, "smcosim teg: --load: cannot write %s\n", o->load);
+        rc = 1;
+        goto out;
+    }
+    teg_opts opts = { o->whatif, pc, load, o->load_every };
     for (uint32_t i = 0; i < list.n && rc == 0; i++) {
         const trace_cmd *c = &list.cmd[i];
         if (c->kind != TRACE_CMD_KERNEL) continue;
@@ -355,6 +373,10 @@ static int estimate_list(int argc, char **argv, const teg_cli *o)
         }
     }
 out:
+    if (load && fclose(load) != 0 && rc == 0) {
+        fprintf(stderr, "smcosim teg: --load: write failed\n");
+        rc = 1;
+    }
     if (pc && fclose(pc) != 0 && rc == 0) {
         fprintf(stderr, "smcosim teg: --pc-trace: write failed\n");
         rc = 1;

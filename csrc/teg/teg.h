@@ -149,6 +149,10 @@ typedef struct teg_result {
 typedef struct teg_opts {
     uint32_t whatif;              /* enum teg_whatif bits */
     FILE    *pc_trace;            /* NULL, or "cycle,sm,warp,pc" per issue */
+    FILE    *load;                /* NULL, or SM 0's warp-instructions in flight per
+                                     unit, "cycle,sp,sfu,dpu,int,ldst,branch" every
+                                     load_every cycles (Figs. 3.9-3.15) */
+    uint32_t load_every;
 } teg_opts;
 
 /* Estimate one launch of `src` (grid/block and resources as for

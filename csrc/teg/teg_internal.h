@@ -14,6 +14,7 @@ typedef struct teg_mem_rec {
     uint32_t ndst;
     uint16_t dst[8];
     int32_t  sb;                /* its scoreboard entry, -1: none */
+    uint32_t unit;              /* its unit (--load) */
 } teg_mem_rec;
 
 typedef struct teg_tx {         /* one transaction (a sector) */
@@ -65,5 +66,8 @@ uint64_t teg_mem_smem_extra(const teg_params *p, const emu_exec_info *ex, const 
                             uint32_t whatif, uint64_t *passes);
 
 void teg_model_load_done(void *run, const teg_mem_rec *rec, uint64_t when);
+
+/* --load: the unit workload of SM 0 as +1/-1 events, written at the end. */
+typedef struct teg_load_ev { uint64_t t; int32_t delta; uint32_t unit; } teg_load_ev;
 
 #endif

@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "teg_internal.h"
-#include "../config/gpu_config.h"
 
 #define NEVER UINT64_MAX
 
@@ -73,6 +72,9 @@ typedef struct teg_run {
     uint64_t end;             /* last completion */
     uint8_t *cls;             /* per pc: class + 1 (0: not seen yet) */
     uint32_t ncls;
+    teg_load_ev *ev;          /* --load: SM 0's unit events */
+    size_t nev, capev;
+    int ev_oom;
     teg_heap_ent *heap;       /* the engines by next slot (set_slot) */
     uint32_t *pos, nheap;
     char *err;
@@ -139,6 +141,49 @@ static void set_slot(teg_run *R, uint32_t smi, uint32_t e, uint64_t t)
     }
 }
 
+/* ---- --load: SM 0's unit workload ------------------------------------------ */
+
+static void load_event(teg_run *R, uint32_t smi, uint32_t unit, uint64_t t, int32_t delta)
+{
+    if (!R->o->load || smi != 0) return;
+    if (R->nev == R->capev) {
+        size_t nc = R->capev ? R->capev * 2 : 1024;
+        teg_load_ev *n = realloc(R->ev, nc * sizeof *n);
+        if (!n) {
+            R->ev_oom = 1;
+            return;
+        }
+        R->ev = n;
+        R->capev = nc;
+    }
+    R->ev[R->nev++] = (teg_load_ev){ t, delta, unit };
+}
+
+static int ev_cmp(const void *a, const void *b)
+{
+    const teg_load_ev *x = a, *y = b;
+    return x->t < y->t ? -1 : x->t > y->t ? 1 : 0;
+}
+
+/* The rows of --load: after the events of a cycle, every load_every. */
+static void load_write(teg_run *R, uint64_t cycles)
+{
+    FILE *f = R->o->load;
+    uint64_t every = R->o->load_every ? R->o->load_every : 1;
+    int64_t n[TEG_UNIT_COUNT] = { 0 };
+    qsort(R->ev, R->nev, sizeof *R->ev, ev_cmp);
+    fprintf(f, "cycle,sp,sfu,dpu,int,ldst,branch\n");
+    size_t i = 0;
+    for (uint64_t t = 0; t <= cycles; t += every) {
+        while (i < R->nev && R->ev[i].t <= t) {
+            n[R->ev[i].unit] += R->ev[i].delta;
+            i++;
+        }
+        fprintf(f, "%llu,%lld,%lld,%lld,%lld,%lld,%lld\n", (unsigned long long)t, (long long)n[0],
+                (long long)n[1], (long long)n[2], (long long)n[3], (long long)n[4], (long long)n[5]);
+    }
+}
+
 /* ---- registers ------------------------------------------------------------- */
 
 static int reg_grow(uint64_t **a, uint32_t *n, uint32_t id)
@@ -189,6 +234,7 @@ void teg_model_load_done(void *run, const teg_mem_rec *rec, uint64_t when)
     teg_run *R = run;
     teg_warp *w = &R->sm[rec->sm].warp[rec->slot];
     R->end = umax(R->end, when);
+    load_event(R, rec->sm, rec->unit, when, -1);
     if (!w->cta || w->gen != rec->gen) return;   /* the warp has gone */
     for (unsigned i = 0; i < rec->ndst; i++)
         if (rec->dst[i] < w->nreg) w->reg[rec->dst[i]] = when;
@@ -360,6 +406,7 @@ static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *
     }
     *unit = t + k->accept + extra;
     r->unit[k->unit].issued++;
+    load_event(R, smi, k->unit, t, +1);
     r->unit[k->unit].busy += k->accept + extra;
     x->busy_until = t + k->warp_busy;
     uint32_t d = 1;
@@ -377,7 +424,7 @@ static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *
             if (x->sb[k] <= t) sb = (int)k;
     }
     if (c == TEG_GLOAD || c == TEG_GSTORE || c == TEG_LMEM) {
-        teg_mem_rec rec = { smi, slot, x->gen, 0, { 0 }, -1 };
+        teg_mem_rec rec = { smi, slot, x->gen, 0, { 0 }, -1, k->unit };
         if (sb >= 0) {
             x->sb[sb] = NEVER;                 /* until its last transaction departs */
             rec.sb = sb;
@@ -392,6 +439,7 @@ static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *
     } else {
         if (regs_write(x, in, ready) != 0) goto oom;
         if (sb >= 0) x->sb[sb] = ready;
+        load_event(R, smi, k->unit, ready, -1);
         R->end = umax(R->end, ready);
     }
     R->end = umax(R->end, t);
@@ -483,6 +531,7 @@ static void run_free(teg_run *R)
     }
     free(R->sm);
     free(R->cls);
+    free(R->ev);
     free(R->heap);
     free(R->pos);
     teg_mem_free(&R->mem);
@@ -495,7 +544,7 @@ int teg_run_source(const teg_params *p, const teg_opts *o, const inst_source *sr
     memset(out, 0, sizeof *out);
     snprintf(out->kernel, sizeof out->kernel, "%s", kernel_name ? kernel_name : "?");
     if (teg_params_check(p, err, errlen) != 0) return -1;
-    teg_opts no_opts = { 0, NULL };
+    teg_opts no_opts = { 0, NULL, NULL, 0 };
     teg_run R = { 0 };
     R.p = p;
     R.o = o ? o : &no_opts;
@@ -569,6 +618,8 @@ int teg_run_source(const teg_params *p, const teg_opts *o, const inst_source *sr
     }
     if (teg_mem_advance(&R.mem, NEVER) != 0) goto oom;   /* the last accesses complete */
     out->cycles = R.end;
+    if (R.ev_oom) goto oom;
+    if (R.o->load) load_write(&R, R.end);
     run_free(&R);
     return 0;
 oom:

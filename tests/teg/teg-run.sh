@@ -64,6 +64,16 @@ expect_cycles ind1 248 "2b: 20 independent adds, one warp, 2 scoreboard entries"
 { header 0 1 128; tb 0; indep ADD.FP32 20 4; echo "#END_TB"; } | mklist ind4
 expect_cycles ind4 340 "3: 4 warps x 20 independent adds (SP accepts every 4)"
 
+# --load (Figs. 3.9-3.15): SM 0's warp-instructions in flight per unit. In
+#     case 3 an add issues every 4 cycles and runs 24: 1 at cycle 0, 24 / 4 = 6
+#     from cycle 20 on (at 100: issued 0..100, done those issued by 76), the
+#     last (issued at 316) alone at 339, none at 340
+if teg ind4 --load "$T/ind4.csv"; then
+    got=$(awk -F, '$1 == 0 || $1 == 100 || $1 == 339 || $1 == 340 {printf "%s:%s ", $1, $2}' "$T/ind4.csv")
+    [ "$got" = "0:1 100:6 339:1 340:0 " ] && ok "--load: SP in flight 1, 6, 1, 0 at cycles 0, 100, 339, 340" \
+        || bad "--load: $got"
+else bad "--load: $(tail -2 "$T/ind4.log")"; fi
+
 # 4. the same with MUL.FP32 (Float MUL accepts every 2, the engine issues
 #    every 2): 80 issues at 0, 2, ..., 158, the last result at 182
 { header 0 1 128; tb 0; indep MUL.FP32 20 4; echo "#END_TB"; } | mklist mul4
