@@ -271,6 +271,8 @@ static void wake_sm(teg_run *R, uint32_t smi, uint64_t t)
     }
 }
 
+static int cta_after(teg_run *R, uint32_t smi, uint32_t ci, uint64_t t);
+
 static int cta_start(teg_run *R, uint32_t smi, uint64_t t)
 {
     if (R->next_cta >= R->num_ctas) return 0;
@@ -307,6 +309,8 @@ static int cta_start(teg_run *R, uint32_t smi, uint64_t t)
     }
     wake_sm(R, smi, t);
     R->r->ctas++;
+    /* a CTA whose warps have nothing to run is done at once */
+    if (R->src->ops->cta_done(c)) return cta_after(R, smi, ci, t);
     return 0;
 }
 

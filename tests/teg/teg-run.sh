@@ -272,6 +272,15 @@ cf=$(json "$T/v-cf.json" "k['cycles']"); p=$(json "$T/v-mm_abt_conflict.json" "k
 [ $rc = 2 ] && grep -q "kernel" "$T/v-bad.log" && ok "validate: an unknown kernel exits 2" \
     || bad "validate: unknown kernel: exit $rc"
 
+# a bad trace: a warp without instructions is refused, naming file and block
+{ header 0 2 32; tb 0; warp 0 0; echo "#END_TB"; tb 1; warp 0 21
+  for i in $(seq 1 21); do printf "%04x ffffffff 1 R1 ADD.FP32 2 R1 R2 0\n" $((i * 16)); done
+  echo "#END_TB"; } | mklist empty
+teg empty; rc=$?
+[ $rc = 1 ] && grep -q "kernel-1.traceg: thread block 0,0,0: warp 0 has no instructions" "$T/empty.log" \
+    && ok "14: a trace's empty warp is an error naming file and block (exit 1)" \
+    || bad "14: empty warp: exit $rc, $(tail -1 "$T/empty.log")"
+
 # 14. determinism and errors
 teg ind4 && cp "$T/ind4.json" "$T/ind4.first" && teg ind4 && cmp -s "$T/ind4.json" "$T/ind4.first" \
     && ok "14: two runs give byte-identical JSON" || bad "14: two runs differ"
