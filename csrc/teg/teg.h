@@ -128,6 +128,28 @@ enum teg_class teg_class_of(const emu_inst_info *in);
 
 /* ---- a run --------------------------------------------------------------- */
 
+/* What an engine's issue slots went to (teg.md §5.3, "Outputs"; the names
+ * follow cosim/sched_reasons.def where they exist). A slot that does not
+ * issue takes the reason of the warp that is nearest to issuing. */
+#define TEG_SLOTS(X)                                                              \
+    X(ISSUE,      "issue",          "a warp-instruction issued")                   \
+    X(NO_INSTR,   "no_instr",       "no warp with an instruction left")            \
+    X(DEPENDENCY, "dependency",     "a register not yet written")                  \
+    X(DEP_MEM,    "dependency_mem", "a register a queued global access will write") \
+    X(WARP_BUSY,  "warp_busy",      "the warp's same-warp issue latency")          \
+    X(SCOREBOARD, "scoreboard",     "no free scoreboard entry (sb_entries)")       \
+    X(UNIT_BUSY,  "unit_busy",      "no unit of its kind accepts")                 \
+    X(BARRIER,    "barrier",        "every warp with an instruction waits at a barrier") \
+    X(REGBANK,    "regbank",        "the kepler4 rule's extra slots after an issue")
+
+enum teg_slot {
+#define TEG_SLOT_ENUM(id, key, doc) TEG_SLOT_##id,
+    TEG_SLOTS(TEG_SLOT_ENUM)
+#undef TEG_SLOT_ENUM
+    TEG_SLOT_COUNT
+};
+extern const char *const teg_slot_names[TEG_SLOT_COUNT];
+
 typedef struct teg_unit_stats {
     uint64_t issued;              /* warp-instructions */
     uint64_t busy;                /* unit-cycles not accepting (sum of accept intervals) */
@@ -144,6 +166,7 @@ typedef struct teg_result {
     uint64_t gmem_bytes;          /* bytes moved by global accesses */
     uint64_t gmem_queued;         /* transactions that waited for a cap */
     uint64_t regbank_conflicts[4];/* instructions by degree 1..3 (index 1..3) */
+    uint64_t slots[TEG_SLOT_COUNT];/* engine issue slots, all engines of all SMs */
 } teg_result;
 
 typedef struct teg_opts {

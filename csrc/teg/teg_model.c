@@ -36,6 +36,7 @@ typedef struct teg_warp {
      * warp are ready (NEVER: a register waits for a queued access) */
     uint8_t   known, none, cls;
     uint64_t  ready_at;
+    uint64_t  regs_at, sb_at; /* its parts: registers, a scoreboard entry */
     uint64_t *reg, *pred;     /* ready time per register / predicate id */
     uint32_t  nreg, npred;
     /* the scoreboard (teg.sb_entries > 0): when each entry's write lands
@@ -55,6 +56,9 @@ typedef struct teg_sm {
     uint64_t *unit_free;      /* per unit kind: engines x private, then shared */
     uint32_t  unit_base[TEG_UNIT_COUNT];
     uint64_t *next_slot;      /* [engines] */
+    uint64_t *covered;        /* [engines] slots before this are counted */
+    uint8_t  *reason;         /* [engines] what the slots since then went to */
+    uint8_t  *regbank_left;   /* [engines] slots the kepler4 rule took after an issue */
     uint32_t *last;           /* [engines] LRR/GTO: last issued slot (UINT32_MAX: none) */
 } teg_sm;
 
@@ -345,24 +349,31 @@ static int cta_after(teg_run *R, uint32_t smi, uint32_t ci, uint64_t t)
 /* Can warp x of engine e issue at t? 1 yes (*unit_out the instance), 0 no
  * (*wake: the earliest time it might). */
 static int eligible(teg_run *R, teg_sm *s, uint32_t e, teg_warp *x, uint64_t t,
-                    uint64_t **unit_out, uint64_t *wake)
+                    uint64_t **unit_out, uint64_t *wake, uint8_t *why)
 {
     *wake = NEVER;
-    if (!x->cta || x->exited || x->at_bar) return 0;
+    *why = TEG_SLOT_NO_INSTR;
+    if (!x->cta || x->exited) return 0;
+    if (x->at_bar) {
+        *why = TEG_SLOT_BARRIER;
+        return 0;
+    }
     if (!x->known) {
         const emu_inst_info *in = R->src->ops->peek(x->cta, x->w);
         x->known = 1;
         x->none = in == NULL;
         if (in) {
             x->cls = (uint8_t)class_at(R, in);
-            x->ready_at = umax(x->busy_until, regs_ready_at(x, in));
+            x->regs_at = regs_ready_at(x, in);
+            x->sb_at = 0;
             if (R->p->sb_entries && (in->ndst || in->ndst_pred)) {
                 /* a destination needs a free entry: the earliest one frees */
                 uint64_t first_free = NEVER;
                 for (uint32_t k = 0; k < R->p->sb_entries && first_free; k++)
                     if (x->sb[k] < first_free) first_free = x->sb[k] <= t ? 0 : x->sb[k];
-                x->ready_at = umax(x->ready_at, first_free);
+                x->sb_at = first_free;
             }
+            x->ready_at = umax(umax(x->busy_until, x->regs_at), x->sb_at);
         }
     }
     if (x->none) return 0;
@@ -372,9 +383,28 @@ static int eligible(teg_run *R, teg_sm *s, uint32_t e, teg_warp *x, uint64_t t,
         *unit_out = u;
         return 1;
     }
+    /* what holds it: the latest of its conditions */
+    if (ready <= t) *why = TEG_SLOT_UNIT_BUSY;
+    else if (x->regs_at == NEVER) *why = TEG_SLOT_DEP_MEM;
+    else if (x->sb_at == ready) *why = TEG_SLOT_SCOREBOARD;
+    else if (x->regs_at == ready) *why = TEG_SLOT_DEPENDENCY;
+    else *why = TEG_SLOT_WARP_BUSY;
     if (ready == NEVER) ready = teg_mem_next_event(&R->mem, t);
     *wake = umax(ready, *u);
     return 0;
+}
+
+/* Count engine e's slots up to t (not t itself): the kepler4 rule's extra
+ * slots after an issue first, the rest to the reason of its last look. */
+static void slots_until(teg_run *R, teg_sm *s, uint32_t e, uint64_t t)
+{
+    uint32_t q = R->p->issue_interval;
+    if (t <= s->covered[e]) return;
+    uint64_t gap = (t - s->covered[e]) / q, rb = s->regbank_left[e] < gap ? s->regbank_left[e] : gap;
+    R->r->slots[TEG_SLOT_REGBANK] += rb;
+    R->r->slots[s->reason[e]] += gap - rb;
+    s->regbank_left[e] = 0;
+    s->covered[e] = t;
 }
 
 static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *unit, uint64_t t)
@@ -419,6 +449,10 @@ static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *
         r->regbank_conflicts[d > 3 ? 3 : d]++;
     }
     s->last[e] = slot;
+    R->r->slots[TEG_SLOT_ISSUE]++;
+    s->covered[e] = t + p->issue_interval;
+    s->regbank_left[e] = (uint8_t)(d - 1);
+    s->reason[e] = TEG_SLOT_NO_INSTR;         /* only a run's end reaches past the rule's slots */
     if (R->o->pc_trace)
         fprintf(R->o->pc_trace, "%llu,%u,%u,%u\n", (unsigned long long)t, smi, slot, in->pc);
 
@@ -469,35 +503,47 @@ static int engine_step(teg_run *R, uint32_t smi, uint32_t e, uint64_t t)
     uint64_t wake = NEVER, wk;
     uint64_t *unit = NULL;
     uint32_t pick = UINT32_MAX;
+    uint8_t why, reason = TEG_SLOT_NO_INSTR;
+    slots_until(R, s, e, t);
+    /* a warp that cannot issue: the one nearest to it gives the reason */
+#define NOTE_WAIT()                                                           \
+    do {                                                                      \
+        if (wk < wake) { wake = wk; reason = why; }                           \
+        else if (wake == NEVER && why == TEG_SLOT_BARRIER) reason = why;      \
+    } while (0)
     if (p->policy == TEG_POLICY_LRR) {
         /* from the last issued warp + 1, the first eligible (003 L1227) */
         uint32_t start = s->last[e] == UINT32_MAX ? 0 : s->last[e] / E + 1;
         for (uint32_t i = 0; i < n; i++) {
             uint32_t slot = ((start + i) % n) * E + e;
-            if (eligible(R, s, e, &s->warp[slot], t, &unit, &wk)) { pick = slot; break; }
-            if (wk < wake) wake = wk;
+            if (eligible(R, s, e, &s->warp[slot], t, &unit, &wk, &why)) { pick = slot; break; }
+            NOTE_WAIT();
         }
     } else {
         /* greedy: the last issued warp while it can; then the oldest */
         if (s->last[e] != UINT32_MAX &&
-            eligible(R, s, e, &s->warp[s->last[e]], t, &unit, &wk))
+            eligible(R, s, e, &s->warp[s->last[e]], t, &unit, &wk, &why))
             pick = s->last[e];
         uint64_t best_age = NEVER;
         for (uint32_t i = 0; i < n && pick == UINT32_MAX; i++) {
             uint32_t slot = i * E + e;
             uint64_t *u;
-            if (eligible(R, s, e, &s->warp[slot], t, &u, &wk)) {
+            if (eligible(R, s, e, &s->warp[slot], t, &u, &wk, &why)) {
                 if (s->warp[slot].age < best_age) { best_age = s->warp[slot].age; unit = u; }
-            } else if (wk < wake) {
-                wake = wk;
+            } else {
+                NOTE_WAIT();
             }
         }
         if (pick == UINT32_MAX && best_age != NEVER)
             for (uint32_t i = 0; i < n; i++)
                 if (s->warp[i * E + e].cta && s->warp[i * E + e].age == best_age) pick = i * E + e;
     }
+#undef NOTE_WAIT
     if (pick != UINT32_MAX) return issue(R, smi, e, pick, unit, t);
     /* no busy waiting: the earliest time something can change for it */
+    R->r->slots[reason]++;
+    s->covered[e] = t + p->issue_interval;
+    s->reason[e] = reason;
     set_slot(R, smi, e, round_up(wake <= t ? t + 1 : wake, p->issue_interval));
     return 0;
 }
@@ -531,6 +577,9 @@ static void run_free(teg_run *R)
         free(s->cta);
         free(s->unit_free);
         free(s->next_slot);
+        free(s->covered);
+        free(s->reason);
+        free(s->regbank_left);
         free(s->last);
     }
     free(R->sm);
@@ -586,8 +635,14 @@ int teg_run_source(const teg_params *p, const teg_opts *o, const inst_source *sr
         s->cta = calloc(R.ctas_per_sm, sizeof *s->cta);
         s->unit_free = calloc(per_unit_total ? per_unit_total : 1, sizeof *s->unit_free);
         s->next_slot = calloc(p->engines, sizeof *s->next_slot);
+        s->covered = calloc(p->engines, sizeof *s->covered);
+        s->reason = malloc(p->engines);
+        s->regbank_left = calloc(p->engines, 1);
         s->last = malloc(p->engines * sizeof *s->last);
-        if (!s->warp || !s->cta || !s->unit_free || !s->next_slot || !s->last) goto oom;
+        if (!s->warp || !s->cta || !s->unit_free || !s->next_slot || !s->last || !s->covered ||
+            !s->reason || !s->regbank_left)
+            goto oom;
+        memset(s->reason, TEG_SLOT_NO_INSTR, p->engines);
         memcpy(s->unit_base, base, sizeof base);
         for (uint32_t e = 0; e < p->engines; e++) {
             s->next_slot[e] = NEVER;
@@ -622,6 +677,9 @@ int teg_run_source(const teg_params *p, const teg_opts *o, const inst_source *sr
     }
     if (teg_mem_advance(&R.mem, NEVER) != 0) goto oom;   /* the last accesses complete */
     out->cycles = R.end;
+    for (uint32_t i = 0; i < p->sms; i++)                 /* every slot to the end */
+        for (uint32_t e = 0; e < p->engines; e++)
+            slots_until(&R, &R.sm[i], e, round_up(R.end, p->issue_interval));
     if (R.ev_oom) goto oom;
     if (R.o->load) load_write(&R, R.end);
     run_free(&R);

@@ -24,6 +24,12 @@ const char *const teg_class_names[TEG_CLASS_COUNT] = {
 #undef TEG_CLASS_NAME
 };
 
+const char *const teg_slot_names[TEG_SLOT_COUNT] = {
+#define TEG_SLOT_NAME(id, key, doc) [TEG_SLOT_##id] = key,
+    TEG_SLOTS(TEG_SLOT_NAME)
+#undef TEG_SLOT_NAME
+};
+
 static const char *const unit_names[] = { "sp", "sfu", "dpu", "int", "ldst", "branch", NULL };
 static const char *const policy_names[] = { "lrr", "gto", NULL };
 static const char *const regbank_names[] = { "none", "kepler4", NULL };

@@ -44,6 +44,13 @@ void teg_report_markdown(const teg_params *p, const teg_result *r, size_t n,
         fprintf(out, "\nshared: %llu extra passes; global: %llu bytes, %llu transactions queued",
                 (unsigned long long)r[i].smem_extra_passes, (unsigned long long)r[i].gmem_bytes,
                 (unsigned long long)r[i].gmem_queued);
+        fprintf(out, "\nissue slots (all engines):");
+        uint64_t tot = 0;
+        for (unsigned k = 0; k < TEG_SLOT_COUNT; k++) tot += r[i].slots[k];
+        for (unsigned k = 0; k < TEG_SLOT_COUNT; k++)
+            if (r[i].slots[k])
+                fprintf(out, " %s %llu (%.1f %%)", teg_slot_names[k], (unsigned long long)r[i].slots[k],
+                        tot ? 100.0 * (double)r[i].slots[k] / (double)tot : 0.0);
         if (r[i].regbank_conflicts[2] || r[i].regbank_conflicts[3])
             fprintf(out, "; register banks: %llu 2-way, %llu 3-way",
                     (unsigned long long)r[i].regbank_conflicts[2],
@@ -100,6 +107,9 @@ int teg_report_json(const teg_params *p, uint32_t whatif, const teg_result *r, s
         for (unsigned c = 0; c < TEG_CLASS_COUNT; c++)
             fprintf(f, "%s\"%s\": %llu", c ? ", " : "", teg_class_names[c],
                     (unsigned long long)k->class_insts[c]);
+        fprintf(f, "},\n     \"slots\": {");
+        for (unsigned c = 0; c < TEG_SLOT_COUNT; c++)
+            fprintf(f, "%s\"%s\": %llu", c ? ", " : "", teg_slot_names[c], (unsigned long long)k->slots[c]);
         fprintf(f, "},\n     \"smem_extra_passes\": %llu, \"gmem_bytes\": %llu, \"gmem_queued\": %llu, "
                 "\"regbank_2way\": %llu, \"regbank_3way\": %llu",
                 (unsigned long long)k->smem_extra_passes, (unsigned long long)k->gmem_bytes,

@@ -43,6 +43,13 @@ expect_cycles() {   # expect_cycles NAME WANT WHAT [options]
   echo "#END_TB"; } | mklist dep21
 expect_cycles dep21 504 "1: 21 dependent adds, one warp"
 
+# the slots of case 1: SM 0's engine issues 21 times and waits 11 slots for
+# each of 20 results (2..22 after each issue: dependency), then has nothing
+# from 482 to 504 (11); the other 29 SMs nothing for 504 / 2 = 252 slots each
+s1=$(json "$T/dep21.json" "'%d %d %d' % (k['slots']['issue'], k['slots']['dependency'], k['slots']['no_instr'])")
+[ "$s1" = "21 220 7319" ] && ok "1: slots: issue 21, dependency 220, no_instr 7319" \
+    || bad "1: slots issue/dependency/no_instr $s1, expected 21 220 7319"
+
 # 2. one warp, 20 independent adds: the warp issues every 8 (same-warp
 #    latency): the last at 19 x 8 = 152, its result at 152 + 24 = 176
 indep() {   # indep OPCODE N WARPS [DST-BASE]
@@ -73,6 +80,13 @@ if teg ind4 --load "$T/ind4.csv"; then
     [ "$got" = "0:1 100:6 339:1 340:0 " ] && ok "--load: SP in flight 1, 6, 1, 0 at cycles 0, 100, 339, 340" \
         || bad "--load: $got"
 else bad "--load: $(tail -2 "$T/ind4.log")"; fi
+
+# the slots of case 3: between two issues 4 cycles apart one slot finds
+# ready warps and a busy SP unit (79 unit_busy); the end (318..340) and the
+# 29 idle SMs (29 x 170) have nothing: 11 + 4930 no_instr
+s3=$(json "$T/ind4.json" "'%d %d %d' % (k['slots']['issue'], k['slots']['unit_busy'], k['slots']['no_instr'])")
+[ "$s3" = "80 79 4941" ] && ok "3: slots: issue 80, unit_busy 79, no_instr 4941" \
+    || bad "3: slots issue/unit_busy/no_instr $s3, expected 80 79 4941"
 
 # 4. the same with MUL.FP32 (Float MUL accepts every 2, the engine issues
 #    every 2): 80 issues at 0, 2, ..., 158, the last result at 182
