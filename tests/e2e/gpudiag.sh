@@ -28,7 +28,7 @@ if [ ! -x "$CLI" ]; then echo "SKIP: $CLI not built"; exit 0; fi
 CLI_ABS=$(cd "$(dirname "$CLI")" && pwd)/$(basename "$CLI")
 
 # 1. the committed generated kernels and PTX are what the generator and nvcc give
-out=$(bench/microbench/regen.sh --check 2>&1); st=$?
+out=$(bench/microbench/regen.sh --check gpudiag 2>&1); st=$?
 echo "$out" | grep '^SKIP' || true
 [ $st -eq 0 ] && ok "gd_kernels.cu/.ptx fresh" || { echo "$out"; bad "gd_kernels.cu/.ptx fresh"; }
 

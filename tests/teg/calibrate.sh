@@ -23,9 +23,10 @@ bad() { echo "FAIL $*"; fails=$((fails + 1)); }
 if [ ! -x "$SMC" ]; then echo "SKIP: $SMC not built"; exit 0; fi
 
 # 1. the committed kernels and PTX are what the generator and nvcc give
-out=$(bench/microbench/teg/regen.sh --check 2>&1); st=$?
+out=$(bench/microbench/regen.sh --check teg teg-validate 2>&1); st=$?
 echo "$out" | grep '^SKIP' || true
-[ $st -eq 0 ] && ok "teg_kernels.cu/.ptx fresh" || { echo "$out"; bad "teg_kernels.cu/.ptx fresh"; }
+[ $st -eq 0 ] && ok "teg_kernels.cu/.ptx and teg_validate.ptx fresh" \
+    || { echo "$out"; bad "teg_kernels.cu/.ptx and teg_validate.ptx fresh"; }
 
 # 2. arguments
 "$SMC" teg calibrate --bogus >"$T/o" 2>"$T/e"; st=$?

@@ -5,7 +5,7 @@
 Writes bench/microbench/teg/teg_kernels.cu: one extern "C" kernel per
 instruction (TEG class), instruction-level parallelism and unrolled length,
 which `smcosim teg calibrate` (teg_calib.c) launches by name from the
-committed PTX (teg_kernels.ptx; bench/microbench/teg/regen.sh runs this
+committed PTX (teg_kernels.ptx; `bench/microbench/regen.sh teg` runs this
 script and nvcc). Every kernel has the signature
 
     (unsigned long long *out, unsigned long long *data, unsigned arg,

@@ -186,7 +186,7 @@ static int run_kernel(calib *c, const char *name, uint32_t grid, uint32_t block,
 {
     smc_kernel *k;
     if (smc_module_get_kernel(c->mod, name, &k) != SMC_OK) {
-        fprintf(stderr, "smcosim teg calibrate: kernel %s not in the PTX (bench/microbench/teg/regen.sh)\n", name);
+        fprintf(stderr, "smcosim teg calibrate: kernel %s not in the PTX (bench/microbench/regen.sh teg)\n", name);
         return -1;
     }
     if (nwords > OUT_WORDS) {

@@ -2,7 +2,7 @@
 // ../shared/design/teg.md §5.6), written as the thesis describes them, for
 // `smcosim teg validate` (bench/microbench/teg/teg_validate.c; docs/teg.md).
 // The committed teg_validate.ptx is what the simulator loads (no nvcc);
-// bench/microbench/teg/regen-validate.sh regenerates it.
+// `bench/microbench/regen.sh teg-validate` regenerates it.
 //
 // Every warp gets the same work (003 L1155); the warps per block are the
 // launch's, one block per SM (two of 8 warps for W = 16, G13).
