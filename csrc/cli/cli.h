@@ -27,5 +27,9 @@ SMC_SUBCOMMANDS(X)
  * into buf; else `rel` itself, relative to the current directory
  * (cli_files.c). */
 const char *cli_repo_file(const char *rel, char *buf, size_t len);
+/* A new folder $TMPDIR/PREFIX-XXXXXX (else under /tmp), its path in buf: 0,
+ * or -1. cli_remove_dir removes such a folder of plain files. */
+int  cli_temp_dir(const char *prefix, char *buf, size_t len);
+void cli_remove_dir(const char *dir);
 
 #endif

@@ -1,8 +1,11 @@
 /*
  * cli_files.c — where the subcommands find the files the repository ships
- * (the committed PTX of GPUDIAG's and TEG's microbenchmarks).
+ * (the committed PTX of GPUDIAG's and TEG's microbenchmarks), and the
+ * temporary folders they write traces into.
  */
+#include <dirent.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,4 +27,27 @@ const char *cli_repo_file(const char *rel, char *buf, size_t len)
                 return buf;
     }
     return rel;
+}
+
+int cli_temp_dir(const char *prefix, char *buf, size_t len)
+{
+    const char *base = getenv("TMPDIR");
+    if (snprintf(buf, len, "%s/%s-XXXXXX", base && *base ? base : "/tmp", prefix) >= (int)len) return -1;
+    return mkdtemp(buf) ? 0 : -1;
+}
+
+void cli_remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char path[PATH_MAX];
+        while ((e = readdir(d)) != NULL) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+            if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path)
+                remove(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
 }

@@ -13,7 +13,6 @@
  * --policy: an option with a value is forwarded to the runtime as an
  * environment variable.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -257,24 +256,6 @@ static int find_runtime_dir(char *dir, size_t len)
 
 /* ---- checks before anything starts -------------------------------------------- */
 
-/* Remove the files of a scratch directory, then the directory. */
-static void remove_scratch(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        char path[PATH_MAX + 256];
-        while ((e = readdir(d)) != NULL) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            remove(path);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
-}
-
 /* The configuration the program's device will get (--config, --set,
  * --policy, --sched, --fst, --fst-window, the mode), checked by creating the
  * same device here, before the program starts: a bad key is reported once,
@@ -284,9 +265,7 @@ static void remove_scratch(const char *dir)
 static int check_configuration(void)
 {
     char dir[PATH_MAX], fst[PATH_MAX + 16], json[PATH_MAX + 16];
-    const char *tmpdir = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/smcosim-check-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!mkdtemp(dir)) {
+    if (cli_temp_dir("smcosim-check", dir, sizeof dir) != 0) {
         fprintf(stderr, "smcosim run: cannot create a scratch directory: %s\n", strerror(errno));
         return -1;
     }
@@ -303,7 +282,7 @@ static int check_configuration(void)
     smc_status s = smc_device_create(&o, &dev);   /* prints what is wrong */
     if (s == SMC_OK)
         smc_device_destroy(dev);
-    remove_scratch(dir);
+    cli_remove_dir(dir);
     return s == SMC_OK ? 0 : -1;
 }
 

@@ -5,7 +5,6 @@
  * layout), `teg bound` (the SGEMM upper bound, ch. 4), `teg regbank` (the
  * kepler4 register-bank conflicts of a trace, per opcode).
  */
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,23 +182,6 @@ static int parse_args(int argc, char **argv, int first, teg_cli *o)
 
 static volatile sig_atomic_t no_stop;
 
-/* Remove a folder of plain files (the exported trace). */
-static void remove_dir(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (d) {
-        struct dirent *e;
-        char path[4096];
-        while ((e = readdir(d)) != NULL) {
-            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-            if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path)
-                remove(path);
-        }
-        closedir(d);
-    }
-    rmdir(dir);
-}
-
 /* `smcosim trace-export --out DIR [--config P] [--set k=v]... (--bench NAME
  * ... | -- PROGRAM ...)` in a child process (its stdout goes to stderr, so
  * that the estimate is all of stdout). 0, or the export's failure. */
@@ -264,9 +246,7 @@ static int estimate(int argc, char **argv, teg_cli *o)
     char tmp[4096], list[4200];
     const char *dir = o->trace_out;
     if (!dir) {
-        const char *base = getenv("TMPDIR");
-        snprintf(tmp, sizeof tmp, "%s/smcosim-teg-XXXXXX", base && *base ? base : "/tmp");
-        if (!mkdtemp(tmp)) {
+        if (cli_temp_dir("smcosim-teg", tmp, sizeof tmp) != 0) {
             fprintf(stderr, "smcosim teg: cannot make a temporary folder %s\n", tmp);
             return 1;
         }
@@ -279,7 +259,7 @@ static int estimate(int argc, char **argv, teg_cli *o)
         rc = estimate_list(o->prog_at, argv, o);   /* the program's arguments are not ours */
         o->trace = NULL;
     }
-    if (!o->trace_out) remove_dir(dir);
+    if (!o->trace_out) cli_remove_dir(dir);
     return rc;
 }
 

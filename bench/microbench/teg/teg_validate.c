@@ -263,9 +263,7 @@ int teg_validate_cli(int argc, char **argv, FILE *out)
     char tmp[PATH_MAX], list[PATH_MAX + 32];
     const char *dir = trace_out;
     if (!dir) {
-        const char *base = getenv("TMPDIR");
-        snprintf(tmp, sizeof tmp, "%s/smcosim-tegv-XXXXXX", base && *base ? base : "/tmp");
-        if (!mkdtemp(tmp)) {
+        if (cli_temp_dir("smcosim-tegv", tmp, sizeof tmp) != 0) {
             fprintf(stderr, "smcosim teg validate: cannot make a temporary folder\n");
             free(targv);
             return 1;
@@ -307,14 +305,7 @@ int teg_validate_cli(int argc, char **argv, FILE *out)
 done:
     if (v.dev) smc_device_destroy(v.dev);
     unsetenv("SMCOSIM_TRACE_EXPORT");
-    if (!trace_out) {
-        char path[PATH_MAX + 64];
-        snprintf(path, sizeof path, "%s/kernelslist.g", dir);
-        remove(path);
-        snprintf(path, sizeof path, "%s/kernel-1.traceg", dir);
-        remove(path);
-        rmdir(dir);
-    }
+    if (!trace_out) cli_remove_dir(dir);
     free(targv);
     return rc;
 }
