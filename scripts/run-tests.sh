@@ -26,7 +26,8 @@
 # and printed as such, and fails nothing. (Every other tool the tests need is
 # installed by scripts/install-deps.sh; its absence is a failure.)
 #
-# SUITE_TIMES=FILE writes every suite's wall and CPU seconds there.
+# SUITE_TIMES=FILE appends every suite's wall and CPU seconds there, a line
+# `WALL CPU LABEL SUITE` each (make test's three passes into one file).
 set -u
 label=$1; shift
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -135,7 +136,8 @@ if [ ${#times[@]} -ne 0 ]; then
   printf '%s\n' "${times[@]}" | sort -rn -k1,1 | head -12 | \
     while read -r secs cpus name; do printf '  %5ss %5ss  %s\n' "$secs" "$cpus" "$name"; done
   # Every suite's times, for whoever sizes the suites (SUITE_TIMES=FILE).
-  [ -n "${SUITE_TIMES:-}" ] && printf '%s\n' "${times[@]}" | sort -rn -k1,1 >"$SUITE_TIMES"
+  [ -n "${SUITE_TIMES:-}" ] && printf '%s\n' "${times[@]}" | sort -rn -k1,1 | \
+    while read -r secs cpus name; do echo "$secs $cpus $label $name"; done >>"$SUITE_TIMES"
 fi
 
 echo "skipped tests: ${#skipped[@]} (each listed in ${expected_file#"$here"/})"
