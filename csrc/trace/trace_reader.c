@@ -43,8 +43,16 @@ static const char *show(const char *tok, size_t n, char *buf, size_t cap)
     return buf;
 }
 
+/* One more than the value of a hexadecimal digit; 0 for any other character. */
+static const uint8_t hex_val1[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+    ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 /* Unsigned number of a token: base 16 (optional 0x) or 10. 0 when it is one
- * and fits in max. */
+ * and fits in max. (Called for every address of a trace: a table and the
+ * compiler's overflow checks, no division per digit.) */
 static int tok_uint(const char *tok, size_t n, int base, uint64_t max, uint64_t *out)
 {
     if (base == 16 && n > 2 && tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X')) {
@@ -55,19 +63,11 @@ static int tok_uint(const char *tok, size_t n, int base, uint64_t max, uint64_t 
         return -1;
     uint64_t v = 0;
     for (size_t i = 0; i < n; i++) {
-        int d;
-        char c = tok[i];
-        if (c >= '0' && c <= '9')
-            d = c - '0';
-        else if (base == 16 && c >= 'a' && c <= 'f')
-            d = c - 'a' + 10;
-        else if (base == 16 && c >= 'A' && c <= 'F')
-            d = c - 'A' + 10;
-        else
+        unsigned d = hex_val1[(unsigned char)tok[i]] - 1u;   /* not a digit: UINT_MAX */
+        if (d >= (unsigned)base)
             return -1;
-        if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+        if (__builtin_mul_overflow(v, (uint64_t)base, &v) || __builtin_add_overflow(v, (uint64_t)d, &v))
             return -1;
-        v = v * (uint64_t)base + (uint64_t)d;
     }
     if (v > max)
         return -1;
@@ -651,7 +651,11 @@ int trace_kernel_next_tb(trace_kernel *k, trace_tb *tb, char *err, size_t errlen
         const char *v;
         if (warp >= 0 && expect != UINT64_MAX && tb->ninst[warp] < expect) {
             /* an instruction line of the current warp */
-            if (line[0] == '#' || keyed(line, "warp") || keyed(line, "insts") || keyed(line, "thread block"))
+            /* (an instruction line starts with a digit: the keys are
+             * looked for only in a line that starts with a letter) */
+            if (line[0] == '#' || (!hex_val1[(unsigned char)line[0]] &&
+                                   (keyed(line, "warp") || keyed(line, "insts") ||
+                                    keyed(line, "thread block"))))
                 FAIL("%s:%u: field 'insts': warp %lld has %u instruction lines, not %llu, before '%.40s'",
                      path, ln, (long long)warp, tb->ninst[warp], (unsigned long long)expect, line);
             char e2[256];
