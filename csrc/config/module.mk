@@ -15,7 +15,7 @@ SMC_MODEL_SRCS := csrc/config/gpu_config.c csrc/util/config_keys.c csrc/util/fai
                   mem-model/mem_icnt.c mem-model/mem_l2.c mem-model/mem_dram.c \
                   mem-model/mem_inst.c mem-model/coalesce.c mem-model/mem_config.c \
                   mem-model/mem_stats.c mem-model/mem_vta.c mem-model/mem_probe.c \
-                  csrc/timing/occupancy.c csrc/timing/stats.c
+                  csrc/timing/occupancy.c csrc/timing/stats.c csrc/timing/units.c
 ifneq ($(TIMING_HAVE_SCHED),)
 SMC_MODEL_SRCS += csrc/timing/timing.c cosim/sched_if.c cosim/sched_cmodel.c csrc/timing/oaws.c csrc/timing/peers.c \
                   csrc/timing/ldst_path.c

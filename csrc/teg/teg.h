@@ -89,6 +89,12 @@ typedef struct teg_params {
     uint32_t barrier_lat;         /* release after the last arrival (G17) */
     uint32_t regbank;             /* enum teg_regbank */
     uint32_t exec_from_source;    /* an instruction's own latency (SASS table) wins */
+    /* from-config only: each non-memory instruction's unit, exec and accept
+     * as the cycle model decides them (timing_unit_of, csrc/timing/units.h:
+     * per opcode under unit.opcode_latency = g321), not its class's; the
+     * configuration must outlive the runs. NULL: the class's. Setting a
+     * class's unit, exec or accept (a --param) sets it NULL. Not a key. */
+    const struct gpu_config *units_cfg;
     teg_class_params cls[TEG_CLASS_COUNT];
     teg_unit_params  unit[TEG_UNIT_COUNT];
     /* shared memory (003 L1099; G9) */

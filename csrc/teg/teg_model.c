@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "teg_internal.h"
+#include "../config/gpu_config.h"
+#include "../timing/units.h"
 
 #define NEVER UINT64_MAX
 
@@ -34,7 +36,7 @@ typedef struct teg_warp {
      * changes (its issue, a global access's completion, a barrier's release):
      * known, none (it has no more), class, and when its registers and the
      * warp are ready (NEVER: a register waits for a queued access) */
-    uint8_t   known, none, cls;
+    uint8_t   known, none, unit;
     uint64_t  ready_at;
     uint64_t  regs_at, sb_at; /* its parts: registers, a scoreboard entry */
     uint64_t *reg, *pred;     /* ready time per register / predicate id */
@@ -62,6 +64,12 @@ typedef struct teg_sm {
     uint32_t *last;           /* [engines] LRR/GTO: last issued slot (UINT32_MAX: none) */
 } teg_sm;
 
+typedef struct teg_pc_info {
+    uint8_t  known;           /* 0: not looked up yet */
+    uint8_t  cls, unit;       /* enum teg_class, unit kind */
+    uint32_t exec, accept;
+} teg_pc_info;
+
 typedef struct teg_heap_ent { uint64_t slot; uint32_t k; } teg_heap_ent;
 
 typedef struct teg_run {
@@ -74,8 +82,8 @@ typedef struct teg_run {
     uint32_t wpc, ctas_per_sm;
     uint64_t next_cta, num_ctas, ctas_done, age;
     uint64_t end;             /* last completion */
-    uint8_t *cls;             /* per pc: class + 1 (0: not seen yet) */
-    uint32_t ncls;
+    teg_pc_info *pc;          /* per pc: pc_info's cache */
+    uint32_t npc;
     teg_load_ev *ev;          /* --load: SM 0's unit events */
     size_t nev, capev;
     int ev_oom;
@@ -92,20 +100,45 @@ static uint64_t round_up(uint64_t t, uint32_t q)
     return t == NEVER ? NEVER : (t + q - 1) / q * q;
 }
 
-/* The class of an instruction, looked up once per pc. */
-static enum teg_class class_at(teg_run *R, const emu_inst_info *in)
+/* What TEG needs of an instruction: its class, and the unit, exec and
+ * accept it runs with. From the class's parameters, or, under
+ * teg_params.units_cfg (from-config), for a non-memory instruction from the
+ * cycle model's own rule (timing_unit_of: per opcode under
+ * unit.opcode_latency = g321), so that both models time it alike. */
+static teg_pc_info pc_lookup(const teg_params *p, const emu_inst_info *in)
 {
-    if (in->pc >= R->ncls) {
-        uint32_t n = R->ncls ? R->ncls : 256;
-        while (n <= in->pc) n *= 2;
-        uint8_t *c = realloc(R->cls, n);
-        if (!c) return teg_class_of(in);   /* no cache: still right */
-        memset(c + R->ncls, 0, n - R->ncls);
-        R->cls = c;
-        R->ncls = n;
+    teg_pc_info x = { 1, (uint8_t)teg_class_of(in), 0, 0, 0 };
+    const teg_class_params *k = &p->cls[x.cls];
+    x.unit = (uint8_t)k->unit;
+    x.exec = p->exec_from_source && in->latency ? in->latency : k->exec;
+    x.accept = k->accept;
+    const gpu_config *cfg = p->units_cfg;
+    if (cfg && in->op_class != EC_MEM && (p->exec_from_source || !in->unit)) {
+        unsigned lat, ii, u = timing_unit_of(cfg, in, &lat, &ii);
+        if (u >= TEG_UNIT_COUNT) return x;
+        if (cfg->unit[u].private_units == 0 && cfg->unit[u].shared_units == 0 && u != GPU_UNIT_LDST)
+            u = GPU_UNIT_SP;                   /* as teg_params_from_config: no such unit here */
+        x.unit = (uint8_t)u;
+        x.exec = lat ? lat : cfg->unit[u].latency;
+        x.accept = ii ? ii : cfg->unit[u].ii ? cfg->unit[u].ii : 1;
     }
-    if (!R->cls[in->pc]) R->cls[in->pc] = (uint8_t)(teg_class_of(in) + 1);
-    return (enum teg_class)(R->cls[in->pc] - 1);
+    return x;
+}
+
+/* pc_lookup, once per pc. */
+static teg_pc_info pc_info(teg_run *R, const emu_inst_info *in)
+{
+    if (in->pc >= R->npc) {
+        uint32_t n = R->npc ? R->npc : 256;
+        while (n <= in->pc) n *= 2;
+        teg_pc_info *c = realloc(R->pc, n * sizeof *c);
+        if (!c) return pc_lookup(R->p, in);   /* no cache: still right */
+        memset(c + R->npc, 0, (n - R->npc) * sizeof *c);
+        R->pc = c;
+        R->npc = n;
+    }
+    if (!R->pc[in->pc].known) R->pc[in->pc] = pc_lookup(R->p, in);
+    return R->pc[in->pc];
 }
 
 /* ---- the engines' heap --------------------------------------------------- */
@@ -363,7 +396,7 @@ static int eligible(teg_run *R, teg_sm *s, uint32_t e, teg_warp *x, uint64_t t,
         x->known = 1;
         x->none = in == NULL;
         if (in) {
-            x->cls = (uint8_t)class_at(R, in);
+            x->unit = pc_info(R, in).unit;
             x->regs_at = regs_ready_at(x, in);
             x->sb_at = 0;
             if (R->p->sb_entries && (in->ndst || in->ndst_pred)) {
@@ -378,7 +411,7 @@ static int eligible(teg_run *R, teg_sm *s, uint32_t e, teg_warp *x, uint64_t t,
     }
     if (x->none) return 0;
     uint64_t ready = x->ready_at;
-    uint64_t *u = unit_pick(R, s, R->p->cls[x->cls].unit, e);
+    uint64_t *u = unit_pick(R, s, x->unit, e);
     if (ready <= t && *u <= t) {
         *unit_out = u;
         return 1;
@@ -407,13 +440,14 @@ static void slots_until(teg_run *R, teg_sm *s, uint32_t e, uint64_t t)
     s->covered[e] = t;
 }
 
-static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *unit, uint64_t t)
+static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *unit_free, uint64_t t)
 {
     const teg_params *p = R->p;
     teg_sm *s = &R->sm[smi];
     teg_warp *x = &s->warp[slot];
     const emu_inst_info *in = R->src->ops->peek(x->cta, x->w);
-    enum teg_class c = class_at(R, in);
+    teg_pc_info pi = pc_info(R, in);
+    enum teg_class c = (enum teg_class)pi.cls;
     emu_exec_info ex;
     memset(&ex, 0, sizeof ex);
     int st = R->src->ops->execute(x->cta, x->w, &ex);
@@ -429,7 +463,13 @@ static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *
         else if (ex.mem_space == SP_LOCAL) c = TEG_LMEM;
     }
     const teg_class_params *k = &p->cls[c];
-    uint64_t extra = 0, ready = t + (p->exec_from_source && in->latency ? in->latency : k->exec);
+    uint32_t unit = pi.unit, exec = pi.exec, accept = pi.accept;
+    if (c != pi.cls) {                         /* a generic access: its space's class */
+        unit = k->unit;
+        exec = k->exec;
+        accept = k->accept;
+    }
+    uint64_t extra = 0, ready = t + exec;
     teg_result *r = R->r;
     r->warp_insts++;
     r->thread_insts += (uint64_t)__builtin_popcount(ex.active);
@@ -438,10 +478,10 @@ static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *
         extra = teg_mem_smem_extra(p, &ex, in, R->o->whatif, &r->smem_extra_passes);
         ready = t + p->smem_latency + extra;
     }
-    *unit = t + k->accept + extra;
-    r->unit[k->unit].issued++;
-    load_event(R, smi, k->unit, t, +1);
-    r->unit[k->unit].busy += k->accept + extra;
+    *unit_free = t + accept + extra;
+    r->unit[unit].issued++;
+    load_event(R, smi, unit, t, +1);
+    r->unit[unit].busy += accept + extra;
     x->busy_until = t + k->warp_busy;
     uint32_t d = 1;
     if (p->regbank == TEG_REGBANK_KEPLER4 || (R->o->whatif & TEG_WHATIF_REGBANK)) {
@@ -462,7 +502,7 @@ static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *
             if (x->sb[k] <= t) sb = (int)k;
     }
     if (c == TEG_GLOAD || c == TEG_GSTORE || c == TEG_LMEM) {
-        teg_mem_rec rec = { smi, slot, x->gen, 0, { 0 }, -1, k->unit };
+        teg_mem_rec rec = { smi, slot, x->gen, 0, { 0 }, -1, unit };
         if (sb >= 0) {
             x->sb[sb] = NEVER;                 /* until its last transaction departs */
             rec.sb = sb;
@@ -477,7 +517,7 @@ static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *
     } else {
         if (regs_write(x, in, ready) != 0) goto oom;
         if (sb >= 0) x->sb[sb] = ready;
-        load_event(R, smi, k->unit, ready, -1);
+        load_event(R, smi, unit, ready, -1);
         R->end = umax(R->end, ready);
     }
     R->end = umax(R->end, t);
@@ -583,7 +623,7 @@ static void run_free(teg_run *R)
         free(s->last);
     }
     free(R->sm);
-    free(R->cls);
+    free(R->pc);
     free(R->ev);
     free(R->heap);
     free(R->pos);

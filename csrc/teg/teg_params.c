@@ -204,6 +204,7 @@ void teg_params_from_config(teg_params *p, const gpu_config *cfg)
     p->sb_entries = cfg->sb_entries < TEG_SB_MAX ? cfg->sb_entries : TEG_SB_MAX;   /* G6 */
     p->barrier_lat = 1;                        /* ASSUMED: the release edge */
     p->exec_from_source = 1;
+    p->units_cfg = cfg;                        /* the cycle model's unit rule (§5.2) */
     for (unsigned u = 0; u < TEG_UNIT_COUNT; u++) {
         p->unit[u].private_units = cfg->unit[u].private_units;
         p->unit[u].shared_units = cfg->unit[u].shared_units;
@@ -248,10 +249,31 @@ void teg_params_from_config(teg_params *p, const gpu_config *cfg)
     p->gmem_channel_inflight_bytes = (uint32_t)(ch ? ch : 1);
 }
 
+/* Whether an assignment sets a class's unit, exec or accept: then the
+ * classes decide for every instruction (teg_params.units_cfg). */
+static int sets_class_timing(const char *assignment)
+{
+    static const char *const names[] = {
+#define TEG_CLASS_NAME(id, key, doc) key,
+        TEG_CLASSES(TEG_CLASS_NAME)
+#undef TEG_CLASS_NAME
+    };
+    while (*assignment == ' ' || *assignment == '\t') assignment++;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t n = strlen(names[i]);
+        if (strncmp(assignment, names[i], n) || assignment[n] != '.') continue;
+        const char *f = assignment + n + 1;
+        return !strncmp(f, "unit", 4) || !strncmp(f, "exec", 4) || !strncmp(f, "accept", 6);
+    }
+    return 0;
+}
+
 int teg_params_apply(teg_params *p, const char *assignment, char *err, size_t errlen)
 {
     if (!strncmp(assignment, "teg.", 4)) assignment += 4;
-    return ck_apply(teg_keys, NKEYS, p, assignment, err, errlen);
+    if (ck_apply(teg_keys, NKEYS, p, assignment, err, errlen) != 0) return -1;
+    if (sets_class_timing(assignment)) p->units_cfg = NULL;
+    return 0;
 }
 
 int teg_params_load_file(teg_params *p, const char *path, char *err, size_t errlen)

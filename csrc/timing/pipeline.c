@@ -22,55 +22,20 @@
  */
 #include "timing_internal.h"
 #include "peers.h"
+#include "units.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 
 
-/* ---- functional units: the one place that says which unit runs what ----
+/* ---- functional units ----
  *
- * unit_of() picks an instruction's unit kind (the unit.KIND.* keys) from
- * the emulator's operation class and the opcode; UNIT_OP_CLASSES maps each
- * kind onto one of the scheduler core's four op classes: it builds the
- * table unit_op_class[] (the push's op class) and, unrolled, the core's
- * unit_avail bits (tm_sm_back). The
- * emulator only classifies (emu_class): units are configuration, so they
- * are decided here (docs/timing-model.md, "Functional units"). */
-/* Also the instruction's latency (to a dependent's issue) and initiation
- * interval when they are its own: the source's (traces) or GPGPU-Sim
- * 3.2.1's per opcode (unit.opcode_latency = g321); 0: the unit's. */
-static unsigned unit_of(const timing_gpu *g, const emu_inst_info *in, unsigned *lat, unsigned *ii)
-{
-    *lat = in->latency;
-    *ii = 0;
-    if (in->unit)            /* the source names it (traces: the SASS opcode table) */
-        return in->unit - 1u;
-    if (g->cfg.opcode_latency == GPU_OPLAT_G321 && in->op_class != EC_MEM) {
-        unsigned kind, type = in->op_class == EC_FP64 ? GPU_OPT_FP64
-                            : in->op_class == EC_INT  ? GPU_OPT_INT : GPU_OPT_FP32;
-        gpu_g321_op(&g->cfg, in->op, type, &kind, lat, ii);
-        return kind;
-    }
-    switch (in->op_class) {
-    case EC_FP32: case EC_WARP: return GPU_UNIT_SP;
-    case EC_FP64: return GPU_UNIT_DPU;
-    case EC_SFU: return GPU_UNIT_SFU;
-    case EC_MEM: return GPU_UNIT_LDST;
-    case EC_BRANCH: case EC_BARRIER: case EC_EXIT: case EC_NOP: return GPU_UNIT_BRANCH;
-    case EC_INT:
-        switch (in->op) {   /* Kepler's IMU: complex integer ops (seed 000 §4.3.3) */
-        case OP_MUL: case OP_MAD: case OP_MUL24: case OP_MAD24: case OP_DIV: case OP_REM:
-        case OP_SAD: case OP_POPC: case OP_CLZ: case OP_BREV: case OP_BFIND: case OP_BFE:
-        case OP_BFI: case OP_MADC:
-            return GPU_UNIT_INT;
-        default:
-            return GPU_UNIT_SP;
-        }
-    default: return GPU_UNIT_SP;
-    }
-}
-
+ * timing_unit_of() (units.c, shared with TEG) picks an instruction's unit
+ * kind, latency and interval; UNIT_OP_CLASSES maps each kind onto one of
+ * the scheduler core's four op classes: it builds the table
+ * unit_op_class[] (the push's op class) and, unrolled, the core's
+ * unit_avail bits (tm_sm_back). */
 #define UNIT_OP_CLASSES(X)                                     \
     X(GPU_UNIT_SP, SCHED_OP_SP)   X(GPU_UNIT_BRANCH, SCHED_OP_SP) \
     X(GPU_UNIT_DPU, SCHED_OP_DP)  X(GPU_UNIT_INT, SCHED_OP_DP)    \
@@ -378,7 +343,7 @@ static int decode_push(timing_gpu *g, tm_sm *sm, unsigned wi, uint32_t pc, sched
             pick[np++] = uniq[i];
 
     unsigned lat, ii;
-    unsigned kind = unit_of(g, in, &lat, &ii);
+    unsigned kind = timing_unit_of(&g->cfg, in, &lat, &ii);
     memset(p, 0, sizeof *p);
     p->valid = 1;
     p->warp = (uint8_t)wi;

@@ -233,6 +233,39 @@ d=$(( $(python3 -c "import json; print(json.load(open('$T/run96.json'))['launche
 [ "$d" = $((64 * lat)) ] && ok "13: the cycle model: 64 more dependent adds take $d cycles (64 x $lat)" \
     || bad "13: the cycle model: 64 more dependent adds take $d cycles, expected $((64 * lat))"
 
+# 13b. from-config takes each instruction's unit and latency from the cycle
+#      model's own rule (timing_unit_of, teg.md §5.2): on fermi-gtx480
+#      (unit.opcode_latency = g321) a dependent CVT chain lengthened by 64
+#      takes as many more cycles in TEG as in the cycle model, which is not
+#      64 x unit.sp.latency (g321 gives cvt its own latency); a --param on
+#      the class (conv.exec) puts the class's value back. The chain runs
+#      over 4 pcs of one 64-byte stretch (a loop's body): fermi-gtx480 has
+#      an instruction cache, which a straight run of new pcs would miss
+#      every few instructions in the cycle model (TEG has none)
+cvtchain() {   # cvtchain N
+    header 0 1 32; tb 0; warp 0 "$1"
+    for i in $(seq 1 "$1"); do printf "%04x ffffffff 1 R1 CVT.INT 1 R1 0\n" $(((i % 4) * 16)); done
+    echo "#END_TB"
+}
+cvtchain 32 | mklist cv32; cvtchain 96 | mklist cv96
+splat=$("$SMC" config --config fermi-gtx480 | awk '$1 == "unit.sp.latency" {print $3}')
+for n in 32 96; do
+    "$SMC" run --trace "$T/cv$n/kernelslist.g" --config fermi-gtx480 --json "$T/rcv$n.json" >"$T/rcv$n.log" 2>&1
+done
+dm=$(( $(python3 -c "import json; print(json.load(open('$T/rcv96.json'))['launches'][0]['cycles'])") \
+     - $(python3 -c "import json; print(json.load(open('$T/rcv32.json'))['launches'][0]['cycles'])") ))
+if teg cv32 --config fermi-gtx480 && teg cv96 --config fermi-gtx480; then
+    d=$(( $(json "$T/cv96.json" "k['cycles']") - $(json "$T/cv32.json" "k['cycles']") ))
+    [ "$d" = "$dm" ] && [ "$d" != $((64 * splat)) ] \
+        && ok "13b: fermi-gtx480 from-config: 64 more dependent CVTs take $d cycles in TEG and in the cycle model (not 64 x $splat)" \
+        || bad "13b: 64 more dependent CVTs take $d cycles in TEG, $dm in the cycle model (64 x unit.sp.latency = $((64 * splat)))"
+else bad "13b: $(tail -2 "$T/cv96.log")"; fi
+if teg cv32 --config fermi-gtx480 --param conv.exec=$splat && teg cv96 --config fermi-gtx480 --param conv.exec=$splat; then
+    d=$(( $(json "$T/cv96.json" "k['cycles']") - $(json "$T/cv32.json" "k['cycles']") ))
+    [ "$d" = $((64 * splat)) ] && ok "13b: --param conv.exec=$splat: the class decides again ($d cycles)" \
+        || bad "13b: --param conv.exec=$splat: $d cycles, expected $((64 * splat))"
+else bad "13b: --param: $(tail -2 "$T/cv96.log")"; fi
+
 # a benchmark and a CUDA program: the trace is exported first (into
 # --trace-out, kept; else a temporary folder, removed); TEG estimates every
 # warp-instruction the export wrote (counted here from the trace's lines)
