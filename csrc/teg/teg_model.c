@@ -49,6 +49,7 @@ typedef struct teg_warp {
 typedef struct teg_cta {
     inst_cta *c;              /* NULL: free */
     uint32_t  nwarps;
+    uint32_t  at_bar;         /* its warps waiting at a barrier */
     uint32_t  slot[64];       /* its warps' slots */
 } teg_cta;
 
@@ -326,6 +327,7 @@ static int cta_start(teg_run *R, uint32_t smi, uint64_t t)
     teg_cta *tc = &s->cta[ci];
     tc->c = c;
     tc->nwarps = R->src->ops->cta_warps(c);
+    tc->at_bar = 0;
     uint32_t slot = 0;
     for (uint32_t w = 0; w < tc->nwarps; w++) {
         while (s->warp[slot].cta) slot++;          /* occupancy leaves room */
@@ -358,10 +360,11 @@ static int cta_after(teg_run *R, uint32_t smi, uint32_t ci, uint64_t t)
     teg_sm *s = &R->sm[smi];
     teg_cta *tc = &s->cta[ci];
     int released = 0;
-    for (uint32_t w = 0; w < tc->nwarps; w++) {
+    for (uint32_t w = 0; w < tc->nwarps && tc->at_bar; w++) {   /* (none waits: nothing to look at) */
         teg_warp *x = &s->warp[tc->slot[w]];
         if (x->at_bar && R->src->ops->ready(tc->c, w)) {   /* G17 */
             x->at_bar = 0;
+            tc->at_bar--;
             x->known = 0;
             x->busy_until = umax(x->busy_until, t + R->p->barrier_lat);
             R->end = umax(R->end, t + R->p->barrier_lat);
@@ -521,7 +524,10 @@ static int issue(teg_run *R, uint32_t smi, uint32_t e, uint32_t slot, uint64_t *
         R->end = umax(R->end, ready);
     }
     R->end = umax(R->end, t);
-    if (st == EMU_WAIT_BARRIER) x->at_bar = 1;
+    if (st == EMU_WAIT_BARRIER) {
+        x->at_bar = 1;
+        s->cta[x->cta_slot].at_bar++;
+    }
     if (st == EMU_EXITED) x->exited = 1;
     /* The SM's other engines sleep until their own warps can go: an issue
      * here changes nothing of theirs but a barrier's release or a new CTA
