@@ -242,15 +242,15 @@ static void test_cycles_timing(void **state)
         const char *ks[] = { "spin", "mutual" };
         for (int k = 0; k < 2; k++) {
             rig r;
-            rig_open(&r, &modes[i], "gpu.watchdog_cycles=200000", 0,
+            rig_open(&r, &modes[i], "gpu.watchdog_cycles=20000", 0,
                      k ? mutual_ptx : spin_ptx, ks[k]);
             smc_status st = rig_launch(&r, k ? 2 : 1, 64, 0);
             uint64_t wi, cyc;
             launch_counts(&r, &wi, &cyc);
             /* no progress after the CTAs started (cycle 0 or 1): reported
              * the cycle the budget ran out */
-            if (cyc < 200000 || cyc > 200000 + 8)
-                fail_msg("%s: %s stopped at cycle %llu for gpu.watchdog_cycles=200000",
+            if (cyc < 20000 || cyc > 20000 + 8)
+                fail_msg("%s: %s stopped at cycle %llu for gpu.watchdog_cycles=20000",
                          modes[i].name, ks[k], (unsigned long long)cyc);
             expect_hang(&r, st, ks[k], k ? 2 : 1, 2, k ? 5 : 1, k ? 7 : 3, "gpu.watchdog_cycles");
             smc_device_destroy(r.dev);
@@ -261,33 +261,38 @@ static void test_cycles_timing(void **state)
 /* ---- a long loop that makes progress at its end is not a hang ------------- */
 
 /* The default budget is 10 x a 10^8-instruction loop in one warp; scaled
- * down by 10^4 here: a budget of 100000 warp-instructions (and, as the
- * defaults, 100 x as many cycles) lets a warp run 10^4 iterations of 3
- * instructions and more — also 32 such warps side by side (the budget is
- * per warp) — and stops the same loop when it is longer than the budget. */
+ * down by 10^5 here: a budget of 10000 warp-instructions (and, as the
+ * defaults, 100 x as many cycles) lets a warp run 1000 iterations of 3
+ * instructions and more — also 4 such warps side by side, 12000
+ * warp-instructions together, over the budget were it the launch's (it is
+ * per warp) — and stops the same loop when it is longer than the budget.
+ * (The Verilated back ends run the loop's cycles one by one: 10^5, not
+ * 10^4, and 4 warps, not 32, keep the test at about a second.) */
 static void test_long_loop(void **state)
 {
     (void)state;
-    const char *set = "gpu.watchdog_insts=100000;gpu.watchdog_cycles=10000000";
+    const char *set = "gpu.watchdog_insts=10000;gpu.watchdog_cycles=1000000";
     for (size_t i = 0; i < NMODES; i++) {
-        uint32_t blocks[] = { 32, 1024 };
+        uint32_t blocks[] = { 32, 128 };
         for (int b = 0; b < 2; b++) {
             rig r;
             rig_open(&r, &modes[i], set, 0, loop_ptx, "loop");
-            smc_status st = rig_launch(&r, 1, blocks[b], 10000);
+            smc_status st = rig_launch(&r, 1, blocks[b], 1000);
             if (st != SMC_OK)
                 fail_msg("%s: block %u: %s: %s", modes[i].name, blocks[b], smc_status_name(st),
                          smc_last_message(r.dev));
             uint64_t wi, cyc;
             launch_counts(&r, &wi, &cyc);
-            assert_true(wi > (uint64_t)blocks[b] / 32 * 30000);
-            uint32_t v[1024];
+            assert_true(wi > (uint64_t)blocks[b] / 32 * 3000);
+            uint32_t v[128];
             assert_int_equal(smc_memcpy_dtoh(r.dev, v, r.buf, blocks[b] * 4), SMC_OK);
             for (uint32_t t = 0; t < blocks[b]; t++)
-                assert_int_equal(v[t], 10000);
-            /* 40000 iterations = 120000 instructions in one warp: over */
-            st = rig_launch(&r, 1, 32, 40000);
-            expect_hang(&r, st, "loop", 1, 1, 3, 5, "gpu.watchdog_insts");
+                assert_int_equal(v[t], 1000);
+            if (b == 0) {
+                /* 4000 iterations = 12000 instructions in one warp: over */
+                st = rig_launch(&r, 1, 32, 4000);
+                expect_hang(&r, st, "loop", 1, 1, 3, 5, "gpu.watchdog_insts");
+            }
             smc_device_destroy(r.dev);
         }
     }
