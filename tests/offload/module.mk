@@ -90,4 +90,6 @@ $(OFFLOAD_TEST_DIR)/test_offload_group_board: $(OFFLOAD_TEST_DIR)/test_offload_g
 	$(CC) $(LDFLAGS) $^ -o $@ -lcmocka $(VSCHED_LDLIBS) $(LDLIBS)
 
 TEST_SUITES += $(OFFLOAD_TEST_DIR)/test_offload_board $(OFFLOAD_TEST_DIR)/test_offload_group_board
+# the board's million-lane-cycle soak (a quarter of it in make test)
+LONG_SUITES += "env SMCOSIM_TEST_LONG=1 $(OFFLOAD_TEST_DIR)/test_offload_board"
 TEST_DEPS   += $(OFFLOAD_TEST_DIR)/test_offload_board $(OFFLOAD_TEST_DIR)/test_offload_group_board
