@@ -80,6 +80,7 @@ TEST_DEPS   += $(SCHED_PORTS_GEN)
 
 # Real kernels in lockstep on 32/1/8/1/8/1 and 8/4/8/4/2/3 (config overrides).
 TEST_SUITES += "tests/sched/kernel-lockstep.sh $(B)"
+LONG_SUITES += "tests/sched/kernel-lockstep.sh $(B) long"
 TEST_DEPS   += $(BENCH_BIN) $(TIMING_PLUGIN)
 
 # HAWS directed scenarios (tests/sched/test_sched_haws.c), C model; the hint
