@@ -319,6 +319,44 @@ cf=$(json "$T/v-cf.json" "k['cycles']"); p=$(json "$T/v-mm_abt_conflict.json" "k
 [ $rc = 2 ] && grep -q "kernel" "$T/v-bad.log" && ok "validate: an unknown kernel exits 2" \
     || bad "validate: unknown kernel: exit $rc"
 
+# the SGEMM kernels (ch. 4): one block of 8 warps per SM, 2 k-steps; C is
+# checked element by element inside. Their kept trace must hold what the
+# kernels are built to execute: M N K / 32 FMA warp-instructions (one per
+# 32 multiply-adds) and, per warp and stage of 16 k, 16 x 6 shared loads of 8
+# bytes (lds64) or 16 of 16 bytes and 16 x 4 of 8 (lds128)
+opcount() {   # opcount TRACE: "FMAs v2-loads v4-loads" (a line's fields: pc mask
+              # ndst dsts opcode nsrc srcs width ...)
+    awk '$1 ~ /^[0-9a-f]+$/ && NF > 4 { o = $(4 + $3); w = $(6 + $3 + $(5 + $3))
+         if (o == "FMA.FP32") f++; if (o == "LD.MEM.SHARED" && w == 8) v2++
+         if (o == "LD.MEM.SHARED" && w == 16) v4++ }
+         END { printf "%d %d %d\n", f, v2, v4 }' "$1"
+}
+for pre in kepler-k20x fermi-gtx480; do
+    sms=$("$SMC" config --config $pre | awk '$1 == "mem.num_sms" { print $3 }')
+    for k in sgemm_rb6_lds64 sgemm_rb6_lds128; do
+        d=$T/v-$k-$pre
+        if "$SMC" teg validate --kernel $k --warps 8 --steps 2 --config $pre --trace-out "$d" \
+            --json "$d.json" >"$d.log" 2>&1; then
+            m=$(json "$d.json" "k['model_cycles']"); c=$(json "$d.json" "k['cycles']")
+            # the grid is gy x gx blocks of 96 x 96, gy the largest divisor of
+            # the SM count not above its square root; K = 16 x 2
+            gy=1; for ((i = 1; i * i <= sms; i++)); do [ $((sms % i)) = 0 ] && gy=$i; done
+            M=$((96 * gy)) N=$((96 * sms / gy)) K=32 warps=$((sms * 8))
+            if [ $k = sgemm_rb6_lds64 ]; then want="$((M * N * K / 32)) $((warps * 2 * 96)) 0"
+            else want="$((M * N * K / 32)) $((warps * 2 * 64)) $((warps * 2 * 16))"; fi
+            got=$(opcount "$d/kernel-1.traceg")
+            [ "$m" -gt 0 ] && [ "$c" -gt 0 ] && [ "$got" = "$want" ] && grep -q "M $M N $N K $K" "$d.log" \
+                && ok "validate $k on $pre: C checked (M $M N $N K $K); FMAs, v2, v4 shared loads $got; TEG $c, cycle model $m cycles" \
+                || bad "validate $k on $pre: FMAs, v2, v4 loads $got, expected $want; TEG $c, model $m"
+        else bad "validate $k on $pre: $(tail -2 "$d.log")"; fi
+        rm -rf "$d"
+    done
+done
+"$SMC" teg validate --kernel sgemm_rb6_lds128 --warps 4 --config kepler-k20x >"$T/v-bad.log" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "warps 4: sgemm_rb6_lds128's blocks are 8 warps (256 threads), so W is 8 or 16" "$T/v-bad.log" \
+    && ok "validate: sgemm with --warps 4 exits 2 naming the kernel and W = 8 or 16" \
+    || bad "validate: sgemm --warps 4: exit $rc, $(head -1 "$T/v-bad.log")"
+
 # a bad trace: a warp without instructions is refused, naming file and block
 { header 0 2 32; tb 0; warp 0 0; echo "#END_TB"; tb 1; warp 0 21
   for i in $(seq 1 21); do printf "%04x ffffffff 1 R1 ADD.FP32 2 R1 R2 0\n" $((i * 16)); done

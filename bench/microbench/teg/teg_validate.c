@@ -7,7 +7,8 @@
  * §5.6 and G13 (../shared/design/teg.md).
  *
  * W warps per SM, one block per SM of the configuration (two blocks of 8
- * warps for W = 16), every warp the same work (003 L1155).
+ * warps for W = 16), every warp the same work (003 L1155). The SGEMM kernels'
+ * blocks are always 8 warps (T_B = 256), so they take W = 8 or 16 only.
  */
 #include <limits.h>
 #include <math.h>
@@ -25,14 +26,16 @@
     "usage: smcosim teg validate --kernel K --warps W [--steps N] [--config P] [--set k=v]...\n" \
     "                            [--trace-out DIR] [--ptx FILE] [smcosim teg options]\n" \
     "  Launches a validation kernel of seed 003 (mm_abt_conflict = MatA, mm_abt_padded = MatB,\n" \
-    "  hop_aos_dp = QdA, hop_soa_dp = QdB, hop_soa_sp = Qf, blackscholes = BS) with W warps\n" \
-    "  (1, 2, 4, 8, 16) per SM, checks its results, and runs TEG and the cycle model on its\n" \
-    "  trace (every other option goes to `smcosim teg`: --params, --param, --what-if, --json).\n" \
-    "  --steps: the matrix products' k-steps (default 10, 003 L1219), the others' items per\n" \
-    "  thread (default 4).\n"
+    "  hop_aos_dp = QdA, hop_soa_dp = QdB, hop_soa_sp = Qf, blackscholes = BS, and the SGEMM\n" \
+    "  kernels of ch. 4 sgemm_rb6_lds64, sgemm_rb6_lds128) with W warps (1, 2, 4, 8, 16; 8 or 16\n" \
+    "  for sgemm_*) per SM, checks its results, and runs TEG and the cycle model on its trace\n" \
+    "  (every other option goes to `smcosim teg`: --params, --param, --what-if, --json).\n" \
+    "  --steps: the matrix products' k-steps of 16 (default 10, 003 L1219), the others' items\n" \
+    "  per thread (default 4).\n"
 
 static const char *const kernels[] = { "mm_abt_conflict", "mm_abt_padded", "hop_aos_dp",
-                                       "hop_soa_dp", "hop_soa_sp", "blackscholes", NULL };
+                                       "hop_soa_dp", "hop_soa_sp", "blackscholes",
+                                       "sgemm_rb6_lds64", "sgemm_rb6_lds128", NULL };
 
 /* A deterministic input: small values that keep sums exact enough. */
 static float fval(size_t i) { return (float)((i * 7u + 3u) % 13u) * 0.125f - 0.75f; }
@@ -202,6 +205,80 @@ out:
     return rc;
 }
 
+/* The SGEMM kernels' grid: gx x gy blocks of 96 x 96, as square as `ctas`
+ * allows (gy the largest divisor of ctas not above its square root). */
+static void sgemm_grid(uint32_t ctas, uint32_t *gx, uint32_t *gy)
+{
+    uint32_t y = 1;
+    for (uint32_t d = 1; d * d <= ctas; d++)
+        if (ctas % d == 0) y = d;
+    *gy = y;
+    *gx = ctas / y;
+}
+
+/* Where element (k, n) of a 16 x 96 tile of B is in the packed tile: [k][n],
+ * or for lds128 in row pairs (teg_validate.cu): per pair of rows 192 floats,
+ * row k's columns 0..63, row k+1's, then the columns 64..95 of both, two
+ * columns of row k, two of row k+1, and so on. */
+static size_t b_slot(int lds128, size_t k, size_t n)
+{
+    if (!lds128) return k * 96 + n;
+    size_t pair = k / 2 * 192, r = k & 1;
+    return n < 64 ? pair + r * 64 + n : pair + 128 + (n - 64) / 2 * 4 + r * 2 + (n & 1);
+}
+
+/* SGEMM: C (M x N, column-major) = A (M x K) . B (K x N), M = 96 gy,
+ * N = 96 gx, K = 16 steps, A and B packed into the kernels' panels. The
+ * inputs are multiples of 1/8 in [-0.75, 0.75] (fval), so every product is a
+ * multiple of 1/64 of at most 0.5625 and every partial sum, in any order, is
+ * exact in single precision while 0.5625 K . 64 < 2^24: the check is exact. */
+static int run_sgemm(vrun *v, const char *name, uint32_t ctas, uint32_t steps)
+{
+    int lds128 = strstr(name, "lds128") != NULL;
+    uint32_t gx, gy;
+    sgemm_grid(ctas, &gx, &gy);
+    size_t M = (size_t)96 * gy, N = (size_t)96 * gx, K = (size_t)16 * steps;
+    float *A = malloc(M * K * sizeof *A), *B = malloc(K * N * sizeof *B), *Ap = malloc(M * K * sizeof *Ap),
+          *Bp = malloc(K * N * sizeof *Bp), *C = malloc(M * N * sizeof *C);
+    int rc = -1;
+    uint64_t dA, dB, dC;
+    int32_t m32 = (int32_t)M, s32 = (int32_t)steps;
+    if (!A || !B || !Ap || !Bp || !C) goto out;
+    for (size_t i = 0; i < M * K; i++) A[i] = fval(i);           /* A[m][k], row-major */
+    for (size_t i = 0; i < K * N; i++) B[i] = fval(i + 5);       /* B[k][n], row-major */
+    /* tile s of panel p: 1536 floats at (p . steps + s) . 1536 */
+    for (size_t m = 0; m < M; m++)
+        for (size_t k = 0; k < K; k++)
+            Ap[((m / 96) * steps + k / 16) * 1536 + (k % 16) * 96 + m % 96] = A[m * K + k];
+    for (size_t k = 0; k < K; k++)
+        for (size_t n = 0; n < N; n++)
+            Bp[((n / 96) * steps + k / 16) * 1536 + b_slot(lds128, k % 16, n % 96)] = B[k * N + n];
+    if (upload(v, Ap, M * K * 4, &dA) || upload(v, Bp, K * N * 4, &dB) || upload(v, NULL, M * N * 4, &dC) ||
+        set_param(v, 0, &dA) || set_param(v, 1, &dB) || set_param(v, 2, &dC) || set_param(v, 3, &m32) ||
+        set_param(v, 4, &s32))
+        goto out;
+    if (launch(v, (smc_dim3){ gx, gy, 1 }, (smc_dim3){ 16, 16, 1 })) goto out;
+    if (smc_memcpy_dtoh(v->dev, C, dC, M * N * 4) != SMC_OK) goto out;
+    for (size_t n = 0; n < N; n++)
+        for (size_t m = 0; m < M; m++) {
+            double s = 0;
+            for (size_t k = 0; k < K; k++) s += (double)A[m * K + k] * B[k * N + n];
+            if (C[n * M + m] != s) {
+                fprintf(stderr, "smcosim teg validate: %s: C[%zu][%zu] = %.9g, the host computes %.9g "
+                        "(M %zu, N %zu, K %zu)\n", name, m, n, (double)C[n * M + m], s, M, N, K);
+                goto out;
+            }
+        }
+    rc = 0;
+out:
+    free(A);
+    free(B);
+    free(Ap);
+    free(Bp);
+    free(C);
+    return rc;
+}
+
 int teg_validate_cli(int argc, char **argv, FILE *out)
 {
     const char *kernel = NULL, *config = NULL, *trace_out = NULL;
@@ -240,12 +317,26 @@ int teg_validate_cli(int argc, char **argv, FILE *out)
     if (!known || !(warps == 1 || warps == 2 || warps == 4 || warps == 8 || warps == 16)) {
         fprintf(stderr, "smcosim teg validate: %s\n" VALIDATE_USAGE,
                 !known ? "--kernel: one of mm_abt_conflict, mm_abt_padded, hop_aos_dp, hop_soa_dp, "
-                         "hop_soa_sp, blackscholes"
+                         "hop_soa_sp, blackscholes, sgemm_rb6_lds64, sgemm_rb6_lds128"
                        : "--warps: 1, 2, 4, 8 or 16");
         free(targv);
         return 2;
     }
-    if (!steps) steps = !strncmp(kernel, "mm_", 3) ? 10 : 4;
+    int sgemm = !strncmp(kernel, "sgemm_", 6), matrix = sgemm || !strncmp(kernel, "mm_", 3);
+    if (sgemm && warps != 8 && warps != 16) {
+        fprintf(stderr, "smcosim teg validate: --warps %u: %s's blocks are 8 warps (256 threads), so W is "
+                "8 or 16 (one or two blocks per SM)\n", warps, kernel);
+        free(targv);
+        return 2;
+    }
+    if (!steps) steps = matrix ? 10 : 4;
+    /* the exact check's bound (run_sgemm): 0.5625 . 16 steps . 64 < 2^24 */
+    if (sgemm && steps > 29000) {
+        fprintf(stderr, "smcosim teg validate: --steps %u: at most 29000 for %s (K = 16 steps below "
+                "466,034 keeps its single-precision sums exact)\n", steps, kernel);
+        free(targv);
+        return 2;
+    }
     if (access(ptx, R_OK) != 0) {
         fprintf(stderr, "smcosim teg validate: cannot read the kernels %s (--ptx FILE)\n", ptx);
         free(targv);
@@ -287,15 +378,22 @@ int teg_validate_cli(int argc, char **argv, FILE *out)
         fprintf(stderr, "smcosim teg validate: %s: %s\n", ptx, smc_last_message(v.dev));
         goto done;
     }
-    int bad = !strncmp(kernel, "mm_", 3) ? run_mm(&v, ctas, wpb, steps)
+    int bad = sgemm ? run_sgemm(&v, kernel, ctas, steps)
+            : !strncmp(kernel, "mm_", 3) ? run_mm(&v, ctas, wpb, steps)
             : !strncmp(kernel, "hop_", 4) ? run_hop(&v, kernel, ctas, wpb, steps)
             : run_bs(&v, ctas, wpb, steps);
     smc_device_destroy(v.dev);
     v.dev = NULL;
     unsetenv("SMCOSIM_TRACE_EXPORT");
     if (bad) goto done;
-    fprintf(out, "%s, %u warps per SM (%u CTAs of %u warps), %u %s\n\n", kernel, warps, ctas, wpb, steps,
-            !strncmp(kernel, "mm_", 3) ? "k-steps" : "items per thread");
+    fprintf(out, "%s, %u warps per SM (%u CTAs of %u warps), %u %s", kernel, warps, ctas, wpb, steps,
+            matrix ? "k-steps" : "items per thread");
+    if (sgemm) {
+        uint32_t gx, gy;
+        sgemm_grid(ctas, &gx, &gy);
+        fprintf(out, ", M %u N %u K %u", 96 * gy, 96 * gx, 16 * steps);
+    }
+    fputs("\n\n", out);
     fflush(out);
     snprintf(list, sizeof list, "%s/kernelslist.g", dir);
     targv[tn++] = "--trace";
