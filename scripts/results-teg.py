@@ -7,7 +7,9 @@ counts and prints, in Markdown:
 
   R1  Tables 3.2-3.6 on smcosim: thesis measured (GT200) and thesis TEG beside
       the cycle model and TEG on the same trace, and the error
-      (TEG - model) / TEG as the thesis divides (G14);
+      (TEG - model) / TEG as the thesis divides (G14); the SGEMM kernels of
+      ch. 4 likewise, with the fraction of the preset's peak they achieve on
+      the cycle model beside the thesis's achieved SGEMM;
   R2  scaling W . T(1) / T(W);
   R3  what-if: T(MatA) / T(MatB), and TEG's smem-conflict-free what-if on MatA;
   R4  SP active % for MatB beside the thesis's;
@@ -23,6 +25,7 @@ specification's choice, §5.7), or with --uncalibrated its `from-config` set.
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,10 +44,16 @@ THESIS = {
 # Table 3.6: TEG's conflict-free what-if on MatA's trace, against MatB measured
 THESIS_WHATIF = {1: 16784, 2: 16868, 4: 18474, 8: 20852, 16: 34688}
 NAMES = {"mm_abt_conflict": "MatA (3.2)", "mm_abt_padded": "MatB (3.3)", "hop_aos_dp": "QdA (3.4)",
-         "hop_soa_dp": "QdB (3.5)", "hop_soa_sp": "Qf", "blackscholes": "BS"}
+         "hop_soa_dp": "QdB (3.5)", "hop_soa_sp": "Qf", "blackscholes": "BS",
+         "sgemm_rb6_lds64": "SGEMM LDS.64", "sgemm_rb6_lds128": "SGEMM LDS.128"}
 WARPS = {"mm_abt_conflict": [1, 2, 4, 8, 16], "mm_abt_padded": [1, 2, 4, 8, 16],
          "hop_aos_dp": [1, 2, 4], "hop_soa_dp": [1, 2, 4], "hop_soa_sp": [1, 2, 4],
-         "blackscholes": [1, 2, 4, 8, 16]}
+         "blackscholes": [1, 2, 4, 8, 16], "sgemm_rb6_lds64": [8, 16], "sgemm_rb6_lds128": [8, 16]}
+# The thesis's achieved SGEMM (003 L1292-1296, L1544): GTX580 74.2 % of peak
+# (about 90 % of its 82.5 % bound), GTX680 1375 GFLOPS of 3090 (77.3 % of its
+# 57.6 % bound)
+THESIS_SGEMM = "GTX580: 74.2 % of peak (~90 % of the 82.5 % bound); GTX680: 1375 / 3090 GFLOPS = 44.5 % " \
+               "(77.3 % of the 57.6 % bound)"
 # R4: SP active % of MatB at 1, 2, 4, 8, 16 warps (003 L1231, L1242)
 THESIS_SP_ACTIVE = {1: 11.0, 2: 22.0, 4: 40.0, 8: 71.7, 16: 86.2}
 # Table 4.1 (003 L1352-1369): sources -> GTX680 thread-instructions per cycle per SM
@@ -72,14 +81,34 @@ def validate(smc, preset, kernel, w, steps, params, whatif=None):
             cmd += ["--params", params]
         if whatif:
             cmd += ["--what-if", whatif]
-        _, secs = run(cmd)
+        text, secs = run(cmd)
         k = json.load(open(j))["kernels"][0]
         k["secs"] = secs
+        mnk = re.search(r"M (\d+) N (\d+) K (\d+)", text)   # the SGEMM kernels' sizes
+        if mnk:
+            k["mnk"] = tuple(int(x) for x in mnk.groups())
         return k
 
 
 def err(teg, ref):
     return 100.0 * (teg - ref) / teg if teg else 0.0
+
+
+def peak_flops_per_cycle(smc, preset):
+    """The preset's single-precision peak, flops per core cycle: SMs x FP32
+    lanes per SM-cycle x 2 (an FMA), the lanes being every SP unit's warp
+    lanes per initiation interval: mem.num_sms x (sched.num x unit.sp.private
+    + unit.sp.shared) x mem.warp_size / unit.sp.ii x 2; and the core clock
+    (gpu.clock_mhz) to turn it into GFLOPS."""
+    text, _ = run([smc, "config", "--config", preset])
+    v = {}
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[1] == "=":
+            v[f[0]] = f[2]
+    units = int(v["sched.num"]) * int(v["unit.sp.private"]) + int(v["unit.sp.shared"])
+    peak = int(v["mem.num_sms"]) * units * int(v["mem.warp_size"]) / int(v["unit.sp.ii"]) * 2
+    return peak, float(v["gpu.clock_mhz"])
 
 
 def sass_trace(d, op, srcs):
@@ -172,6 +201,24 @@ def main():
         if errs:
             p("\nMatA/MatB rows (with the what-if): mean |err| %.2f %%, max %.2f %% (thesis: 5.09 / 11.94 %% "
               "claimed, 5.37 / 11.39 %% recomputed from its tables, G15).\n" % (sum(errs) / len(errs), max(errs)))
+        sg = [(kern, w) for kern, w in res if kern.startswith("sgemm_")]
+        if sg:
+            peak, mhz = peak_flops_per_cycle(smc, preset)
+            p("\n### R1, SGEMM: achieved on the cycle model\n")
+            p("Peak %.0f flops per cycle = mem.num_sms x (sched.num x unit.sp.private + unit.sp.shared) x "
+              "mem.warp_size / unit.sp.ii x 2 (`smcosim config --config %s`), %.0f GFLOPS at gpu.clock_mhz "
+              "%.0f; achieved = 2 M N K / cycle model cycles. Thesis: %s.\n" % (
+                  peak, preset, peak * mhz / 1000, mhz, THESIS_SGEMM))
+            p("| kernel | W | M x N x K | cycle model | TEG | err (TEG - model)/TEG | flops per cycle | GFLOPS | "
+              "achieved / peak |")
+            p("|---|---:|---|---:|---:|---:|---:|---:|---:|")
+            for kern, w in sg:
+                r = res[kern, w]
+                m_, n_, k_ = r["mnk"]
+                fpc = 2.0 * m_ * n_ * k_ / r["model_cycles"]
+                p("| %s | %d | %d x %d x %d | %d | %d | %+.2f %% | %.0f | %.0f | %.1f %% |" % (
+                    NAMES[kern], w, m_, n_, k_, r["model_cycles"], r["cycles"],
+                    err(r["cycles"], r["model_cycles"]), fpc, fpc * mhz / 1000, 100.0 * fpc / peak))
         p("\n### R2: scaling W . T(1) / T(W)\n")
         p("| kernel | W | thesis measured | cycle model | TEG |")
         p("|---|---:|---:|---:|---:|")
