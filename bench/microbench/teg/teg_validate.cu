@@ -177,15 +177,16 @@ extern "C" __global__ void blackscholes(float *call, float *put, const float *S,
 // Registers (smcosim ptx-info: 63 for both, thread.max_regs of fermi-gtx480):
 // 36 C + 12 prefetch + 6 + 2 operands + 7 (two 64-bit global pointers, the
 // loop counter, the A and B read addresses of shared memory). smcosim's
-// allocator gives each PTX register one live interval (link.c), so
+// allocator gives each PTX register one live interval (csrc/ptx/link.c), so
 // - the FFMAs are in-place PTX (fma.rn.f32 c, a, b, c): nvcc's SSA form
-//   would give each of the 16 unrolled updates of an accumulator its own
-//   register and double C's 36;
+//   gives each of the 16 unrolled updates of an accumulator its own
+//   register (with fmaf: 100 registers);
 // - the thread's index is read again (asm volatile) where the stores to
-//   shared memory and to C need it rather than held across the loop;
+//   shared memory and to C need it rather than held across the loop (held:
+//   64);
 // - opaque(1536) keeps B's read base one register (nvcc otherwise re-adds
 //   the 6144-byte offset before each load of B, a register and an
-//   instruction each).
+//   instruction each: 64 for lds64).
 __device__ __forceinline__ void ffma_inplace(float &c, float a, float b)
 {
     asm("fma.rn.f32 %0, %1, %2, %0;" : "+f"(c) : "f"(a), "f"(b));
