@@ -115,6 +115,9 @@ void teg_params_gt200(teg_params *p);
  * (docs/teg.md). */
 struct gpu_config;
 void teg_params_from_config(teg_params *p, const struct gpu_config *cfg);
+/* The unit kind from-config runs kind u on: u, or the SPs where the
+ * configuration has no unit of kind u (the LD/ST unit always exists). */
+unsigned teg_config_unit(const struct gpu_config *cfg, unsigned u);
 
 /* One "teg.KEY = VALUE" (the "teg." prefix optional). 0, or -1 with a
  * message naming the key. */

@@ -117,8 +117,7 @@ static teg_pc_info pc_lookup(const teg_params *p, const emu_inst_info *in)
     if (cfg && in->op_class != EC_MEM && (p->exec_from_source || !in->unit)) {
         unsigned lat, ii, u = timing_unit_of(cfg, in, &lat, &ii);
         if (u >= TEG_UNIT_COUNT) return x;
-        if (cfg->unit[u].private_units == 0 && cfg->unit[u].shared_units == 0 && u != GPU_UNIT_LDST)
-            u = GPU_UNIT_SP;                   /* as teg_params_from_config: no such unit here */
+        u = teg_config_unit(cfg, u);
         x.unit = (uint8_t)u;
         x.exec = lat ? lat : cfg->unit[u].latency;
         x.accept = ii ? ii : cfg->unit[u].ii ? cfg->unit[u].ii : 1;

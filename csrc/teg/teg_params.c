@@ -188,6 +188,13 @@ void teg_params_gt200(teg_params *p)
     snprintf(p->name, sizeof p->name, "gt200");
 }
 
+unsigned teg_config_unit(const gpu_config *cfg, unsigned u)
+{
+    if (cfg->unit[u].private_units == 0 && cfg->unit[u].shared_units == 0 && u != GPU_UNIT_LDST)
+        return GPU_UNIT_SP;                    /* no such unit in this machine */
+    return u;
+}
+
 void teg_params_from_config(teg_params *p, const gpu_config *cfg)
 {
     const mem_config *m = &cfg->mem;
@@ -220,9 +227,7 @@ void teg_params_from_config(teg_params *p, const gpu_config *cfg)
         { TEG_BRANCH, GPU_UNIT_BRANCH }, { TEG_S2R, GPU_UNIT_SP },
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-        unsigned u = map[i].unit;
-        if (cfg->unit[u].private_units == 0 && cfg->unit[u].shared_units == 0 && u != GPU_UNIT_LDST)
-            u = GPU_UNIT_SP;                   /* no such unit in this machine */
+        unsigned u = teg_config_unit(cfg, map[i].unit);
         teg_class_params *k = &p->cls[map[i].c];
         k->unit = u;
         k->exec = u == GPU_UNIT_LDST ? 0 : cfg->unit[u].latency;
@@ -253,15 +258,10 @@ void teg_params_from_config(teg_params *p, const gpu_config *cfg)
  * classes decide for every instruction (teg_params.units_cfg). */
 static int sets_class_timing(const char *assignment)
 {
-    static const char *const names[] = {
-#define TEG_CLASS_NAME(id, key, doc) key,
-        TEG_CLASSES(TEG_CLASS_NAME)
-#undef TEG_CLASS_NAME
-    };
     while (*assignment == ' ' || *assignment == '\t') assignment++;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        size_t n = strlen(names[i]);
-        if (strncmp(assignment, names[i], n) || assignment[n] != '.') continue;
+    for (size_t i = 0; i < TEG_CLASS_COUNT; i++) {
+        size_t n = strlen(teg_class_names[i]);
+        if (strncmp(assignment, teg_class_names[i], n) || assignment[n] != '.') continue;
         const char *f = assignment + n + 1;
         return !strncmp(f, "unit", 4) || !strncmp(f, "exec", 4) || !strncmp(f, "accept", 6);
     }
